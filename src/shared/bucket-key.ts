@@ -1,0 +1,139 @@
+// Parses a bucket key (relative to the export's root) into a typed reference. Never throws: a key that
+// breaks the layout comes back as `unrecognized` with the reason, so it can be shown instead of hidden.
+import { type CatalogTable, type DeliveryMode, findTable } from './catalog'
+import { isValidDate, isValidHour } from './dates'
+
+export type Version = 'v1' | 'v2'
+
+export const INITIAL = '__initial__'
+export const SUCCESS_MARKER = '_SUCCESS'
+export const MANIFEST_FILE = 'manifest.json'
+
+export type Partition =
+  /** Full tables: `snapshot_date=D/` (v1) or `snapshot_date=D/snapshot_hour=H/` (v2). */
+  | { readonly kind: 'snapshot'; readonly date: string; readonly hour: string | null }
+  /** Parts tables: `etl_date=__initial__/`, `etl_date=D/` (v1) or `etl_date=D/etl_hour=H/` (v2). */
+  | { readonly kind: 'etl'; readonly date: string; readonly hour: string | null; readonly initial: boolean }
+
+export interface FolderRef {
+  readonly version: Version
+  readonly schema: string
+  readonly table: string
+  /** The catalog entry, or undefined for a table the catalog does not know. */
+  readonly catalog: CatalogTable | undefined
+  readonly mode: DeliveryMode
+  readonly partition: Partition
+  /** The folder's key, ending with "/". */
+  readonly prefix: string
+}
+
+export type KeyRef =
+  | { readonly kind: 'data'; readonly key: string; readonly folder: FolderRef; readonly file: string }
+  | { readonly kind: 'marker'; readonly key: string; readonly folder: FolderRef; readonly file: string }
+  /** A file inside a partition folder that is neither Parquet nor _SUCCESS: ignored, and shown as such. */
+  | { readonly kind: 'ignored'; readonly key: string; readonly folder: FolderRef; readonly file: string; readonly reason: string }
+  | { readonly kind: 'manifest'; readonly key: string; readonly version: Version; readonly date: string; readonly hour: string | null }
+  /** A zero-byte "folder" placeholder some tools create (key ending with "/"). */
+  | { readonly kind: 'directory'; readonly key: string }
+  | { readonly kind: 'unrecognized'; readonly key: string; readonly reason: string }
+
+// Control characters (NUL included) never appear in the vendor's keys and would be unsafe in SQL literals.
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f]/
+
+function unrecognized(key: string, reason: string): KeyRef {
+  return { kind: 'unrecognized', key, reason }
+}
+
+function partitionValue(segment: string | undefined, name: string): string | undefined {
+  if (segment === undefined || !segment.startsWith(`${name}=`)) return undefined
+  return segment.slice(name.length + 1)
+}
+
+export function parseKey(key: string): KeyRef {
+  if (key.length === 0) return unrecognized(key, 'empty key')
+  if (CONTROL_RE.test(key)) return unrecognized(key, 'the key contains control characters')
+  if (key.endsWith('/')) return { kind: 'directory', key }
+  const segs = key.split('/')
+  if (segs.some((s) => s.length === 0)) return unrecognized(key, 'the key has an empty path segment ("//" or a leading "/")')
+  const version = segs[0]
+  if (version !== 'v1' && version !== 'v2') return unrecognized(key, 'outside v1/ and v2/, so not part of the export layout')
+  if (segs[1] === '_manifests') return parseManifestKey(key, version, segs.slice(2))
+  if (segs.length < 5) return unrecognized(key, 'too short for <version>/<schema>/<table>/<partition>/<file>')
+  const schema = segs[1] as string
+  const table = segs[2] as string
+  const catalog = findTable(schema, table)
+  const p1 = segs[3] as string
+
+  let partition: Partition
+  let depth: number
+  const snapDate = partitionValue(p1, 'snapshot_date')
+  const etlDate = partitionValue(p1, 'etl_date')
+  if (snapDate !== undefined) {
+    if (!isValidDate(snapDate)) return unrecognized(key, `snapshot_date "${snapDate}" is not a date (YYYY-MM-DD)`)
+    if (version === 'v1') {
+      partition = { kind: 'snapshot', date: snapDate, hour: null }
+      depth = 4
+    } else {
+      const hour = partitionValue(segs[4], 'snapshot_hour')
+      if (hour === undefined) return unrecognized(key, 'a v2 full-table folder needs snapshot_hour=HH after snapshot_date')
+      if (!isValidHour(hour)) return unrecognized(key, `snapshot_hour "${hour}" is not an hour (00 to 23)`)
+      partition = { kind: 'snapshot', date: snapDate, hour }
+      depth = 5
+    }
+  } else if (etlDate !== undefined) {
+    const initial = etlDate === INITIAL
+    if (!initial && !isValidDate(etlDate)) return unrecognized(key, `etl_date "${etlDate}" is neither a date (YYYY-MM-DD) nor ${INITIAL}`)
+    if (version === 'v1') {
+      partition = { kind: 'etl', date: etlDate, hour: null, initial }
+      depth = 4
+    } else {
+      if (initial) return unrecognized(key, `etl_date=${INITIAL} exists only in v1/`)
+      const hour = partitionValue(segs[4], 'etl_hour')
+      if (hour === undefined) return unrecognized(key, 'a v2 parts folder needs etl_hour=HH after etl_date')
+      if (!isValidHour(hour)) return unrecognized(key, `etl_hour "${hour}" is not an hour (00 to 23)`)
+      partition = { kind: 'etl', date: etlDate, hour, initial: false }
+      depth = 5
+    }
+  } else {
+    return unrecognized(key, `"${p1}" is not a snapshot_date= or etl_date= partition folder`)
+  }
+
+  const mode: DeliveryMode = partition.kind === 'snapshot' ? 'full' : 'parts'
+  if (catalog && catalog.mode !== mode) {
+    const expected = catalog.mode === 'full' ? 'snapshot_date=' : 'etl_date='
+    return unrecognized(key, `${schema}.${table} is delivered ${catalog.mode === 'full' ? 'in full' : 'in parts'} (${expected} folders), but this key has ${p1.split('=')[0]}=`)
+  }
+  if (segs.length !== depth + 1) return unrecognized(key, 'a file must sit directly in its partition folder; this key is nested deeper')
+  const file = segs[depth] as string
+  const folder: FolderRef = { version, schema, table, catalog, mode, partition, prefix: segs.slice(0, depth).join('/') + '/' }
+  if (file === SUCCESS_MARKER) return { kind: 'marker', key, folder, file }
+  if (file.endsWith('.parquet')) return { kind: 'data', key, folder, file }
+  return { kind: 'ignored', key, folder, file, reason: 'not a Parquet file (*.parquet) nor _SUCCESS, so no table reads it' }
+}
+
+function parseManifestKey(key: string, version: Version, rest: string[]): KeyRef {
+  const date = partitionValue(rest[0], 'snapshot_date')
+  if (date === undefined || !isValidDate(date)) return unrecognized(key, 'a manifest folder must be snapshot_date=YYYY-MM-DD')
+  if (version === 'v1') {
+    if (rest.length !== 2 || rest[1] !== MANIFEST_FILE) return unrecognized(key, 'a v1 manifest is v1/_manifests/snapshot_date=D/manifest.json')
+    return { kind: 'manifest', key, version, date, hour: null }
+  }
+  const hour = partitionValue(rest[1], 'snapshot_hour')
+  if (hour === undefined || !isValidHour(hour) || rest.length !== 3 || rest[2] !== MANIFEST_FILE) {
+    return unrecognized(key, 'a v2 manifest is v2/_manifests/snapshot_date=D/snapshot_hour=HH/manifest.json')
+  }
+  return { kind: 'manifest', key, version, date, hour }
+}
+
+/** The key of the manifest that describes a delivery (v1: daily, no hour). */
+export function manifestKey(version: Version, date: string, hour: string | null): string {
+  return version === 'v1' ? `v1/_manifests/snapshot_date=${date}/${MANIFEST_FILE}` : `v2/_manifests/snapshot_date=${date}/snapshot_hour=${hour}/${MANIFEST_FILE}`
+}
+
+/** The folder key a table's delivery uses, for the version, date and hour given (hour null in v1). */
+export function folderPrefix(t: { schema: string; table: string; mode: DeliveryMode }, version: Version, date: string, hour: string | null): string {
+  const base = `${version}/${t.schema}/${t.table}/`
+  if (t.mode === 'full') return version === 'v1' ? `${base}snapshot_date=${date}/` : `${base}snapshot_date=${date}/snapshot_hour=${hour}/`
+  return version === 'v1' ? `${base}etl_date=${date}/` : `${base}etl_date=${date}/etl_hour=${hour}/`
+}

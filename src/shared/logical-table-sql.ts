@@ -1,0 +1,96 @@
+// The SQL (DuckDB dialect) that builds each logical table from its ready files. The rules decide the order
+// of rows here, in TypeScript, and hand the engine plain integers: the engine never infers partition values
+// (hive_partitioning=false) and never breaks a tie on its own.
+import type { CatalogTable } from './catalog'
+import { compareFileNames } from './delivery-order'
+import type { Folder } from './inventory'
+import { quoteIdent, quoteLiteral } from './sql-quote'
+
+/** Where the engine finds a file: a local path or a URL of the byte server. */
+export type Locate = (key: string) => string
+
+export type LogicalTableSql =
+  | { readonly ok: true; readonly sql: string; readonly files: number }
+  | { readonly ok: false; readonly reason: 'no_ready_copy' | 'no_files'; readonly message: string }
+
+/** Columns the view of every row version adds, saying where each row came from. */
+export const VERSION_COLUMNS = ['_prefix', '_etl_date', '_etl_hour', '_file'] as const
+
+// Internal column names; prefixed so they cannot meet a vendor column.
+const LOC = '__ee_location'
+const RANK = '__ee_rank'
+
+interface RankedFile {
+  readonly key: string
+  readonly location: string
+  readonly folder: Folder
+  /** Position in delivery order across all files: folder order, then file name within a folder. */
+  readonly rank: number
+}
+
+/** Files of the folders (already in delivery order), each with its global rank. */
+function rankFiles(folders: readonly Folder[], locate: Locate): RankedFile[] {
+  const out: RankedFile[] = []
+  for (const folder of folders) {
+    const files = [...folder.dataFiles].sort((a, b) => compareFileNames(a.key, b.key))
+    for (const f of files) out.push({ key: f.key, location: locate(f.key), folder, rank: out.length })
+  }
+  return out
+}
+
+function readParquet(files: readonly RankedFile[], withProvenance: boolean): string {
+  const list = files.map((f) => quoteLiteral(f.location)).join(', ')
+  const extra = withProvenance ? ', filename = true, file_row_number = true' : ''
+  return `read_parquet([${list}], union_by_name = true, hive_partitioning = false${extra})`
+}
+
+function nullableLiteral(v: string | null): string {
+  return v === null ? 'CAST(NULL AS VARCHAR)' : quoteLiteral(v)
+}
+
+function fileTable(files: readonly RankedFile[]): string {
+  const rows = files.map((f) => {
+    const p = f.folder.ref.partition
+    const name = f.key.slice(f.key.lastIndexOf('/') + 1)
+    return `(${quoteLiteral(f.location)}, ${f.rank}, ${quoteLiteral(f.folder.ref.prefix)}, ${quoteLiteral(p.date)}, ${nullableLiteral(p.hour)}, ${quoteLiteral(name)})`
+  })
+  return `__ee_files(${LOC}, ${RANK}, _prefix, _etl_date, _etl_hour, _file) AS (VALUES ${rows.join(', ')})`
+}
+
+function emptyFolders(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[]): LogicalTableSql {
+  if (folders.length === 0) {
+    return { ok: false, reason: 'no_ready_copy', message: `${table.schema}.${table.table} has no ready folder (none holds _SUCCESS) in the bucket yet.` }
+  }
+  return { ok: false, reason: 'no_files', message: `${table.schema}.${table.table}: the ready folder ${folders[0]?.ref.prefix ?? ''} holds no .parquet file, so its columns are unknown.` }
+}
+
+/**
+ * The logical table: for a full table, its latest ready copy (pass exactly that folder); for a parts table,
+ * the union of every ready folder (pass them in delivery order) with, for a keyed table, one row per key: the
+ * one from the latest folder, ties broken by file name, then row position. Rows whose key is NULL are all kept.
+ */
+export function logicalTableSql(table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, folders: readonly Folder[], locate: Locate): LogicalTableSql {
+  const files = rankFiles(folders, locate)
+  if (files.length === 0) return emptyFolders(table, folders)
+  if (table.mode === 'full' || table.keyColumn === null) {
+    return { ok: true, sql: `SELECT * FROM ${readParquet(files, false)}`, files: files.length }
+  }
+  const key = quoteIdent(table.keyColumn)
+  const sql =
+    `WITH ${fileTable(files)}, __ee_rows AS (SELECT * FROM ${readParquet(files, true)}) ` +
+    `SELECT * EXCLUDE (filename, file_row_number, ${LOC}, ${RANK}, _prefix, _etl_date, _etl_hour, _file) ` +
+    `FROM __ee_rows JOIN __ee_files ON __ee_rows.filename = __ee_files.${LOC} ` +
+    `QUALIFY ${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${RANK} DESC, file_row_number DESC) = 1`
+  return { ok: true, sql, files: files.length }
+}
+
+/** Every row of a parts table from every ready folder, with _prefix, _etl_date, _etl_hour and _file. */
+export function versionsSql(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[], locate: Locate): LogicalTableSql {
+  const files = rankFiles(folders, locate)
+  if (files.length === 0) return emptyFolders(table, folders)
+  const sql =
+    `WITH ${fileTable(files)}, __ee_rows AS (SELECT * FROM ${readParquet(files, true)}) ` +
+    `SELECT * EXCLUDE (filename, file_row_number, ${LOC}, ${RANK}) ` +
+    `FROM __ee_rows JOIN __ee_files ON __ee_rows.filename = __ee_files.${LOC}`
+  return { ok: true, sql, files: files.length }
+}

@@ -1,0 +1,271 @@
+// The timeline analysis: from a listing, the manifests' texts and "now", every delivery hour's manifest
+// state, every table's cell state and the findings, in the one vocabulary of DESIGN.md.
+import { type Version, folderPrefix, manifestKey } from './bucket-key'
+import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
+import { dateOf, hourOf, instantOf, parseInstant } from './dates'
+import { deliveryInstant } from './delivery-order'
+import { type Folder, type Inventory, foldersForLogicalTable } from './inventory'
+import { isArchived } from './listing'
+import { type ParsedManifest, parseManifest } from './manifest'
+import {
+  DELIVERED_THROUGH_LAG_MS, DUE_AFTER_MS, type Era, FAILED_AFTER_MS, HOURLY_RETENTION_MS, HOUR_MS, MINUTE_MS,
+  PENDING_CATCH_UP_MS, eraOf, isDeliveryHour
+} from './schedule'
+
+export type CellState = 'ready' | 'late' | 'in_flight' | 'failed' | 'pending' | 'missing' | 'pruned' | 'no_delivery' | 'not_due'
+export type ManifestState = 'complete' | 'incomplete' | 'absent' | 'malformed' | 'not_due'
+
+export type FindingKind =
+  | 'missing' | 'failed' | 'late' | 'pending_not_caught_up' | 'manifest_mismatch' | 'manifest_malformed'
+  | 'manifest_absent' | 'archived' | 'delivered_through_lag'
+  /** A key that breaks the layout, or a file no table reads. */
+  | 'ignored_key'
+  /** A folder dated where its version delivers nothing (a v1 folder after the switch, a v2 folder before it). */
+  | 'off_schedule'
+
+export type Severity = 'error' | 'warning' | 'info'
+
+export const FINDING_SEVERITY: Readonly<Record<FindingKind, Severity>> = {
+  missing: 'error',
+  failed: 'error',
+  pending_not_caught_up: 'error',
+  late: 'warning',
+  manifest_mismatch: 'warning',
+  manifest_malformed: 'warning',
+  manifest_absent: 'warning',
+  archived: 'warning',
+  delivered_through_lag: 'warning',
+  ignored_key: 'info',
+  off_schedule: 'info'
+}
+
+export interface Finding {
+  readonly kind: FindingKind
+  readonly severity: Severity
+  /** Delivery date (or "__initial__"); null when the finding belongs to no delivery. */
+  readonly date: string | null
+  readonly hour: string | null
+  /** The catalog's table name; null for a finding about a whole hour or an unknown key. */
+  readonly table: string | null
+  /** The bucket key behind it: a folder (ending "/"), a file or a manifest. */
+  readonly key: string
+  readonly message: string
+}
+
+export interface TimelineHour {
+  readonly start: number
+  readonly date: string
+  readonly hour: string
+  readonly era: Era
+  /** Null for hours when no delivery was scheduled (v1's other hours, the switch gap). */
+  readonly manifest: ManifestState | null
+  readonly manifestKey: string | null
+  readonly manifestWarnings: readonly string[]
+  /** Cell state per catalog table name. */
+  readonly cells: Readonly<Record<string, CellState>>
+}
+
+export interface Timeline {
+  readonly version: Version
+  readonly hours: readonly TimelineHour[]
+  readonly findings: readonly Finding[]
+}
+
+/** A manifest's text, or why it could not be read. */
+export type ManifestText = string | { readonly error: string }
+
+export interface TimelineOptions {
+  readonly now: number
+  /** First hour (UTC ms); default: the day of the earliest dated folder or manifest. */
+  readonly from?: number
+  /** Last hour (UTC ms), inclusive; default and upper bound: the hour holding `now`. */
+  readonly to?: number
+}
+
+const floorHour = (t: number): number => Math.floor(t / HOUR_MS) * HOUR_MS
+const cellKey = (table: string, instant: number): string => `${table}|${instant}`
+const fmtTime = (t: number): string => new Date(t).toISOString().slice(11, 16)
+
+function expectedVersion(era: Era): Version | null {
+  return era === 'v1' ? 'v1' : era === 'v2' ? 'v2' : null
+}
+
+interface Index {
+  /** Folder of each (table, delivery hour), only where its version delivers in that era. */
+  readonly cells: Map<string, Folder>
+  /** Full tables: the latest hour of each day holding a ready copy, by "table|date". */
+  readonly lastReadyOfDay: Map<string, number>
+  /** Parts tables: sorted hours with a ready folder, by table. */
+  readonly readyHours: Map<string, number[]>
+  readonly offSchedule: Folder[]
+  readonly earliest: number | null
+}
+
+function buildIndex(inv: Inventory): Index {
+  const cells = new Map<string, Folder>()
+  const lastReadyOfDay = new Map<string, number>()
+  const readyHours = new Map<string, number[]>()
+  const offSchedule: Folder[] = []
+  let earliest: number | null = null
+  for (const f of inv.folders.values()) {
+    const at = deliveryInstant(f.ref)
+    if (at === null || !f.ref.catalog) continue
+    earliest = earliest === null ? at : Math.min(earliest, at)
+    if (expectedVersion(eraOf(at)) !== f.ref.version || !isDeliveryHour(at)) {
+      offSchedule.push(f)
+      continue
+    }
+    const table = f.ref.table
+    cells.set(cellKey(table, at), f)
+    if (f.marker === null) continue
+    if (f.ref.mode === 'full') {
+      const dk = `${table}|${f.ref.partition.date}`
+      lastReadyOfDay.set(dk, Math.max(lastReadyOfDay.get(dk) ?? -Infinity, at))
+    } else {
+      const list = readyHours.get(table) ?? []
+      list.push(at)
+      readyHours.set(table, list)
+    }
+  }
+  for (const list of readyHours.values()) list.sort((a, b) => a - b)
+  for (const m of inv.manifests.values()) {
+    const at = instantOf(m.ref.date, m.ref.hour ?? 7)
+    earliest = earliest === null ? at : Math.min(earliest, at)
+  }
+  return { cells, lastReadyOfDay, readyHours, offSchedule, earliest }
+}
+
+function readManifest(key: string, text: ManifestText | undefined, version: Version, date: string, hour: string | null): ParsedManifest {
+  if (text === undefined) return { state: 'malformed', manifest: null, warnings: ['listed but not read; refresh to read it'] }
+  if (typeof text !== 'string') return { state: 'malformed', manifest: null, warnings: [`could not be read: ${text.error}`] }
+  return parseManifest(text, { version, date, hour: version === 'v1' ? null : hour })
+}
+
+export function analyzeTimeline(inv: Inventory, manifestTexts: ReadonlyMap<string, ManifestText>, opts: TimelineOptions): Timeline {
+  const { now } = opts
+  const idx = buildIndex(inv)
+  const last = Math.min(floorHour(opts.to ?? now), floorHour(now))
+  const first = opts.from !== undefined ? floorHour(opts.from) : idx.earliest !== null ? instantOf(dateOf(idx.earliest)) : last + HOUR_MS
+  const hours: TimelineHour[] = []
+  const findings: Finding[] = []
+  const inRange = (t: number | null): boolean => t === null || (t >= first && t <= last)
+  const add = (kind: FindingKind, date: string | null, hour: string | null, table: string | null, key: string, message: string): void => {
+    findings.push({ kind, severity: FINDING_SEVERITY[kind], date, hour, table, key, message })
+  }
+
+  for (let t = first; t <= last; t += HOUR_MS) {
+    const date = dateOf(t)
+    const hour = hourOf(t)
+    const era = eraOf(t)
+    const cells: Record<string, CellState> = {}
+    if (!isDeliveryHour(t)) {
+      for (const c of CATALOG) cells[c.table] = 'no_delivery'
+      hours.push({ start: t, date, hour, era, manifest: null, manifestKey: null, manifestWarnings: [], cells })
+      continue
+    }
+    const version = expectedVersion(era) as Version
+    const due = now >= t + DUE_AFTER_MS
+    const mKey = manifestKey(version, date, version === 'v1' ? null : hour)
+    const listed = inv.manifests.has(mKey)
+    const parsed = listed ? readManifest(mKey, manifestTexts.get(mKey), version, date, hour) : null
+    const manifestState: ManifestState = parsed ? parsed.state : due ? 'absent' : 'not_due'
+    const m = parsed?.manifest ?? null
+    const listedIn = (list: 'delivered' | 'missing' | 'pending', c: CatalogTable) => m?.[list].find((e) => e.name === qualifiedName(c))
+    if (manifestState === 'malformed') add('manifest_malformed', date, hour, null, mKey, `The manifest ${mKey} cannot be used: ${parsed?.warnings.join('; ')}. Cell states come from the folders alone; tell the vendor.`)
+    if (manifestState === 'absent') add('manifest_absent', date, hour, null, mKey, `No manifest at ${mKey}, ${Math.round((now - t) / MINUTE_MS)} minutes after the hour began. Cell states come from the folders alone.`)
+
+    for (const c of CATALOG) {
+      const folder = idx.cells.get(cellKey(c.table, t))
+      const prefix = folder?.ref.prefix ?? folderPrefix(c, version, date, version === 'v1' ? null : hour)
+      let state: CellState
+      if (folder) {
+        if (folder.marker) {
+          const at = Date.parse(folder.marker.lastModified)
+          state = at > t + DUE_AFTER_MS ? 'late' : 'ready'
+          if (state === 'late') add('late', date, hour, c.table, folder.marker.key, `_SUCCESS was written at ${fmtTime(at)} UTC, ${Math.round((at - t) / MINUTE_MS)} minutes after the hour began (due within 40). The data is complete; only its arrival was late.`)
+        } else if (now < t + FAILED_AFTER_MS) {
+          state = 'in_flight'
+        } else {
+          state = 'failed'
+          add('failed', date, hour, c.table, prefix, `${prefix} has no _SUCCESS ${Math.floor((now - t) / HOUR_MS)} hours after its hour began: the delivery failed and the folder is never read. The previous ready copy stays in use; report it to the vendor if no later hour makes up for it.`)
+        }
+      } else if (c.mode === 'parts' && listedIn('pending', c)) {
+        state = 'pending'
+        const caughtUp = (idx.readyHours.get(c.table) ?? []).find((h) => h > t)
+        if ((caughtUp === undefined || caughtUp > t + PENDING_CATCH_UP_MS) && now >= t + PENDING_CATCH_UP_MS) {
+          const when = caughtUp === undefined ? 'and no later hour has delivered it yet' : `and it was only caught up at ${dateOf(caughtUp)} ${hourOf(caughtUp)}:00`
+          add('pending_not_caught_up', date, hour, c.table, mKey, `The manifest lists ${c.table} as pending, ${when}: more than 6 hours. Its newest rows are not in the logical table; ask the vendor.`)
+        }
+      } else if (listedIn('missing', c)) {
+        state = 'missing'
+        add('missing', date, hour, c.table, prefix, `${prefix} is missing: the hour's manifest lists it in tables_missing. ${c.mode === 'full' ? 'The previous ready hour stays the latest copy.' : 'Its rows should come in a later hour.'} If no later hour brings it, ask the vendor.`)
+      } else if (!due) {
+        state = 'not_due'
+      } else if (c.mode === 'full' && era === 'v2' && t < now - HOURLY_RETENTION_MS && (idx.lastReadyOfDay.get(`${c.table}|${date}`) ?? -Infinity) > t) {
+        state = 'pruned'
+      } else {
+        state = 'missing'
+        const why = listedIn('delivered', c) ? ' although the manifest lists it as delivered' : ''
+        add('missing', date, hour, c.table, prefix, `${prefix} is missing${why}: no folder, and neither retention, the switch gap nor the manifest explains it. ${c.mode === 'full' ? 'The previous ready hour stays the latest copy.' : 'Check whether a later hour brought its rows.'} Ask the vendor.`)
+      }
+      cells[c.table] = state
+
+      if (m) checkManifestEntry(c, state, folder, prefix, mKey, t, date, hour, m, add)
+    }
+    hours.push({ start: t, date, hour, era, manifest: manifestState, manifestKey: parsed || due ? mKey : null, manifestWarnings: parsed?.warnings ?? [], cells })
+  }
+
+  for (const f of idx.offSchedule) {
+    const at = deliveryInstant(f.ref)
+    if (!inRange(at)) continue
+    add('off_schedule', f.ref.partition.date, f.ref.partition.hour, f.ref.table, f.ref.prefix, `${f.ref.prefix} is dated where ${f.ref.version}/ delivers nothing (v1/ receives nothing after Nov 2, 2026; v2/ starts Nov 3, 2026 03:00 UTC). It is not shown on the timeline.`)
+  }
+  archivedFindings(inv, now, inRange, add)
+  for (const { object, folder, reason } of inv.ignored) {
+    if (inRange(deliveryInstant(folder))) add('ignored_key', folder.partition.date, folder.partition.hour, folder.table, object.key, `${object.key}: ${reason}. Nothing to do unless you expected it to be read.`)
+  }
+  for (const { object, reason } of inv.unrecognized) add('ignored_key', null, null, null, object.key, `${object.key} does not fit the export's layout (${reason}); it is not read.`)
+
+  findings.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || (a.hour ?? '').localeCompare(b.hour ?? '') || (a.table ?? '').localeCompare(b.table ?? '') || a.kind.localeCompare(b.kind))
+  return { version: inv.version, hours, findings }
+}
+
+type Add = (kind: FindingKind, date: string | null, hour: string | null, table: string | null, key: string, message: string) => void
+
+function checkManifestEntry(c: CatalogTable, state: CellState, folder: Folder | undefined, prefix: string, mKey: string, t: number, date: string, hour: string, m: NonNullable<ParsedManifest['manifest']>, add: Add): void {
+  const name = qualifiedName(c)
+  const delivered = m.delivered.find((e) => e.name === name)
+  const saysAbsent = m.missing.some((e) => e.name === name) || m.pending.some((e) => e.name === name)
+  const ready = state === 'ready' || state === 'late'
+  if (!delivered && !saysAbsent) {
+    add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} does not mention ${name} in tables_delivered, tables_missing or tables_pending.`)
+    return
+  }
+  if (saysAbsent && ready) {
+    add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} lists ${name} as not delivered, yet ${prefix} is ready. The folder is read; the manifest is wrong.`)
+  }
+  if (!delivered || !folder || !ready) return
+  if (delivered.path !== undefined && delivered.path !== folder.ref.prefix) {
+    add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} gives ${name}'s path as ${delivered.path}, but it was delivered at ${folder.ref.prefix}.`)
+  }
+  if (delivered.files !== undefined && delivered.files !== folder.dataFiles.length) {
+    add('manifest_mismatch', date, hour, c.table, prefix, `${mKey} says ${name} has ${delivered.files} file(s), but ${prefix} holds ${folder.dataFiles.length} Parquet file(s). A file may be missing: compare with the vendor.`)
+  }
+  if (c.mode === 'parts' && delivered.deliveredThrough !== undefined) {
+    const through = parseInstant(delivered.deliveredThrough)
+    if (t - through > DELIVERED_THROUGH_LAG_MS) {
+      add('delivered_through_lag', date, hour, c.table, mKey, `${name} was delivered only through ${delivered.deliveredThrough}, ${Math.round((t - through) / MINUTE_MS)} minutes before its hour: recent rows are not in yet.`)
+    }
+  }
+}
+
+function archivedFindings(inv: Inventory, now: number, inRange: (t: number | null) => boolean, add: Add): void {
+  for (const c of CATALOG) {
+    for (const f of foldersForLogicalTable(inv, c)) {
+      const archived = f.dataFiles.filter((o) => isArchived(o, now))
+      if (archived.length === 0 || !inRange(deliveryInstant(f.ref))) continue
+      const cls = [...new Set(archived.map((o) => o.storageClass))].join(', ')
+      add('archived', f.ref.partition.date, f.ref.partition.hour, c.table, archived[0]?.key ?? f.ref.prefix, `${archived.length} of ${f.dataFiles.length} file(s) in ${f.ref.prefix} are in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`)
+    }
+  }
+}
