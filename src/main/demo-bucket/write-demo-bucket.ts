@@ -1,0 +1,122 @@
+// Writes a planned demo bucket to a folder: real Parquet written by native DuckDB, _SUCCESS markers,
+// manifests, object times (file mtimes), the storage-class sidecar the local provider reads, and
+// expected.json beside the bucket.
+import { DuckDBConnection, DuckDBInstance, timestampValue } from '@duckdb/node-api'
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { DEMO_TABLES, type DemoTable } from './demo-tables'
+import { type DemoOptions, type DemoPlan, planDemoBucket } from './demo-plan'
+import { LOCAL_METADATA_DIR, STORAGE_CLASS_SIDECAR } from '../bucket/local-sidecar'
+
+export interface WrittenDemo {
+  /** The bucket folder (what a connection opens). */
+  readonly bucketDir: string
+  readonly expectedPath: string
+  readonly plan: DemoPlan
+}
+
+const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`
+const sqlIdent = (s: string): string => `"${s.replaceAll('"', '""')}"`
+const sqlTimestamp = (t: number): string => `TIMESTAMP '${new Date(t).toISOString().replace('T', ' ').replace('Z', '')}'`
+
+async function loadRows(conn: DuckDBConnection, t: DemoTable, plan: DemoPlan): Promise<void> {
+  const extra = t.table === plan.addedColumn.table ? [{ name: plan.addedColumn.column, type: 'VARCHAR' as const }] : []
+  const cols = [...t.columns, ...extra]
+  const meta = t.mode === 'full' ? '__n BIGINT' : '__folder VARCHAR, __file INTEGER, __seq INTEGER'
+  await conn.run(`CREATE TABLE ${sqlIdent(t.table)} (${cols.map((c) => `${sqlIdent(c.name)} ${c.type}`).join(', ')}, ${meta})`)
+  const app = await conn.createAppender(t.table)
+  const appendRow = (values: Record<string, unknown>): void => {
+    for (const c of cols) {
+      const v = values[c.name]
+      if (v === null || v === undefined) app.appendNull()
+      else if (c.type === 'VARCHAR') app.appendVarchar(String(v))
+      else if (c.type === 'BIGINT') app.appendBigInt(BigInt(v as number))
+      else if (c.type === 'DOUBLE') app.appendDouble(v as number)
+      else if (c.type === 'BOOLEAN') app.appendBoolean(v as boolean)
+      else app.appendTimestamp(timestampValue(BigInt(v as number) * 1000n))
+    }
+  }
+  if (t.mode === 'full') {
+    plan.fullRows.get(t.table)!.forEach((r, i) => {
+      appendRow(r.values)
+      app.appendBigInt(BigInt(i))
+      app.endRow()
+    })
+  } else {
+    for (const v of plan.versions.get(t.table)!) {
+      if (!v.delivery) continue
+      appendRow(v.values)
+      app.appendVarchar(prefixKey(t, v.delivery))
+      app.appendInteger(v.file)
+      app.appendInteger(v.seq)
+      app.endRow()
+    }
+  }
+  app.closeSync()
+}
+
+function prefixKey(t: DemoTable, d: { kind: string; date: string; hour: string | null }): string {
+  const base = `${d.kind === 'v2' ? 'v2' : 'v1'}/${t.schema}/${t.table}/`
+  if (d.kind === 'initial') return `${base}etl_date=__initial__/`
+  return d.kind === 'v2' ? `${base}etl_date=${d.date}/etl_hour=${d.hour}/` : `${base}etl_date=${d.date}/`
+}
+
+async function touch(path: string, mtime: number): Promise<void> {
+  const at = new Date(mtime)
+  await utimes(path, at, at)
+}
+
+/** Plans and writes a demo bucket into `outDir/bucket`, with `outDir/expected.json`. Replaces what was there. */
+export async function writeDemoBucket(outDir: string, options: DemoOptions, onProgress?: (done: number, total: number) => void): Promise<WrittenDemo> {
+  const plan = planDemoBucket(options)
+  const bucketDir = join(outDir, 'bucket')
+  await rm(bucketDir, { recursive: true, force: true })
+  await mkdir(bucketDir, { recursive: true })
+
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    await conn.run('SET threads = 2')
+    for (const t of DEMO_TABLES) await loadRows(conn, t, plan)
+    const dirs = new Set<string>()
+    let done = 0
+    for (const f of plan.folders) {
+      const dir = join(bucketDir, f.prefix)
+      if (!dirs.has(dir)) {
+        await mkdir(dir, { recursive: true })
+        dirs.add(dir)
+      }
+      const cols = f.columns.map(sqlIdent).join(', ')
+      for (const file of f.files) {
+        const where =
+          f.table.mode === 'full'
+            ? `created_at < ${sqlTimestamp(f.delivery.cutoff)}${file.parts > 1 ? ` AND __n % ${file.parts} = ${file.part}` : ''} ORDER BY __n`
+            : `__folder = ${sqlString(f.prefix)} AND __file = ${file.part} ORDER BY __seq`
+        const path = join(bucketDir, file.key)
+        await conn.run(`COPY (SELECT ${cols} FROM ${sqlIdent(f.table.table)} WHERE ${where}) TO ${sqlString(path)} (FORMAT parquet)`)
+        await touch(path, file.mtime)
+      }
+      if (f.marker !== null) {
+        const path = join(dir, '_SUCCESS')
+        await writeFile(path, '')
+        await touch(path, f.marker)
+      }
+      onProgress?.(++done, plan.folders.length)
+    }
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+
+  for (const t of plan.texts) {
+    const path = join(bucketDir, t.key)
+    await mkdir(dirname(path), { recursive: true })
+    await writeFile(path, t.text)
+    await touch(path, t.mtime)
+  }
+  await mkdir(join(bucketDir, LOCAL_METADATA_DIR), { recursive: true })
+  await writeFile(join(bucketDir, LOCAL_METADATA_DIR, STORAGE_CLASS_SIDECAR), JSON.stringify(plan.storageClasses, null, 2))
+  const expectedPath = join(outDir, 'expected.json')
+  await writeFile(expectedPath, JSON.stringify(plan.expected, null, 2))
+  return { bucketDir, expectedPath, plan }
+}
