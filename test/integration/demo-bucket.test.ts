@@ -1,0 +1,165 @@
+// The core against a generated bucket: the timeline reports exactly the planted faults, and the logical
+// tables computed by the core's SQL on native DuckDB match the generator's own truth.
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readLocalBucket, type BucketSnapshot } from '../../src/main/bucket/local-bucket-snapshot'
+import { planDemoBucket } from '../../src/main/demo-bucket/demo-plan'
+import { CATALOG, type CatalogTable } from '../../src/shared/catalog'
+import { buildInventory, foldersForLogicalTable, latestReady, readyPartsFolders } from '../../src/shared/inventory'
+import { logicalTableSql, versionsSql } from '../../src/shared/logical-table-sql'
+import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
+import { analyzeTimeline } from '../../src/shared/timeline'
+import { listLocalFolder } from '../../src/main/bucket/local-folder-listing'
+import { type Demo, generateDemo } from '../helpers/demo'
+import { type Db, openDb } from '../helpers/duckdb'
+
+let demo: Demo
+let snap: BucketSnapshot
+let db: Db
+
+beforeAll(async () => {
+  demo = await generateDemo({ seed: 7, days: 9 })
+  snap = await readLocalBucket(demo.bucketDir)
+  db = await openDb()
+})
+afterAll(async () => {
+  db?.close()
+  await demo?.cleanup()
+})
+
+const table = (name: string): CatalogTable => CATALOG.find((t) => t.table === name) as CatalogTable
+const fault = (f: { kind: string; date: string | null; hour: string | null; table: string | null; key: string }): string => [f.kind, f.date, f.hour, f.table, f.key].join(' | ')
+
+function logicalSql(t: CatalogTable): string {
+  const q = logicalTableSql(t, foldersForLogicalTable(snap.inventory, t), (k) => join(demo.bucketDir, k))
+  if (!q.ok) throw new Error(q.message)
+  return q.sql
+}
+
+describe('timeline analysis of the generated bucket', () => {
+  it('reports exactly the planted faults', () => {
+    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now) })
+    expect(tl.findings.map(fault).sort()).toEqual(demo.expected.faults.map(fault).sort())
+  })
+
+  it('gives the planted cells their states and recognises retention', () => {
+    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now) })
+    const byHour = new Map(tl.hours.map((h) => [`${h.date} ${h.hour}`, h]))
+    for (const c of demo.expected.cells) expect({ ...c, state: byHour.get(`${c.date} ${c.hour}`)?.cells[c.table] }).toEqual(c)
+    const pruned = tl.hours.reduce((n, h) => n + Object.values(h.cells).filter((s) => s === 'pruned').length, 0)
+    expect(pruned).toBe(demo.expected.pruned_cells)
+    expect(pruned).toBeGreaterThan(0)
+    const malformed = demo.expected.planted_hours['malformedManifest']!
+    const hour = byHour.get(`${malformed.date} ${malformed.hour}`)
+    expect(hour?.manifest).toBe('malformed')
+    expect(hour?.manifestWarnings.join(' ')).toMatch(/not valid JSON/)
+    // The switch gap and v1's other hours are not deliveries.
+    expect(byHour.get('2026-11-02 12')?.cells['claudia_messages']).toBe('no_delivery')
+    expect(byHour.get('2026-11-02 07')?.cells['claudia_messages']).toBe('ready')
+    expect(byHour.get('2026-11-03 03')?.era).toBe('v2')
+  })
+
+  it('reads v2 from the manifests, not the clock', () => {
+    expect(snap.inventory.version).toBe('v2')
+  })
+})
+
+describe('logical tables computed by the core SQL', () => {
+  it('picks the latest ready copy of every full table', () => {
+    for (const t of CATALOG.filter((c) => c.mode === 'full')) {
+      const f = latestReady(snap.inventory, t)
+      const want = demo.expected.latest_ready[t.table]
+      expect(f ? { prefix: f.ref.prefix, snapshot_date: f.ref.partition.date, snapshot_hour: f.ref.partition.hour } : null, t.table).toEqual(want)
+    }
+  })
+
+  it('counts rows and distinct keys as the generator planted them', async () => {
+    for (const t of CATALOG) {
+      const e = demo.expected.tables[t.table]!
+      const key = t.keyColumn ?? (t.mode === 'parts' ? 'message_id' : null)
+      const [row] = await db.rows(`SELECT count(*)::INTEGER AS n${key ? `, count(DISTINCT ${quoteIdent(key)})::INTEGER AS k` : ''} FROM (${logicalSql(t)})`)
+      expect(row?.['n'], t.table).toBe(e.rows)
+      if (e.distinct_keys !== null) expect(row?.['k'], t.table).toBe(e.distinct_keys)
+      if (t.mode === 'parts') {
+        const folders = readyPartsFolders(snap.inventory, t)
+        expect(folders.length, t.table).toBe(e.ready_folders)
+        expect(folders.at(-1)?.ref.prefix).toBe(e.newest_folder?.prefix)
+      }
+    }
+  })
+
+  it('keeps the newest version of every tracked row', async () => {
+    for (const nv of demo.expected.newest_values) {
+      const rows = await db.rows(`SELECT ${quoteIdent(nv.column)} AS v FROM (${logicalSql(table(nv.table))}) WHERE ${quoteIdent(nv.key_column)} = ${quoteLiteral(nv.key)}`)
+      expect(rows, nv.key).toEqual([{ v: nv.value }])
+    }
+  })
+
+  it('combines files by column name: a column added later is NULL in older rows', async () => {
+    const ca = demo.expected.column_added
+    const [row] = await db.rows(`SELECT count(${quoteIdent(ca.column)})::INTEGER AS n FROM (${logicalSql(table(ca.table))})`)
+    expect(row?.['n']).toBe(ca.non_null_in_logical_table)
+    expect(ca.non_null_in_logical_table).toBeGreaterThan(0)
+  })
+
+  it('keeps partition values as strings in the versions view', async () => {
+    const t = table('claudia_messages')
+    const q = versionsSql(t, readyPartsFolders(snap.inventory, t), (k) => join(demo.bucketDir, k))
+    if (!q.ok) throw new Error(q.message)
+    const [row] = await db.rows(
+      `SELECT count(*)::INTEGER AS n, count(DISTINCT _prefix)::INTEGER AS folders, typeof(any_value(_etl_hour)) AS hour_type, ` +
+        `count(*) FILTER (WHERE _etl_date = '__initial__')::INTEGER AS initial, count(*) FILTER (WHERE _etl_hour = '03')::INTEGER AS h03 FROM (${q.sql})`
+    )
+    expect(row).toMatchObject({ n: demo.expected.tables['claudia_messages']!.versions, folders: demo.expected.tables['claudia_messages']!.ready_folders, hour_type: 'VARCHAR' })
+    expect(row?.['initial']).toBeGreaterThan(0)
+    expect(row?.['h03']).toBeGreaterThan(0)
+  })
+
+  it('never reads a folder without _SUCCESS nor a stray non-Parquet file', async () => {
+    const t = table('claudia_csat')
+    const failedHour = demo.expected.planted_hours['failedFolder']!
+    const prefixes = foldersForLogicalTable(snap.inventory, t).map((f) => f.ref.prefix)
+    expect(prefixes.some((p) => p.includes(`snapshot_date=${failedHour.date}/snapshot_hour=${failedHour.hour}/`))).toBe(false)
+    const conv = foldersForLogicalTable(snap.inventory, table('claudia_conversation'))[0]!
+    expect(conv.ignored.map((o) => o.key.split('/').pop())).toEqual(['part-00000.parquet.crc'])
+    expect(conv.dataFiles).toHaveLength(2)
+  })
+
+  it('a key with quotes and SQL in its file name cannot change the query', async () => {
+    const t = table('cloud_chat_tags')
+    const f = latestReady(snap.inventory, t)!
+    const evil = `part-1'); DROP TABLE x; --".parquet`
+    const dir = join(demo.dir, 'evil-bucket', f.ref.prefix)
+    await mkdir(dir, { recursive: true })
+    await copyFile(join(demo.bucketDir, f.dataFiles[0]!.key), join(dir, evil))
+    await copyFile(join(demo.bucketDir, f.marker!.key), join(dir, '_SUCCESS'))
+    const root = join(demo.dir, 'evil-bucket')
+    await mkdir(join(root, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03'), { recursive: true })
+    await writeFile(join(root, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json'), '{}')
+    const inv = buildInventory(await listLocalFolder(root))
+    const q = logicalTableSql(t, foldersForLogicalTable(inv, t), (k) => join(root, k))
+    if (!q.ok) throw new Error(q.message)
+    const [row] = await db.rows(`SELECT count(*)::INTEGER AS n FROM (${q.sql})`)
+    expect(row?.['n']).toBe(demo.expected.tables['cloud_chat_tags']!.rows)
+  })
+})
+
+describe('the generator', () => {
+  it('is deterministic for a seed and differs across seeds', async () => {
+    const a = planDemoBucket({ seed: 7, days: 9, scale: 1, v1Days: 5 }).expected
+    const b = planDemoBucket({ seed: 7, days: 9, scale: 1, v1Days: 5 }).expected
+    const c = planDemoBucket({ seed: 8, days: 9, scale: 1, v1Days: 5 }).expected
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b))
+    expect(JSON.stringify(a.newest_values)).not.toBe(JSON.stringify(c.newest_values))
+    const written = JSON.parse(await readFile(join(demo.dir, 'expected.json'), 'utf8'))
+    expect(written).toEqual(JSON.parse(JSON.stringify(a)))
+  })
+
+  it('writes every table of the catalog, with tenant_id in each', async () => {
+    for (const t of CATALOG) {
+      const [row] = await db.rows(`SELECT count(tenant_id)::INTEGER AS n FROM (${logicalSql(t)})`)
+      expect(row?.['n'], t.table).toBe(demo.expected.tables[t.table]!.rows)
+    }
+  })
+})

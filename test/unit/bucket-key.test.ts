@@ -1,0 +1,77 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { folderPrefix, manifestKey, parseKey } from '../../src/shared/bucket-key'
+
+describe('parseKey: the layout', () => {
+  it('reads a v2 full-table file with its date and hour as strings', () => {
+    const r = parseKey('v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-03/snapshot_hour=03/part-0.parquet')
+    expect(r).toMatchObject({ kind: 'data', file: 'part-0.parquet', folder: { version: 'v2', schema: 'datamart_claudia', table: 'claudia_conversation', mode: 'full', partition: { kind: 'snapshot', date: '2026-11-03', hour: '03' }, prefix: 'v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-03/snapshot_hour=03/' } })
+  })
+
+  it('reads v1 daily folders, __initial__ and v2 hourly parts folders', () => {
+    expect(parseKey('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-10-30/_SUCCESS')).toMatchObject({ kind: 'marker', folder: { version: 'v1', partition: { kind: 'snapshot', date: '2026-10-30', hour: null } } })
+    expect(parseKey('v1/datamart_claudia/claudia_messages/etl_date=__initial__/a.parquet')).toMatchObject({ kind: 'data', folder: { partition: { kind: 'etl', date: '__initial__', hour: null, initial: true } } })
+    expect(parseKey('v1/datamart_claudia/claudia_messages/etl_date=2026-11-02/a.parquet')).toMatchObject({ kind: 'data', folder: { partition: { kind: 'etl', date: '2026-11-02', hour: null, initial: false } } })
+    expect(parseKey('v2/datamart_cloudchat_saas/cloud_chat_messages/etl_date=2026-11-03/etl_hour=23/_SUCCESS')).toMatchObject({ kind: 'marker', folder: { mode: 'parts', partition: { date: '2026-11-03', hour: '23' } } })
+  })
+
+  it('reads manifest keys of both versions', () => {
+    expect(parseKey('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json')).toEqual({ kind: 'manifest', key: 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json', version: 'v2', date: '2026-11-03', hour: '03' })
+    expect(parseKey('v1/_manifests/snapshot_date=2026-11-02/manifest.json')).toMatchObject({ kind: 'manifest', version: 'v1', hour: null })
+    expect(parseKey('v2/_manifests/snapshot_date=2026-11-03/manifest.json').kind).toBe('unrecognized')
+    expect(parseKey('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/other.json').kind).toBe('unrecognized')
+  })
+
+  it('ignores, and says so, files that are neither Parquet nor _SUCCESS', () => {
+    const r = parseKey('v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/snapshot_hour=03/part-0.parquet.crc')
+    expect(r.kind).toBe('ignored')
+    if (r.kind === 'ignored') expect(r.reason).toMatch(/not a Parquet file/)
+  })
+
+  it('keeps tables the catalog does not know, flagged as unknown', () => {
+    const r = parseKey('v2/datamart_claudia/claudia_new_table/snapshot_date=2026-11-03/snapshot_hour=03/x.parquet')
+    expect(r).toMatchObject({ kind: 'data', folder: { catalog: undefined, mode: 'full' } })
+  })
+
+  it('treats folder placeholders as directories, not objects', () => {
+    expect(parseKey('v2/datamart_claudia/').kind).toBe('directory')
+  })
+
+  it.each([
+    ['v3/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/snapshot_hour=03/a.parquet', /outside v1\/ and v2\//],
+    ['v2/datamart_claudia/claudia_messages/etl_date=__initial__/a.parquet', /only in v1/],
+    ['v2/datamart_claudia/claudia_csat/snapshot_date=2026-02-30/snapshot_hour=03/a.parquet', /not a date/],
+    ['v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/snapshot_hour=24/a.parquet', /not an hour/],
+    ['v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/snapshot_hour=3/a.parquet', /not an hour/],
+    ['v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/a.parquet', /needs snapshot_hour/],
+    ['v2/datamart_claudia/claudia_messages/snapshot_date=2026-11-03/snapshot_hour=03/a.parquet', /delivered in parts/],
+    ['v2/datamart_claudia/claudia_csat/etl_date=2026-11-03/etl_hour=03/a.parquet', /delivered in full/],
+    ['v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/snapshot_hour=03/sub/a.parquet', /nested deeper/],
+    ['v2/datamart_claudia//claudia_csat/snapshot_date=2026-11-03/snapshot_hour=03/a.parquet', /empty path segment/],
+    ['v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/snapshot_hour=03/a\u0000.parquet', /control characters/],
+    ['v2/datamart_claudia/claudia_csat/date=2026-11-03/a.parquet', /not a snapshot_date= or etl_date=/],
+    ['README.md', /outside v1\/ and v2\//]
+  ])('reports %s as unrecognised, with the reason', (key, reason) => {
+    const r = parseKey(key)
+    expect(r.kind).toBe('unrecognized')
+    if (r.kind === 'unrecognized') expect(r.reason).toMatch(reason)
+  })
+
+  it('never throws, whatever the key', () => {
+    const segment = fc.oneof(fc.constantFrom('v1', 'v2', '_manifests', 'datamart_claudia', 'claudia_messages', 'etl_date=__initial__', 'snapshot_date=2026-11-03', 'snapshot_hour=07', 'etl_hour=00', '_SUCCESS', 'a.parquet', ''), fc.string())
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (segs) => {
+        const r = parseKey(segs.join('/'))
+        expect(['data', 'marker', 'ignored', 'manifest', 'directory', 'unrecognized']).toContain(r.kind)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it('builds the keys it parses', () => {
+    const t = { schema: 'datamart_claudia', table: 'claudia_messages', mode: 'parts' as const }
+    expect(parseKey(`${folderPrefix(t, 'v2', '2026-11-05', '09')}x.parquet`)).toMatchObject({ kind: 'data', folder: { partition: { date: '2026-11-05', hour: '09' } } })
+    expect(parseKey(manifestKey('v2', '2026-11-05', '09'))).toMatchObject({ kind: 'manifest', date: '2026-11-05', hour: '09' })
+    expect(parseKey(manifestKey('v1', '2026-11-01', null))).toMatchObject({ kind: 'manifest', version: 'v1', hour: null })
+  })
+})

@@ -1,0 +1,115 @@
+// Delivery order and latest-ready, pinned with property tests: a listing in any order gives the same answer,
+// and the order always matches the real chronology of deliveries.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseKey } from '../../src/shared/bucket-key'
+import { compareDelivery, compareFileNames } from '../../src/shared/delivery-order'
+import { buildInventory, detectVersion, latestReady, readyPartsFolders, versionAt } from '../../src/shared/inventory'
+import { FIRST_V2_DELIVERY, LAST_V1_DELIVERY } from '../../src/shared/schedule'
+import { obj, readyFolder, shuffle } from '../helpers/listing'
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+const d = (t: number): string => new Date(t).toISOString().slice(0, 10)
+const h = (t: number): string => new Date(t).toISOString().slice(11, 13)
+
+/** A parts folder and the instant it was really delivered (the oracle): __initial__ long before v1. */
+const partsFolder = fc.oneof(
+  fc.constant({ at: 0, prefix: 'v1/datamart_claudia/claudia_messages/etl_date=__initial__/' }),
+  fc.integer({ min: 0, max: 400 }).map((k) => {
+    const at = LAST_V1_DELIVERY - k * DAY
+    return { at, prefix: `v1/datamart_claudia/claudia_messages/etl_date=${d(at)}/` }
+  }),
+  fc.integer({ min: 0, max: 24 * 400 }).map((k) => {
+    const at = FIRST_V2_DELIVERY + k * HOUR
+    return { at, prefix: `v2/datamart_claudia/claudia_messages/etl_date=${d(at)}/etl_hour=${h(at)}/` }
+  })
+)
+
+describe('delivery order of parts folders', () => {
+  it('is the real chronology: __initial__, then v1 by date, then v2 by date and hour', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(partsFolder, { selector: (f) => f.prefix, minLength: 1, maxLength: 40 }), fc.integer(), (folders, seed) => {
+        const listing = shuffle(folders.flatMap((f) => readyFolder(f.prefix, f.at)), seed)
+        const got = readyPartsFolders(buildInventory(listing), { schema: 'datamart_claudia', table: 'claudia_messages' }).map((f) => f.ref.prefix)
+        const want = [...folders].sort((a, b) => a.at - b.at).map((f) => f.prefix)
+        expect(got).toEqual(want)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it('puts __initial__ first although it sorts last as a string', () => {
+    const a = parseKey('v1/datamart_claudia/claudia_messages/etl_date=__initial__/x.parquet')
+    const b = parseKey('v1/datamart_claudia/claudia_messages/etl_date=2026-10-01/x.parquet')
+    const c = parseKey('v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=03/x.parquet')
+    if (a.kind !== 'data' || b.kind !== 'data' || c.kind !== 'data') throw new Error('fixture')
+    expect('__initial__' > '2026-10-01').toBe(true)
+    expect(compareDelivery(a.folder, b.folder)).toBeLessThan(0)
+    expect(compareDelivery(b.folder, c.folder)).toBeLessThan(0)
+    expect(compareDelivery(c.folder, c.folder)).toBe(0)
+  })
+
+  it('never reads a parts folder without _SUCCESS', () => {
+    const inv = buildInventory([...readyFolder('v1/datamart_claudia/claudia_messages/etl_date=2026-11-01/', LAST_V1_DELIVERY - DAY), obj('v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=03/part-0.parquet')])
+    expect(readyPartsFolders(inv, { schema: 'datamart_claudia', table: 'claudia_messages' }).map((f) => f.ref.partition.date)).toEqual(['2026-11-01'])
+  })
+
+  it('orders file names by code unit, never by locale', () => {
+    expect(['part-b.parquet', 'Part-a.parquet', 'part-10.parquet', 'part-9.parquet'].sort(compareFileNames)).toEqual(['Part-a.parquet', 'part-10.parquet', 'part-9.parquet', 'part-b.parquet'])
+  })
+})
+
+describe('latest ready copy of a full table', () => {
+  const t = { schema: 'datamart_claudia', table: 'claudia_conversation' }
+  const v2Prefix = (at: number): string => `v2/datamart_claudia/claudia_conversation/snapshot_date=${d(at)}/snapshot_hour=${h(at)}/`
+  const manifest = obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json')
+
+  it('is the most recent ready hour in v2, whatever the listing order', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.record({ k: fc.integer({ min: 0, max: 24 * 60 }), ready: fc.boolean() }), { selector: (x) => x.k, minLength: 1, maxLength: 30 }),
+        fc.integer(),
+        (hours, seed) => {
+          const listing = hours.flatMap(({ k, ready }) => {
+            const at = FIRST_V2_DELIVERY + k * HOUR
+            const files = readyFolder(v2Prefix(at), at)
+            return ready ? files : files.slice(0, 1)
+          })
+          const inv = buildInventory(shuffle([manifest, ...listing], seed))
+          const ready = hours.filter((x) => x.ready).map((x) => x.k)
+          const want = ready.length ? v2Prefix(FIRST_V2_DELIVERY + Math.max(...ready) * HOUR) : null
+          expect(latestReady(inv, t)?.ref.prefix ?? null).toBe(want)
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('reads v1 until anything exists under v2/_manifests/, then v2 only', () => {
+    const v1 = readyFolder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/', LAST_V1_DELIVERY)
+    const v2 = readyFolder(v2Prefix(FIRST_V2_DELIVERY), FIRST_V2_DELIVERY)
+    // v2 data without a v2 manifest: still v1 (the version is decided by v2/_manifests/, never the clock).
+    expect(detectVersion([...v1, ...v2].map((o) => o.key))).toBe('v1')
+    expect(latestReady(buildInventory([...v1, ...v2]), t)?.ref.prefix).toBe('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/')
+    const inv = buildInventory([...v1, ...v2, manifest])
+    expect(inv.version).toBe('v2')
+    expect(latestReady(inv, t)?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY))
+    // In v2 a table with no ready v2 hour has no latest copy: v1 is not read for it.
+    const onlyV1 = buildInventory([...v1, manifest])
+    expect(latestReady(onlyV1, t)).toBeNull()
+  })
+
+  it('as of an hour, uses the folders and the version of that hour', () => {
+    const later = FIRST_V2_DELIVERY + 5 * HOUR
+    const inv = buildInventory([
+      ...readyFolder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/', LAST_V1_DELIVERY),
+      ...readyFolder(v2Prefix(FIRST_V2_DELIVERY), FIRST_V2_DELIVERY),
+      ...readyFolder(v2Prefix(later), later),
+      manifest
+    ])
+    expect(latestReady(inv, t, { asOf: FIRST_V2_DELIVERY + HOUR })?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY))
+    expect(versionAt(inv, { asOf: LAST_V1_DELIVERY + HOUR })).toBe('v1')
+    expect(latestReady(inv, t, { asOf: LAST_V1_DELIVERY + HOUR })?.ref.partition.date).toBe('2026-11-02')
+  })
+})

@@ -1,0 +1,205 @@
+// Cell states, manifest states and findings at their boundaries (40 minutes, 3 hours, 6 hours, 7 days).
+import { describe, expect, it } from 'vitest'
+import { folderPrefix, manifestKey } from '../../src/shared/bucket-key'
+import { CATALOG, qualifiedName } from '../../src/shared/catalog'
+import { buildInventory } from '../../src/shared/inventory'
+import type { ListedObject } from '../../src/shared/listing'
+import { FIRST_V2_DELIVERY, LAST_V1_DELIVERY } from '../../src/shared/schedule'
+import { type ManifestText, analyzeTimeline } from '../../src/shared/timeline'
+import { obj, readyFolder } from '../helpers/listing'
+
+const MIN = 60_000
+const HOUR = 60 * MIN
+const DAY = 24 * HOUR
+const d = (t: number): string => new Date(t).toISOString().slice(0, 10)
+const h = (t: number): string => new Date(t).toISOString().slice(11, 13)
+const T = Date.UTC(2026, 10, 20, 10) // an ordinary v2 hour
+const TABLE = CATALOG.find((c) => c.table === 'claudia_csat')!
+const PARTS = CATALOG.find((c) => c.table === 'cloud_chat_messages')!
+
+interface HourSpec {
+  /** Tables left out of the folders. */
+  skip?: string[]
+  /** Tables whose folder has no _SUCCESS. */
+  noMarker?: string[]
+  markerMinutes?: number
+  manifest?: 'none' | Record<string, unknown> | string
+}
+
+function manifestBody(at: number, missing: string[] = [], pending: string[] = [], over: Record<string, unknown> = {}): Record<string, unknown> {
+  const absent = new Set([...missing, ...pending])
+  return {
+    snapshot_date: d(at),
+    snapshot_hour: h(at),
+    complete: absent.size === 0,
+    tables_delivered: CATALOG.filter((c) => !absent.has(c.table)).map((c) => ({ schema: c.schema, table: c.table, path: folderPrefix(c, 'v2', d(at), h(at)), files: 1, ...(c.mode === 'parts' ? { delivered_through: new Date(at - 2000).toISOString() } : {}) })),
+    tables_missing: CATALOG.filter((c) => missing.includes(c.table)).map(qualifiedName),
+    tables_pending: CATALOG.filter((c) => pending.includes(c.table)).map(qualifiedName),
+    ...over
+  }
+}
+
+function hour(at: number, spec: HourSpec = {}): { objects: ListedObject[]; texts: [string, ManifestText][] } {
+  const objects: ListedObject[] = []
+  for (const c of CATALOG) {
+    if (spec.skip?.includes(c.table)) continue
+    const files = readyFolder(folderPrefix(c, 'v2', d(at), h(at)), at, spec.markerMinutes ?? 20)
+    objects.push(...(spec.noMarker?.includes(c.table) ? files.slice(0, 1) : files))
+  }
+  const texts: [string, ManifestText][] = []
+  if (spec.manifest !== 'none') {
+    const key = manifestKey('v2', d(at), h(at))
+    objects.push(obj(key))
+    const m = spec.manifest ?? manifestBody(at, spec.skip)
+    texts.push([key, typeof m === 'string' ? m : JSON.stringify(m)])
+  }
+  return { objects, texts }
+}
+
+function analyze(hours: ReturnType<typeof hour>[], now: number, range: { from?: number; to?: number } = {}) {
+  const inv = buildInventory(hours.flatMap((x) => x.objects))
+  return analyzeTimeline(inv, new Map(hours.flatMap((x) => x.texts)), { now, from: range.from ?? T, to: range.to })
+}
+
+const cell = (tl: ReturnType<typeof analyze>, at: number, table: string): string | undefined => tl.hours.find((x) => x.start === at)?.cells[table]
+const kinds = (tl: ReturnType<typeof analyze>): string[] => tl.findings.map((f) => `${f.kind}:${f.table ?? '-'}`)
+
+describe('cell states', () => {
+  it('ready when _SUCCESS came within 40 minutes; late after', () => {
+    expect(cell(analyze([hour(T, { markerMinutes: 40 })], T + 2 * HOUR), T, TABLE.table)).toBe('ready')
+    const late = analyze([hour(T, { markerMinutes: 41 })], T + 2 * HOUR)
+    expect(cell(late, T, TABLE.table)).toBe('late')
+    const f = late.findings.find((x) => x.kind === 'late' && x.table === TABLE.table)
+    expect(f).toMatchObject({ severity: 'warning', key: `${folderPrefix(TABLE, 'v2', d(T), h(T))}_SUCCESS` })
+    expect(f?.message).toMatch(/41 minutes after the hour began/)
+  })
+
+  it('not_due before the 40-minute mark, missing after it', () => {
+    const empty = { objects: [], texts: [] }
+    expect(cell(analyze([empty], T + 39 * MIN), T, TABLE.table)).toBe('not_due')
+    const tl = analyze([empty], T + 41 * MIN)
+    expect(cell(tl, T, TABLE.table)).toBe('missing')
+    expect(tl.hours[0]?.manifest).toBe('absent')
+    expect(kinds(tl)).toContain('manifest_absent:-')
+    expect(tl.findings.filter((x) => x.kind === 'missing')).toHaveLength(CATALOG.length)
+  })
+
+  it('in_flight without _SUCCESS for under 3 hours, failed from 3 hours on', () => {
+    const x = hour(T, { noMarker: [TABLE.table], skip: [TABLE.table] })
+    x.objects.push(obj(`${folderPrefix(TABLE, 'v2', d(T), h(T))}part-00000.parquet`))
+    expect(cell(analyze([x], T + 3 * HOUR - 1), T, TABLE.table)).toBe('in_flight')
+    const tl = analyze([x], T + 3 * HOUR)
+    expect(cell(tl, T, TABLE.table)).toBe('failed')
+    expect(tl.findings.find((f) => f.kind === 'failed')).toMatchObject({ table: TABLE.table, severity: 'error', key: folderPrefix(TABLE, 'v2', d(T), h(T)) })
+  })
+
+  it('pending when the manifest says so; reported when not caught up within 6 hours', () => {
+    const first = hour(T, { skip: [PARTS.table], manifest: manifestBody(T, [], [PARTS.table]) })
+    // Caught up 6 hours later: fine.
+    const at6 = T + 6 * HOUR
+    const ok = analyze([first, hour(at6)], at6 + HOUR, { to: T })
+    expect(cell(ok, T, PARTS.table)).toBe('pending')
+    expect(kinds(ok)).toEqual([])
+    // Only 7 hours later: reported.
+    const at7 = T + 7 * HOUR
+    const slow = analyze([first, hour(at7)], at7 + HOUR, { to: T })
+    expect(kinds(slow)).toEqual([`pending_not_caught_up:${PARTS.table}`])
+    // Not caught up and 6 hours not yet passed: nothing to report yet.
+    expect(kinds(analyze([first], T + 6 * HOUR - 1, { to: T }))).toEqual([])
+    expect(kinds(analyze([first], T + 6 * HOUR, { to: T }))).toEqual([`pending_not_caught_up:${PARTS.table}`])
+  })
+
+  it('missing when the manifest lists it missing: the manifest confirms, never explains away', () => {
+    const tl = analyze([hour(T, { skip: [TABLE.table], manifest: manifestBody(T, [TABLE.table]) })], T + HOUR)
+    expect(cell(tl, T, TABLE.table)).toBe('missing')
+    expect(tl.hours[0]?.manifest).toBe('incomplete')
+    expect(tl.findings.find((f) => f.kind === 'missing')?.message).toMatch(/lists it in tables_missing/)
+  })
+
+  it('pruned only for a full table older than 7 days with a later copy that day', () => {
+    const early = Date.UTC(2026, 10, 20, 5)
+    const last = Date.UTC(2026, 10, 20, 23)
+    // The manifest lists it delivered; retention removed it later.
+    const hours = [hour(early, { skip: [TABLE.table], manifest: manifestBody(early) }), hour(last)]
+    const now8days = last + 8 * DAY
+    expect(cell(analyze(hours, now8days, { from: early, to: early }), early, TABLE.table)).toBe('pruned')
+    // A parts table is never pruned.
+    const parts = analyze([hour(early, { skip: [PARTS.table], manifest: manifestBody(early) }), hour(last)], now8days, { from: early, to: early })
+    expect(cell(parts, early, PARTS.table)).toBe('missing')
+    // Within 7 days the same gap is missing.
+    expect(cell(analyze(hours, early + 6 * DAY, { from: early, to: early }), early, TABLE.table)).toBe('missing')
+    // The last hour of the day has no later copy: missing, even when old.
+    const noLater = analyze([hour(last, { skip: [TABLE.table], manifest: manifestBody(last) })], now8days, { from: last, to: last })
+    expect(cell(noLater, last, TABLE.table)).toBe('missing')
+  })
+
+  it('no_delivery for v1 hours other than 07:00 and for the switch gap', () => {
+    const tl = analyze([], FIRST_V2_DELIVERY + 2 * HOUR, { from: LAST_V1_DELIVERY - HOUR })
+    expect(cell(tl, LAST_V1_DELIVERY - HOUR, TABLE.table)).toBe('no_delivery')
+    expect(cell(tl, LAST_V1_DELIVERY, TABLE.table)).toBe('missing')
+    for (let t = LAST_V1_DELIVERY + HOUR; t < FIRST_V2_DELIVERY; t += HOUR) expect(cell(tl, t, TABLE.table)).toBe('no_delivery')
+    expect(cell(tl, FIRST_V2_DELIVERY, TABLE.table)).toBe('missing')
+    expect(tl.hours.find((x) => x.start === LAST_V1_DELIVERY + HOUR)).toMatchObject({ era: 'gap', manifest: null })
+  })
+})
+
+describe('manifest findings', () => {
+  it('malformed manifest: reported, and the folders still decide the cells', () => {
+    const tl = analyze([hour(T, { manifest: '{"snapshot_date": "2026-' })], T + HOUR)
+    expect(tl.hours[0]?.manifest).toBe('malformed')
+    expect(kinds(tl)).toEqual(['manifest_malformed:-'])
+    expect(cell(tl, T, TABLE.table)).toBe('ready')
+  })
+
+  it('mismatch when the manifest disagrees with the folders', () => {
+    const body = manifestBody(T, [TABLE.table])
+    const tl = analyze([hour(T, { manifest: body })], T + HOUR)
+    expect(tl.findings.find((f) => f.kind === 'manifest_mismatch')?.message).toMatch(/lists datamart_claudia.claudia_csat as not delivered, yet .* is ready/)
+    const files = manifestBody(T)
+    ;(files['tables_delivered'] as Record<string, unknown>[])[0]!['files'] = 3
+    expect(analyze([hour(T, { manifest: files })], T + HOUR).findings.find((f) => f.kind === 'manifest_mismatch')?.message).toMatch(/says .* has 3 file\(s\), but .* holds 1/)
+    const silent = manifestBody(T)
+    silent['tables_delivered'] = (silent['tables_delivered'] as { table: string }[]).filter((e) => e.table !== TABLE.table)
+    expect(kinds(analyze([hour(T, { manifest: silent })], T + HOUR))).toEqual([`manifest_mismatch:${TABLE.table}`])
+  })
+
+  it('delivered_through more than 2 hours behind its hour', () => {
+    const lagging = (minutes: number) => {
+      const body = manifestBody(T)
+      for (const e of body['tables_delivered'] as Record<string, unknown>[]) if (e['table'] === PARTS.table) e['delivered_through'] = new Date(T - minutes * MIN).toISOString()
+      return kinds(analyze([hour(T, { manifest: body })], T + HOUR))
+    }
+    expect(lagging(120)).toEqual([])
+    expect(lagging(121)).toEqual([`delivered_through_lag:${PARTS.table}`])
+  })
+})
+
+describe('objects and keys', () => {
+  it('archived files of a logical table are reported until a restore finishes', () => {
+    const x = hour(T)
+    const key = `${folderPrefix(TABLE, 'v2', d(T), h(T))}part-00000.parquet`
+    const withClass = (extra: Partial<ListedObject>) => ({ ...x, objects: x.objects.map((o) => (o.key === key ? { ...o, ...extra } : o)) })
+    expect(kinds(analyze([withClass({ storageClass: 'GLACIER' })], T + HOUR))).toEqual([`archived:${TABLE.table}`])
+    expect(kinds(analyze([withClass({ storageClass: 'DEEP_ARCHIVE', restore: { ongoing: true } })], T + HOUR))).toEqual([`archived:${TABLE.table}`])
+    expect(kinds(analyze([withClass({ storageClass: 'GLACIER', restore: { ongoing: false, expiry: new Date(T + DAY).toISOString() } })], T + HOUR))).toEqual([])
+    expect(kinds(analyze([withClass({ storageClass: 'GLACIER_IR' })], T + HOUR))).toEqual([])
+    // An archived copy that is no longer the latest is not needed by the logical table.
+    expect(kinds(analyze([withClass({ storageClass: 'GLACIER' }), hour(T + HOUR)], T + 2 * HOUR))).toEqual([])
+  })
+
+  it('keys that break the layout and stray files are listed, not hidden', () => {
+    const x = hour(T)
+    x.objects.push(obj('v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=7/part.parquet'), obj(`${folderPrefix(TABLE, 'v2', d(T), h(T))}notes.txt`))
+    const tl = analyze([x], T + HOUR)
+    const ignored = tl.findings.filter((f) => f.kind === 'ignored_key')
+    expect(ignored.map((f) => f.key).sort()).toEqual([`${folderPrefix(TABLE, 'v2', d(T), h(T))}notes.txt`, 'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=7/part.parquet'])
+    expect(ignored.every((f) => f.severity === 'info')).toBe(true)
+    expect(ignored.find((f) => f.key.endsWith('part.parquet'))?.message).toMatch(/not an hour/)
+  })
+
+  it('a v1 folder dated after the switch is off schedule', () => {
+    const at = Date.UTC(2026, 10, 5, 7)
+    const tl = analyze([{ objects: readyFolder(folderPrefix(TABLE, 'v1', d(at), null), at), texts: [] }], at + HOUR, { from: at, to: at })
+    expect(kinds(tl)).toContain(`off_schedule:${TABLE.table}`)
+  })
+})
