@@ -1,11 +1,16 @@
 // Lint rules, including the layering rule: src/shared imports nothing of ours and no Node or Electron.
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+import globals from 'globals'
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'resources/demo-bucket/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: globals.node }
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
