@@ -1,0 +1,139 @@
+// A local folder (a synced copy of the bucket) behind the bucket interface. File modification times are
+// object times; storage classes come from the sidecar (a folder has none), and an object the sidecar puts
+// in an archive class is refused as S3 would refuse it.
+import { createReadStream } from 'node:fs'
+import { open, readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { isArchived, type ListedObject } from '../../shared/listing'
+import { bucketError, classifyFsError } from './bucket-errors'
+import type { BucketProvider, ByteRange, ListOptions, ListPage, RangeRead } from './bucket-provider'
+import { LOCAL_METADATA_DIR, readStorageClasses } from './local-sidecar'
+
+const utf8Compare = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
+
+export class LocalFolderProvider implements BucketProvider {
+  readonly location: string
+  private classes: Promise<Record<string, string>> | null = null
+
+  constructor(private readonly root: string) {
+    this.location = root
+  }
+
+  private storageClasses(): Promise<Record<string, string>> {
+    this.classes ??= readStorageClasses(this.root)
+    return this.classes
+  }
+
+  private path(key: string): string {
+    if (key.split('/').some((s) => s === '..' || s === '.')) throw bucketError('not_found', key, 'Not a key of this folder')
+    return join(this.root, ...key.split('/'))
+  }
+
+  private async describe(key: string, abs: string): Promise<ListedObject> {
+    const st = await stat(abs)
+    if (!st.isFile()) throw bucketError('not_found', key, 'Not a file')
+    return { key, size: st.size, lastModified: st.mtime.toISOString(), etag: `${st.size}-${Math.trunc(st.mtimeMs)}`, storageClass: (await this.storageClasses())[key] ?? 'STANDARD' }
+  }
+
+  /** Every key under the prefix's deepest folder, in UTF-8 byte order as S3 lists them. */
+  private async keysUnder(prefix: string): Promise<string[]> {
+    const dirKey = prefix.slice(0, prefix.lastIndexOf('/') + 1)
+    let entries
+    try {
+      entries = await readdir(this.path(dirKey.replace(/\/$/, '')) || this.root, { recursive: true, withFileTypes: true })
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ENOENT') return []
+      throw classifyFsError(e, prefix)
+    }
+    const base = join(this.root, ...dirKey.split('/').filter(Boolean))
+    const keys: string[] = []
+    for (const e of entries) {
+      if (!e.isFile()) continue
+      const rel = join(e.parentPath, e.name).slice(base.length + 1).split(/[\\/]/).join('/')
+      const key = dirKey + rel
+      if (key.startsWith(`${LOCAL_METADATA_DIR}/`) || !key.startsWith(prefix)) continue
+      keys.push(key)
+    }
+    return keys.sort(utf8Compare)
+  }
+
+  async *list(prefix: string, options: ListOptions = {}): AsyncIterable<ListPage> {
+    const pageSize = options.pageSize ?? 1000
+    const keys = await this.keysUnder(prefix)
+    let objects: ListedObject[] = []
+    let prefixes: string[] = []
+    let lastPrefix: string | undefined
+    for (const key of keys) {
+      options.signal?.throwIfAborted()
+      if (options.startAfter !== undefined && utf8Compare(key, options.startAfter) <= 0) continue
+      if (options.delimiter) {
+        const idx = key.slice(prefix.length).indexOf(options.delimiter)
+        if (idx !== -1) {
+          const cp = key.slice(0, prefix.length + idx + options.delimiter.length)
+          if (cp !== lastPrefix && (options.startAfter === undefined || utf8Compare(cp, options.startAfter) > 0)) {
+            prefixes.push(cp)
+            lastPrefix = cp
+          }
+          continue
+        }
+      }
+      try {
+        objects.push(await this.describe(key, this.path(key)))
+      } catch (e) {
+        // Removed while listing: as S3, list what is there.
+        if ((e as { code?: string }).code !== 'ENOENT') throw classifyFsError(e, key)
+      }
+      if (objects.length + prefixes.length >= pageSize) {
+        yield { objects, prefixes }
+        objects = []
+        prefixes = []
+      }
+    }
+    if (objects.length + prefixes.length > 0 || keys.length === 0) yield { objects, prefixes }
+  }
+
+  async head(key: string, signal?: AbortSignal): Promise<ListedObject> {
+    signal?.throwIfAborted()
+    try {
+      return await this.describe(key, this.path(key))
+    } catch (e) {
+      throw classifyFsError(e, key)
+    }
+  }
+
+  private async readable(key: string): Promise<ListedObject> {
+    const obj = await this.head(key)
+    if (isArchived(obj, Date.now())) throw bucketError('archived', key, `The object is in ${obj.storageClass} and has not been restored`, 'Restore it in the source bucket and sync the folder again.')
+    return obj
+  }
+
+  async readRange(key: string, range: ByteRange, signal?: AbortSignal): Promise<RangeRead> {
+    signal?.throwIfAborted()
+    const obj = await this.readable(key)
+    const start = 'suffix' in range ? Math.max(0, obj.size - range.suffix) : range.start
+    const end = 'suffix' in range ? obj.size - 1 : Math.min(range.end ?? obj.size - 1, obj.size - 1)
+    if (start > end && obj.size > 0) throw bucketError('other', key, `The range ${start}-${end} is outside the object (${obj.size} bytes)`, 'This is a bug of the reader; report it.')
+    const fh = await open(this.path(key), 'r')
+    try {
+      const body = new Uint8Array(Math.max(0, end - start + 1))
+      await fh.read(body, 0, body.length, start)
+      return { body, size: obj.size }
+    } catch (e) {
+      throw classifyFsError(e, key)
+    } finally {
+      await fh.close()
+    }
+  }
+
+  async readStream(key: string, signal?: AbortSignal): Promise<Readable> {
+    await this.readable(key)
+    return createReadStream(this.path(key), signal ? { signal } : {})
+  }
+
+  async restore(key: string): Promise<'started' | 'in_progress' | 'done'> {
+    const obj = await this.head(key)
+    if (!isArchived(obj, Date.now())) return 'done'
+    throw bucketError('archived', key, 'A local folder cannot restore an archived object', 'Restore it in the source bucket (S3 RestoreObject) and sync the folder again.')
+  }
+}
