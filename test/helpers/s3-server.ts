@@ -1,0 +1,53 @@
+// A real S3-compatible server on 127.0.0.1 (s3rver, patched in patches/ to behave as S3 does), seeded
+// straight from a bucket folder so object times (the generator's planted times) survive.
+import { link, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+// @ts-expect-error s3rver ships no types
+import S3rver from 's3rver'
+import { LOCAL_METADATA_DIR, readStorageClasses } from '../../src/main/bucket/local-sidecar'
+
+export interface S3Server {
+  readonly endpoint: string
+  readonly directory: string
+  /** Copies a bucket folder into a bucket of the server (hard links; times and storage classes kept). */
+  seed(bucket: string, folder: string, keyPrefix?: string): Promise<number>
+  close(): Promise<void>
+}
+
+export const S3_TEST_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const
+
+export async function startS3Server(): Promise<S3Server> {
+  const directory = await mkdtemp(join(tmpdir(), 'ee-s3rver-'))
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
+  const addr = (await server.run()) as AddressInfo
+  return {
+    endpoint: `http://127.0.0.1:${addr.port}`,
+    directory,
+    async seed(bucket, folder, keyPrefix = '') {
+      const classes = await readStorageClasses(folder)
+      const entries = await readdir(folder, { recursive: true, withFileTypes: true })
+      let n = 0
+      for (const e of entries) {
+        if (!e.isFile()) continue
+        const key = keyPrefix + join(e.parentPath, e.name).slice(folder.length + 1).split('/').join('/')
+        if (key.slice(keyPrefix.length).startsWith(`${LOCAL_METADATA_DIR}/`)) continue
+        const parts = key.split('/')
+        const name = parts.pop() as string
+        const dir = join(directory, bucket, ...parts)
+        await mkdir(dir, { recursive: true })
+        await link(join(e.parentPath, e.name), join(dir, `${name}._S3rver_object`))
+        const cls = classes[key.slice(keyPrefix.length)]
+        await writeFile(join(dir, `${name}._S3rver_metadata.json`), JSON.stringify({ 'content-type': 'application/octet-stream', ...(cls ? { 'x-amz-storage-class': cls } : {}) }))
+        n++
+      }
+      await mkdir(join(directory, bucket), { recursive: true })
+      return n
+    },
+    async close() {
+      await server.close()
+      await rm(directory, { recursive: true, force: true })
+    }
+  }
+}
