@@ -6,15 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BucketError } from '../../src/main/bucket/bucket-errors'
 import { type BucketProvider, listAll } from '../../src/main/bucket/bucket-provider'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import { GcsProvider } from '../../src/main/bucket/gcs-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import type { ListedObject } from '../../src/shared/listing'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
+import { type GcsServer, startGcsServer } from '../helpers/gcs-server'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
 let demo: Demo
 let s3: S3Server
 let proxy: FaultProxy
+let gcs: GcsServer
+let gcsProxy: FaultProxy
 let truth: ListedObject[]
 const BUCKET = 'export-bucket'
 const ROOT = 'exports/acme/'
@@ -26,20 +30,29 @@ beforeAll(async () => {
   s3 = await startS3Server()
   await s3.seed(BUCKET, demo.bucketDir, ROOT)
   proxy = await startFaultProxy(s3.endpoint)
+  gcs = await startGcsServer()
+  await gcs.seed(BUCKET, demo.bucketDir, ROOT)
+  gcsProxy = await startFaultProxy(gcs.endpoint)
   process.env['S3RVER_RESTORE_DELAY_MS'] = '300'
 }, 300_000)
 afterAll(async () => {
   await proxy?.close()
   await s3?.close()
+  await gcsProxy?.close()
+  await gcs?.close()
   await demo?.cleanup()
 })
 
 const s3Provider = (overrides: Partial<ConstructorParameters<typeof S3Provider>[0]> = {}): S3Provider =>
   new S3Provider({ bucket: BUCKET, prefix: ROOT, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS }, ...overrides })
 
+const gcsProvider = (): GcsProvider => new GcsProvider({ bucket: BUCKET, prefix: ROOT, endpoint: gcsProxy.endpoint, credentials: { kind: 'none' }, stallTimeoutMs: 1500 })
+
+// The GCS emulator reports every object as STANDARD, and GCS has no archive to restore from.
 const providers: [string, () => BucketProvider, { archive: boolean; restore: boolean }][] = [
   ['local folder', () => new LocalFolderProvider(demo.bucketDir), { archive: true, restore: false }],
-  ['S3 (s3rver)', () => s3Provider(), { archive: true, restore: true }]
+  ['S3 (s3rver)', () => s3Provider(), { archive: true, restore: true }],
+  ['GCS (Storage emulator)', () => gcsProvider(), { archive: false, restore: false }]
 ]
 
 const bytesCompare = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
@@ -148,41 +161,50 @@ describe.each(providers)('%s', (_name, make, caps) => {
   })
 })
 
-describe('S3 faults', () => {
+// The GCS client waits 1 s, 2 s, 4 s… between retries (S3's SDK far less): fewer throttled answers keep it quick.
+const remote: [string, () => BucketProvider, () => FaultProxy, 503 | 429, string, number][] = [
+  ['S3', () => s3Provider(), () => proxy, 503, ROOT, 3],
+  ['GCS', () => gcsProvider(), () => gcsProxy, 503, ROOT, 1]
+]
+
+describe.each(remote)('%s faults', (_name, make, px, throttleStatus, root, throttles) => {
   it('survives throttling (503 SlowDown and 429) with backoff', async () => {
-    const before = proxy.stats.throttled
-    proxy.rules.throttle = { count: 3, status: 503 }
+    const before = px().stats.throttled
+    px().rules.throttle = { count: throttles, status: throttleStatus }
     const got: string[] = []
-    for await (const o of listAll(s3Provider(), 'v2/datamart_claudia/claudia_csat/')) got.push(o.key)
+    for await (const o of listAll(make(), 'v2/datamart_claudia/claudia_csat/')) got.push(o.key)
     expect(got.length).toBe(truth.filter((o) => o.key.startsWith('v2/datamart_claudia/claudia_csat/')).length)
-    proxy.rules.throttle = { count: 2, status: 429 }
+    px().rules.throttle = { count: 1, status: 429 }
     const obj = truth.find((o) => o.key.endsWith('.parquet') && o.storageClass !== 'GLACIER')!
-    expect((await s3Provider().readRange(obj.key, { start: 0, end: 3 })).body.length).toBe(4)
-    expect(proxy.stats.throttled - before).toBe(5)
+    expect((await make().readRange(obj.key, { start: 0, end: 3 })).body.length).toBe(4)
+    expect(px().stats.throttled - before).toBe(throttles + 1)
   })
 
   it('survives a connection dropped before the answer and one cut mid-body', async () => {
     const obj = truth.find((o) => o.key.endsWith('.parquet') && o.size > 4000 && o.storageClass !== 'GLACIER')!
     const file = await readFile(join(demo.bucketDir, obj.key))
-    proxy.rules.drop = { count: 2, when: 'before' }
-    expect(Buffer.from((await s3Provider().readRange(obj.key, { start: 0, end: 1999 })).body)).toEqual(file.subarray(0, 2000))
-    proxy.rules.drop = { count: 1, when: 'midbody' }
-    expect(Buffer.from((await s3Provider().readRange(obj.key, { start: 0, end: 3999 })).body)).toEqual(file.subarray(0, 4000))
-    expect(proxy.rules.drop.count).toBe(0)
+    px().rules.drop = { count: 2, when: 'before' }
+    expect(Buffer.from((await make().readRange(obj.key, { start: 0, end: 1999 })).body)).toEqual(file.subarray(0, 2000))
+    px().rules.drop = { count: 1, when: 'midbody' }
+    expect(Buffer.from((await make().readRange(obj.key, { start: 0, end: 3999 })).body)).toEqual(file.subarray(0, 4000))
+    expect(px().rules.drop.count).toBe(0)
   })
 
   it('gives up on a prefix it may not read with a denied error naming it', async () => {
-    proxy.rules.denyPrefix = `${ROOT}v2/datamart_cloudchat_saas/`
+    px().rules.denyPrefix = `${root}v2/datamart_cloudchat_saas/`
     try {
       const e = await expectBucketError((async () => {
-        for await (const _ of listAll(s3Provider(), 'v2/datamart_cloudchat_saas/cloud_chat_tags/')) void _
+        for await (const _ of listAll(make(), 'v2/datamart_cloudchat_saas/cloud_chat_tags/')) void _
       })(), 'denied')
       expect(e.key).toBe('v2/datamart_cloudchat_saas/cloud_chat_tags/')
       expect(e.userMessage).toMatch(/read access/)
     } finally {
-      proxy.rules.denyPrefix = null
+      px().rules.denyPrefix = null
     }
   })
+})
+
+describe('S3 credentials', () => {
 
   it('says the credentials were rejected, not a stack trace', async () => {
     const wrong = s3Provider({ credentials: { kind: 'static', accessKeyId: 'WRONG', secretAccessKey: 'nope' } })

@@ -178,6 +178,8 @@ export class S3Provider implements BucketProvider {
       async () => {
         const out = await client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.root + key, Range: header }), { abortSignal: signal })
         const body = await out.Body!.transformToByteArray()
+        // A body cut short is a dropped connection, whatever the client made of it.
+        if (out.ContentLength !== undefined && body.length !== out.ContentLength) throw Object.assign(new Error(`short read: ${body.length} of ${out.ContentLength} bytes`), { code: 'ECONNRESET' })
         const total = /\/(\d+)$/.exec(out.ContentRange ?? '')?.[1]
         return { body, size: total !== undefined ? Number(total) : body.length }
       },

@@ -1,0 +1,201 @@
+// Lists a bucket into an index at speed: the catalog's tables are listed per month in parallel (bounded),
+// tables the catalog does not know are found by delimiter listings, and a refresh of an existing index lists
+// only what can have changed (src/shared/listing-plan.ts). A prefix that fails (access denied, say) is
+// reported and the rest finishes.
+import pLimit from 'p-limit'
+import { CATALOG } from '../../shared/catalog'
+import type { ListedObject } from '../../shared/listing'
+import { type IndexedUnit, type ListingUnit, monthUnits, refreshUnits } from '../../shared/listing-plan'
+import { type BucketError, bucketError, classifyFsError } from './bucket-errors'
+import type { BucketProvider } from './bucket-provider'
+
+export interface BucketIndex {
+  readonly location: string
+  /** When the index was last refreshed (UTC ms). */
+  readonly refreshedAt: number
+  readonly units: readonly IndexedUnit[]
+  readonly objects: ReadonlyMap<string, ListedObject>
+}
+
+export interface ListingProblem {
+  readonly prefix: string
+  readonly error: BucketError
+}
+
+export interface IndexProgress {
+  readonly prefixesDone: number
+  readonly prefixesTotal: number
+  readonly objects: number
+}
+
+export interface RefreshResult {
+  readonly index: BucketIndex
+  readonly problems: readonly ListingProblem[]
+  readonly mode: 'cold' | 'incremental'
+  /** Listing requests made (pages). */
+  readonly requests: number
+}
+
+export interface RefreshOptions {
+  readonly now?: number
+  /** Listings in flight at once. */
+  readonly concurrency?: number
+  readonly signal?: AbortSignal
+  readonly onProgress?: (p: IndexProgress) => void
+  /** Ignore the previous index and list everything again. */
+  readonly full?: boolean
+}
+
+const maxKey = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : Buffer.compare(Buffer.from(a), Buffer.from(b)) >= 0 ? a : b)
+
+class Run {
+  readonly limit: ReturnType<typeof pLimit>
+  readonly problems: ListingProblem[] = []
+  readonly pending: Promise<void>[] = []
+  requests = 0
+  objectsSeen = 0
+  done = 0
+  total = 0
+
+  constructor(
+    readonly provider: BucketProvider,
+    readonly opts: RefreshOptions
+  ) {
+    this.limit = pLimit(opts.concurrency ?? 64)
+  }
+
+  progress(): void {
+    this.opts.onProgress?.({ prefixesDone: this.done, prefixesTotal: this.total, objects: this.objectsSeen })
+  }
+
+  /** Queues one listing (all its pages); failures become problems of that prefix. */
+  spawn(prefix: string, body: (p: string) => Promise<void>): void {
+    this.total++
+    this.pending.push(
+      this.limit(async () => {
+        this.opts.signal?.throwIfAborted()
+        try {
+          await body(prefix)
+        } catch (e) {
+          if (this.opts.signal?.aborted) throw e
+          const err = (e as { name?: string }).name === 'BucketError' ? (e as BucketError) : classifyFsError(e, prefix)
+          this.problems.push({ prefix, error: err })
+        } finally {
+          this.done++
+          this.progress()
+        }
+      })
+    )
+  }
+
+  async delimited(prefix: string): Promise<{ objects: ListedObject[]; prefixes: string[] }> {
+    const objects: ListedObject[] = []
+    const prefixes: string[] = []
+    for await (const page of this.provider.list(prefix, { delimiter: '/', ...(this.opts.signal ? { signal: this.opts.signal } : {}) })) {
+      this.requests++
+      objects.push(...page.objects)
+      prefixes.push(...page.prefixes)
+    }
+    this.objectsSeen += objects.length
+    return { objects, prefixes }
+  }
+
+  async flat(unit: ListingUnit): Promise<ListedObject[]> {
+    const out: ListedObject[] = []
+    for await (const page of this.provider.list(unit.prefix, { ...(unit.startAfter ? { startAfter: unit.startAfter } : {}), ...(this.opts.signal ? { signal: this.opts.signal } : {}) })) {
+      this.requests++
+      out.push(...page.objects)
+      this.objectsSeen += page.objects.length
+      this.progress()
+    }
+    return out
+  }
+
+  /** Waits for every queued listing, including those queued by listings that finished meanwhile. */
+  async settle(): Promise<void> {
+    try {
+      for (let i = 0; i < this.pending.length; i++) await this.pending[i]
+    } catch (e) {
+      this.limit.clearQueue()
+      if (this.opts.signal?.aborted) throw bucketError('cancelled', '', 'Listing cancelled')
+      throw e
+    }
+  }
+}
+
+/**
+ * Lists the bucket behind `provider` into an index. With a previous index (of the same location) and not
+ * `full`, lists only what can have changed since.
+ */
+export async function refreshBucketIndex(provider: BucketProvider, previous: BucketIndex | null, opts: RefreshOptions = {}): Promise<RefreshResult> {
+  const now = opts.now ?? Date.now()
+  const run = new Run(provider, opts)
+  const objects = new Map<string, ListedObject>()
+  const units = new Map<string, IndexedUnit>()
+  const record = (unit: ListingUnit, listed: ListedObject[]): void => {
+    if (unit.replace) for (const k of [...objects.keys()]) if (k.startsWith(unit.prefix)) objects.delete(k)
+    let last: string | null = unit.startAfter ?? null
+    for (const o of listed) {
+      objects.set(o.key, o)
+      last = maxKey(last, o.key)
+    }
+    // A day re-listed for retention belongs to a month unit: keep the month's last key as it was.
+    const prev = units.get(unit.prefix)
+    units.set(unit.prefix, { prefix: unit.prefix, lastKey: maxKey(prev?.lastKey ?? null, last) })
+  }
+  const listUnit = (unit: ListingUnit): void => run.spawn(unit.prefix, async () => record(unit, await run.flat(unit)))
+
+  const incremental = previous !== null && previous.location === provider.location && !opts.full
+  if (incremental) {
+    for (const [k, o] of previous.objects) objects.set(k, o)
+    for (const u of previous.units) units.set(u.prefix, u)
+    for (const unit of refreshUnits(previous.units, previous.objects.keys(), now, previous.refreshedAt)) listUnit(unit)
+  } else {
+    // The catalog's tables are known: list their partitions at once, while delimiter listings find the rest.
+    const known = new Set<string>()
+    const partitions = (tablePrefix: string): void =>
+      run.spawn(tablePrefix, async (p) => {
+        const { objects: direct, prefixes } = await run.delimited(p)
+        for (const o of direct) objects.set(o.key, o)
+        for (const u of monthUnits(prefixes)) listUnit({ prefix: u, replace: true })
+      })
+    for (const version of ['v1', 'v2']) {
+      for (const t of CATALOG) {
+        const p = `${version}/${t.schema}/${t.table}/`
+        known.add(p)
+        partitions(p)
+      }
+      run.spawn(`${version}/_manifests/`, async (p) => {
+        const { objects: direct, prefixes } = await run.delimited(p)
+        for (const o of direct) objects.set(o.key, o)
+        for (const u of monthUnits(prefixes)) listUnit({ prefix: u, replace: true })
+      })
+      run.spawn(`${version}/`, async (p) => {
+        const { objects: direct, prefixes: schemas } = await run.delimited(p)
+        for (const o of direct) objects.set(o.key, o)
+        for (const s of schemas) {
+          if (s.endsWith('/_manifests/')) continue
+          run.spawn(s, async (sp) => {
+            const { objects: inSchema, prefixes: tables } = await run.delimited(sp)
+            for (const o of inSchema) objects.set(o.key, o)
+            for (const t of tables) if (!known.has(t)) partitions(t)
+          })
+        }
+      })
+    }
+    // Objects at the root (outside v1/ and v2/) are shown as not part of the layout; other folders are not listed.
+    run.spawn('', async (p) => {
+      const { objects: direct } = await run.delimited(p)
+      for (const o of direct) objects.set(o.key, o)
+    })
+  }
+  await run.settle()
+  if (opts.signal?.aborted) throw bucketError('cancelled', '', 'Listing cancelled')
+  const sortedUnits = [...units.values()].sort((a, b) => (a.prefix < b.prefix ? -1 : 1))
+  return {
+    index: { location: provider.location, refreshedAt: now, units: sortedUnits, objects },
+    problems: run.problems,
+    mode: incremental ? 'incremental' : 'cold',
+    requests: run.requests
+  }
+}
