@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint'
 import globals from 'globals'
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'resources/demo-bucket/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'resources/demo-bucket/**', 'test-results/**', 'scratch/**', 'test/gcs-emulator/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

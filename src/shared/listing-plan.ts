@@ -11,6 +11,11 @@ export interface ListingUnit {
   readonly startAfter?: string
   /** True when the listing is complete for the prefix: what the index held under it is replaced (removals seen). */
   readonly replace: boolean
+  /**
+   * Only check which folders one level down still exist (a delimiter listing, a page of folder names instead
+   * of every object): the index drops what it held under folders that are gone.
+   */
+  readonly foldersOnly?: boolean
 }
 
 const PARTITION_RE = /^(.*\/(?:snapshot_date|etl_date)=)(\d{4}-\d{2})-\d{2}\/$/
@@ -93,7 +98,7 @@ export function refreshUnits(units: readonly IndexedUnit[], keys: Iterable<strin
       const dayStart = Date.parse(`${p.date}T00:00:00Z`)
       if (dayStart + DAY_MS > pruneFrom && dayStart <= pruneTo) {
         const dayPrefix = r.folder.prefix.slice(0, r.folder.prefix.indexOf('snapshot_hour='))
-        add({ prefix: dayPrefix, replace: true })
+        add({ prefix: dayPrefix, replace: false, foldersOnly: true })
       }
     }
   }

@@ -1,6 +1,6 @@
 // A real S3-compatible server on 127.0.0.1 (s3rver, patched in patches/ to behave as S3 does), seeded
 // straight from a bucket folder so object times (the generator's planted times) survive.
-import { link, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { link, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
@@ -13,6 +13,9 @@ export interface S3Server {
   readonly directory: string
   /** Copies a bucket folder into a bucket of the server (hard links; times and storage classes kept). */
   seed(bucket: string, folder: string, keyPrefix?: string): Promise<number>
+  /** Writes one object as if uploaded at `mtime`. */
+  put(bucket: string, key: string, body: Buffer | string, mtime: Date): Promise<void>
+  remove(bucket: string, key: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -44,6 +47,23 @@ export async function startS3Server(): Promise<S3Server> {
       }
       await mkdir(join(directory, bucket), { recursive: true })
       return n
+    },
+    async put(bucket, key, body, mtime) {
+      const parts = key.split('/')
+      const name = parts.pop() as string
+      const dir = join(directory, bucket, ...parts)
+      await mkdir(dir, { recursive: true })
+      const file = join(dir, `${name}._S3rver_object`)
+      await writeFile(file, body)
+      await utimes(file, mtime, mtime)
+      await writeFile(join(dir, `${name}._S3rver_metadata.json`), JSON.stringify({ 'content-type': 'application/octet-stream' }))
+      await rm(join(dir, `${name}._S3rver_object.md5`), { force: true })
+    },
+    async remove(bucket, key) {
+      const parts = key.split('/')
+      const name = parts.pop() as string
+      const dir = join(directory, bucket, ...parts)
+      for (const suffix of ['object', 'object.md5', 'metadata.json']) await rm(join(dir, `${name}._S3rver_${suffix}`), { force: true })
     },
     async close() {
       await server.close()

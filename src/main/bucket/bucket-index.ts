@@ -34,6 +34,8 @@ export interface RefreshResult {
   readonly mode: 'cold' | 'incremental'
   /** Listing requests made (pages). */
   readonly requests: number
+  /** Objects the listings returned (an incremental refresh returns only what is new or re-listed). */
+  readonly objectsListed: number
 }
 
 export interface RefreshOptions {
@@ -65,7 +67,11 @@ class Run {
   }
 
   progress(): void {
-    this.opts.onProgress?.({ prefixesDone: this.done, prefixesTotal: this.total, objects: this.objectsSeen })
+    try {
+      this.opts.onProgress?.({ prefixesDone: this.done, prefixesTotal: this.total, objects: this.objectsSeen })
+    } catch {
+      // A failing progress callback must not break the listing.
+    }
   }
 
   /** Queues one listing (all its pages); failures become problems of that prefix. */
@@ -113,13 +119,18 @@ class Run {
 
   /** Waits for every queued listing, including those queued by listings that finished meanwhile. */
   async settle(): Promise<void> {
-    try {
-      for (let i = 0; i < this.pending.length; i++) await this.pending[i]
-    } catch (e) {
-      this.limit.clearQueue()
-      if (this.opts.signal?.aborted) throw bucketError('cancelled', '', 'Listing cancelled')
-      throw e
+    let failure: unknown = null
+    for (let i = 0; i < this.pending.length; i++) {
+      try {
+        await this.pending[i]
+      } catch (e) {
+        // Only a cancellation escapes a listing task; the queue is dropped, the rest still awaited.
+        failure ??= e
+        this.limit.clearQueue()
+      }
     }
+    if (this.opts.signal?.aborted) throw bucketError('cancelled', '', 'Listing cancelled')
+    if (failure) throw failure
   }
 }
 
@@ -143,7 +154,17 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
     const prev = units.get(unit.prefix)
     units.set(unit.prefix, { prefix: unit.prefix, lastKey: maxKey(prev?.lastKey ?? null, last) })
   }
-  const listUnit = (unit: ListingUnit): void => run.spawn(unit.prefix, async () => record(unit, await run.flat(unit)))
+  const keepFolders = (unit: ListingUnit, listed: { objects: ListedObject[]; prefixes: string[] }): void => {
+    const alive = new Set(listed.prefixes)
+    for (const k of [...objects.keys()]) {
+      if (!k.startsWith(unit.prefix)) continue
+      const slash = k.indexOf('/', unit.prefix.length)
+      if (slash !== -1 && !alive.has(k.slice(0, slash + 1))) objects.delete(k)
+    }
+    for (const o of listed.objects) objects.set(o.key, o)
+  }
+  const listUnit = (unit: ListingUnit): void =>
+    run.spawn(unit.prefix, async () => (unit.foldersOnly ? keepFolders(unit, await run.delimited(unit.prefix)) : record(unit, await run.flat(unit))))
 
   const incremental = previous !== null && previous.location === provider.location && !opts.full
   if (incremental) {
@@ -196,6 +217,7 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
     index: { location: provider.location, refreshedAt: now, units: sortedUnits, objects },
     problems: run.problems,
     mode: incremental ? 'incremental' : 'cold',
-    requests: run.requests
+    requests: run.requests,
+    objectsListed: run.objectsSeen
   }
 }
