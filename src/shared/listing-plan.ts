@@ -1,9 +1,10 @@
-// Which prefixes to list, so that a year of hourly deliveries is listed as many small listings in parallel
-// (one per table and month) and a refresh lists only what can have changed. Pure: the listing itself runs
-// in main (src/main/bucket/bucket-index.ts).
+// Which prefixes to list, so that a year of hourly deliveries is listed as ~100 listings of about one page
+// each, all in parallel, and a refresh lists only what can have changed. Pure: the listing itself runs in
+// main (src/main/bucket/bucket-index.ts).
 import { parseKey } from './bucket-key'
-import { HOURLY_RETENTION_MS, DAY_MS } from './schedule'
+import { CATALOG } from './catalog'
 import { dateOf } from './dates'
+import { DAY_MS, FIRST_V2_DELIVERY, HOURLY_RETENTION_MS, HOUR_MS } from './schedule'
 
 export interface ListingUnit {
   readonly prefix: string
@@ -18,41 +19,42 @@ export interface ListingUnit {
   readonly foldersOnly?: boolean
 }
 
-const PARTITION_RE = /^(.*\/(?:snapshot_date|etl_date)=)(\d{4}-\d{2})-\d{2}\/$/
-
-/**
- * Groups a table's partition folders (from a delimiter listing) into one listing per month:
- * "…/etl_date=2026-11-03/", "…/etl_date=2026-11-04/" → "…/etl_date=2026-11". Anything else is listed as is.
- */
-export function monthUnits(partitionPrefixes: readonly string[]): string[] {
-  const out = new Set<string>()
-  for (const p of partitionPrefixes) {
-    const m = PARTITION_RE.exec(p)
-    out.add(m ? `${m[1]}${m[2]}` : p)
-  }
-  return [...out].sort()
-}
-
-const MONTH_UNIT_RE = /^(.*=)(\d{4})-(\d{2})$/
-
-function nextMonth(y: number, m: number): [number, number] {
-  return m === 12 ? [y + 1, 1] : [y, m + 1]
-}
-
-/** Month units from the one after `unit` through the month of `now` (a refresh across a month's end). */
-export function monthsAfter(unit: string, now: number): string[] {
-  const m = MONTH_UNIT_RE.exec(unit)
-  if (!m) return []
-  const nowMonth = dateOf(now).slice(0, 7)
+/** Months from the first v2 delivery through the month of `now`, as "YYYY-MM". */
+export function v2Months(now: number): string[] {
   const out: string[] = []
-  let [y, mo] = nextMonth(Number(m[2]), Number(m[3]))
-  for (let guard = 0; guard < 240; guard++) {
-    const ym = `${y}-${String(mo).padStart(2, '0')}`
-    if (ym > nowMonth) break
-    out.push(`${m[1]}${ym}`)
-    ;[y, mo] = nextMonth(y, mo)
+  const last = dateOf(Math.max(now, FIRST_V2_DELIVERY)).slice(0, 7)
+  let [y, m] = dateOf(FIRST_V2_DELIVERY).slice(0, 7).split('-').map(Number) as [number, number]
+  for (let guard = 0; guard < 1200; guard++) {
+    const ym = `${y}-${String(m).padStart(2, '0')}`
+    if (ym > last) break
+    out.push(ym)
+    ;[y, m] = m === 12 ? [y + 1, 1] : [y, m + 1]
   }
   return out
+}
+
+/**
+ * The listings of a cold index, sized to about a page each: v1 holds a table's whole daily history in
+ * about a page a year, so one listing per table; a v2 full table keeps 7 days of hours and one copy per
+ * older day, so one per table too; a v2 parts table and the v2 manifests grow by 24 folders a day, so one
+ * listing per month.
+ */
+export function coldUnits(now: number): ListingUnit[] {
+  const out: ListingUnit[] = []
+  const months = v2Months(now)
+  out.push({ prefix: 'v1/_manifests/', replace: true })
+  for (const ym of months) out.push({ prefix: `v2/_manifests/snapshot_date=${ym}`, replace: true })
+  for (const t of CATALOG) {
+    out.push({ prefix: `v1/${t.schema}/${t.table}/`, replace: true })
+    if (t.mode === 'full') out.push({ prefix: `v2/${t.schema}/${t.table}/`, replace: true })
+    else for (const ym of months) out.push({ prefix: `v2/${t.schema}/${t.table}/etl_date=${ym}`, replace: true })
+  }
+  return out
+}
+
+/** Whether a prefix lies within a unit (so a folder found by discovery is already being listed). */
+export function coveredBy(units: readonly { readonly prefix: string }[], prefix: string): boolean {
+  return units.some((u) => prefix.startsWith(u.prefix))
 }
 
 export interface IndexedUnit {
@@ -61,45 +63,50 @@ export interface IndexedUnit {
   readonly lastKey: string | null
 }
 
+const MONTH_UNIT_RE = /^(.*=)(\d{4})-(\d{2})$/
+/** How late the vendor's retention may run after a day turns 7 days old, and still be noticed. */
+const RETENTION_SLACK_MS = 6 * HOUR_MS
+
 /**
- * The listings of an incremental refresh: for each table and the manifests, the newest month after the
- * greatest key seen (new hours sort after it) and any month begun since; every folder that was still without
- * _SUCCESS (its marker sorts before its data files, so start-after would miss it); and the days of full
- * tables that crossed the 7-day retention line since (their pruned hours disappear).
+ * The listings of an incremental refresh. New deliveries sort after the greatest key seen, so each unit is
+ * listed from there: for month units only the newest month of each table, plus any month begun since. v1
+ * receives nothing once the bucket is on v2, so its units are skipped then. Folders seen without _SUCCESS are
+ * listed again (their marker sorts before their data files, so start-after would miss it), and so are the
+ * full-table days that crossed the 7-day retention line since the last refresh (their pruned hours vanish).
  */
-export function refreshUnits(units: readonly IndexedUnit[], keys: Iterable<string>, now: number, lastRefresh: number): ListingUnit[] {
+export function refreshUnits(units: readonly IndexedUnit[], keys: Iterable<string>, now: number, lastRefresh: number, onV2: boolean): ListingUnit[] {
   const out = new Map<string, ListingUnit>()
   const add = (u: ListingUnit): void => {
     if (!out.has(u.prefix)) out.set(u.prefix, u)
   }
-  // Newest month unit per parent (table or manifests of a version).
-  const newest = new Map<string, IndexedUnit>()
+  const from = (u: IndexedUnit): ListingUnit => (u.lastKey === null ? { prefix: u.prefix, replace: true } : { prefix: u.prefix, startAfter: u.lastKey, replace: false })
+  const newestMonth = new Map<string, IndexedUnit>()
   for (const u of units) {
+    if (onV2 && u.prefix.startsWith('v1/')) continue
     const m = MONTH_UNIT_RE.exec(u.prefix)
-    if (!m) continue
-    const parent = m[1] as string
-    const cur = newest.get(parent)
-    if (!cur || cur.prefix < u.prefix) newest.set(parent, u)
+    if (!m) {
+      add(from(u))
+      continue
+    }
+    const cur = newestMonth.get(m[1] as string)
+    if (!cur || cur.prefix < u.prefix) newestMonth.set(m[1] as string, u)
   }
-  for (const u of newest.values()) {
-    add(u.lastKey === null ? { prefix: u.prefix, replace: true } : { prefix: u.prefix, startAfter: u.lastKey, replace: false })
-    for (const p of monthsAfter(u.prefix, now)) add({ prefix: p, replace: true })
+  const months = v2Months(now)
+  for (const [parent, u] of newestMonth) {
+    add(from(u))
+    const ym = u.prefix.slice(parent.length)
+    for (const later of months) if (later > ym) add({ prefix: `${parent}${later}`, replace: true })
   }
-  // Folders seen without _SUCCESS, and full-table days that retention may have pruned since the last refresh.
   const folders = new Map<string, boolean>()
-  const pruneFrom = lastRefresh - HOURLY_RETENTION_MS - DAY_MS
+  const pruneFrom = lastRefresh - HOURLY_RETENTION_MS - RETENTION_SLACK_MS
   const pruneTo = now - HOURLY_RETENTION_MS
   for (const key of keys) {
     const r = parseKey(key)
     if (r.kind !== 'data' && r.kind !== 'marker' && r.kind !== 'ignored') continue
     folders.set(r.folder.prefix, (folders.get(r.folder.prefix) ?? false) || r.kind === 'marker')
-    const p = r.folder.partition
     if (r.folder.mode === 'full' && r.folder.version === 'v2') {
-      const dayStart = Date.parse(`${p.date}T00:00:00Z`)
-      if (dayStart + DAY_MS > pruneFrom && dayStart <= pruneTo) {
-        const dayPrefix = r.folder.prefix.slice(0, r.folder.prefix.indexOf('snapshot_hour='))
-        add({ prefix: dayPrefix, replace: false, foldersOnly: true })
-      }
+      const dayEnd = Date.parse(`${r.folder.partition.date}T00:00:00Z`) + DAY_MS
+      if (dayEnd > pruneFrom && dayEnd <= pruneTo) add({ prefix: r.folder.prefix.slice(0, r.folder.prefix.indexOf('snapshot_hour=')), replace: false, foldersOnly: true })
     }
   }
   for (const [prefix, ready] of folders) if (!ready) add({ prefix, replace: true })

@@ -1,6 +1,7 @@
 // A real S3-compatible server on 127.0.0.1 (s3rver, patched in patches/ to behave as S3 does), seeded
 // straight from a bucket folder so object times (the generator's planted times) survive.
 import { link, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { fork } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
@@ -21,12 +22,29 @@ export interface S3Server {
 
 export const S3_TEST_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const
 
-export async function startS3Server(): Promise<S3Server> {
+/** Starts the server in this process, or (for benchmarks) in a child process of its own. */
+export async function startS3Server(opts: { childProcess?: boolean } = {}): Promise<S3Server> {
   const directory = await mkdtemp(join(tmpdir(), 'ee-s3rver-'))
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
-  const addr = (await server.run()) as AddressInfo
+  let port: number
+  let stop: () => Promise<void>
+  if (opts.childProcess) {
+    const child = fork(join(import.meta.dirname, 's3-server-process.mjs'), [directory], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    port = await new Promise<number>((resolve, reject) => {
+      child.once('message', (m) => resolve((m as { port: number }).port))
+      child.once('exit', (code) => reject(new Error(`s3rver exited (${code})`)))
+    })
+    stop = async () => {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.disconnect()
+      await exited
+    }
+  } else {
+    const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
+    port = ((await server.run()) as AddressInfo).port
+    stop = () => server.close()
+  }
   return {
-    endpoint: `http://127.0.0.1:${addr.port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     directory,
     async seed(bucket, folder, keyPrefix = '') {
       const classes = await readStorageClasses(folder)
@@ -54,6 +72,8 @@ export async function startS3Server(): Promise<S3Server> {
       const dir = join(directory, bucket, ...parts)
       await mkdir(dir, { recursive: true })
       const file = join(dir, `${name}._S3rver_object`)
+      // Removed first, so the server sees its folder change (it caches listings by folder mtime).
+      await rm(file, { force: true })
       await writeFile(file, body)
       await utimes(file, mtime, mtime)
       await writeFile(join(dir, `${name}._S3rver_metadata.json`), JSON.stringify({ 'content-type': 'application/octet-stream' }))
@@ -66,7 +86,7 @@ export async function startS3Server(): Promise<S3Server> {
       for (const suffix of ['object', 'object.md5', 'metadata.json']) await rm(join(dir, `${name}._S3rver_${suffix}`), { force: true })
     },
     async close() {
-      await server.close()
+      await stop()
       await rm(directory, { recursive: true, force: true })
     }
   }

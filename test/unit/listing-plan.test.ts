@@ -1,31 +1,26 @@
 import { describe, expect, it } from 'vitest'
-import { monthUnits, monthsAfter, refreshUnits } from '../../src/shared/listing-plan'
+import { coldUnits, refreshUnits, v2Months } from '../../src/shared/listing-plan'
 
 const DAY = 86_400_000
 
 describe('listing plan', () => {
-  it('groups partition folders into one listing per month, leaving anything else as is', () => {
-    expect(
-      monthUnits([
-        'v2/s/t/etl_date=2026-11-03/',
-        'v2/s/t/etl_date=2026-11-30/',
-        'v2/s/t/etl_date=2026-12-01/',
-        'v1/s/t/etl_date=__initial__/',
-        'v2/s/t/weird/'
-      ])
-    ).toEqual(['v1/s/t/etl_date=__initial__/', 'v2/s/t/etl_date=2026-11', 'v2/s/t/etl_date=2026-12', 'v2/s/t/weird/'])
-  })
-
-  it('adds the months begun since, across a year end', () => {
-    expect(monthsAfter('v2/s/t/snapshot_date=2026-11', Date.UTC(2027, 1, 3))).toEqual(['v2/s/t/snapshot_date=2026-12', 'v2/s/t/snapshot_date=2027-01', 'v2/s/t/snapshot_date=2027-02'])
-    expect(monthsAfter('v2/s/t/snapshot_date=2026-11', Date.UTC(2026, 10, 30))).toEqual([])
+  it('plans a cold listing of about a page per unit: per table, and per month for v2 parts and manifests', () => {
+    const units = coldUnits(Date.UTC(2027, 1, 3)).map((u) => u.prefix)
+    expect(units).toContain('v1/datamart_claudia/claudia_messages/')
+    expect(units).toContain('v2/datamart_claudia/claudia_csat/')
+    expect(units.filter((u) => u.startsWith('v2/datamart_claudia/claudia_messages/'))).toEqual(['etl_date=2026-11', 'etl_date=2026-12', 'etl_date=2027-01', 'etl_date=2027-02'].map((m) => `v2/datamart_claudia/claudia_messages/${m}`))
+    expect(units.filter((u) => u.startsWith('v2/_manifests/'))).toHaveLength(4)
+    expect(units).toHaveLength(1 + 4 + 19 + 16 + 3 * 4)
+    expect(v2Months(Date.UTC(2026, 10, 3, 3))).toEqual(['2026-11'])
   })
 
   it('refreshes the newest month after the last key, in-flight folders, and days crossing retention', () => {
     const now = Date.UTC(2026, 10, 20, 5)
     const units = [
-      { prefix: 'v2/datamart_claudia/claudia_csat/snapshot_date=2026-10', lastKey: 'v2/…/a' },
-      { prefix: 'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11', lastKey: 'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=04/part-0.parquet' },
+      { prefix: 'v1/datamart_claudia/claudia_csat/', lastKey: 'v1/datamart_claudia/claudia_csat/snapshot_date=2026-11-02/_SUCCESS' },
+      { prefix: 'v2/datamart_claudia/claudia_csat/', lastKey: 'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=04/part-0.parquet' },
+      { prefix: 'v2/datamart_claudia/claudia_messages/etl_date=2026-10', lastKey: 'v2/x' },
+      { prefix: 'v2/datamart_claudia/claudia_messages/etl_date=2026-11', lastKey: 'v2/y' },
       { prefix: 'v2/_manifests/snapshot_date=2026-11', lastKey: null }
     ]
     const keys = [
@@ -35,12 +30,18 @@ describe('listing plan', () => {
       'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-12/snapshot_hour=03/part-0.parquet',
       'v2/datamart_claudia/claudia_messages/etl_date=2026-11-20/etl_hour=04/part-0.parquet'
     ]
-    const plan = refreshUnits(units, keys, now, now - DAY)
+    // The day 2026-11-12 turned 7 days old (ended Nov 13 00:00, 7 days before Nov 20 00:00) since the last refresh.
+    const plan = refreshUnits(units, keys, now, now - DAY, true)
     expect(plan).toEqual([
       { prefix: 'v2/_manifests/snapshot_date=2026-11', replace: true },
-      { prefix: 'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11', startAfter: units[1]!.lastKey, replace: false },
+      { prefix: 'v2/datamart_claudia/claudia_csat/', startAfter: units[1]!.lastKey, replace: false },
       { prefix: 'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-12/', replace: false, foldersOnly: true },
+      { prefix: 'v2/datamart_claudia/claudia_messages/etl_date=2026-11', startAfter: 'v2/y', replace: false },
       { prefix: 'v2/datamart_claudia/claudia_messages/etl_date=2026-11-20/etl_hour=04/', replace: true }
     ])
+    // Still on v1: v1 units are refreshed too; a month begun since is listed whole.
+    const onV1 = refreshUnits(units, [], Date.UTC(2026, 11, 1, 5), Date.UTC(2026, 11, 1, 4), false).map((u) => u.prefix)
+    expect(onV1).toContain('v1/datamart_claudia/claudia_csat/')
+    expect(onV1).toContain('v2/datamart_claudia/claudia_messages/etl_date=2026-12')
   })
 })

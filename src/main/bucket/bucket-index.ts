@@ -4,8 +4,9 @@
 // reported and the rest finishes.
 import pLimit from 'p-limit'
 import { CATALOG } from '../../shared/catalog'
+import { detectVersion } from '../../shared/inventory'
 import type { ListedObject } from '../../shared/listing'
-import { type IndexedUnit, type ListingUnit, monthUnits, refreshUnits } from '../../shared/listing-plan'
+import { type IndexedUnit, type ListingUnit, coldUnits, coveredBy, refreshUnits } from '../../shared/listing-plan'
 import { type BucketError, bucketError, classifyFsError } from './bucket-errors'
 import type { BucketProvider } from './bucket-provider'
 
@@ -170,45 +171,43 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
   if (incremental) {
     for (const [k, o] of previous.objects) objects.set(k, o)
     for (const u of previous.units) units.set(u.prefix, u)
-    for (const unit of refreshUnits(previous.units, previous.objects.keys(), now, previous.refreshedAt)) listUnit(unit)
+    const onV2 = detectVersion(previous.objects.keys()) === 'v2'
+    for (const unit of refreshUnits(previous.units, previous.objects.keys(), now, previous.refreshedAt, onV2)) listUnit(unit)
   } else {
-    // The catalog's tables are known: list their partitions at once, while delimiter listings find the rest.
-    const known = new Set<string>()
-    const partitions = (tablePrefix: string): void =>
-      run.spawn(tablePrefix, async (p) => {
+    const planned = coldUnits(now)
+    for (const unit of planned) listUnit(unit)
+    // Delimiter listings, in parallel with the above, find what the plan does not cover: tables the catalog
+    // does not know, folders dated outside the months planned, files sitting where no folder should be.
+    const extra: ListingUnit[] = []
+    const uncovered = (prefix: string): void => {
+      if (coveredBy(planned, prefix) || coveredBy(extra, prefix)) return
+      const unit = { prefix, replace: true }
+      extra.push(unit)
+      listUnit(unit)
+    }
+    // Depth 0 is the root, 1 a version, 2 a schema, 3 a table (or v2/_manifests/), whose folders are partitions.
+    const separately = new Set(CATALOG.filter((c) => c.mode === 'parts').map((c) => `v2/${c.schema}/${c.table}/`))
+    const discover = (prefix: string, depth: number): void =>
+      run.spawn(prefix, async (p) => {
         const { objects: direct, prefixes } = await run.delimited(p)
         for (const o of direct) objects.set(o.key, o)
-        for (const u of monthUnits(prefixes)) listUnit({ prefix: u, replace: true })
-      })
-    for (const version of ['v1', 'v2']) {
-      for (const t of CATALOG) {
-        const p = `${version}/${t.schema}/${t.table}/`
-        known.add(p)
-        partitions(p)
-      }
-      run.spawn(`${version}/_manifests/`, async (p) => {
-        const { objects: direct, prefixes } = await run.delimited(p)
-        for (const o of direct) objects.set(o.key, o)
-        for (const u of monthUnits(prefixes)) listUnit({ prefix: u, replace: true })
-      })
-      run.spawn(`${version}/`, async (p) => {
-        const { objects: direct, prefixes: schemas } = await run.delimited(p)
-        for (const o of direct) objects.set(o.key, o)
-        for (const s of schemas) {
-          if (s.endsWith('/_manifests/')) continue
-          run.spawn(s, async (sp) => {
-            const { objects: inSchema, prefixes: tables } = await run.delimited(sp)
-            for (const o of inSchema) objects.set(o.key, o)
-            for (const t of tables) if (!known.has(t)) partitions(t)
-          })
+        for (const sub of prefixes) {
+          if (coveredBy(planned, sub)) continue
+          if (depth === 0) {
+            // Folders beside v1/ and v2/ are not part of the export: not listed.
+            if (sub === 'v1/' || sub === 'v2/') discover(sub, 1)
+          } else if (depth === 1) {
+            if (!sub.endsWith('/_manifests/')) discover(sub, 2)
+          } else if (depth === 2) {
+            if (!separately.has(sub)) uncovered(sub)
+          } else {
+            uncovered(sub)
+          }
         }
       })
-    }
-    // Objects at the root (outside v1/ and v2/) are shown as not part of the layout; other folders are not listed.
-    run.spawn('', async (p) => {
-      const { objects: direct } = await run.delimited(p)
-      for (const o of direct) objects.set(o.key, o)
-    })
+    discover('', 0)
+    for (const t of CATALOG.filter((c) => c.mode === 'parts')) discover(`v2/${t.schema}/${t.table}/`, 3)
+    discover('v2/_manifests/', 3)
   }
   await run.settle()
   if (opts.signal?.aborted) throw bucketError('cancelled', '', 'Listing cancelled')

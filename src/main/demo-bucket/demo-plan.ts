@@ -373,7 +373,21 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   const texts: TextWrite[] = []
   const faults: Fault[] = []
   const qn = (t: DemoTable): string => `${t.schema}.${t.table}`
-  const rowsIn = (t: DemoTable, d: Delivery): number => (t.mode === 'full' ? fullRows.get(t.table)!.filter((r) => r.created < d.cutoff).length : versions.get(t.table)!.filter((v) => v.delivery === d).length)
+  // Row counts per copy and per folder, computed once (a year of hours would make a scan per hour slow).
+  const createdSorted = new Map([...fullRows].map(([name, rows]) => [name, rows.map((r) => r.created).sort((a, b) => a - b)]))
+  const perFolder = new Map<string, number>()
+  for (const [name, list] of versions) for (const v of list) if (v.delivery) perFolder.set(`${name}|${v.delivery.index}`, (perFolder.get(`${name}|${v.delivery.index}`) ?? 0) + 1)
+  const countBefore = (sorted: number[], cutoff: number): number => {
+    let lo = 0
+    let hi = sorted.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((sorted[mid] as number) < cutoff) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  const rowsIn = (t: DemoTable, d: Delivery): number => (t.mode === 'full' ? countBefore(createdSorted.get(t.table)!, d.cutoff) : perFolder.get(`${t.table}|${d.index}`) ?? 0)
   for (const d of deliveries) {
     if (d.kind === 'initial' || d.h === at.missingHour || d.h === at.manifestAbsent) continue
     const delivered: Record<string, unknown>[] = []

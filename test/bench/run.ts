@@ -1,0 +1,21 @@
+// npm run bench -- [listing]   (no argument: every benchmark)
+import { benchListing } from './listing.bench'
+
+const benches: Record<string, () => Promise<void>> = { listing: benchListing }
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2)
+  for (const name of wanted.length ? wanted : Object.keys(benches)) {
+    const run = benches[name]
+    if (!run) throw new Error(`no benchmark "${name}"; there are: ${Object.keys(benches).join(', ')}`)
+    await run()
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e)
+    process.exit(1)
+  }
+)
