@@ -19,7 +19,7 @@ export interface FaultRules {
 export interface FaultProxy {
   readonly endpoint: string
   readonly rules: FaultRules
-  readonly stats: { requests: number; throttled: number; dropped: number; denied: number }
+  readonly stats: { requests: number; throttled: number; dropped: number; denied: number; authorizations: string[] }
   close(): Promise<void>
 }
 
@@ -38,10 +38,11 @@ function targetKey(req: IncomingMessage): string {
 
 export async function startFaultProxy(target: string, initial: Partial<FaultRules> = {}): Promise<FaultProxy> {
   const rules: FaultRules = { latencyMs: 0, throttle: { count: 0, status: 503 }, drop: { count: 0, when: 'before' }, denyPrefix: null, match: () => true, ...initial }
-  const stats = { requests: 0, throttled: 0, dropped: 0, denied: 0 }
+  const stats = { requests: 0, throttled: 0, dropped: 0, denied: 0, authorizations: [] as string[] }
   const upstream = new URL(target)
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     stats.requests++
+    stats.authorizations.push(req.headers.authorization ?? '')
     const go = (): void => {
       const matches = rules.match(req)
       if (rules.denyPrefix !== null && targetKey(req).startsWith(rules.denyPrefix)) {

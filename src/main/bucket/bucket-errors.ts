@@ -17,7 +17,7 @@ export class BucketError extends Error {
 
   /** One line for the user: what happened, where, and what to do. */
   get userMessage(): string {
-    return `${this.message}${this.key ? ` (${this.key})` : ''}. ${this.fix}`
+    return `${this.message.replace(/\.+$/, '')}${this.key ? ` (${this.key})` : ''}. ${this.fix}`
   }
 }
 

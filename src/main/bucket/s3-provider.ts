@@ -15,7 +15,11 @@ import { withRetry } from './retry'
 export type S3Credentials =
   /** The default AWS chain: environment, shared config and credentials files (SSO, credential_process), instance roles. */
   | { readonly kind: 'default' }
-  /** A named profile of the user's AWS config (SSO and credential_process profiles included). */
+  /**
+   * A named profile of the user's AWS config (SSO and credential_process profiles included). configFile moves
+   * the config for plain and credential_process profiles; SSO profiles are resolved by the SDK from the
+   * standard location, which AWS_CONFIG_FILE moves.
+   */
   | { readonly kind: 'profile'; readonly profile: string; readonly configFile?: string; readonly credentialsFile?: string }
   | { readonly kind: 'static'; readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string }
 

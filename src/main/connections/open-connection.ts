@@ -1,0 +1,73 @@
+// Turns a saved connection into a bucket provider (credentials resolved here, in main), lists AWS profiles
+// for the connection form, and tests a connection with a verdict a user can act on.
+import { loadSharedConfigFiles } from '@smithy/shared-ini-file-loader'
+import { detectVersion } from '../../shared/inventory'
+import type { Version } from '../../shared/bucket-key'
+import { BucketError, bucketError } from '../bucket/bucket-errors'
+import type { BucketProvider } from '../bucket/bucket-provider'
+import { GcsProvider } from '../bucket/gcs-provider'
+import { LocalFolderProvider } from '../bucket/local-provider'
+import { S3Provider } from '../bucket/s3-provider'
+import type { ConnectionConfig } from './connection-config'
+import type { SecretStore } from './secret-store'
+
+export interface OpenOptions {
+  /** For tests and non-default setups: the AWS config and credentials files. */
+  readonly awsConfigFile?: string
+  readonly awsCredentialsFile?: string
+}
+
+export async function openConnection(c: ConnectionConfig, secrets: SecretStore, opts: OpenOptions = {}): Promise<BucketProvider> {
+  switch (c.provider) {
+    case 'local':
+      return new LocalFolderProvider(c.path)
+    case 'gcs':
+      return new GcsProvider({ bucket: c.bucket, prefix: c.prefix, credentials: c.auth.kind === 'key_file' ? { kind: 'key_file', keyFile: c.auth.keyFile } : c.auth, ...(c.endpoint ? { endpoint: c.endpoint } : {}), ...(c.projectId ? { projectId: c.projectId } : {}) })
+    case 's3': {
+      const base = { bucket: c.bucket, prefix: c.prefix, ...(c.region ? { region: c.region } : {}), ...(c.endpoint ? { endpoint: c.endpoint } : {}) }
+      if (c.auth.kind === 'static') {
+        const secret = await secrets.get(c.auth.secretRef)
+        if (secret === null) throw bucketError('auth', '', `The secret key of connection "${c.name}" is not saved on this computer`, 'Edit the connection and enter the secret key again.')
+        return new S3Provider({ ...base, credentials: { kind: 'static', accessKeyId: c.auth.accessKeyId, secretAccessKey: secret } })
+      }
+      if (c.auth.kind === 'profile') return new S3Provider({ ...base, credentials: { kind: 'profile', profile: c.auth.profile, ...(opts.awsConfigFile ? { configFile: opts.awsConfigFile } : {}), ...(opts.awsCredentialsFile ? { credentialsFile: opts.awsCredentialsFile } : {}) } })
+      return new S3Provider({ ...base, credentials: { kind: 'default' } })
+    }
+  }
+}
+
+/** Profile names from the user's AWS config and credentials files (SSO and credential_process ones included). */
+export async function listAwsProfiles(opts: OpenOptions = {}): Promise<string[]> {
+  const files = await loadSharedConfigFiles({ ...(opts.awsConfigFile ? { configFilepath: opts.awsConfigFile } : {}), ...(opts.awsCredentialsFile ? { filepath: opts.awsCredentialsFile } : {}) })
+  // The loader also returns "sso-session.NAME" and "services.NAME" sections, which are not profiles.
+  const isProfile = (name: string): boolean => !name.startsWith('sso-session.') && !name.startsWith('services.')
+  return [...new Set([...Object.keys(files.configFile), ...Object.keys(files.credentialsFile)])].filter(isProfile).sort()
+}
+
+export type ConnectionVerdict =
+  | { readonly ok: true; readonly version: Version; readonly message: string }
+  | { readonly ok: false; readonly error: BucketError; readonly message: string }
+
+/** Lists the top of the export once: can we read it, and is it an export at all? */
+export async function testConnection(provider: BucketProvider, signal?: AbortSignal): Promise<ConnectionVerdict> {
+  try {
+    const top: string[] = []
+    for await (const page of provider.list('', { delimiter: '/', pageSize: 100, ...(signal ? { signal } : {}) })) {
+      top.push(...page.prefixes)
+      break
+    }
+    let manifests = 0
+    for await (const page of provider.list('v2/_manifests/', { pageSize: 1, ...(signal ? { signal } : {}) })) {
+      manifests += page.objects.length
+      break
+    }
+    const version = detectVersion(manifests > 0 ? ['v2/_manifests/x'] : [])
+    if (!top.includes('v1/') && !top.includes('v2/')) {
+      return { ok: true, version, message: `Connected to ${provider.location}, but it holds no v1/ or v2/ folder: is the prefix right?` }
+    }
+    return { ok: true, version, message: `Connected to ${provider.location}: the export is on ${version}.` }
+  } catch (e) {
+    const error = e instanceof BucketError ? e : bucketError('other', '', (e as Error).message)
+    return { ok: false, error, message: error.userMessage }
+  }
+}
