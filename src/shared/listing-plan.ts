@@ -64,6 +64,9 @@ export interface IndexedUnit {
 }
 
 const MONTH_UNIT_RE = /^(.*=)(\d{4})-(\d{2})$/
+const DATE_IN_KEY_RE = /_date=(\d{4}-\d{2}-\d{2})\//
+/** Folders without _SUCCESS are looked at again for this long; older ones have failed for good. */
+const IN_FLIGHT_LOOKBACK_MS = 2 * DAY_MS
 /** How late the vendor's retention may run after a day turns 7 days old, and still be noticed. */
 const RETENTION_SLACK_MS = 6 * HOUR_MS
 
@@ -100,7 +103,12 @@ export function refreshUnits(units: readonly IndexedUnit[], keys: Iterable<strin
   const folders = new Map<string, boolean>()
   const pruneFrom = lastRefresh - HOURLY_RETENTION_MS - RETENTION_SLACK_MS
   const pruneTo = now - HOURLY_RETENTION_MS
+  // Only recent folders can still get their _SUCCESS, and only days near the 7-day line can be pruned:
+  // older keys are skipped by their date before being parsed (a year holds ~100,000 keys).
+  const oldest = dateOf(Math.min(pruneFrom - DAY_MS, lastRefresh - IN_FLIGHT_LOOKBACK_MS))
   for (const key of keys) {
+    const d = DATE_IN_KEY_RE.exec(key)?.[1]
+    if (d !== undefined && d < oldest) continue
     const r = parseKey(key)
     if (r.kind !== 'data' && r.kind !== 'marker' && r.kind !== 'ignored') continue
     folders.set(r.folder.prefix, (folders.get(r.folder.prefix) ?? false) || r.kind === 'marker')

@@ -144,8 +144,14 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
   const run = new Run(provider, opts)
   const objects = new Map<string, ListedObject>()
   const units = new Map<string, IndexedUnit>()
+  // Keys under a prefix listed in full that the listing no longer returned are dropped in one pass at the end.
+  const replaced: string[] = []
+  const relisted = new Set<string>()
   const record = (unit: ListingUnit, listed: ListedObject[]): void => {
-    if (unit.replace) for (const k of [...objects.keys()]) if (k.startsWith(unit.prefix)) objects.delete(k)
+    if (unit.replace) {
+      replaced.push(unit.prefix)
+      for (const o of listed) relisted.add(o.key)
+    }
     let last: string | null = unit.startAfter ?? null
     for (const o of listed) {
       objects.set(o.key, o)
@@ -211,6 +217,11 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
   }
   await run.settle()
   if (opts.signal?.aborted) throw bucketError('cancelled', '', 'Listing cancelled')
+  const failed = new Set(run.problems.map((p) => p.prefix))
+  const gone = replaced.filter((p) => !failed.has(p))
+  if (gone.length > 0) {
+    for (const k of objects.keys()) if (!relisted.has(k) && gone.some((p) => k.startsWith(p))) objects.delete(k)
+  }
   const sortedUnits = [...units.values()].sort((a, b) => (a.prefix < b.prefix ? -1 : 1))
   return {
     index: { location: provider.location, refreshedAt: now, units: sortedUnits, objects },
