@@ -12,6 +12,8 @@ export interface FaultRules {
   drop: { count: number; when: 'before' | 'midbody' }
   /** Requests for keys (or listings of prefixes) under this are refused with 403 AccessDenied. */
   denyPrefix: string | null
+  /** Headers added to every answer (e.g. x-amz-bucket-region). */
+  addHeaders: Record<string, string>
   /** Which requests throttle/drop apply to (default: all). */
   match: (req: IncomingMessage) => boolean
 }
@@ -37,7 +39,7 @@ function targetKey(req: IncomingMessage): string {
 }
 
 export async function startFaultProxy(target: string, initial: Partial<FaultRules> = {}): Promise<FaultProxy> {
-  const rules: FaultRules = { latencyMs: 0, throttle: { count: 0, status: 503 }, drop: { count: 0, when: 'before' }, denyPrefix: null, match: () => true, ...initial }
+  const rules: FaultRules = { latencyMs: 0, throttle: { count: 0, status: 503 }, drop: { count: 0, when: 'before' }, denyPrefix: null, addHeaders: {}, match: () => true, ...initial }
   const stats = { requests: 0, throttled: 0, dropped: 0, denied: 0, authorizations: [] as string[] }
   const upstream = new URL(target)
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -70,7 +72,7 @@ export async function startFaultProxy(target: string, initial: Partial<FaultRule
         midbody = true
       }
       const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (ur) => {
-        const headers = { ...ur.headers }
+        const headers = { ...ur.headers, ...rules.addHeaders }
         res.writeHead(ur.statusCode ?? 502, headers)
         if (!midbody) {
           ur.pipe(res)

@@ -205,6 +205,18 @@ describe.each(remote)('%s faults', (_name, make, px, throttleStatus, root, throt
 })
 
 describe('S3 credentials', () => {
+  it('finds the bucket region when none is given', async () => {
+    proxy.rules.addHeaders = { 'x-amz-bucket-region': 'sa-east-1' }
+    try {
+      const p = s3Provider({ region: undefined })
+      expect(await p.region()).toBe('sa-east-1')
+      expect((await p.head(truth[0]!.key)).size).toBe(truth[0]!.size)
+    } finally {
+      proxy.rules.addHeaders = {}
+    }
+    expect(await s3Provider({ region: 'eu-west-1' }).region()).toBe('eu-west-1')
+  })
+
 
   it('says the credentials were rejected, not a stack trace', async () => {
     const wrong = s3Provider({ credentials: { kind: 'static', accessKeyId: 'WRONG', secretAccessKey: 'nope' } })

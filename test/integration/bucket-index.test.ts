@@ -7,6 +7,7 @@ import { type BucketIndex, type IndexProgress, refreshBucketIndex } from '../../
 import { BucketError } from '../../src/main/bucket/bucket-errors'
 import { listAll } from '../../src/main/bucket/bucket-provider'
 import { loadIndex, saveIndex } from '../../src/main/bucket/index-store'
+import { refreshConnectionIndex } from '../../src/main/bucket/refresh-connection'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { buildInventory, unknownTables } from '../../src/shared/inventory'
@@ -106,6 +107,17 @@ describe('bucket index', () => {
       for (const o of pruned) await s3.put(BUCKET, o.key, 'restored for the next test', new Date(o.lastModified))
       for (const k of [...newKeys, inFlightMarker]) await s3.remove(BUCKET, k)
     }
+  })
+
+  it('keeps the index per connection on disk: the second open lists only what is new', async () => {
+    const dataDir = join(tmp, 'data')
+    const first = await refreshConnectionIndex(dataDir, 'conn-1', provider(), { now: now() })
+    expect(first.mode).toBe('cold')
+    const second = await refreshConnectionIndex(dataDir, 'conn-1', provider(), { now: now() + 60_000 })
+    expect(second.mode).toBe('incremental')
+    expect(keysOf(second.index)).toEqual(keysOf(first.index))
+    expect(second.objectsListed).toBeLessThan(first.objectsListed / 10)
+    expect((await refreshConnectionIndex(dataDir, 'conn-1', provider(), { now: now(), full: true })).mode).toBe('cold')
   })
 
   it('reports a prefix it may not read and lists the rest', async () => {

@@ -108,6 +108,33 @@ describe('AWS credentials', () => {
     }
   })
 
+  it('uses an SSO profile with a live session: the role credentials come from the SSO portal', async () => {
+    let bearer = ''
+    const portal = createServer((req, res) => {
+      bearer = String(req.headers['x-amz-sso_bearer_token'] ?? '')
+      const url = new URL(req.url ?? '/', 'http://x')
+      const ok = url.pathname === '/federation/credentials' && url.searchParams.get('role_name') === 'ReadOnly' && url.searchParams.get('account_id') === '111122223333'
+      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(ok ? { roleCredentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', sessionToken: 'sso-session-token', expiration: Date.now() + 3_600_000 } } : {}))
+    })
+    await new Promise<void>((r) => portal.listen(0, '127.0.0.1', r))
+    try {
+      const home = join(dir, 'home-live')
+      const cache = join(home, '.aws', 'sso', 'cache')
+      await mkdir(cache, { recursive: true })
+      const name = createHash('sha1').update('ee-session').digest('hex')
+      await writeFile(join(cache, `${name}.json`), JSON.stringify({ accessToken: 'live-sso-token', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), region: 'us-east-1', startUrl: 'https://example.invalid/start' }))
+      process.env['HOME'] = home
+      process.env['AWS_CONFIG_FILE'] = awsConfigFile
+      // The SSO portal, moved to loopback by the SDK's standard per-service endpoint variable.
+      process.env['AWS_ENDPOINT_URL_SSO'] = `http://127.0.0.1:${(portal.address() as AddressInfo).port}`
+      const v = await testConnection(await openConnection(s3Conn({ kind: 'profile', profile: 'ee-sso' }), new MemorySecretStore()))
+      expect(v).toMatchObject({ ok: true, version: 'v2' })
+      expect(bearer).toBe('live-sso-token')
+    } finally {
+      await new Promise<void>((r) => portal.close(() => r()))
+    }
+  })
+
   it('uses the default chain (here, the environment)', async () => {
     process.env['AWS_ACCESS_KEY_ID'] = 'S3RVER'
     process.env['AWS_SECRET_ACCESS_KEY'] = 'S3RVER'

@@ -34,3 +34,8 @@ export async function loadIndex(path: string): Promise<BucketIndex | null> {
   }
   return { location: parsed.location, refreshedAt: parsed.refreshedAt, units: parsed.units, objects }
 }
+
+/** Where a connection's index lives in the app's data folder. */
+export function indexPath(dataDir: string, connectionId: string): string {
+  return `${dataDir}/index/${encodeURIComponent(connectionId)}.json`
+}

@@ -64,6 +64,7 @@ export class S3Provider implements BucketProvider {
   readonly location: string
   private readonly root: string
   private client: S3Client | null = null
+  private resolvedRegion: string | null = null
   private clientPromise: Promise<S3Client> | null = null
 
   constructor(private readonly options: S3ConnectionOptions) {
@@ -93,7 +94,8 @@ export class S3Provider implements BucketProvider {
   private async getClient(signal?: AbortSignal): Promise<S3Client> {
     if (this.client) return this.client
     this.clientPromise ??= (async () => {
-      const region = this.options.region ?? (this.options.endpoint ? 'us-east-1' : await this.findRegion(signal))
+      const region = this.options.region ?? (await this.findRegion(signal))
+      this.resolvedRegion = region
       this.client = this.makeClient(region)
       return this.client
     })()
@@ -105,7 +107,13 @@ export class S3Provider implements BucketProvider {
     }
   }
 
-  /** S3 names a bucket's region in x-amz-bucket-region, even when it refuses the request. */
+  /** The region requests are signed for: as configured, or as the bucket said. */
+  async region(signal?: AbortSignal): Promise<string> {
+    await this.getClient(signal)
+    return this.resolvedRegion as string
+  }
+
+  /** S3 names a bucket's region in x-amz-bucket-region, even when it refuses the request (301, 403). */
   private async findRegion(signal?: AbortSignal): Promise<string> {
     const probe = this.makeClient('us-east-1')
     try {
