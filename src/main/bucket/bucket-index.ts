@@ -2,6 +2,7 @@
 // tables the catalog does not know are found by delimiter listings, and a refresh of an existing index lists
 // only what can have changed (src/shared/listing-plan.ts). A prefix that fails (access denied, say) is
 // reported and the rest finishes.
+import { setMaxListeners } from 'node:events'
 import pLimit from 'p-limit'
 import { CATALOG } from '../../shared/catalog'
 import { detectVersion } from '../../shared/inventory'
@@ -141,8 +142,11 @@ class Run {
  */
 export async function refreshBucketIndex(provider: BucketProvider, previous: BucketIndex | null, opts: RefreshOptions = {}): Promise<RefreshResult> {
   const now = opts.now ?? Date.now()
+  // One signal is shared by every listing in flight: more listeners than Node's default warning level.
+  if (opts.signal) setMaxListeners(0, opts.signal)
   const run = new Run(provider, opts)
-  const objects = new Map<string, ListedObject>()
+  const incremental = previous !== null && previous.location === provider.location && !opts.full
+  const objects = new Map<string, ListedObject>(incremental ? previous.objects : [])
   const units = new Map<string, IndexedUnit>()
   // Keys under a prefix listed in full that the listing no longer returned are dropped in one pass at the end.
   const replaced: string[] = []
@@ -173,11 +177,10 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
   const listUnit = (unit: ListingUnit): void =>
     run.spawn(unit.prefix, async () => (unit.foldersOnly ? keepFolders(unit, await run.delimited(unit.prefix)) : record(unit, await run.flat(unit))))
 
-  const incremental = previous !== null && previous.location === provider.location && !opts.full
   if (incremental) {
-    for (const [k, o] of previous.objects) objects.set(k, o)
     for (const u of previous.units) units.set(u.prefix, u)
-    const onV2 = detectVersion(previous.objects.keys()) === 'v2'
+    // The greatest key of each listing unit includes the newest manifest key, if any: enough for the rule.
+    const onV2 = detectVersion(previous.units.map((u) => u.lastKey ?? '')) === 'v2'
     for (const unit of refreshUnits(previous.units, previous.objects.keys(), now, previous.refreshedAt, onV2)) listUnit(unit)
   } else {
     const planned = coldUnits(now)

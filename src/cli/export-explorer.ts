@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// export-explorer: the delivery rules from a terminal or a scheduled job, over the same core and services
+// as the app. status | timeline | doctor (exit 0: no error findings, 1: some, 2: could not check).
+import { createHash } from 'node:crypto'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { CATALOG } from '../shared/catalog'
+import { instantOf, isValidDate, parseInstant } from '../shared/dates'
+import { buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
+import { analyzeTimeline, type Finding } from '../shared/timeline'
+import { BucketError } from '../main/bucket/bucket-errors'
+import { refreshConnectionIndex } from '../main/bucket/refresh-connection'
+import { readManifests } from '../main/bucket/manifest-reader'
+import { MemorySecretStore } from '../main/connections/secret-store'
+import { openConnection } from '../main/connections/open-connection'
+import { connectionFromUrl } from './bucket-url'
+
+const HOUR = 3_600_000
+const USAGE = `usage: export-explorer <command> --bucket <url> [options]
+  <url>: s3://bucket[/prefix] | gs://bucket[/prefix] | a local folder path
+  S3: --profile NAME --region R --endpoint URL (path-style);  GCS: --key-file F --endpoint URL
+  --now ISO-8601   evaluate as of that instant (default: the clock)
+  --json           machine-readable output on stdout, nothing else on stdout
+  --no-cache       list everything again instead of refreshing the saved index
+commands:
+  status                        version (v1|v2) and, per table, its latest ready partition or folders
+  timeline [--from D] [--to D]  per hour: manifest state and each table's cell state (default: last 48 hours)
+  doctor [--since D]            findings (default: the last 7 days); exit 0 none of severity error, 1 some, 2 could not check`
+
+class UsageError extends Error {}
+
+function cacheDir(): string {
+  return process.env['EXPORT_EXPLORER_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'export-explorer')
+}
+
+function progress(enabled: boolean): ((text: string) => void) & { done(): void } {
+  const tty = enabled && process.stderr.isTTY
+  const f = ((text: string) => {
+    if (tty) process.stderr.write(`\r${text.padEnd(70)}`)
+  }) as ((text: string) => void) & { done(): void }
+  f.done = () => {
+    if (tty) process.stderr.write(`\r${''.padEnd(70)}\r`)
+  }
+  return f
+}
+
+function dayStart(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (!isValidDate(value)) throw new UsageError(`--${flag} must be a date YYYY-MM-DD, not "${value}"`)
+  return instantOf(value)
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      bucket: { type: 'string' },
+      profile: { type: 'string' },
+      region: { type: 'string' },
+      endpoint: { type: 'string' },
+      'key-file': { type: 'string' },
+      now: { type: 'string' },
+      json: { type: 'boolean' },
+      'no-cache': { type: 'boolean' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      since: { type: 'string' },
+      help: { type: 'boolean', short: 'h' }
+    }
+  })
+  const command = positionals[0]
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`)
+    return command || values.help ? 0 : 2
+  }
+  if (!['status', 'timeline', 'doctor'].includes(command)) throw new UsageError(`unknown command "${command}"`)
+  if (!values.bucket) throw new UsageError('--bucket is required')
+  const now = values.now !== undefined ? parseInstant(values.now) : Date.now()
+  if (Number.isNaN(now)) throw new UsageError(`--now must be an ISO-8601 instant such as 2026-11-13T02:50:00Z, not "${values.now}"`)
+
+  const conn = connectionFromUrl(values.bucket, { ...(values.profile ? { profile: values.profile } : {}), ...(values.region ? { region: values.region } : {}), ...(values.endpoint ? { endpoint: values.endpoint } : {}), ...(values['key-file'] ? { keyFile: values['key-file'] } : {}) })
+  const provider = await openConnection(conn, new MemorySecretStore())
+  const show = progress(!values.json)
+  const id = createHash('sha256').update(`${conn.id}|${values.endpoint ?? ''}`).digest('hex').slice(0, 32)
+  const refreshed = await refreshConnectionIndex(cacheDir(), id, provider, {
+    now,
+    full: values['no-cache'] === true,
+    onProgress: (p) => show(`listing ${p.prefixesDone}/${p.prefixesTotal} prefixes, ${p.objects} objects`)
+  })
+  show.done()
+  for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
+  const inventory = buildInventory(refreshed.index.objects.values())
+
+  if (command === 'status') {
+    const tables = CATALOG.map((t) => {
+      if (t.mode === 'full') {
+        const f = latestReady(inventory, t)
+        return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: f ? { prefix: f.ref.prefix, snapshot_date: f.ref.partition.date, snapshot_hour: f.ref.partition.hour } : null, ready_folders: null, newest_folder: null }
+      }
+      const folders = readyPartsFolders(inventory, t)
+      const n = folders.at(-1)
+      return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: null, ready_folders: folders.length, newest_folder: n ? { prefix: n.ref.prefix, etl_date: n.ref.partition.date, etl_hour: n.ref.partition.hour } : null }
+    })
+    if (values.json) process.stdout.write(`${JSON.stringify({ version: inventory.version, tables })}\n`)
+    else {
+      process.stdout.write(`${provider.location}: on ${inventory.version}\n`)
+      for (const t of tables) {
+        const what = t.mode === 'full' ? (t.latest_ready ? `latest ready ${t.latest_ready.snapshot_date}${t.latest_ready.snapshot_hour ? ` ${t.latest_ready.snapshot_hour}:00` : ''}` : 'no ready copy') : `${t.ready_folders} ready folders, newest ${t.newest_folder ? `${t.newest_folder.etl_date}${t.newest_folder.etl_hour ? ` ${t.newest_folder.etl_hour}:00` : ''}` : '-'}`
+        process.stdout.write(`  ${`${t.schema}.${t.table}`.padEnd(64)} ${t.mode.padEnd(5)} ${what}\n`)
+      }
+    }
+    return refreshed.problems.length > 0 ? 2 : 0
+  }
+
+  const since = command === 'doctor' ? dayStart('since', values.since) ?? Math.floor((now - 7 * 24 * HOUR) / HOUR) * HOUR : dayStart('from', values.from) ?? Math.floor(now / HOUR) * HOUR - 47 * HOUR
+  const until = command === 'timeline' && values.to !== undefined ? (dayStart('to', values.to) as number) + 23 * HOUR : now
+  const sinceDate = new Date(since).toISOString().slice(0, 10)
+  const manifests = await readManifests(provider, inventory, {
+    filter: (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate,
+    cacheFile: join(cacheDir(), 'manifests', `${id}.json`)
+  })
+  const tl = analyzeTimeline(inventory, manifests, { now, from: since, to: until })
+
+  if (command === 'timeline') {
+    const hours = tl.hours.map((h) => ({ date: h.date, hour: h.hour, manifest: h.manifest, cells: h.cells }))
+    if (values.json) process.stdout.write(`${JSON.stringify({ hours })}\n`)
+    else {
+      for (const h of tl.hours) {
+        const counts = new Map<string, string[]>()
+        for (const [table, state] of Object.entries(h.cells)) counts.set(state, [...(counts.get(state) ?? []), table])
+        const parts = [...counts].map(([state, tables]) => (tables.length > 3 ? `${state}×${tables.length}` : `${state}: ${tables.join(', ')}`))
+        process.stdout.write(`${h.date} ${h.hour}:00 UTC  ${(h.manifest ?? '-').padEnd(10)} ${parts.join('; ')}\n`)
+      }
+    }
+    return refreshed.problems.length > 0 ? 2 : 0
+  }
+
+  // doctor
+  const findings = tl.findings.filter((f: Finding) => f.date === null || f.date === '__initial__' || f.date >= sinceDate)
+  const errors = findings.filter((f) => f.severity === 'error').length
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ ok: errors === 0 && refreshed.problems.length === 0, findings: findings.map(({ kind, severity, date, hour, table, key, message }) => ({ kind, severity, date, hour, table, key, message })) })}\n`)
+  } else {
+    for (const f of findings) process.stdout.write(`${f.severity.toUpperCase().padEnd(7)} ${f.kind.padEnd(22)} ${f.date ?? ''} ${f.hour ? `${f.hour}:00` : ''} ${f.table ?? ''}\n        ${f.message}\n`)
+    process.stdout.write(`${findings.length} finding(s), ${errors} error(s), since ${sinceDate}\n`)
+  }
+  if (refreshed.problems.length > 0) return 2
+  return errors > 0 ? 1 : 0
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`export-explorer: ${(e as Error).message}\n${USAGE}\n`)
+      process.exit(2)
+    }
+    process.stderr.write(`export-explorer: ${e instanceof BucketError ? e.userMessage : (e as Error).message}\n`)
+    process.exit(2)
+  }
+)
