@@ -5,7 +5,8 @@ import react from '@vitejs/plugin-react'
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } }
+      // The CLI is built beside the shell: it shares the services and never loads Electron.
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'export-explorer': resolve(__dirname, 'src/cli/export-explorer.ts') } }
     }
   },
   preload: {

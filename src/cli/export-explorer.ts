@@ -90,6 +90,8 @@ async function main(argv: string[]): Promise<number> {
     onProgress: (p) => show(`listing ${p.prefixesDone}/${p.prefixesTotal} prefixes, ${p.objects} objects`)
   })
   show.done()
+  const firstProblem = refreshed.problems[0]
+  if (firstProblem && refreshed.index.objects.size === 0) throw firstProblem.error
   for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
   const inventory = buildInventory(refreshed.index.objects.values())
 
@@ -150,14 +152,20 @@ async function main(argv: string[]): Promise<number> {
   return errors > 0 ? 1 : 0
 }
 
+/** Exits once stdout has been written out (a pipe is written asynchronously). */
+function exit(code: number): void {
+  process.stdout.write('', () => process.exit(code))
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exit(code),
   (e: unknown) => {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`export-explorer: ${(e as Error).message}\n${USAGE}\n`)
-      process.exit(2)
+      exit(2)
+      return
     }
     process.stderr.write(`export-explorer: ${e instanceof BucketError ? e.userMessage : (e as Error).message}\n`)
-    process.exit(2)
+    exit(2)
   }
 )

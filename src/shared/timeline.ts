@@ -145,7 +145,9 @@ export function analyzeTimeline(inv: Inventory, manifestTexts: ReadonlyMap<strin
   const { now } = opts
   const idx = buildIndex(inv)
   const last = Math.min(floorHour(opts.to ?? now), floorHour(now))
-  const first = opts.from !== undefined ? floorHour(opts.from) : idx.earliest !== null ? instantOf(dateOf(idx.earliest)) : last + HOUR_MS
+  // Nothing was due before the export's first delivery: the timeline starts on that day at the earliest.
+  const firstDay = idx.earliest !== null ? instantOf(dateOf(idx.earliest)) : null
+  const first = opts.from !== undefined ? Math.max(floorHour(opts.from), firstDay ?? -Infinity) : (firstDay ?? last + HOUR_MS)
   const hours: TimelineHour[] = []
   const findings: Finding[] = []
   const inRange = (t: number | null): boolean => t === null || (t >= first && t <= last)

@@ -1,0 +1,122 @@
+// The command-line tool, run as a user would (a child process), on a generated bucket in a local folder and
+// in the S3 server: the JSON shapes of the issue, the planted truth, and the exit codes.
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CATALOG } from '../../src/shared/catalog'
+import { type Demo, generateDemo } from '../helpers/demo'
+import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
+
+const run = promisify(execFile)
+let demo: Demo
+let s3: S3Server
+let cache: string
+
+beforeAll(async () => {
+  demo = await generateDemo({ days: 8 })
+  s3 = await startS3Server()
+  await s3.seed('cli-bucket', demo.bucketDir, 'export/')
+  cache = await mkdtemp(join(tmpdir(), 'ee-cli-cache-'))
+}, 300_000)
+afterAll(async () => {
+  await s3?.close()
+  await demo?.cleanup()
+  await rm(cache, { recursive: true, force: true })
+})
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache, ...env }, maxBuffer: 64 * 1024 * 1024 })
+    return { code: 0, stdout: r.stdout, stderr: r.stderr }
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string }
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr }
+  }
+}
+
+const s3Env = { AWS_ACCESS_KEY_ID: S3_TEST_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_TEST_KEYS.secretAccessKey, AWS_REGION: 'us-east-1' }
+const targets: [string, () => string[], () => Record<string, string>][] = [
+  ['a local folder', () => ['--bucket', demo.bucketDir], () => ({})],
+  ['the S3 server', () => ['--bucket', 's3://cli-bucket/export', '--endpoint', s3.endpoint], () => s3Env]
+]
+
+describe.each(targets)('on %s', (_name, bucketArgs, env) => {
+  const now = (): string[] => ['--now', demo.expected.now]
+
+  it('status --json gives the version and each table as the generator planted it', async () => {
+    const r = await cli(['status', ...bucketArgs(), ...now(), '--json'], env())
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as { version: string; tables: { schema: string; table: string; mode: string; latest_ready: unknown; ready_folders: number | null; newest_folder: { prefix: string } | null }[] }
+    expect(out.version).toBe('v2')
+    expect(out.tables.map((t) => t.table)).toEqual(CATALOG.map((t) => t.table))
+    for (const t of out.tables) {
+      if (t.mode === 'full') expect({ table: t.table, latest: t.latest_ready }).toEqual({ table: t.table, latest: demo.expected.latest_ready[t.table] })
+      else {
+        expect(t.ready_folders).toBe(demo.expected.tables[t.table]!.ready_folders)
+        expect(t.newest_folder?.prefix).toBe(demo.expected.tables[t.table]!.newest_folder?.prefix)
+      }
+    }
+  })
+
+  it('timeline --json gives every hour of the range with the planted cell states', async () => {
+    const missing = demo.expected.planted_hours['missingHour']!
+    const r = await cli(['timeline', ...bucketArgs(), ...now(), '--json', '--from', missing.date, '--to', missing.date], env())
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as { hours: { date: string; hour: string; manifest: string | null; cells: Record<string, string> }[] }
+    expect(out.hours).toHaveLength(24)
+    const h = out.hours.find((x) => x.hour === missing.hour)!
+    expect(h.manifest).toBe('absent')
+    expect(Object.values(h.cells).every((s) => s === 'missing')).toBe(true)
+    expect(Object.keys(h.cells).sort()).toEqual(CATALOG.map((t) => t.table).sort())
+  })
+
+  it('doctor --json reports the planted faults and exits 1', async () => {
+    const r = await cli(['doctor', ...bucketArgs(), ...now(), '--json', '--since', '2026-10-01'], env())
+    expect(r.code).toBe(1)
+    const out = JSON.parse(r.stdout) as { ok: boolean; findings: { kind: string; severity: string; date: string | null; hour: string | null; table: string | null; key: string; message: string }[] }
+    expect(out.ok).toBe(false)
+    const got = out.findings.map((f) => [f.kind, f.date, f.hour, f.table, f.key].join('|')).sort()
+    expect(got).toEqual(demo.expected.faults.map((f) => [f.kind, f.date, f.hour, f.table, f.key].join('|')).sort())
+    expect(out.findings.every((f) => f.message.length > 20 && ['error', 'warning', 'info'].includes(f.severity))).toBe(true)
+  })
+
+  it('doctor exits 0 when the range holds warnings but no error', async () => {
+    // Evaluated an hour before the failed folder: the manifest faults before it are warnings only.
+    const failed = demo.expected.planted_hours['failedFolder']!
+    const at = new Date(Date.parse(`${failed.date}T${failed.hour}:00:00Z`) - 10 * 60_000).toISOString()
+    const since = demo.expected.planted_hours['manifestAbsent']!.date
+    const r = await cli(['doctor', ...bucketArgs(), '--now', at, '--since', since, '--json'], env())
+    const findings = JSON.parse(r.stdout).findings as { kind: string; severity: string }[]
+    expect(findings.filter((f) => f.severity === 'error')).toEqual([])
+    expect(findings.map((f) => f.kind)).toEqual(expect.arrayContaining(['manifest_absent', 'manifest_mismatch', 'delivered_through_lag', 'manifest_malformed', 'late']))
+    expect(r.code).toBe(0)
+  })
+})
+
+describe('the built tool', () => {
+  // npm run build writes it (CI builds before testing); a bare checkout has no out/ yet.
+  it.runIf(existsSync('out/main/export-explorer.js'))('runs as the package bin, without tsx', async () => {
+    const r = await run(process.execPath, ['out/main/export-explorer.js', 'status', '--bucket', demo.bucketDir, '--now', demo.expected.now, '--json'], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache } })
+    expect(JSON.parse(r.stdout).version).toBe('v2')
+  })
+})
+
+describe('errors', () => {
+  it('exits 2 with a message on stderr when the bucket cannot be reached, and nothing on stdout', async () => {
+    const r = await cli(['doctor', '--bucket', 's3://cli-bucket/export', '--endpoint', 'http://127.0.0.1:9', '--json'], { ...s3Env, AWS_MAX_ATTEMPTS: '1' })
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/could not list|Network error|network/i)
+  })
+
+  it('exits 2 on bad usage, with the usage', async () => {
+    const r = await cli(['frobnicate', '--bucket', demo.bucketDir])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/unknown command "frobnicate"[\s\S]*usage: export-explorer/)
+    expect((await cli(['status', '--bucket', demo.bucketDir, '--now', 'yesterday'])).stderr).toMatch(/--now must be an ISO-8601 instant/)
+  })
+})
