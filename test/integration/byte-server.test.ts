@@ -1,0 +1,113 @@
+// The loopback byte server in front of the S3 server: token, read-only, objects of the bucket only, ranges,
+// the disk block cache (a range read once is not fetched again), and archived objects refused at once.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listAll } from '../../src/main/bucket/bucket-provider'
+import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import { S3Provider } from '../../src/main/bucket/s3-provider'
+import { BLOCK_SIZE } from '../../src/main/byte-server/block-cache'
+import { type ByteServer, parseRange, startByteServer } from '../../src/main/byte-server/byte-server'
+import type { ListedObject } from '../../src/shared/listing'
+import { type Demo, generateDemo } from '../helpers/demo'
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
+import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
+
+let demo: Demo
+let s3: S3Server
+let proxy: FaultProxy
+let server: ByteServer
+let cacheDir: string
+const objects = new Map<string, ListedObject>()
+
+beforeAll(async () => {
+  demo = await generateDemo({ days: 8, scale: 30 })
+  for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) objects.set(o.key, o)
+  s3 = await startS3Server()
+  await s3.seed('bytes', demo.bucketDir)
+  proxy = await startFaultProxy(s3.endpoint)
+  cacheDir = await mkdtemp(join(tmpdir(), 'ee-bytes-'))
+  const provider = new S3Provider({ bucket: 'bytes', endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+  // The listing's ETags are the local provider's; S3's would do as well: identity only has to be stable.
+  server = await startByteServer({ provider, lookup: (k) => objects.get(k), cacheDir, allowOrigin: 'http://127.0.0.1:5173' })
+}, 600_000)
+afterAll(async () => {
+  await server?.close()
+  await proxy?.close()
+  await s3?.close()
+  await demo?.cleanup()
+  await rm(cacheDir, { recursive: true, force: true })
+})
+
+const big = (): ListedObject => [...objects.values()].filter((o) => o.key.endsWith('.parquet') && o.storageClass !== 'GLACIER').sort((a, b) => b.size - a.size)[0]!
+
+describe('byte server', () => {
+  it('refuses requests without the launch token, writes, and keys outside the bucket', async () => {
+    const o = big()
+    const good = server.url(o.key)
+    const bad = good.replace(/\/([0-9a-f]{48})\//, '/00000000000000000000000000000000000000000000000a/')
+    expect((await fetch(bad)).status).toBe(403)
+    expect((await fetch(`${server.origin}/o/${encodeURIComponent(o.key)}`)).status).toBe(403)
+    expect((await fetch(good, { method: 'POST', body: 'x' })).status).toBe(405)
+    expect((await fetch(good, { method: 'DELETE' })).status).toBe(405)
+    const missing = await fetch(server.url('v2/no/such.parquet'))
+    expect(missing.status).toBe(404)
+    expect(await missing.text()).toMatch(/not an object of the connected bucket/)
+    expect(server.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  })
+
+  it('serves HEAD and byte ranges, with CORS for the renderer only', async () => {
+    const o = big()
+    expect(o.size).toBeGreaterThan(2 * BLOCK_SIZE)
+    const file = await readFile(join(demo.bucketDir, o.key))
+    const head = await fetch(server.url(o.key), { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-length')).toBe(String(o.size))
+    expect(head.headers.get('accept-ranges')).toBe('bytes')
+    expect(head.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173')
+    const tail = await fetch(server.url(o.key), { headers: { range: 'bytes=-8' } })
+    expect(tail.status).toBe(206)
+    expect(tail.headers.get('content-range')).toBe(`bytes ${o.size - 8}-${o.size - 1}/${o.size}`)
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(file.subarray(o.size - 8))
+    const mid = await fetch(server.url(o.key), { headers: { range: `bytes=${BLOCK_SIZE - 10}-${BLOCK_SIZE + 9}` } })
+    expect(Buffer.from(await mid.arrayBuffer())).toEqual(file.subarray(BLOCK_SIZE - 10, BLOCK_SIZE + 10))
+    const whole = await fetch(server.url(o.key))
+    expect(whole.status).toBe(200)
+    // Buffer.equals: a deep toEqual over megabytes takes seconds.
+    expect(Buffer.from(await whole.arrayBuffer()).equals(file)).toBe(true)
+    expect((await fetch(server.url(o.key), { headers: { range: `bytes=${o.size + 5}-` } })).status).toBe(416)
+  })
+
+  it('fetches a range from the bucket once; afterwards it comes from disk', async () => {
+    const o = [...objects.values()].filter((x) => x.key.endsWith('.parquet') && x.size > 3 * BLOCK_SIZE && x.key !== big().key)[0] ?? big()
+    const before = { ...server.cache.stats }
+    const reqs = proxy.stats.requests
+    await (await fetch(server.url(o.key), { headers: { range: 'bytes=0-99' } })).arrayBuffer()
+    const first = server.cache.stats.bytesFetched - before.bytesFetched
+    expect(first).toBeGreaterThan(0)
+    expect(first).toBeLessThanOrEqual(BLOCK_SIZE)
+    await (await fetch(server.url(o.key), { headers: { range: 'bytes=10-50' } })).arrayBuffer()
+    expect(server.cache.stats.bytesFetched - before.bytesFetched).toBe(first)
+    expect(proxy.stats.requests - reqs).toBe(1)
+    // A range across a new block fetches only that block.
+    await (await fetch(server.url(o.key), { headers: { range: `bytes=0-${BLOCK_SIZE + 10}` } })).arrayBuffer()
+    expect(proxy.stats.requests - reqs).toBe(2)
+  })
+
+  it('answers at once for an archived object, naming it', async () => {
+    const key = demo.expected.faults.find((f) => f.kind === 'archived')!.key
+    const r = await fetch(server.url(key), { headers: { range: 'bytes=0-3' } })
+    expect(r.status).toBe(409)
+    expect(r.headers.get('x-export-explorer-error')).toBe('archived')
+    expect(await r.text()).toContain(key)
+  })
+
+  it('parses the ranges it serves and refuses the others', () => {
+    expect(parseRange('bytes=0-99')).toEqual({ start: 0, end: 99 })
+    expect(parseRange('bytes=100-')).toEqual({ start: 100 })
+    expect(parseRange('bytes=-8')).toEqual({ suffix: 8 })
+    expect(parseRange(undefined)).toBeNull()
+    for (const bad of ['bytes=5-1', 'bytes=-', 'items=0-1', 'bytes=0-1,5-9']) expect(parseRange(bad)).toBe('invalid')
+  })
+})
