@@ -94,3 +94,57 @@ export function versionsSql(table: Pick<CatalogTable, 'schema' | 'table'>, folde
     `FROM __ee_rows JOIN __ee_files ON __ee_rows.filename = __ee_files.${LOC}`
   return { ok: true, sql, files: files.length }
 }
+
+/** A file the engine must know under a generated name before running glob SQL. */
+export interface FileRegistration {
+  readonly name: string
+  readonly key: string
+}
+
+export type GlobTableSql =
+  | { readonly ok: true; readonly sql: string; readonly files: number; readonly registrations: readonly FileRegistration[]; readonly setup: readonly string[] }
+  | { readonly ok: false; readonly reason: 'no_ready_copy' | 'no_files'; readonly message: string }
+
+// DuckDB-WASM's parser runs out of stack on SQL holding a thousand literals (a year of hourly folders is ~9,000
+// files). So each file is registered as `<base><rank>.parquet`, read with one glob, and its rank is read back
+// from its name: the order is still decided here, by the rule.
+const RANK_FROM_NAME = `CAST(regexp_extract(filename, '([0-9]+)\\.parquet$', 1) AS BIGINT)`
+
+function globRegistrations(folders: readonly Folder[], base: string): { files: RankedFile[]; registrations: FileRegistration[] } {
+  const files = rankFiles(folders, (k) => k)
+  return { files, registrations: files.map((f) => ({ name: `${base}${String(f.rank).padStart(9, '0')}.parquet`, key: f.key })) }
+}
+
+function readGlob(base: string, withProvenance: boolean): string {
+  const extra = withProvenance ? ', filename = true, file_row_number = true' : ''
+  return `read_parquet(${quoteLiteral(`${base}*.parquet`)}, union_by_name = true, hive_partitioning = false${extra})`
+}
+
+/** logicalTableSql for an engine that reads registered files by glob (DuckDB-WASM). `base` is a name prefix such as "ee/claudia_messages/". */
+export function logicalTableGlobSql(table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, folders: readonly Folder[], base: string): GlobTableSql {
+  const { files, registrations } = globRegistrations(folders, base)
+  if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
+  if (table.mode === 'full' || table.keyColumn === null) return { ok: true, sql: `SELECT * FROM ${readGlob(base, false)}`, files: files.length, registrations, setup: [] }
+  const key = quoteIdent(table.keyColumn)
+  const sql =
+    `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (SELECT *, ${RANK_FROM_NAME} AS ${RANK} FROM ${readGlob(base, true)}) ` +
+    `QUALIFY ${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${RANK} DESC, file_row_number DESC) = 1`
+  return { ok: true, sql, files: files.length, registrations, setup: [] }
+}
+
+/** versionsSql for a glob engine: provenance comes from a table filled by `setup` (inserts of 100 rows). */
+export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[], base: string, filesTable: string): GlobTableSql {
+  const { files, registrations } = globRegistrations(folders, base)
+  if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
+  const t = quoteIdent(filesTable)
+  const setup = [`CREATE OR REPLACE TABLE ${t} (${RANK} BIGINT, _prefix VARCHAR, _etl_date VARCHAR, _etl_hour VARCHAR, _file VARCHAR)`]
+  for (let i = 0; i < files.length; i += 100) {
+    const rows = files.slice(i, i + 100).map((f) => {
+      const p = f.folder.ref.partition
+      return `(${f.rank}, ${quoteLiteral(f.folder.ref.prefix)}, ${quoteLiteral(p.date)}, ${nullableLiteral(p.hour)}, ${quoteLiteral(f.key.slice(f.key.lastIndexOf('/') + 1))})`
+    })
+    setup.push(`INSERT INTO ${t} VALUES ${rows.join(', ')}`)
+  }
+  const sql = `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (SELECT *, ${RANK_FROM_NAME} AS ${RANK} FROM ${readGlob(base, true)}) JOIN ${t} USING (${RANK})`
+  return { ok: true, sql, files: files.length, registrations, setup }
+}

@@ -1,0 +1,54 @@
+// Creates, in an engine, the views of a connected bucket: `<schema>.<table>` and `<table>` (the logical table)
+// and, for parts tables, `<table>__versions` (every row of every ready folder, with where it came from).
+// An "as of" hour rebuilds them from the folders delivered up to that hour.
+import { CATALOG } from '../../shared/catalog'
+import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders } from '../../shared/inventory'
+import type { ListedObject } from '../../shared/listing'
+import { logicalTableGlobSql, versionsGlobSql } from '../../shared/logical-table-sql'
+import { quoteIdent } from '../../shared/sql-quote'
+import type { NodeEngine } from './node-engine'
+
+export interface ViewsResult {
+  /** Views created, "schema.table". */
+  readonly created: string[]
+  /** Tables without a view, and why. */
+  readonly problems: { readonly table: string; readonly message: string }[]
+}
+
+export async function createBucketViews(engine: NodeEngine, inventory: Inventory, objects: ReadonlyMap<string, ListedObject>, opts: AsOf = {}): Promise<ViewsResult> {
+  const created: string[] = []
+  const problems: { table: string; message: string }[] = []
+  const register = async (regs: readonly { name: string; key: string }[]): Promise<void> => {
+    await engine.register(regs.map((r) => ({ ...r, size: objects.get(r.key)?.size ?? 0 })))
+  }
+  for (const t of CATALOG) {
+    const schema = quoteIdent(t.schema)
+    const name = quoteIdent(t.table)
+    const base = `ee/${t.schema}/${t.table}/`
+    const q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base)
+    await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    if (!q.ok) {
+      problems.push({ table: `${t.schema}.${t.table}`, message: q.message })
+      await engine.query(`DROP VIEW IF EXISTS ${schema}.${name}`)
+      await engine.query(`DROP VIEW IF EXISTS ${name}`)
+      continue
+    }
+    await register(q.registrations)
+    try {
+      await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${q.sql}`)
+      await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
+      created.push(`${t.schema}.${t.table}`)
+    } catch (e) {
+      problems.push({ table: `${t.schema}.${t.table}`, message: (e as Error).message })
+      continue
+    }
+    if (t.mode === 'parts') {
+      const v = versionsGlobSql(t, readyPartsFolders(inventory, t, opts), base, `__ee_files_${t.table}`)
+      if (!v.ok) continue
+      for (const stmt of v.setup) await engine.query(stmt)
+      await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(`${t.table}__versions`)} AS ${v.sql}`)
+      created.push(`${t.table}__versions`)
+    }
+  }
+  return { created, problems }
+}
