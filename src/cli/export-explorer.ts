@@ -14,6 +14,8 @@ import { refreshConnectionIndex } from '../main/bucket/refresh-connection'
 import { readManifests } from '../main/bucket/manifest-reader'
 import { MemorySecretStore } from '../main/connections/secret-store'
 import { openConnection } from '../main/connections/open-connection'
+import { openBucketEngine } from '../main/engine/open-bucket-engine'
+import { csvLine } from '../main/export/csv'
 import { connectionFromUrl } from './bucket-url'
 
 const HOUR = 3_600_000
@@ -26,7 +28,9 @@ const USAGE = `usage: export-explorer <command> --bucket <url> [options]
 commands:
   status                        version (v1|v2) and, per table, its latest ready partition or folders
   timeline [--from D] [--to D]  per hour: manifest state and each table's cell state (default: last 48 hours)
-  doctor [--since D]            findings (default: the last 7 days); exit 0 none of severity error, 1 some, 2 could not check`
+  doctor [--since D]            findings (default: the last 7 days); exit 0 none of severity error, 1 some, 2 could not check
+  query "SQL" [--format table|csv|json] [--as-of ISO]   runs SQL over the views: <schema>.<table>, <table>,
+                                <table>__versions (parts tables); as of an hour, the views hold what was delivered by then`
 
 class UsageError extends Error {}
 
@@ -67,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
       from: { type: 'string' },
       to: { type: 'string' },
       since: { type: 'string' },
+      format: { type: 'string' },
+      'as-of': { type: 'string' },
       help: { type: 'boolean', short: 'h' }
     }
   })
@@ -75,7 +81,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`)
     return command || values.help ? 0 : 2
   }
-  if (!['status', 'timeline', 'doctor'].includes(command)) throw new UsageError(`unknown command "${command}"`)
+  if (!['status', 'timeline', 'doctor', 'query'].includes(command)) throw new UsageError(`unknown command "${command}"`)
+  const sql = command === 'query' ? positionals[1] : undefined
+  if (command === 'query' && !sql) throw new UsageError('query needs the SQL to run, in quotes')
+  const format = values.format ?? (values.json ? 'json' : 'table')
+  if (!['table', 'csv', 'json'].includes(format)) throw new UsageError(`--format is table, csv or json, not "${format}"`)
+  const asOf = values['as-of'] !== undefined ? parseInstant(values['as-of']) : undefined
+  if (asOf !== undefined && Number.isNaN(asOf)) throw new UsageError(`--as-of must be an ISO-8601 instant, not "${values['as-of']}"`)
   if (!values.bucket) throw new UsageError('--bucket is required')
   const now = values.now !== undefined ? parseInstant(values.now) : Date.now()
   if (Number.isNaN(now)) throw new UsageError(`--now must be an ISO-8601 instant such as 2026-11-13T02:50:00Z, not "${values.now}"`)
@@ -94,6 +106,49 @@ async function main(argv: string[]): Promise<number> {
   if (firstProblem && refreshed.index.objects.size === 0) throw firstProblem.error
   for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
   const inventory = buildInventory(refreshed.index.objects.values())
+
+  if (command === 'query') {
+    show('opening the tables…')
+    const { engine, views } = await openBucketEngine(provider, inventory, refreshed.index.objects, join(cacheDir(), 'data', id), asOf !== undefined ? { asOf } : {})
+    show.done()
+    for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
+    try {
+      let header = false
+      let first = true
+      const widths: number[] = []
+      const buffered: unknown[][] = []
+      let cols: string[] = []
+      if (format === 'json') process.stdout.write('[')
+      const result = await engine.query(sql as string, (columns, rows) => {
+        cols = columns
+        if (format === 'csv') {
+          if (!header) process.stdout.write(csvLine(columns))
+          header = true
+          for (const r of rows) process.stdout.write(csvLine(r))
+        } else if (format === 'json') {
+          for (const r of rows) {
+            process.stdout.write(`${first ? '' : ','}\n${JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null])))}`)
+            first = false
+          }
+        } else buffered.push(...rows.slice(0, Math.max(0, 1000 - buffered.length)))
+      })
+      cols = cols.length ? cols : result.columns
+      if (format === 'csv' && !header) process.stdout.write(csvLine(cols))
+      if (format === 'json') process.stdout.write(first ? ']\n' : '\n]\n')
+      if (format === 'table') {
+        const cell = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v))
+        cols.forEach((c, i) => (widths[i] = Math.min(40, Math.max(c.length, ...buffered.map((r) => cell(r[i]).length)))))
+        process.stdout.write(`${cols.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}\n`)
+        for (const r of buffered) process.stdout.write(`${cols.map((_, i) => cell(r[i]).slice(0, 40).padEnd(widths[i] as number)).join('  ')}\n`)
+      }
+    } catch (e) {
+      process.stderr.write(`export-explorer: the query failed: ${(e as Error).message}\n`)
+      return 1
+    } finally {
+      await engine.close()
+    }
+    return 0
+  }
 
   if (command === 'status') {
     const tables = CATALOG.map((t) => {

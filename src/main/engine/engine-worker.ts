@@ -35,6 +35,12 @@ interface DuckDbWasmNode {
 }
 const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as DuckDbWasmNode
 
+// DuckDB-WASM logs failures to the console; in a worker that is the process's stdout, which belongs to the
+// CLI's output (JSON, CSV). Errors reach the caller as messages instead.
+console.log = () => {}
+console.warn = () => {}
+console.error = () => {}
+
 const SCHEME = 'ee-bucket:'
 const port = parentPort!
 const control = new Int32Array(workerData.control as SharedArrayBuffer)

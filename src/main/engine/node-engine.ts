@@ -71,13 +71,16 @@ export async function startNodeEngine(read: ReadBytes): Promise<NodeEngine> {
           p.resolve({ columns: m.columns ?? p.columns, rows: p.rows })
         } else if (m.type === 'error') {
           pending.delete(m.id as number)
-          p.reject(new Error(m.message))
+          p.reject(new Error(withKeys(m.message ?? 'query failed')))
         }
       }
     })
     worker.once('error', reject)
   })
   const version = await ready
+  // Errors name files as the engine knows them; users know them by bucket key.
+  const keysByName = new Map<string, string>()
+  const withKeys = (message: string): string => message.replace(/ee\/[^\s'"]*?\/\d{9}\.parquet/g, (name) => keysByName.get(name) ?? name)
   const call = (msg: Record<string, unknown>, onBatch?: (c: string[], r: unknown[][]) => void): Promise<QueryResult> =>
     new Promise((resolve, reject) => {
       const id = nextId++
@@ -87,6 +90,7 @@ export async function startNodeEngine(read: ReadBytes): Promise<NodeEngine> {
   return {
     version,
     register: async (files) => {
+      for (const f of files) keysByName.set(f.name, f.key)
       await call({ type: 'register', files })
     },
     query: (sql, onBatch) => call({ type: 'query', sql }, onBatch),
