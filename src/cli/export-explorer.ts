@@ -3,7 +3,7 @@
 // as the app. status | timeline | doctor (exit 0: no error findings, 1: some, 2: could not check).
 import { createHash } from 'node:crypto'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CATALOG } from '../shared/catalog'
 import { instantOf, isValidDate, parseInstant } from '../shared/dates'
@@ -16,6 +16,8 @@ import { MemorySecretStore } from '../main/connections/secret-store'
 import { openConnection } from '../main/connections/open-connection'
 import { openBucketEngine } from '../main/engine/open-bucket-engine'
 import { csvLine } from '../main/export/csv'
+import { ExportError, exportQuery } from '../main/export/export-to-file'
+import { quoteIdent } from '../shared/sql-quote'
 import { connectionFromUrl } from './bucket-url'
 
 const HOUR = 3_600_000
@@ -29,6 +31,7 @@ commands:
   status                        version (v1|v2) and, per table, its latest ready partition or folders
   timeline [--from D] [--to D]  per hour: manifest state and each table's cell state (default: last 48 hours)
   doctor [--since D]            findings (default: the last 7 days); exit 0 none of severity error, 1 some, 2 could not check
+  export (--table T [--where "SQL predicate"] | --sql "SQL") --out FILE [--format csv|parquet] [--force] [--as-of ISO]
   query "SQL" [--format table|csv|json] [--as-of ISO]   runs SQL over the views: <schema>.<table>, <table>,
                                 <table>__versions (parts tables); as of an hour, the views hold what was delivered by then`
 
@@ -72,6 +75,11 @@ async function main(argv: string[]): Promise<number> {
       to: { type: 'string' },
       since: { type: 'string' },
       format: { type: 'string' },
+      table: { type: 'string' },
+      where: { type: 'string' },
+      sql: { type: 'string' },
+      out: { type: 'string' },
+      force: { type: 'boolean' },
       'as-of': { type: 'string' },
       help: { type: 'boolean', short: 'h' }
     }
@@ -81,11 +89,21 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`)
     return command || values.help ? 0 : 2
   }
-  if (!['status', 'timeline', 'doctor', 'query'].includes(command)) throw new UsageError(`unknown command "${command}"`)
-  const sql = command === 'query' ? positionals[1] : undefined
+  if (!['status', 'timeline', 'doctor', 'query', 'export'].includes(command)) throw new UsageError(`unknown command "${command}"`)
+  let sql = command === 'query' ? positionals[1] : undefined
   if (command === 'query' && !sql) throw new UsageError('query needs the SQL to run, in quotes')
-  const format = values.format ?? (values.json ? 'json' : 'table')
-  if (!['table', 'csv', 'json'].includes(format)) throw new UsageError(`--format is table, csv or json, not "${format}"`)
+  if (command === 'export') {
+    if (!values.out) throw new UsageError('export needs --out FILE')
+    if ((values.table === undefined) === (values.sql === undefined)) throw new UsageError('export needs either --table T or --sql "SQL"')
+    if (values.table !== undefined) {
+      const t = CATALOG.find((c) => c.table === values.table || `${c.schema}.${c.table}` === values.table)
+      if (!t) throw new UsageError(`--table ${values.table} is not a table of the catalog`)
+      sql = `SELECT * FROM ${quoteIdent(t.schema)}.${quoteIdent(t.table)}${values.where ? ` WHERE ${values.where}` : ''}`
+    } else sql = values.sql
+  }
+  const format = values.format ?? (command === 'export' ? 'csv' : values.json ? 'json' : 'table')
+  const formats = command === 'export' ? ['csv', 'parquet'] : ['table', 'csv', 'json']
+  if (!formats.includes(format)) throw new UsageError(`--format is ${formats.join(', ')}, not "${format}"`)
   const asOf = values['as-of'] !== undefined ? parseInstant(values['as-of']) : undefined
   if (asOf !== undefined && Number.isNaN(asOf)) throw new UsageError(`--as-of must be an ISO-8601 instant, not "${values['as-of']}"`)
   if (!values.bucket) throw new UsageError('--bucket is required')
@@ -107,6 +125,30 @@ async function main(argv: string[]): Promise<number> {
   for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
   const inventory = buildInventory(refreshed.index.objects.values())
 
+  if (command === 'export') {
+    show('opening the tables…')
+    const { engine, views } = await openBucketEngine(provider, inventory, refreshed.index.objects, join(cacheDir(), 'data', id), asOf !== undefined ? { asOf } : {})
+    show.done()
+    const ac = new AbortController()
+    const onSignal = (): void => ac.abort()
+    process.once('SIGINT', onSignal)
+    process.once('SIGTERM', onSignal)
+    try {
+      const { rows } = await exportQuery(engine, sql as string, resolve(values.out as string), { format: format as 'csv' | 'parquet', overwrite: values.force === true, signal: ac.signal, onProgress: (n) => show(`exported ${n} rows`) })
+      show.done()
+      process.stderr.write(`wrote ${rows} rows to ${resolve(values.out as string)}\n`)
+      return 0
+    } catch (e) {
+      show.done()
+      const missing = /Table with name ([\w.]+) does not exist/.exec((e as Error).message)?.[1]
+      const why = missing ? views.problems.find((p) => p.table === missing || p.table.endsWith(`.${missing}`)) : undefined
+      process.stderr.write(`export-explorer: ${ac.signal.aborted ? 'export cancelled; no file was written' : `the export failed, no file was written: ${why ? why.message : (e as Error).message}`}\n`)
+      return ac.signal.aborted ? 130 : e instanceof ExportError ? 2 : 1
+    } finally {
+      await engine.close()
+    }
+  }
+
   if (command === 'query') {
     show('opening the tables…')
     const { engine, views } = await openBucketEngine(provider, inventory, refreshed.index.objects, join(cacheDir(), 'data', id), asOf !== undefined ? { asOf } : {})
@@ -118,7 +160,6 @@ async function main(argv: string[]): Promise<number> {
       const widths: number[] = []
       const buffered: unknown[][] = []
       let cols: string[] = []
-      if (format === 'json') process.stdout.write('[')
       const result = await engine.query(sql as string, (columns, rows) => {
         cols = columns
         if (format === 'csv') {
@@ -127,14 +168,14 @@ async function main(argv: string[]): Promise<number> {
           for (const r of rows) process.stdout.write(csvLine(r))
         } else if (format === 'json') {
           for (const r of rows) {
-            process.stdout.write(`${first ? '' : ','}\n${JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null])))}`)
+            process.stdout.write(`${first ? '[' : ','}\n${JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null])))}`)
             first = false
           }
         } else buffered.push(...rows.slice(0, Math.max(0, 1000 - buffered.length)))
       })
       cols = cols.length ? cols : result.columns
       if (format === 'csv' && !header) process.stdout.write(csvLine(cols))
-      if (format === 'json') process.stdout.write(first ? ']\n' : '\n]\n')
+      if (format === 'json') process.stdout.write(first ? '[]\n' : '\n]\n')
       if (format === 'table') {
         const cell = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v))
         cols.forEach((c, i) => (widths[i] = Math.min(40, Math.max(c.length, ...buffered.map((r) => cell(r[i]).length)))))
@@ -142,7 +183,10 @@ async function main(argv: string[]): Promise<number> {
         for (const r of buffered) process.stdout.write(`${cols.map((_, i) => cell(r[i]).slice(0, 40).padEnd(widths[i] as number)).join('  ')}\n`)
       }
     } catch (e) {
-      process.stderr.write(`export-explorer: the query failed: ${(e as Error).message}\n`)
+      // A table without a view (archived objects, no ready copy): say why rather than "does not exist".
+      const missing = /Table with name ([\w.]+) does not exist/.exec((e as Error).message)?.[1]
+      const why = missing ? views.problems.find((p) => p.table === missing || p.table.endsWith(`.${missing}`)) : undefined
+      process.stderr.write(`export-explorer: the query failed: ${why ? why.message : (e as Error).message}\n`)
       return 1
     } finally {
       await engine.close()

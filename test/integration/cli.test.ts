@@ -1,13 +1,18 @@
 // The command-line tool, run as a user would (a child process), on a generated bucket in a local folder and
 // in the S3 server: the JSON shapes of the issue, the planted truth, and the exit codes.
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG } from '../../src/shared/catalog'
+import { listLocalFolder } from '../../src/main/bucket/local-folder-listing'
+import { buildInventory, foldersForLogicalTable } from '../../src/shared/inventory'
+import { logicalTableSql } from '../../src/shared/logical-table-sql'
+import { quoteLiteral } from '../../src/shared/sql-quote'
+import { openDb } from '../helpers/duckdb'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
@@ -95,6 +100,87 @@ describe.each(targets)('on %s', (_name, bucketArgs, env) => {
     expect(findings.map((f) => f.kind)).toEqual(expect.arrayContaining(['manifest_absent', 'manifest_mismatch', 'delivered_through_lag', 'manifest_malformed', 'late']))
     expect(r.code).toBe(0)
   })
+})
+
+describe('query and export', () => {
+  let plain: string
+  let out: string
+  beforeAll(async () => {
+    // A copy without the planted GLACIER object, so that every table can be read.
+    plain = join(cache, 'plain-bucket')
+    await cp(demo.bucketDir, plain, { recursive: true })
+    await writeFile(join(plain, '.export-explorer', 'storage-classes.json'), '{}')
+    out = await mkdtemp(join(tmpdir(), 'ee-cli-out-'))
+  }, 120_000)
+  afterAll(() => rm(out, { recursive: true, force: true }))
+
+  it('query prints JSON rows and CSV, on a folder and on the S3 server', async () => {
+    const sql = 'SELECT count(*)::INTEGER AS n, count(DISTINCT message_id)::INTEGER AS k FROM claudia_messages'
+    const local = await cli(['query', sql, '--bucket', plain, '--format', 'json'])
+    expect(local.code).toBe(0)
+    expect(JSON.parse(local.stdout)).toEqual([{ n: demo.expected.tables['claudia_messages']!.rows, k: demo.expected.tables['claudia_messages']!.distinct_keys }])
+    const remote = await cli(['query', 'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_messages', '--bucket', 's3://cli-bucket/export', '--endpoint', s3.endpoint, '--format', 'csv'], s3Env)
+    expect(remote.stdout).toBe(`n\r\n${demo.expected.tables['cloud_chat_messages']!.rows}\r\n`)
+  })
+
+  it('names the archived object a table needs, and says what to do', async () => {
+    const r = await cli(['query', 'SELECT count(*) FROM claudia_messages', '--bucket', demo.bucketDir, '--format', 'json'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain(demo.expected.faults.find((f) => f.kind === 'archived')!.key)
+    expect(r.stderr).toMatch(/Start a restore/)
+  })
+
+  it('exports CSV and Parquet that read back equal to the same query on native DuckDB', async () => {
+    const where = "tenant_id = 'tnt_acme' AND send_at >= TIMESTAMP '2026-11-05 00:00:00'"
+    const csv = join(out, 'messages.csv')
+    const r = await cli(['export', '--table', 'claudia_messages', '--where', where, '--out', csv, '--bucket', plain])
+    expect(r.code).toBe(0)
+    const parquet = join(out, 'messages.parquet')
+    expect((await cli(['export', '--sql', `SELECT * FROM claudia_messages WHERE ${where}`, '--format', 'parquet', '--out', parquet, '--bucket', plain])).code).toBe(0)
+    const db = await openDb()
+    try {
+      const inv = buildInventory(await listLocalFolder(plain))
+      const t = CATALOG.find((c) => c.table === 'claudia_messages')!
+      const q = logicalTableSql(t, foldersForLogicalTable(inv, t), (k) => join(plain, k))
+      if (!q.ok) throw new Error(q.message)
+      const digest = (from: string): string => `SELECT count(*)::INTEGER AS n, sum(hash(message_id, content, strftime(send_at, '%Y-%m-%d %H:%M:%S')))::VARCHAR AS h FROM ${from}`
+      const [want] = await db.rows(digest(`(${q.sql}) WHERE ${where}`))
+      const [fromCsv] = await db.rows(digest(`read_csv(${quoteLiteral(csv)}, header = true, auto_detect = true)`))
+      const [fromParquet] = await db.rows(digest(`read_parquet(${quoteLiteral(parquet)})`))
+      expect((want as { n: number }).n).toBeGreaterThan(10)
+      expect(fromCsv).toEqual(want)
+      expect(fromParquet).toEqual(want)
+    } finally {
+      db.close()
+    }
+    expect((await readdir(out)).sort()).toEqual(['messages.csv', 'messages.parquet'])
+  })
+
+  it('replaces an existing file only when asked', async () => {
+    const target = join(out, 'keep.csv')
+    await writeFile(target, 'precious')
+    const r = await cli(['export', '--table', 'claudia_csat', '--out', target, '--bucket', plain])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/already exists/)
+    expect(await readFile(target, 'utf8')).toBe('precious')
+    expect((await cli(['export', '--table', 'claudia_csat', '--out', target, '--force', '--bucket', plain])).code).toBe(0)
+    expect((await readFile(target, 'utf8')).split('\r\n')[0]).toBe('csat_id,tenant_id,conversation_id,score,created_at,updated_at')
+  })
+
+  it('a cancelled export leaves no file behind', async () => {
+    const target = join(out, 'big.csv')
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', 'export', '--sql', 'SELECT * FROM claudia_messages, range(400)', '--out', target, '--bucket', plain], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache } })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    // Wait until the temporary file exists, then interrupt.
+    for (let i = 0; i < 400 && !(await readdir(out)).some((f) => f.endsWith('.partial')); i++) await new Promise((r) => setTimeout(r, 50))
+    child.kill('SIGINT')
+    const code = await new Promise<number | null>((r) => child.once('exit', r))
+    expect(code).toBe(130)
+    expect(stderr).toMatch(/cancelled; no file was written/)
+    expect((await readdir(out)).filter((f) => f.startsWith('big.csv') || f.includes('big.csv'))).toEqual([])
+  }, 120_000)
 })
 
 describe('the built tool', () => {

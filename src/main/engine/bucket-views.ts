@@ -3,7 +3,7 @@
 // An "as of" hour rebuilds them from the folders delivered up to that hour.
 import { CATALOG } from '../../shared/catalog'
 import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders } from '../../shared/inventory'
-import type { ListedObject } from '../../shared/listing'
+import { isArchived, type ListedObject } from '../../shared/listing'
 import { logicalTableGlobSql, versionsGlobSql } from '../../shared/logical-table-sql'
 import { quoteIdent } from '../../shared/sql-quote'
 import type { NodeEngine } from './node-engine'
@@ -29,6 +29,15 @@ export async function createBucketViews(engine: NodeEngine, inventory: Inventory
     await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
     if (!q.ok) {
       problems.push({ table: `${t.schema}.${t.table}`, message: q.message })
+      await engine.query(`DROP VIEW IF EXISTS ${schema}.${name}`)
+      await engine.query(`DROP VIEW IF EXISTS ${name}`)
+      continue
+    }
+    // An archived object cannot be read: say which, before the engine fails on the first one.
+    const archived = q.registrations.map((r) => objects.get(r.key)).filter((o): o is ListedObject => o !== undefined && isArchived(o, Date.now()))
+    if (archived.length > 0) {
+      const list = archived.slice(0, 5).map((o) => `${o.key} (${o.storageClass})`).join(', ')
+      problems.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table} needs ${archived.length} archived object(s) that cannot be read until restored: ${list}${archived.length > 5 ? ', …' : ''}. Start a restore, then open the table again when it has finished.` })
       await engine.query(`DROP VIEW IF EXISTS ${schema}.${name}`)
       await engine.query(`DROP VIEW IF EXISTS ${name}`)
       continue

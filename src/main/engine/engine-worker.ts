@@ -5,12 +5,12 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 
-const require = createRequire(import.meta.url)
+const requireCjs = createRequire(import.meta.url)
 type Mod = { _malloc(n: number): number; HEAPF64: Float64Array; HEAPU8: Uint8Array }
 interface Batch {
   numRows: number
   numCols: number
-  schema: { fields: { name: string }[] }
+  schema: { fields: { name: string; type: { toString(): string } }[] }
   getChildAt(i: number): { get(row: number): unknown } | null
 }
 interface Connection {
@@ -33,7 +33,7 @@ interface DuckDbWasmNode {
   failWith(mod: Mod, message: string): void
   createDuckDB(bundles: unknown, logger: unknown, runtime: unknown): Promise<{ instantiate(): Promise<unknown>; connect(): Connection; registerFileURL(name: string, url: string, protocol: number, directIO: boolean): void }>
 }
-const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as DuckDbWasmNode
+const duckdb = requireCjs('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as DuckDbWasmNode
 
 // DuckDB-WASM logs failures to the console; in a worker that is the process's stdout, which belongs to the
 // CLI's output (JSON, CSV). Errors reach the caller as messages instead.
@@ -98,7 +98,7 @@ const runtime = {
   }
 }
 
-const dist = dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs'))
+const dist = dirname(requireCjs.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs'))
 const bundles = {
   mvp: { mainModule: join(dist, 'duckdb-mvp.wasm'), mainWorker: join(dist, 'duckdb-node-mvp.worker.cjs') },
   eh: { mainModule: join(dist, 'duckdb-eh.wasm'), mainWorker: join(dist, 'duckdb-node-eh.worker.cjs') }
@@ -108,6 +108,14 @@ const toPlain = (v: unknown): unknown => {
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()
   if (v instanceof Date) return v.toISOString()
   return v
+}
+
+/** Arrow hands timestamps and dates over as milliseconds: write them as DuckDB writes them in text, in UTC. */
+function converter(type: string): (v: unknown) => unknown {
+  const text = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '').replace(/\.000$/, '')
+  if (type.startsWith('Timestamp')) return (v) => (v === null || v === undefined ? null : text(Number(v)))
+  if (type.startsWith('Date')) return (v) => (v === null || v === undefined ? null : new Date(Number(v)).toISOString().slice(0, 10))
+  return toPlain
 }
 
 async function main(): Promise<void> {
@@ -135,10 +143,11 @@ async function main(): Promise<void> {
         let columns: string[] | null = null
         for (const batch of reader) {
           columns ??= batch.schema.fields.map((f) => f.name)
+          const convert = batch.schema.fields.map((f) => converter(String(f.type)))
           const rows: unknown[][] = []
           for (let i = 0; i < batch.numRows; i++) {
             const row: unknown[] = []
-            for (let c = 0; c < batch.numCols; c++) row.push(toPlain(batch.getChildAt(c)?.get(i)))
+            for (let c = 0; c < batch.numCols; c++) row.push((convert[c] as (v: unknown) => unknown)(batch.getChildAt(c)?.get(i)))
             rows.push(row)
           }
           port.postMessage({ type: 'batch', id: msg.id, columns, rows })
