@@ -1,7 +1,8 @@
-// npm run bench -- [listing]   (no argument: every benchmark)
+// npm run bench -- [listing] [query]   (no argument: every benchmark)
 import { benchListing } from './listing.bench'
+import { benchQuery } from './query.bench'
 
-const benches: Record<string, () => Promise<void>> = { listing: benchListing }
+const benches: Record<string, () => Promise<void>> = { listing: benchListing, query: benchQuery }
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2)

@@ -80,7 +80,7 @@ describe('byte server', () => {
   })
 
   it('fetches a range from the bucket once; afterwards it comes from disk', async () => {
-    const o = [...objects.values()].filter((x) => x.key.endsWith('.parquet') && x.size > 3 * BLOCK_SIZE && x.key !== big().key)[0] ?? big()
+    const o = [...objects.values()].filter((x) => x.key.endsWith(".parquet") && x.size > 3 * BLOCK_SIZE && x.key !== big().key)[0] ?? big()
     const before = { ...server.cache.stats }
     const reqs = proxy.stats.requests
     await (await fetch(server.url(o.key), { headers: { range: 'bytes=0-99' } })).arrayBuffer()
