@@ -22,7 +22,7 @@ let cacheDir: string
 const objects = new Map<string, ListedObject>()
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8, scale: 30 })
+  demo = await generateDemo({ days: 8, scale: 8 })
   for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) objects.set(o.key, o)
   s3 = await startS3Server()
   await s3.seed('bytes', demo.bucketDir)

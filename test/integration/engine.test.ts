@@ -70,6 +70,14 @@ describe.each(targets)('engine on %s', (name, make) => {
     expect(rows[0]).toEqual([demo.expected.tables['claudia_messages']!.versions, demo.expected.tables['claudia_messages']!.ready_folders, true])
   })
 
+  it('cancels a running query and keeps working', async () => {
+    const running = be.engine.query('SELECT count(*) FROM range(3000000000) a, range(10) b WHERE a.range % 7 = b.range')
+    await new Promise((r) => setTimeout(r, 300))
+    be.engine.cancel()
+    await expect(running).rejects.toThrow(/interrupt/i)
+    expect((await be.engine.query('SELECT 2 * 21')).rows).toEqual([[42]])
+  })
+
   it('reports bad SQL and keeps working', async () => {
     await expect(be.engine.query('SELEC 1')).rejects.toThrow(/syntax error/i)
     await expect(be.engine.query('SELECT * FROM no_such_table')).rejects.toThrow(/no_such_table/)

@@ -13,10 +13,16 @@ interface Batch {
   schema: { fields: { name: string; type: { toString(): string } }[] }
   getChildAt(i: number): { get(row: number): unknown } | null
 }
+interface Bindings {
+  startPendingQuery(conn: number, sql: string): Uint8Array | null
+  pollPendingQuery(conn: number): Uint8Array | null
+  cancelPendingQuery(conn: number): boolean
+  fetchQueryResults(conn: number): Uint8Array
+}
 interface Connection {
+  readonly _bindings: Bindings
+  readonly _conn: number
   query(sql: string): { toArray(): unknown[] }
-  /** Runs the query to its first batch (polling, so the worker's event loop keeps turning); then a sync reader. */
-  send(sql: string): Promise<Iterable<Batch> & { schema?: { fields: { name: string }[] } }>
 }
 interface Runtime {
   resolveFileInfo(mod: Mod, fileId: number): { dataUrl: string | null } | null
@@ -34,6 +40,37 @@ interface DuckDbWasmNode {
   createDuckDB(bundles: unknown, logger: unknown, runtime: unknown): Promise<{ instantiate(): Promise<unknown>; connect(): Connection; registerFileURL(name: string, url: string, protocol: number, directIO: boolean): void }>
 }
 const duckdb = requireCjs('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as DuckDbWasmNode
+// The Arrow library DuckDB-WASM itself depends on, to read its result batches.
+const arrow = requireCjs(requireCjs.resolve('apache-arrow', { paths: [dirname(requireCjs.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs'))] })) as {
+  RecordBatchReader: { from(source: Iterable<Uint8Array>): Iterable<Batch> }
+}
+
+/**
+ * Runs a query as DuckDB's pending query, polled with a pause between steps, so that a cancel (a flag the
+ * main thread sets in shared memory) interrupts it while it computes; then streams its Arrow batches.
+ */
+async function sendCancellable(conn: Connection, sql: string, cancelled: () => boolean): Promise<Iterable<Batch>> {
+  const b = conn._bindings
+  let header = b.startPendingQuery(conn._conn, sql)
+  while (header === null) {
+    await new Promise((r) => setImmediate(r))
+    if (cancelled()) {
+      b.cancelPendingQuery(conn._conn)
+      throw new Error('INTERRUPT Error: the query was cancelled')
+    }
+    header = b.pollPendingQuery(conn._conn)
+  }
+  const first = header
+  function* buffers(): Generator<Uint8Array> {
+    yield first
+    for (;;) {
+      const next = b.fetchQueryResults(conn._conn)
+      if (next.length === 0) return
+      yield next
+    }
+  }
+  return arrow.RecordBatchReader.from(buffers())
+}
 
 // DuckDB-WASM logs failures to the console; in a worker that is the process's stdout, which belongs to the
 // CLI's output (JSON, CSV). Errors reach the caller as messages instead.
@@ -45,6 +82,8 @@ const SCHEME = 'ee-bucket:'
 const port = parentPort!
 const control = new Int32Array(workerData.control as SharedArrayBuffer)
 const errorText = new Uint8Array(workerData.error as SharedArrayBuffer)
+/** [0]: the main thread has taken the last batch; [1]: stop sending batches (cancelled). */
+const flow = new Int32Array(workerData.flow as SharedArrayBuffer)
 const files = new Map<string, { key: string; size: number }>()
 const registered = new Set<string>()
 
@@ -126,7 +165,9 @@ async function main(): Promise<void> {
   // One message at a time: DuckDB runs one query per connection.
   let queue = Promise.resolve()
   port.on('message', (msg: { type: string; id?: number; sql?: string; files?: { name: string; key: string; size: number }[] }) => {
-    queue = queue.then(() => handle(msg))
+    // A cancel does not wait in the queue: it interrupts the query being run (while it is being computed).
+    if (msg.type === 'cancel') Atomics.store(flow, 1, 1)
+    else queue = queue.then(() => handle(msg))
   })
   const handle = async (msg: { type: string; id?: number; sql?: string; files?: { name: string; key: string; size: number }[] }): Promise<void> => {
     try {
@@ -139,9 +180,11 @@ async function main(): Promise<void> {
         }
         port.postMessage({ type: 'done', id: msg.id })
       } else if (msg.type === 'query') {
-        const reader = await conn.send(msg.sql as string)
+        Atomics.store(flow, 1, 0)
+        const reader = await sendCancellable(conn, msg.sql as string, () => Atomics.load(flow, 1) === 1)
         let columns: string[] | null = null
         for (const batch of reader) {
+          if (Atomics.load(flow, 1) === 1) throw new Error('INTERRUPT Error: the query was cancelled')
           columns ??= batch.schema.fields.map((f) => f.name)
           const convert = batch.schema.fields.map((f) => converter(String(f.type)))
           const rows: unknown[][] = []
@@ -150,9 +193,14 @@ async function main(): Promise<void> {
             for (let c = 0; c < batch.numCols; c++) row.push((convert[c] as (v: unknown) => unknown)(batch.getChildAt(c)?.get(i)))
             rows.push(row)
           }
+          // Wait until the main thread has taken this batch (written it out): memory stays bounded.
+          Atomics.store(flow, 0, 0)
           port.postMessage({ type: 'batch', id: msg.id, columns, rows })
+          while (Atomics.wait(flow, 0, 0, 1000) === 'timed-out' && Atomics.load(flow, 1) === 0) {
+            // keep waiting; a cancel ends the wait
+          }
         }
-        port.postMessage({ type: 'done', id: msg.id, columns: columns ?? reader.schema?.fields.map((f) => f.name) ?? [] })
+        port.postMessage({ type: 'done', id: msg.id, columns: columns ?? (reader as { schema?: { fields: { name: string }[] } }).schema?.fields.map((f) => f.name) ?? [] })
       }
     } catch (e) {
       port.postMessage({ type: 'error', id: msg.id, message: (e as Error).message })

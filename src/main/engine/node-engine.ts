@@ -19,8 +19,13 @@ export interface QueryResult {
 export interface NodeEngine {
   readonly version: string
   register(files: readonly EngineFile[]): Promise<void>
-  /** Runs SQL; onBatch receives rows as they come (the full result is not kept when it is given). */
-  query(sql: string, onBatch?: (columns: string[], rows: unknown[][]) => void): Promise<QueryResult>
+  /**
+   * Runs SQL; onBatch receives rows as they come (the full result is not kept when it is given). The next
+   * batch is produced once onBatch's promise, if it returns one, has settled: a slow writer slows the query.
+   */
+  query(sql: string, onBatch?: (columns: string[], rows: unknown[][]) => void | Promise<void>): Promise<QueryResult>
+  /** Interrupts the query being computed; it rejects, and the engine stays usable. */
+  cancel(): void
   close(): Promise<void>
 }
 
@@ -32,11 +37,22 @@ function workerUrl(): { url: URL; entry?: string } {
 
 export async function startNodeEngine(read: ReadBytes): Promise<NodeEngine> {
   const control = new SharedArrayBuffer(8)
+  const flowBuf = new SharedArrayBuffer(8)
+  const flow = new Int32Array(flowBuf)
+  const taken = (): void => {
+    Atomics.store(flow, 0, 1)
+    Atomics.notify(flow, 0)
+  }
   const error = new SharedArrayBuffer(4096)
   const ctl = new Int32Array(control)
   const { url, entry } = workerUrl()
-  const worker = new Worker(url, { workerData: { control, error, entry } })
-  const pending = new Map<number, { resolve: (r: QueryResult) => void; reject: (e: Error) => void; onBatch?: (c: string[], r: unknown[][]) => void; rows: unknown[][]; columns: string[] }>()
+  const worker = new Worker(url, { workerData: { control, error, flow: flowBuf, entry } })
+  const pending = new Map<number, { resolve: (r: QueryResult) => void; reject: (e: Error) => void; onBatch?: (c: string[], r: unknown[][]) => void | Promise<void>; rows: unknown[][]; columns: string[]; chain: Promise<void>; failure?: Error }>()
+  const cancel = (): void => {
+    Atomics.store(flow, 1, 1)
+    Atomics.notify(flow, 0)
+    worker.postMessage({ type: 'cancel' })
+  }
   let nextId = 1
 
   const answerRead = async (m: { key: string; start: number; length: number; data: SharedArrayBuffer }): Promise<void> => {
@@ -64,14 +80,23 @@ export async function startNodeEngine(read: ReadBytes): Promise<NodeEngine> {
         if (!p) return
         if (m.type === 'batch') {
           p.columns = m.columns ?? p.columns
-          if (p.onBatch) p.onBatch(p.columns, m.rows ?? [])
-          else p.rows.push(...(m.rows ?? []))
+          if (p.onBatch) {
+            const onBatch = p.onBatch
+            p.chain = p.chain.then(() => onBatch(p.columns, m.rows ?? [])).then(taken, (e: unknown) => {
+              p.failure ??= e as Error
+              cancel()
+              taken()
+            })
+          } else {
+            p.rows.push(...(m.rows ?? []))
+            taken()
+          }
         } else if (m.type === 'done') {
           pending.delete(m.id as number)
-          p.resolve({ columns: m.columns ?? p.columns, rows: p.rows })
+          void p.chain.then(() => (p.failure ? p.reject(p.failure) : p.resolve({ columns: m.columns ?? p.columns, rows: p.rows })))
         } else if (m.type === 'error') {
           pending.delete(m.id as number)
-          p.reject(new Error(withKeys(m.message ?? 'query failed')))
+          void p.chain.then(() => p.reject(p.failure ?? new Error(withKeys(m.message ?? 'query failed'))))
         }
       }
     })
@@ -81,10 +106,10 @@ export async function startNodeEngine(read: ReadBytes): Promise<NodeEngine> {
   // Errors name files as the engine knows them; users know them by bucket key.
   const keysByName = new Map<string, string>()
   const withKeys = (message: string): string => message.replace(/ee\/[^\s'"]*?\/\d{9}\.parquet/g, (name) => keysByName.get(name) ?? name)
-  const call = (msg: Record<string, unknown>, onBatch?: (c: string[], r: unknown[][]) => void): Promise<QueryResult> =>
+  const call = (msg: Record<string, unknown>, onBatch?: (c: string[], r: unknown[][]) => void | Promise<void>): Promise<QueryResult> =>
     new Promise((resolve, reject) => {
       const id = nextId++
-      pending.set(id, { resolve, reject, ...(onBatch ? { onBatch } : {}), rows: [], columns: [] })
+      pending.set(id, { resolve, reject, ...(onBatch ? { onBatch } : {}), rows: [], columns: [], chain: Promise.resolve() })
       worker.postMessage({ ...msg, id })
     })
   return {
@@ -94,6 +119,7 @@ export async function startNodeEngine(read: ReadBytes): Promise<NodeEngine> {
       await call({ type: 'register', files })
     },
     query: (sql, onBatch) => call({ type: 'query', sql }, onBatch),
+    cancel,
     close: async () => {
       await worker.terminate()
     }

@@ -23,6 +23,8 @@ export async function exportQuery(engine: NodeEngine, sql: string, target: strin
   // A fresh name every time: DuckDB-WASM can hand back an earlier file written under the same name.
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`)
   let rows = 0
+  const onAbort = (): void => engine.cancel()
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
   try {
     if (opts.format === 'parquet') {
       const counted = await engine.query(`SELECT count(*) FROM (${sql})`)
@@ -34,20 +36,17 @@ export async function exportQuery(engine: NodeEngine, sql: string, target: strin
       const failed = new Promise<never>((_, reject) => out.once('error', reject))
       failed.catch(() => {})
       let header = false
-      let pending: Promise<void> = Promise.resolve()
-      const write = (text: string): void => {
-        if (!out.write(text)) pending = new Promise<void>((r) => out.once('drain', () => r()))
-      }
-      const result = await engine.query(sql, (columns, batch) => {
-        if (opts.signal?.aborted) return
-        if (!header) write(csvLine(columns))
+      // One batch at a time: the engine produces the next once this one is written out (bounded memory).
+      const result = await engine.query(sql, async (columns, batch) => {
+        opts.signal?.throwIfAborted()
+        let text = header ? '' : csvLine(columns)
         header = true
-        for (const r of batch) write(csvLine(r))
+        for (const r of batch) text += csvLine(r)
         rows += batch.length
+        if (!out.write(text)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed])
         opts.onProgress?.(rows)
       })
-      if (!header) write(csvLine(result.columns))
-      await Promise.race([pending, failed])
+      if (!header) out.write(csvLine(result.columns))
       opts.signal?.throwIfAborted()
       await Promise.race([new Promise<void>((resolve) => out.end(resolve)), failed])
     }
@@ -59,5 +58,7 @@ export async function exportQuery(engine: NodeEngine, sql: string, target: strin
   } catch (e) {
     await rm(tmp, { force: true })
     throw e
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort)
   }
 }
