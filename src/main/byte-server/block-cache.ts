@@ -5,7 +5,7 @@ import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises
 import { join } from 'node:path'
 import type { ByteRange, BucketProvider } from '../bucket/bucket-provider'
 
-export const BLOCK_SIZE = 64 * 1024
+export const BLOCK_SIZE = 16 * 1024
 
 export interface CacheStats {
   /** Bytes fetched from the bucket (whole blocks). */
