@@ -52,6 +52,14 @@ function progress(enabled: boolean): ((text: string) => void) & { done(): void }
   return f
 }
 
+/** A table without a view (archived objects, no ready copy) is said why, rather than "does not exist". */
+function explain(e: unknown, problems: readonly { table: string; message: string }[]): string {
+  const message = (e as Error).message
+  const missing = /Table with name ([\w.]+) does not exist/.exec(message)?.[1]
+  const why = missing ? problems.find((p) => p.table === missing || p.table.endsWith(`.${missing}`)) : undefined
+  return why ? why.message : message
+}
+
 function dayStart(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined
   if (!isValidDate(value)) throw new UsageError(`--${flag} must be a date YYYY-MM-DD, not "${value}"`)
@@ -140,9 +148,7 @@ async function main(argv: string[]): Promise<number> {
       return 0
     } catch (e) {
       show.done()
-      const missing = /Table with name ([\w.]+) does not exist/.exec((e as Error).message)?.[1]
-      const why = missing ? views.problems.find((p) => p.table === missing || p.table.endsWith(`.${missing}`)) : undefined
-      process.stderr.write(`export-explorer: ${ac.signal.aborted ? 'export cancelled; no file was written' : `the export failed, no file was written: ${why ? why.message : (e as Error).message}`}\n`)
+      process.stderr.write(`export-explorer: ${ac.signal.aborted ? 'export cancelled; no file was written' : `the export failed, no file was written: ${explain(e, views.problems)}`}\n`)
       return ac.signal.aborted ? 130 : e instanceof ExportError ? 2 : 1
     } finally {
       await engine.close()
@@ -183,10 +189,7 @@ async function main(argv: string[]): Promise<number> {
         for (const r of buffered) process.stdout.write(`${cols.map((_, i) => cell(r[i]).slice(0, 40).padEnd(widths[i] as number)).join('  ')}\n`)
       }
     } catch (e) {
-      // A table without a view (archived objects, no ready copy): say why rather than "does not exist".
-      const missing = /Table with name ([\w.]+) does not exist/.exec((e as Error).message)?.[1]
-      const why = missing ? views.problems.find((p) => p.table === missing || p.table.endsWith(`.${missing}`)) : undefined
-      process.stderr.write(`export-explorer: the query failed: ${why ? why.message : (e as Error).message}\n`)
+      process.stderr.write(`export-explorer: the query failed: ${explain(e, views.problems)}\n`)
       return 1
     } finally {
       await engine.close()
