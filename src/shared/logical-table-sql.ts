@@ -148,3 +148,11 @@ export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, f
   const sql = `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (SELECT *, ${RANK_FROM_NAME} AS ${RANK} FROM ${readGlob(base, true)}) JOIN ${t} USING (${RANK})`
   return { ok: true, sql, files: files.length, registrations, setup }
 }
+
+/**
+ * Engine errors name files by their registered names (`ee/<schema>/<table>/<rank>.parquet`); users know them by
+ * bucket key. Returns a function that rewrites a message accordingly.
+ */
+export function registeredNamesToKeys(keysByName: ReadonlyMap<string, string>): (message: string) => string {
+  return (message) => message.replace(/ee\/[^\s'"]*?\/\d{9}\.parquet/g, (name) => keysByName.get(name) ?? name)
+}

@@ -1,6 +1,7 @@
 // The query engine for Node (the CLI): DuckDB-WASM in a worker thread, its file reads answered here from a
 // reader (the block cache in front of the bucket provider). Results stream back in batches.
 import { Worker } from 'node:worker_threads'
+import { registeredNamesToKeys } from '../../shared/logical-table-sql'
 
 export interface EngineFile {
   /** The name SQL uses for the file (what logical-table SQL gets from `locate`). */
@@ -105,7 +106,7 @@ export async function startNodeEngine(read: ReadBytes): Promise<NodeEngine> {
   const version = await ready
   // Errors name files as the engine knows them; users know them by bucket key.
   const keysByName = new Map<string, string>()
-  const withKeys = (message: string): string => message.replace(/ee\/[^\s'"]*?\/\d{9}\.parquet/g, (name) => keysByName.get(name) ?? name)
+  const withKeys = registeredNamesToKeys(keysByName)
   const call = (msg: Record<string, unknown>, onBatch?: (c: string[], r: unknown[][]) => void | Promise<void>): Promise<QueryResult> =>
     new Promise((resolve, reject) => {
       const id = nextId++

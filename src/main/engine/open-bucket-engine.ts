@@ -6,7 +6,7 @@ import type { ListedObject } from '../../shared/listing'
 import { bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { BlockCache } from '../byte-server/block-cache'
-import { type ViewsResult, createBucketViews } from './bucket-views'
+import { type ViewsResult, createBucketViews } from '../../shared/bucket-views'
 import { type NodeEngine, startNodeEngine } from './node-engine'
 
 export interface BucketEngine {

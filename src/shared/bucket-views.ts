@@ -1,12 +1,18 @@
 // Creates, in an engine, the views of a connected bucket: `<schema>.<table>` and `<table>` (the logical table)
 // and, for parts tables, `<table>__versions` (every row of every ready folder, with where it came from).
 // An "as of" hour rebuilds them from the folders delivered up to that hour.
-import { CATALOG } from '../../shared/catalog'
-import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders } from '../../shared/inventory'
-import { isArchived, type ListedObject } from '../../shared/listing'
-import { logicalTableGlobSql, versionsGlobSql } from '../../shared/logical-table-sql'
-import { quoteIdent } from '../../shared/sql-quote'
-import type { NodeEngine } from './node-engine'
+import { CATALOG } from './catalog'
+import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders } from './inventory'
+import { isArchived, type ListedObject } from './listing'
+import { logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
+import { quoteIdent } from './sql-quote'
+
+/** What the views need of an engine: the CLI's (DuckDB-WASM in a Node worker) and the renderer's (in a browser worker). */
+export interface SqlEngine {
+  /** Makes bucket objects readable under generated names (by the engine's own means: block cache, byte server). */
+  register(files: readonly { readonly name: string; readonly key: string; readonly size: number }[]): Promise<void>
+  query(sql: string): Promise<unknown>
+}
 
 export interface ViewsResult {
   /** Views created, "schema.table". */
@@ -15,7 +21,8 @@ export interface ViewsResult {
   readonly problems: { readonly table: string; readonly message: string }[]
 }
 
-export async function createBucketViews(engine: NodeEngine, inventory: Inventory, objects: ReadonlyMap<string, ListedObject>, opts: AsOf = {}): Promise<ViewsResult> {
+export async function createBucketViews(engine: SqlEngine, inventory: Inventory, objects: ReadonlyMap<string, ListedObject>, opts: AsOf & { readonly now?: number } = {}): Promise<ViewsResult> {
+  const now = opts.now ?? Date.now()
   const created: string[] = []
   const problems: { table: string; message: string }[] = []
   const register = async (regs: readonly { name: string; key: string }[]): Promise<void> => {
@@ -34,7 +41,7 @@ export async function createBucketViews(engine: NodeEngine, inventory: Inventory
       continue
     }
     // An archived object cannot be read: say which, before the engine fails on the first one.
-    const archived = q.registrations.map((r) => objects.get(r.key)).filter((o): o is ListedObject => o !== undefined && isArchived(o, Date.now()))
+    const archived = q.registrations.map((r) => objects.get(r.key)).filter((o): o is ListedObject => o !== undefined && isArchived(o, now))
     if (archived.length > 0) {
       const list = archived.slice(0, 5).map((o) => `${o.key} (${o.storageClass})`).join(', ')
       problems.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table} needs ${archived.length} archived object(s) that cannot be read until restored: ${list}${archived.length > 5 ? ', …' : ''}. Start a restore, then open the table again when it has finished.` })

@@ -1,0 +1,75 @@
+// The query engine in the renderer: DuckDB-WASM 1.28 (Parquet built in) in a browser worker, reading
+// Parquet over HTTP with range requests from the main process's byte server. The same views and SQL as the
+// CLI's engine (src/shared/bucket-views.ts).
+import * as duckdb from '@duckdb/duckdb-wasm'
+import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url'
+import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url'
+import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url'
+import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url'
+import type { SqlEngine } from '../../../shared/bucket-views'
+import { registeredNamesToKeys } from '../../../shared/logical-table-sql'
+
+export interface BrowserEngine extends SqlEngine {
+  query(sql: string): Promise<Record<string, unknown>[]>
+  /** Streams a result batch by batch (rows as objects); resolves with the number of rows. */
+  stream(sql: string, onBatch: (rows: Record<string, unknown>[], rowsSoFar: number) => void | Promise<void>): Promise<number>
+  /** Interrupts the query being computed; it rejects, and the engine stays usable. */
+  cancel(): Promise<void>
+  close(): Promise<void>
+}
+
+const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v)
+
+/** `urlOf` gives the byte-server URL (token included) of a bucket key. */
+export async function startBrowserEngine(urlOf: (key: string) => string): Promise<BrowserEngine> {
+  const bundle = await duckdb.selectBundle({ mvp: { mainModule: mvpWasm, mainWorker: mvpWorker }, eh: { mainModule: ehWasm, mainWorker: ehWorker } })
+  const worker = new Worker(bundle.mainWorker as string)
+  const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker)
+  await db.instantiate(bundle.mainModule, bundle.pthreadWorker)
+  const conn = await db.connect()
+  const registered = new Set<string>()
+  const keysByName = new Map<string, string>()
+  const withKeys = registeredNamesToKeys(keysByName)
+  const engine: BrowserEngine = {
+    async register(files) {
+      for (const f of files) {
+        if (registered.has(f.name)) continue
+        await db.registerFileURL(f.name, urlOf(f.key), duckdb.DuckDBDataProtocol.HTTP, false)
+        registered.add(f.name)
+        keysByName.set(f.name, f.key)
+      }
+    },
+    // Through send(): a query started that way is the one cancelSent() can interrupt.
+    async query(sql) {
+      const all: Record<string, unknown>[] = []
+      await engine.stream(sql, (rows) => {
+        all.push(...rows)
+      })
+      return all
+    },
+    async stream(sql, onBatch) {
+      let reader
+      try {
+        reader = await conn.send(sql)
+      } catch (e) {
+        throw new Error(withKeys((e as Error).message))
+      }
+      let n = 0
+      for await (const batch of reader) {
+        const rows = (batch.toArray() as { toJSON(): unknown }[]).map((row) => Object.fromEntries(Object.entries(row.toJSON() as Record<string, unknown>).map(([k, v]) => [k, plain(v)])))
+        n += rows.length
+        await onBatch(rows, n)
+      }
+      return n
+    },
+    async cancel() {
+      await conn.cancelSent()
+    },
+    async close() {
+      await conn.close()
+      await db.terminate()
+      worker.terminate()
+    }
+  }
+  return engine
+}

@@ -1,0 +1,48 @@
+// Test harness: the renderer's engine and the shared views, driven by Playwright.
+import { startBrowserEngine } from '../../../src/renderer/src/engine/browser-engine'
+import { createBucketViews } from '../../../src/shared/bucket-views'
+import { buildInventory } from '../../../src/shared/inventory'
+import type { ListedObject } from '../../../src/shared/listing'
+
+declare global {
+  interface Window {
+    runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[] }): Promise<{ problems: unknown[]; results: unknown[] }>
+    runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
+  }
+}
+
+window.runStreamAndCancel = async () => {
+  const engine = await startBrowserEngine(() => '')
+  try {
+    let batches = 0
+    const streamed = await engine.stream('SELECT range AS i FROM range(300000)', () => {
+      batches++
+    })
+    const running = engine.query('SELECT count(*) FROM range(2000000000) a, range(10) b WHERE a.range % 7 = b.range')
+    await new Promise((r) => setTimeout(r, 300))
+    await engine.cancel()
+    const cancelled = await running.then(() => 'finished', (e: Error) => e.message)
+    const after = await engine.query('SELECT 6 * 7 AS x')
+    return { streamed, batches, cancelled, after }
+  } finally {
+    await engine.close()
+  }
+}
+
+window.runViews = async (cfg) => {
+  const engine = await startBrowserEngine((key) => cfg.base + encodeURIComponent(key))
+  try {
+    const views = await createBucketViews(engine, buildInventory(cfg.objects), new Map(cfg.objects.map((o) => [o.key, o])), { now: cfg.now })
+    const results: unknown[] = []
+    for (const sql of cfg.sql) {
+      try {
+        results.push(await engine.query(sql))
+      } catch (e) {
+        results.push({ error: (e as Error).message })
+      }
+    }
+    return { problems: views.problems, results }
+  } finally {
+    await engine.close()
+  }
+}

@@ -1,0 +1,122 @@
+// The renderer's engine in a real browser (Debian's Chromium): DuckDB-WASM 1.28 reads the generated bucket's
+// Parquet over HTTP through the byte server (S3 behind it), and the shared views give the generator's truth.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listAll } from '../../src/main/bucket/bucket-provider'
+import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import { S3Provider } from '../../src/main/bucket/s3-provider'
+import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
+import { CATALOG } from '../../src/shared/catalog'
+import type { ListedObject } from '../../src/shared/listing'
+import { launchChromium } from '../helpers/chromium'
+import { type Demo, generateDemo } from '../helpers/demo'
+import { type S3Server, S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
+import { serveFolder } from '../helpers/static-server'
+
+let demo: Demo
+let s3: S3Server
+let bytes: ByteServer
+let page: { origin: string; close(): Promise<void> }
+let work: string
+const objects: ListedObject[] = []
+/** What the byte server serves: the bucket's listing (updated when an object is restored). */
+const byKey = new Map<string, ListedObject>()
+
+beforeAll(async () => {
+  demo = await generateDemo({ days: 8 })
+  for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) objects.push(o)
+  s3 = await startS3Server()
+  await s3.seed('browser', demo.bucketDir)
+  work = await mkdtemp(join(tmpdir(), 'ee-browser-'))
+  await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
+  page = await serveFolder(join(work, 'page'))
+  const provider = new S3Provider({ bucket: 'browser', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+  for (const o of objects) byKey.set(o.key, o)
+  bytes = await startByteServer({ provider, lookup: (k) => byKey.get(k), cacheDir: join(work, 'cache'), allowOrigin: page.origin })
+}, 300_000)
+afterAll(async () => {
+  await page?.close()
+  await bytes?.close()
+  await s3?.close()
+  await demo?.cleanup()
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+describe('renderer engine in Chromium', () => {
+  it('reads every logical table through the byte server and equals the truth', async () => {
+    const browser = await launchChromium()
+    try {
+      const tab = await browser.newPage()
+      await tab.goto(`${page.origin}/index.html`)
+      await tab.waitForFunction(() => typeof window.runViews === 'function')
+      const sql = CATALOG.map((t) => `SELECT '${t.table}' AS t, count(*)::INTEGER AS n FROM ${t.schema}.${t.table}`)
+      sql.push(`SELECT content FROM claudia_prompt_revision WHERE prompt_revision_id = 'prompt_revision_tracked_a'`)
+      const out = await tab.evaluate((cfg) => window.runViews(cfg), { objects, base: bytes.url(''), now: Date.parse(demo.expected.now), sql })
+      // The planted GLACIER object keeps claudia_messages closed, named.
+      expect(out.problems).toEqual([{ table: 'datamart_claudia.claudia_messages', message: expect.stringContaining(demo.expected.faults.find((f) => f.kind === 'archived')!.key) }])
+      const results = out.results.slice(0, CATALOG.length) as ({ t: string; n: number }[] | { error: string })[]
+      const counts = Object.fromEntries(results.filter((r): r is { t: string; n: number }[] => Array.isArray(r)).map((r) => [r[0]!.t, r[0]!.n]))
+      const want = Object.fromEntries(CATALOG.filter((t) => t.table !== 'claudia_messages').map((t) => [t.table, demo.expected.tables[t.table]!.rows]))
+      expect(counts).toEqual(want)
+      expect(results[CATALOG.findIndex((t) => t.table === 'claudia_messages')]).toEqual({ error: expect.stringContaining('claudia_messages does not exist') })
+      const tracked = demo.expected.newest_values.find((v) => v.key === 'prompt_revision_tracked_a')!
+      expect(out.results.at(-1)).toEqual([{ content: tracked.value }])
+      expect(bytes.stats.requests).toBeGreaterThan(0)
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it('streams results in batches and cancels a running query', async () => {
+    const browser = await launchChromium()
+    try {
+      const tab = await browser.newPage()
+      await tab.goto(`${page.origin}/index.html`)
+      await tab.waitForFunction(() => typeof window.runStreamAndCancel === 'function')
+      const out = await tab.evaluate(() => window.runStreamAndCancel())
+      expect(out.streamed).toBe(300000)
+      expect(out.batches).toBeGreaterThan(1)
+      expect(out.cancelled).toMatch(/cancel|interrupt/i)
+      expect(out.after).toEqual([{ x: 42 }])
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it('once the archived object is restored, claudia_messages keeps the newest version of every row', async () => {
+    const key = demo.expected.faults.find((f) => f.kind === 'archived')!.key
+    const provider = new S3Provider({ bucket: 'browser', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+    process.env['S3RVER_RESTORE_DELAY_MS'] = '200'
+    expect(await provider.restore(key, 1)).toBe('started')
+    await new Promise((r) => setTimeout(r, 300))
+    const restored = await provider.head(key)
+    expect(restored.restore?.ongoing).toBe(false)
+    // The listing now says so, and the byte server serves it.
+    const i = objects.findIndex((o) => o.key === key)
+    objects[i] = { ...objects[i]!, restore: restored.restore! }
+    byKey.set(key, objects[i]!)
+    const browser = await launchChromium()
+    try {
+      const tab = await browser.newPage()
+      await tab.goto(`${page.origin}/index.html`)
+      await tab.waitForFunction(() => typeof window.runViews === 'function')
+      const tracked = demo.expected.newest_values.filter((v) => v.table === 'claudia_messages')
+      const sql = [
+        'SELECT count(*)::INTEGER AS n, count(DISTINCT message_id)::INTEGER AS k FROM claudia_messages',
+        `SELECT message_id, content FROM claudia_messages WHERE message_id IN (${tracked.map((v) => `'${v.key}'`).join(', ')}) ORDER BY 1`,
+        'SELECT count(*)::INTEGER AS n FROM claudia_messages__versions'
+      ]
+      const out = await tab.evaluate((cfg) => window.runViews(cfg), { objects, base: bytes.url(''), now: Date.parse(demo.expected.now), sql })
+      expect(out.problems).toEqual([])
+      const e = demo.expected.tables['claudia_messages']!
+      expect(out.results[0]).toEqual([{ n: e.rows, k: e.distinct_keys }])
+      expect(out.results[1]).toEqual([...tracked].sort((a, b) => (a.key < b.key ? -1 : 1)).map((v) => ({ message_id: v.key, content: v.value })))
+      expect(out.results[2]).toEqual([{ n: e.versions }])
+    } finally {
+      await browser.close()
+    }
+  })
+})
