@@ -27,6 +27,7 @@ if (!binary) {
       'The Electron binary is not installed on this machine (the electron package could not download it),',
       'so the desktop window cannot open here. Everything else works without it; on the demo bucket:',
       '',
+      '  npm run serve           (the same app in a browser, on 127.0.0.1)',
       '  npm run cli -- status   --bucket resources/demo-bucket/bucket --now 2026-11-13T02:50:00Z',
       '  npm run cli -- doctor   --bucket resources/demo-bucket/bucket --now 2026-11-13T02:50:00Z',
       "  npm run cli -- query \"SELECT tenant_id, count(*) FROM cloud_chat_messages GROUP BY 1\" --bucket resources/demo-bucket/bucket",
