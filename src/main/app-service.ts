@@ -1,7 +1,10 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
 import { join } from 'node:path'
-import type { Overview, TimelineView } from '../shared/api-contract'
+import type { HourDetail, Overview, TimelineView } from '../shared/api-contract'
+import { folderPrefix } from '../shared/bucket-key'
+import { dateOf, hourOf } from '../shared/dates'
+import { parseManifest } from '../shared/manifest'
 import { CATALOG } from '../shared/catalog'
 import { deliveryInstant } from '../shared/delivery-order'
 import { type Inventory, buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
@@ -53,6 +56,37 @@ export class AppService {
     const findings = { error: 0, warning: 0, info: 0 }
     for (const f of timeline.findings) findings[f.severity]++
     return { location: this.opts.provider.location, version: inventory.version, now: new Date(this.now()).toISOString(), lastCompleteHour: complete ? new Date(complete.start).toISOString() : null, tables, findings }
+  }
+
+  async hour(args: { start: string }): Promise<HourDetail> {
+    const { inventory, timeline } = await this.ready()
+    const t = Date.parse(args.start)
+    const h = timeline.hours.find((x) => x.start === t)
+    if (!h) return { start: args.start, era: 'v2', manifest: null, tables: [], findings: [] }
+    const version = h.era === 'v1' ? 'v1' : 'v2'
+    const raw = h.manifestKey ? this.manifests.get(h.manifestKey) : undefined
+    const parsed = typeof raw === 'string' && h.manifestKey ? parseManifest(raw, { version, date: h.date, hour: version === 'v1' ? null : h.hour }) : null
+    const tables = CATALOG.map((c) => {
+      const prefix = folderPrefix(c, version, dateOf(t), version === 'v1' ? null : hourOf(t))
+      const f = inventory.folders.get(prefix)
+      const through = parsed?.manifest?.delivered.find((e) => e.name === `${c.schema}.${c.table}`)?.deliveredThrough ?? null
+      return {
+        schema: c.schema,
+        table: c.table,
+        state: h.cells[c.table] ?? 'no_delivery',
+        prefix,
+        files: f ? [...f.dataFiles, ...f.ignored].map((o) => ({ key: o.key, size: o.size, lastModified: o.lastModified, storageClass: o.storageClass ?? null })) : [],
+        success: f?.marker?.lastModified ?? null,
+        deliveredThrough: through
+      }
+    })
+    return {
+      start: args.start,
+      era: h.era,
+      manifest: h.manifest === null ? null : { key: h.manifestKey, state: h.manifest, warnings: h.manifestWarnings, raw: typeof raw === 'string' ? raw : null },
+      tables,
+      findings: timeline.findings.filter((f) => f.date === h.date && f.hour === h.hour)
+    }
   }
 
   async timeline(args: { fromHours: number }): Promise<TimelineView> {

@@ -35,7 +35,7 @@ export async function startWebHost(opts: { service: AppService; rendererDir: str
         if (req.method !== 'POST' || !API_NAMES.includes(name)) return void res.writeHead(404).end('No such call')
         const checked = validateArgs(name, JSON.parse((await body(req)) || '{}'))
         if (!checked.ok) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: checked.reason }))
-        const result = name === 'overview' ? await opts.service.overview() : await opts.service.timeline(checked.args as { fromHours: number })
+        const result = name === 'overview' ? await opts.service.overview() : name === 'timeline' ? await opts.service.timeline(checked.args as { fromHours: number }) : await opts.service.hour(checked.args as { start: string })
         return void res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(result))
       }
       if (req.method !== 'GET') return void res.writeHead(405).end()

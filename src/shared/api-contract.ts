@@ -36,10 +36,32 @@ export interface TimelineView {
   readonly findings: readonly Finding[]
 }
 
+export interface HourTable {
+  readonly schema: string
+  readonly table: string
+  readonly state: CellState
+  /** The folder this hour's delivery uses (whether or not it exists). */
+  readonly prefix: string
+  readonly files: readonly { readonly key: string; readonly size: number; readonly lastModified: string; readonly storageClass: string | null }[]
+  /** When _SUCCESS was written, or null when there is none. */
+  readonly success: string | null
+  /** From the manifest, for a parts table. */
+  readonly deliveredThrough: string | null
+}
+
+export interface HourDetail {
+  readonly start: string
+  readonly era: 'v1' | 'gap' | 'v2'
+  readonly manifest: { readonly key: string | null; readonly state: ManifestState | null; readonly warnings: readonly string[]; readonly raw: string | null } | null
+  readonly tables: readonly HourTable[]
+  readonly findings: readonly Finding[]
+}
+
 /** Each call: its arguments and its result. */
 export interface ApiContract {
   overview: { args: Record<string, never>; result: Overview }
   timeline: { args: { fromHours: number }; result: TimelineView }
+  hour: { args: { start: string }; result: HourDetail }
 }
 
 export type ApiName = keyof ApiContract
@@ -49,9 +71,13 @@ export function validateArgs<N extends ApiName>(name: N, args: unknown): { ok: t
   const obj = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : null
   if (!obj) return { ok: false, reason: 'arguments must be an object' }
   if (name === 'overview') return Object.keys(obj).length === 0 ? { ok: true, args: {} as ApiContract[N]['args'] } : { ok: false, reason: 'overview takes no arguments' }
+  if (name === 'hour') {
+    const start = obj['start']
+    return typeof start === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:00:00(\.000)?Z$/.test(start) ? { ok: true, args: { start } as ApiContract[N]['args'] } : { ok: false, reason: 'start must be an hour, YYYY-MM-DDTHH:00:00Z' }
+  }
   const h = obj['fromHours']
   if (typeof h !== 'number' || !Number.isInteger(h) || h < 1 || h > 24 * 400) return { ok: false, reason: 'fromHours must be a whole number of hours from 1 to 9600' }
   return { ok: true, args: { fromHours: h } as ApiContract[N]['args'] }
 }
 
-export const API_NAMES: readonly ApiName[] = ['overview', 'timeline']
+export const API_NAMES: readonly ApiName[] = ['overview', 'timeline', 'hour']

@@ -1,8 +1,9 @@
 // The app's first screen: the overview of the connected bucket and its delivery timeline, with findings.
 import { useEffect, useState } from 'react'
-import type { Overview, TimelineView } from '../../shared/api-contract'
+import type { HourDetail, Overview, TimelineView } from '../../shared/api-contract'
 import { APP_NAME } from '../../shared/app-info'
 import { call } from './api'
+import { HourInspector } from './hour-inspector'
 import { Legend, TimelineHeatmap } from './timeline-heatmap'
 
 const SEVERITY_COLOR = { error: '#b3261e', warning: '#9a6700', info: '#555' } as const
@@ -12,6 +13,10 @@ export function App(): React.JSX.Element {
   const [timeline, setTimeline] = useState<TimelineView | null>(null)
   const [hours, setHours] = useState(7 * 24)
   const [error, setError] = useState<string | null>(null)
+  const [hour, setHour] = useState<HourDetail | null>(null)
+  const inspect = (start: string): void => {
+    call('hour', { start }).then(setHour, (e: Error) => setError(e.message))
+  }
 
   useEffect(() => {
     call('overview', {}).then(setOverview, (e: Error) => setError(e.message))
@@ -48,8 +53,9 @@ export function App(): React.JSX.Element {
           </select>
         </label>
         <Legend />
-        {timeline ? <TimelineHeatmap view={timeline} /> : <p>Reading the bucket…</p>}
+        {timeline ? <TimelineHeatmap view={timeline} onSelect={inspect} /> : <p>Reading the bucket…</p>}
       </section>
+      {hour ? <HourInspector detail={hour} onClose={() => setHour(null)} /> : null}
       {timeline ? (
         <section style={{ marginTop: 16 }}>
           <h2 style={{ fontSize: 16 }}>Findings ({timeline.findings.length})</h2>

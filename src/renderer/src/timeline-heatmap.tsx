@@ -19,7 +19,7 @@ const brasilia = (iso: string): string => {
   return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} Brasília`
 }
 
-export function TimelineHeatmap({ view }: { view: TimelineView }): React.JSX.Element {
+export function TimelineHeatmap({ view, onSelect }: { view: TimelineView; onSelect?: (hourStart: string) => void }): React.JSX.Element {
   const schemas = [...new Set(view.tables.map((t) => t.schema))]
   return (
     <div data-testid="heatmap" style={{ overflowX: 'auto', border: '1px solid #dde1e6', borderRadius: 6 }}>
@@ -52,8 +52,13 @@ export function TimelineHeatmap({ view }: { view: TimelineView }): React.JSX.Ele
                         data-table={t.table}
                         data-hour={h.start}
                         data-state={state}
+                        tabIndex={0}
+                        onClick={() => onSelect?.(h.start)}
+                        onKeyDown={(e) => {
+                          if (e.key === 'Enter') onSelect?.(h.start)
+                        }}
                         title={`${t.table} · ${h.start.slice(0, 16).replace('T', ' ')} UTC (${brasilia(h.start)}) · ${STATE_STYLE[state].label}`}
-                        style={{ background: STATE_STYLE[state].color, width: 12, height: 14, border: '1px solid #fff', padding: 0 }}
+                        style={{ background: STATE_STYLE[state].color, width: 12, height: 14, border: '1px solid #fff', padding: 0, cursor: 'pointer' }}
                       />
                     )
                   })}

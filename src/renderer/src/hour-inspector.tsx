@@ -1,0 +1,75 @@
+// The hour inspector: the manifest (state, warnings, raw JSON) and, per table, the folder with its files,
+// object times, storage classes and delivered_through, with the findings of the hour.
+import type { HourDetail } from '../../shared/api-contract'
+import { STATE_STYLE } from './timeline-heatmap'
+
+const kb = (n: number): string => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`)
+const utc = (iso: string): string => `${iso.slice(0, 19).replace('T', ' ')} UTC`
+
+export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose: () => void }): React.JSX.Element {
+  return (
+    <section data-testid="inspector" aria-label="hour inspector" style={{ marginTop: 16, border: '1px solid #dde1e6', borderRadius: 6, padding: 12 }}>
+      <div style={{ display: 'flex', justifyContent: 'space-between' }}>
+        <h2 style={{ fontSize: 16, margin: 0 }}>
+          {utc(detail.start).slice(0, 16)} UTC · {detail.era === 'v1' ? 'v1 daily delivery' : detail.era === 'gap' ? 'switch gap' : 'v2 hourly delivery'}
+        </h2>
+        <button onClick={onClose}>Close</button>
+      </div>
+      {detail.findings.length > 0 ? (
+        <ul data-testid="inspector-findings" style={{ fontSize: 13 }}>
+          {detail.findings.map((f, i) => (
+            <li key={i}>
+              <b>{f.kind}</b> {f.table ?? ''}: {f.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <h3 style={{ fontSize: 14 }}>Manifest: {detail.manifest?.state ?? 'none expected'}</h3>
+      {detail.manifest?.key ? <code style={{ fontSize: 12 }}>{detail.manifest.key}</code> : null}
+      {detail.manifest && detail.manifest.warnings.length > 0 ? (
+        <ul data-testid="manifest-warnings" style={{ fontSize: 13, color: '#9a6700' }}>
+          {detail.manifest.warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
+      {detail.manifest?.raw ? (
+        <details>
+          <summary style={{ fontSize: 13 }}>Raw manifest</summary>
+          <pre style={{ fontSize: 11, maxHeight: 240, overflow: 'auto', background: '#f6f8fa', padding: 8 }}>{detail.manifest.raw}</pre>
+        </details>
+      ) : null}
+      <table style={{ fontSize: 12, borderCollapse: 'collapse', marginTop: 8, width: '100%' }}>
+        <thead>
+          <tr style={{ textAlign: 'left' }}>
+            <th>table</th>
+            <th>state</th>
+            <th>_SUCCESS</th>
+            <th>delivered through</th>
+            <th>files</th>
+          </tr>
+        </thead>
+        <tbody>
+          {detail.tables.map((t) => (
+            <tr key={t.table} data-inspector-table={t.table} style={{ borderTop: '1px solid #eee', verticalAlign: 'top' }}>
+              <td>{t.table}</td>
+              <td>
+                <span style={{ background: STATE_STYLE[t.state].color, padding: '0 4px' }}>{STATE_STYLE[t.state].label}</span>
+              </td>
+              <td>{t.success ? utc(t.success) : '—'}</td>
+              <td>{t.deliveredThrough ?? '—'}</td>
+              <td>
+                {t.files.length === 0 ? <span style={{ color: '#777' }}>{t.prefix} (no files)</span> : null}
+                {t.files.map((f) => (
+                  <div key={f.key}>
+                    {f.key.slice(f.key.lastIndexOf('/') + 1)} · {kb(f.size)} · {utc(f.lastModified)} · {f.storageClass ?? 'STANDARD'}
+                  </div>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  )
+}
