@@ -9,7 +9,7 @@ import { CATALOG } from '../shared/catalog'
 import { deliveryInstant } from '../shared/delivery-order'
 import { type Inventory, buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
 import { HOUR_MS } from '../shared/schedule'
-import { type Timeline, type ManifestText, analyzeTimeline } from '../shared/timeline'
+import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../shared/timeline'
 import type { BucketProvider } from './bucket/bucket-provider'
 import { readManifests } from './bucket/manifest-reader'
 import { refreshConnectionIndex } from './bucket/refresh-connection'
@@ -63,7 +63,7 @@ export class AppService {
     const t = Date.parse(args.start)
     const h = timeline.hours.find((x) => x.start === t)
     if (!h) return { start: args.start, era: 'v2', manifest: null, tables: [], findings: [] }
-    const version = h.era === 'v1' ? 'v1' : 'v2'
+    const version = expectedVersion(h.era) ?? 'v2'
     const raw = h.manifestKey ? this.manifests.get(h.manifestKey) : undefined
     const parsed = typeof raw === 'string' && h.manifestKey ? parseManifest(raw, { version, date: h.date, hour: version === 'v1' ? null : h.hour }) : null
     const tables = CATALOG.map((c) => {

@@ -86,7 +86,8 @@ const floorHour = (t: number): number => Math.floor(t / HOUR_MS) * HOUR_MS
 const cellKey = (table: string, instant: number): string => `${table}|${instant}`
 const fmtTime = (t: number): string => new Date(t).toISOString().slice(11, 16)
 
-function expectedVersion(era: Era): Version | null {
+/** The prefix that delivers in an era (none in the switch gap). */
+export function expectedVersion(era: Era): Version | null {
   return era === 'v1' ? 'v1' : era === 'v2' ? 'v2' : null
 }
 
