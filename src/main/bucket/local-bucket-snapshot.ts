@@ -1,9 +1,10 @@
-// Reads a local bucket folder into what the core analyses: its inventory and the text of every manifest.
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+// Reads a local bucket folder into what the core analyses: its inventory and the text of every manifest,
+// through the same provider and manifest reader the app and the CLI use.
 import { type Inventory, buildInventory } from '../../shared/inventory'
 import type { ManifestText } from '../../shared/timeline'
-import { listLocalFolder } from './local-folder-listing'
+import { listAll } from './bucket-provider'
+import { LocalFolderProvider } from './local-provider'
+import { readManifests } from './manifest-reader'
 
 export interface BucketSnapshot {
   readonly inventory: Inventory
@@ -11,16 +12,9 @@ export interface BucketSnapshot {
 }
 
 export async function readLocalBucket(root: string): Promise<BucketSnapshot> {
-  const inventory = buildInventory(await listLocalFolder(root))
-  const manifestTexts = new Map<string, ManifestText>()
-  await Promise.all(
-    [...inventory.manifests.keys()].map(async (key) => {
-      try {
-        manifestTexts.set(key, await readFile(join(root, key), 'utf8'))
-      } catch (e) {
-        manifestTexts.set(key, { error: (e as Error).message })
-      }
-    })
-  )
-  return { inventory, manifestTexts }
+  const provider = new LocalFolderProvider(root)
+  const objects = []
+  for await (const o of listAll(provider, '')) objects.push(o)
+  const inventory = buildInventory(objects)
+  return { inventory, manifestTexts: await readManifests(provider, inventory) }
 }
