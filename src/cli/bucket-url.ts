@@ -1,6 +1,6 @@
 // Turns the CLI's --bucket argument and credential options into a connection.
 import { resolve } from 'node:path'
-import type { ConnectionConfig } from '../main/connections/connection-config'
+import type { ConnectionConfig } from '../shared/connection-config'
 
 export interface CredentialFlags {
   readonly profile?: string

@@ -1,18 +1,23 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
 import { join } from 'node:path'
-import type { HourDetail, Overview, TimelineView } from '../shared/api-contract'
+import { parquetMetadataAsync } from 'hyparquet'
+import { type HourDetail, type HourTable, type Overview, type TimelineView, encodeCells } from '../shared/api-contract'
 import { folderPrefix } from '../shared/bucket-key'
 import { dateOf, hourOf } from '../shared/dates'
 import { parseManifest } from '../shared/manifest'
 import { CATALOG } from '../shared/catalog'
 import { deliveryInstant } from '../shared/delivery-order'
 import { type Inventory, buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
-import { HOUR_MS } from '../shared/schedule'
+import { type ListedObject, isArchived } from '../shared/listing'
+import { HOUR_MS, LAST_V1_DELIVERY } from '../shared/schedule'
 import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../shared/timeline'
+import { BucketError } from './bucket/bucket-errors'
+import type { IndexProgress } from './bucket/bucket-index'
 import type { BucketProvider } from './bucket/bucket-provider'
 import { readManifests } from './bucket/manifest-reader'
 import { refreshConnectionIndex } from './bucket/refresh-connection'
+import { BlockCache } from './byte-server/block-cache'
 
 export interface AppServiceOptions {
   readonly provider: BucketProvider
@@ -26,23 +31,74 @@ export class AppService {
   private inventory: Inventory | null = null
   private manifests: ReadonlyMap<string, ManifestText> = new Map()
   private timelineCache: Timeline | null = null
+  private problems: readonly string[] = []
+  private inflight: Promise<void> | null = null
+  private readonly footers: BlockCache
 
-  constructor(private readonly opts: AppServiceOptions) {}
+  constructor(private readonly opts: AppServiceOptions) {
+    this.footers = new BlockCache(join(opts.dataDir, 'blocks', opts.connectionId), opts.provider)
+  }
 
-  private now(): number {
+  get connectionId(): string {
+    return this.opts.connectionId
+  }
+
+  now(): number {
     return this.opts.now ? this.opts.now() : Date.now()
   }
 
-  async refresh(): Promise<void> {
-    const r = await refreshConnectionIndex(this.opts.dataDir, this.opts.connectionId, this.opts.provider, { now: this.now() })
-    this.inventory = buildInventory(r.index.objects.values())
-    this.manifests = await readManifests(this.opts.provider, this.inventory, { cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`) })
-    this.timelineCache = analyzeTimeline(this.inventory, this.manifests, { now: this.now() })
+  /** Lists the bucket (incrementally after the first time), reads new manifests, analyzes. What was shown is
+   * kept until a refresh succeeds: a failed or cancelled refresh loses nothing. One runs at a time. */
+  refresh(opts: { full?: boolean; signal?: AbortSignal; onProgress?: (p: IndexProgress) => void } = {}): Promise<void> {
+    if (this.inflight) return this.inflight
+    const run = async (): Promise<void> => {
+      const now = this.now()
+      const r = await refreshConnectionIndex(this.opts.dataDir, this.opts.connectionId, this.opts.provider, { now, ...(opts.full ? { full: true } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) })
+      opts.signal?.throwIfAborted()
+      const inventory = buildInventory(r.index.objects.values())
+      const manifests = await readManifests(this.opts.provider, inventory, { cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`) })
+      opts.signal?.throwIfAborted()
+      this.inventory = inventory
+      this.manifests = manifests
+      this.timelineCache = analyzeTimeline(inventory, manifests, { now })
+      this.problems = r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)
+    }
+    this.inflight = run().finally(() => {
+      this.inflight = null
+    })
+    return this.inflight
+  }
+
+  get loaded(): boolean {
+    return this.timelineCache !== null
   }
 
   private async ready(): Promise<{ inventory: Inventory; timeline: Timeline }> {
     if (!this.inventory || !this.timelineCache) await this.refresh()
     return { inventory: this.inventory as Inventory, timeline: this.timelineCache as Timeline }
+  }
+
+  /** Rows of a Parquet file from its footer (read through the block cache), or why not. */
+  private async footerRows(o: ListedObject): Promise<{ rows: number | null; rowsError?: string }> {
+    if (!o.key.endsWith('.parquet') || o.size < 12) return { rows: null }
+    if (isArchived(o, this.now())) return { rows: null, rowsError: `archived (${o.storageClass}): restore it to read its footer` }
+    const id = { key: o.key, etag: o.etag ?? o.lastModified, size: o.size }
+    try {
+      const meta = await parquetMetadataAsync(
+        {
+          byteLength: o.size,
+          slice: async (start: number, end?: number) => {
+            const r = await this.footers.read(id, { start, end: (end ?? o.size) - 1 })
+            return r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer
+          }
+        },
+        { initialFetchSize: 16 * 1024 }
+      )
+      return { rows: Number(meta.num_rows) }
+    } catch (e) {
+      const why = e instanceof BucketError ? e.userMessage : `not a readable Parquet file (${(e as Error).message})`
+      return { rows: null, rowsError: why }
+    }
   }
 
   async overview(): Promise<Overview> {
@@ -55,7 +111,18 @@ export class AppService {
     const complete = [...timeline.hours].reverse().find((h) => h.manifest === 'complete')
     const findings = { error: 0, warning: 0, info: 0 }
     for (const f of timeline.findings) findings[f.severity]++
-    return { location: this.opts.provider.location, version: inventory.version, now: new Date(this.now()).toISOString(), lastCompleteHour: complete ? new Date(complete.start).toISOString() : null, tables, findings }
+    return {
+      connectionId: this.opts.connectionId,
+      location: this.opts.provider.location,
+      version: inventory.version,
+      // On v1 once its last daily delivery is past: the first hourly delivery in v2/ has not been seen yet.
+      switching: inventory.version === 'v1' && this.now() >= LAST_V1_DELIVERY,
+      now: new Date(this.now()).toISOString(),
+      lastCompleteHour: complete ? new Date(complete.start).toISOString() : null,
+      tables,
+      findings,
+      problems: this.problems
+    }
   }
 
   async hour(args: { start: string }): Promise<HourDetail> {
@@ -66,7 +133,7 @@ export class AppService {
     const version = expectedVersion(h.era) ?? 'v2'
     const raw = h.manifestKey ? this.manifests.get(h.manifestKey) : undefined
     const parsed = typeof raw === 'string' && h.manifestKey ? parseManifest(raw, { version, date: h.date, hour: version === 'v1' ? null : h.hour }) : null
-    const tables = CATALOG.map((c) => {
+    const tables = await Promise.all(CATALOG.map(async (c): Promise<HourTable> => {
       const prefix = folderPrefix(c, version, dateOf(t), version === 'v1' ? null : hourOf(t))
       const f = inventory.folders.get(prefix)
       const through = parsed?.manifest?.delivered.find((e) => e.name === `${c.schema}.${c.table}`)?.deliveredThrough ?? null
@@ -75,15 +142,15 @@ export class AppService {
         table: c.table,
         state: h.cells[c.table] ?? 'no_delivery',
         prefix,
-        files: f ? [...f.dataFiles, ...f.ignored].map((o) => ({ key: o.key, size: o.size, lastModified: o.lastModified, storageClass: o.storageClass ?? null })) : [],
+        files: f ? await Promise.all([...f.dataFiles, ...f.ignored].map(async (o) => ({ key: o.key, size: o.size, lastModified: o.lastModified, storageClass: o.storageClass ?? null, ...(await this.footerRows(o)) }))) : [],
         success: f?.marker?.lastModified ?? null,
         deliveredThrough: through
       }
-    })
+    }))
     return {
       start: args.start,
       era: h.era,
-      manifest: h.manifest === null ? null : { key: h.manifestKey, state: h.manifest, warnings: h.manifestWarnings, raw: typeof raw === 'string' ? raw : null },
+      manifest: h.manifest === null ? null : { key: h.manifestKey, state: h.manifest, warnings: h.manifestWarnings, raw: typeof raw === 'string' ? raw : null, parsed: parsed?.manifest ?? null },
       tables,
       findings: timeline.findings.filter((f) => f.date === h.date && f.hour === h.hour)
     }
@@ -95,9 +162,10 @@ export class AppService {
     const from = last - Math.max(1, Math.min(24 * 400, args.fromHours)) * HOUR_MS + HOUR_MS
     const hours = timeline.hours.filter((h) => h.start >= from)
     const since = hours[0]?.date ?? '9999'
+    const names = CATALOG.map((t) => t.table)
     return {
       tables: CATALOG.map((t) => ({ schema: t.schema, table: t.table })),
-      hours: hours.map((h) => ({ start: new Date(h.start).toISOString(), era: h.era, manifest: h.manifest, cells: h.cells })),
+      hours: hours.map((h) => ({ start: new Date(h.start).toISOString(), era: h.era, manifest: h.manifest, cells: encodeCells(names, h.cells) })),
       // Findings of the hours shown, and those that belong to no hour ("__initial__" sorts after every date).
       findings: timeline.findings.filter((f) => f.date === null || f.date >= since)
     }

@@ -1,29 +1,138 @@
-// The thin Electron shell: one locked-down window. Everything it serves lives in plain Node services.
-import { app, BrowserWindow } from 'electron'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+// The thin Electron shell: one locked-down window, the API contract over IPC, the menus. Everything it
+// serves lives in plain Node services (Workspace, dispatch); this is the only file that imports 'electron'.
+import { BrowserWindow, Menu, type MenuItemConstructorOptions, type WebContents, type WebFrameMain, app, ipcMain, safeStorage, session, shell } from 'electron'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { API_NAMES, channelOf } from '../shared/api-contract'
+import { APP_NAME } from '../shared/app-info'
+import { MENU_CHANNEL, type MenuCommand } from '../shared/menu-commands'
+import { dispatch } from './api-handlers'
+import { SafeStorageSecretStore } from './connections/secret-store'
+import { ensureDemoBucket } from './demo-bucket/demo-location'
+import { Workspace } from './workspace'
 
 const here = dirname(fileURLToPath(import.meta.url))
+const rendererFile = join(here, '../renderer/index.html')
+const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
+/** Links the app may open in the user's browser: the vendor's documentation only. */
+const EXTERNAL_ALLOWED = ['https://docs.aws.amazon.com/', 'https://cloud.google.com/']
 
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 820,
+app.enableSandbox()
+app.setName(APP_NAME)
+
+/** Only our own page, in the main frame of our own window, may call main. */
+function trustedSender(frame: WebFrameMain | null, contents: WebContents, win: BrowserWindow | null): boolean {
+  if (!frame || !win || contents !== win.webContents || frame !== contents.mainFrame) return false
+  try {
+    const url = new URL(frame.url)
+    if (devUrl) return url.origin === new URL(devUrl).origin
+    return url.protocol === 'file:' && url.pathname === pathToFileURL(rendererFile).pathname
+  } catch {
+    return false
+  }
+}
+
+function openExternal(url: string): void {
+  if (/^https?:\/\//.test(url) && EXTERNAL_ALLOWED.some((p) => url.startsWith(p))) void shell.openExternal(url)
+}
+
+let win: BrowserWindow | null = null
+
+function send(command: MenuCommand): void {
+  win?.webContents.send(MENU_CHANNEL, command)
+}
+
+function buildMenu(): void {
+  const mac = process.platform === 'darwin'
+  const template: MenuItemConstructorOptions[] = [
+    ...(mac ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: 'File',
+      submenu: [
+        { label: 'Connections…', accelerator: 'CmdOrCtrl+K', click: () => send('connections') },
+        { label: 'Refresh', accelerator: mac ? 'Cmd+R' : 'F5', click: () => send('refresh') },
+        { type: 'separator' },
+        mac ? { role: 'close' } : { role: 'quit' }
+      ]
+    },
+    { role: 'editMenu' },
+    {
+      label: 'View',
+      submenu: [
+        { label: 'Findings', accelerator: 'CmdOrCtrl+Shift+F', click: () => send('findings') },
+        { label: 'Zoom timeline in', accelerator: 'CmdOrCtrl+Plus', click: () => send('zoom-in') },
+        { label: 'Zoom timeline out', accelerator: 'CmdOrCtrl+-', click: () => send('zoom-out') },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }])
+      ]
+    },
+    { role: 'windowMenu' }
+  ]
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template))
+}
+
+async function start(): Promise<void> {
+  const userData = app.getPath('userData')
+  const demo = await ensureDemoBucket([join(process.resourcesPath, 'demo-bucket'), resolve('resources/demo-bucket')], join(userData, 'demo-bucket'))
+  const workspace = new Workspace({ dataDir: join(userData, 'data'), secrets: new SafeStorageSecretStore(safeStorage, join(userData, 'secrets.json')), demo })
+
+  // No permission (camera, notifications, …) is ever granted; no <webview>.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  session.defaultSession.setPermissionCheckHandler(() => false)
+  app.on('web-contents-created', (_e, contents) => {
+    contents.on('will-attach-webview', (event) => event.preventDefault())
+    contents.on('will-navigate', (event) => event.preventDefault())
+    contents.on('will-redirect', (event) => event.preventDefault())
+    contents.setWindowOpenHandler(({ url }) => {
+      openExternal(url)
+      return { action: 'deny' }
+    })
+  })
+
+  for (const name of API_NAMES) {
+    ipcMain.handle(channelOf(name), async (event, args: unknown) => {
+      if (!trustedSender(event.senderFrame, event.sender, win)) return { error: 'Refused: this call did not come from the app window.' }
+      const reply = await dispatch(workspace, name, args)
+      return reply.ok ? { result: reply.result } : { error: reply.error }
+    })
+  }
+
+  buildMenu()
+  win = new BrowserWindow({
+    width: 1360,
+    height: 880,
     show: false,
+    title: APP_NAME,
+    icon: join(here, '../../resources/icon.png'),
     webPreferences: {
       preload: join(here, '../preload/index.cjs'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
-      webSecurity: true
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      spellcheck: false
     }
   })
-  win.once('ready-to-show', () => win.show())
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
-  win.webContents.on('will-navigate', (event) => event.preventDefault())
-  if (process.env['ELECTRON_RENDERER_URL']) void win.loadURL(process.env['ELECTRON_RENDERER_URL'])
-  else void win.loadFile(join(here, '../renderer/index.html'))
+  win.once('ready-to-show', () => win?.show())
+  win.on('closed', () => {
+    win = null
+    workspace.dispose()
+  })
+  if (devUrl) await win.loadURL(devUrl)
+  else await win.loadFile(rendererFile)
 }
 
-void app.whenReady().then(createWindow)
-app.on('window-all-closed', () => app.quit())
+if (!app.requestSingleInstanceLock()) app.quit()
+else {
+  app.on('second-instance', () => {
+    if (win?.isMinimized()) win.restore()
+    win?.focus()
+  })
+  void app.whenReady().then(start)
+  app.on('window-all-closed', () => app.quit())
+}

@@ -1,7 +1,9 @@
 // The typed contract between the renderer and main: one entry per call, the same over Electron IPC and
-// over the web host's HTTP. Plain data only; never a credential.
+// over the web host's HTTP. Plain data only; a secret may travel to main (typed into a form), never back.
 import type { Version } from './bucket-key'
-import type { CellState, Finding, ManifestState, Severity } from './timeline'
+import { type ConnectionConfig, validateConnection } from './connection-config'
+import type { Manifest } from './manifest'
+import { CELL_STATES, type CellState, type Finding, type ManifestState, type Severity } from './timeline'
 
 export interface TableStatus {
   readonly schema: string
@@ -13,21 +15,27 @@ export interface TableStatus {
 }
 
 export interface Overview {
+  readonly connectionId: string
   readonly location: string
   readonly version: Version
+  /** v1 → v2 switch in progress: v2 manifests exist but v1 still delivered within the last week. */
+  readonly switching: boolean
   /** Evaluation instant (UTC ISO). */
   readonly now: string
   /** The newest hour whose manifest is complete. */
   readonly lastCompleteHour: string | null
   readonly tables: readonly TableStatus[]
   readonly findings: Readonly<Record<Severity, number>>
+  /** Problems met while listing (a prefix that could not be listed, …), for the user. */
+  readonly problems: readonly string[]
 }
 
 export interface TimelineHourView {
   readonly start: string
   readonly era: 'v1' | 'gap' | 'v2'
   readonly manifest: ManifestState | null
-  readonly cells: Readonly<Record<string, CellState>>
+  /** One character per table of `TimelineView.tables`, in order: an index into CELL_STATES. */
+  readonly cells: string
 }
 
 export interface TimelineView {
@@ -36,13 +44,22 @@ export interface TimelineView {
   readonly findings: readonly Finding[]
 }
 
+/** Encodes a row of cell states for the wire (a year of hours is 8,760 rows). */
+export function encodeCells(tables: readonly string[], cells: Readonly<Record<string, CellState>>): string {
+  return tables.map((t) => String(CELL_STATES.indexOf(cells[t] ?? 'no_delivery'))).join('')
+}
+
+export function decodeCell(cells: string, tableIndex: number): CellState {
+  return CELL_STATES[Number(cells[tableIndex])] ?? 'no_delivery'
+}
+
 export interface HourTable {
   readonly schema: string
   readonly table: string
   readonly state: CellState
   /** The folder this hour's delivery uses (whether or not it exists). */
   readonly prefix: string
-  readonly files: readonly { readonly key: string; readonly size: number; readonly lastModified: string; readonly storageClass: string | null }[]
+  readonly files: readonly { readonly key: string; readonly size: number; readonly lastModified: string; readonly storageClass: string | null; readonly rows: number | null; readonly rowsError?: string }[]
   /** When _SUCCESS was written, or null when there is none. */
   readonly success: string | null
   /** From the manifest, for a parts table. */
@@ -52,9 +69,57 @@ export interface HourTable {
 export interface HourDetail {
   readonly start: string
   readonly era: 'v1' | 'gap' | 'v2'
-  readonly manifest: { readonly key: string | null; readonly state: ManifestState | null; readonly warnings: readonly string[]; readonly raw: string | null } | null
+  readonly manifest: {
+    readonly key: string | null
+    readonly state: ManifestState | null
+    readonly warnings: readonly string[]
+    readonly raw: string | null
+    /** The parsed fields, when the manifest could be parsed. */
+    readonly parsed: Manifest | null
+  } | null
   readonly tables: readonly HourTable[]
   readonly findings: readonly Finding[]
+}
+
+export interface ConnectionSummary {
+  readonly id: string
+  readonly name: string
+  readonly provider: 's3' | 'gcs' | 'local'
+  /** Where it points, e.g. s3://bucket/prefix/. */
+  readonly location: string
+  /** The built-in demo bucket: cannot be edited or deleted. */
+  readonly builtin: boolean
+}
+
+export interface ConnectionsView {
+  readonly active: string | null
+  readonly connections: readonly ConnectionSummary[]
+  /** Saved connections that could not be read. */
+  readonly problems: readonly string[]
+  /** Why a secret key cannot be saved here, or null when it can. */
+  readonly secretStorage: string | null
+}
+
+export interface RefreshStatus {
+  readonly running: boolean
+  readonly progress: { readonly prefixesDone: number; readonly prefixesTotal: number; readonly objects: number } | null
+  /** Increases each time a refresh completes: the renderer reloads what it shows. */
+  readonly generation: number
+  readonly lastRefreshed: string | null
+  readonly lastError: string | null
+  readonly nextAuto: string | null
+}
+
+export interface ConnectionVerdictView {
+  readonly ok: boolean
+  readonly message: string
+  readonly version: Version | null
+}
+
+/** A connection from the form: no id when new; a static S3 key's secret comes apart, never stored in it. */
+export interface ConnectionInput {
+  readonly connection: ConnectionConfig
+  readonly secretAccessKey?: string
 }
 
 /** Each call: its arguments and its result. */
@@ -62,22 +127,73 @@ export interface ApiContract {
   overview: { args: Record<string, never>; result: Overview }
   timeline: { args: { fromHours: number }; result: TimelineView }
   hour: { args: { start: string }; result: HourDetail }
+  connections: { args: Record<string, never>; result: ConnectionsView }
+  connectionGet: { args: { id: string }; result: ConnectionConfig }
+  connectionSave: { args: ConnectionInput; result: { id: string } }
+  connectionTest: { args: ConnectionInput; result: ConnectionVerdictView }
+  connectionOpen: { args: { id: string }; result: ConnectionsView }
+  connectionDelete: { args: { id: string }; result: ConnectionsView }
+  awsProfiles: { args: Record<string, never>; result: { profiles: readonly string[]; error: string | null } }
+  refresh: { args: { full: boolean }; result: RefreshStatus }
+  refreshStatus: { args: Record<string, never>; result: RefreshStatus }
+  refreshCancel: { args: Record<string, never>; result: RefreshStatus }
 }
 
 export type ApiName = keyof ApiContract
+export type ArgsOf<N extends ApiName> = ApiContract[N]['args']
+export type ResultOf<N extends ApiName> = ApiContract[N]['result']
 
-/** Checks a call's arguments as they arrive from a renderer (never trusted); returns them or the reason. */
-export function validateArgs<N extends ApiName>(name: N, args: unknown): { ok: true; args: ApiContract[N]['args'] } | { ok: false; reason: string } {
-  const obj = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : null
-  if (!obj) return { ok: false, reason: 'arguments must be an object' }
-  if (name === 'overview') return Object.keys(obj).length === 0 ? { ok: true, args: {} as ApiContract[N]['args'] } : { ok: false, reason: 'overview takes no arguments' }
-  if (name === 'hour') {
-    const start = obj['start']
-    return typeof start === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:00:00(\.000)?Z$/.test(start) ? { ok: true, args: { start } as ApiContract[N]['args'] } : { ok: false, reason: 'start must be an hour, YYYY-MM-DDTHH:00:00Z' }
-  }
-  const h = obj['fromHours']
-  if (typeof h !== 'number' || !Number.isInteger(h) || h < 1 || h > 24 * 400) return { ok: false, reason: 'fromHours must be a whole number of hours from 1 to 9600' }
-  return { ok: true, args: { fromHours: h } as ApiContract[N]['args'] }
+type Check = (obj: Record<string, unknown>) => string | null
+
+const none: Check = (o) => (Object.keys(o).length === 0 ? null : 'this call takes no arguments')
+const onlyKeys = (o: Record<string, unknown>, keys: readonly string[]): string | null => {
+  const extra = Object.keys(o).filter((k) => !keys.includes(k))
+  return extra.length ? `unexpected argument ${extra.join(', ')}` : null
+}
+const id: Check = (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w.-]{1,100}$/.test(o['id']) ? null : 'id must be a connection id')
+const connectionInput: Check = (o) => {
+  const extra = onlyKeys(o, ['connection', 'secretAccessKey'])
+  if (extra) return extra
+  const c = o['connection']
+  // A new connection has no id yet and a static key no secretRef yet: main assigns both.
+  const filled = typeof c === 'object' && c !== null ? { id: 'new', ...(c as object) } : c
+  const auth = (filled as { auth?: { kind?: string } } | null)?.auth
+  const withRef = auth?.kind === 'static' ? { ...(filled as object), auth: { secretRef: 'pending', ...auth } } : filled
+  const r = validateConnection(withRef)
+  if (!r.ok) return `connection: ${r.reason}`
+  const s = o['secretAccessKey']
+  if (s !== undefined && (typeof s !== 'string' || s.length > 1024)) return 'secretAccessKey must be a string'
+  return null
 }
 
-export const API_NAMES: readonly ApiName[] = ['overview', 'timeline', 'hour']
+const CHECKS: { readonly [N in ApiName]: Check } = {
+  overview: none,
+  connections: none,
+  awsProfiles: none,
+  refreshStatus: none,
+  refreshCancel: none,
+  timeline: (o) => onlyKeys(o, ['fromHours']) ?? (typeof o['fromHours'] === 'number' && Number.isInteger(o['fromHours']) && o['fromHours'] >= 1 && o['fromHours'] <= 24 * 800 ? null : 'fromHours must be a whole number of hours from 1 to 19200'),
+  hour: (o) => onlyKeys(o, ['start']) ?? (typeof o['start'] === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:00:00(\.000)?Z$/.test(o['start']) ? null : 'start must be an hour, YYYY-MM-DDTHH:00:00Z'),
+  connectionGet: id,
+  connectionOpen: id,
+  connectionDelete: id,
+  connectionSave: connectionInput,
+  connectionTest: connectionInput,
+  refresh: (o) => onlyKeys(o, ['full']) ?? (typeof o['full'] === 'boolean' ? null : 'full must be true or false')
+}
+
+export const API_NAMES = Object.keys(CHECKS) as readonly ApiName[]
+
+export const isApiName = (name: string): name is ApiName => Object.prototype.hasOwnProperty.call(CHECKS, name)
+
+/** Checks a call's arguments as they arrive from a renderer (never trusted); returns them or the reason. */
+export function validateArgs<N extends ApiName>(name: N, args: unknown): { ok: true; args: ArgsOf<N> } | { ok: false; reason: string } {
+  if (!isApiName(name)) return { ok: false, reason: `no call named ${String(name)}` }
+  const obj = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : null
+  if (!obj) return { ok: false, reason: 'arguments must be an object' }
+  const reason = CHECKS[name](obj)
+  return reason === null ? { ok: true, args: obj as ArgsOf<N> } : { ok: false, reason: `${name}: ${reason}` }
+}
+
+/** The IPC channel of a call. */
+export const channelOf = (name: ApiName): string => `export-explorer:${name}`

@@ -2,17 +2,20 @@
 // state, every table's cell state and the findings, in the one vocabulary of DESIGN.md.
 import { type Version, folderPrefix, manifestKey } from './bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
-import { dateOf, hourOf, instantOf, parseInstant } from './dates'
+import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
 import { type Folder, type Inventory, foldersForLogicalTable } from './inventory'
 import { isArchived } from './listing'
 import { type ParsedManifest, parseManifest } from './manifest'
 import {
   DELIVERED_THROUGH_LAG_MS, DUE_AFTER_MS, type Era, FAILED_AFTER_MS, HOURLY_RETENTION_MS, HOUR_MS, MINUTE_MS,
-  PENDING_CATCH_UP_MS, eraOf, isDeliveryHour
+  PENDING_CATCH_UP_MS, V1_DELIVERY_HOUR, eraOf, isDeliveryHour
 } from './schedule'
 
 export type CellState = 'ready' | 'late' | 'in_flight' | 'failed' | 'pending' | 'missing' | 'pruned' | 'no_delivery' | 'not_due'
+
+/** Every cell state, from the most to the least alarming: a zoomed-out view shows the first one of its hours. */
+export const CELL_STATES: readonly CellState[] = ['missing', 'failed', 'pending', 'late', 'in_flight', 'ready', 'pruned', 'not_due', 'no_delivery']
 export type ManifestState = 'complete' | 'incomplete' | 'absent' | 'malformed' | 'not_due'
 
 export type FindingKind =
@@ -271,4 +274,10 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
       add('archived', f.ref.partition.date, f.ref.partition.hour, c.table, archived[0]?.key ?? f.ref.prefix, `${archived.length} of ${f.dataFiles.length} file(s) in ${f.ref.prefix} are in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`)
     }
   }
+}
+
+/** The timeline hour a finding belongs to (a v1 date's delivery hour when it has none), or null. */
+export function findingHour(f: Pick<Finding, 'date' | 'hour'>): number | null {
+  if (f.date === null || !isValidDate(f.date)) return null
+  return instantOf(f.date, f.hour ?? V1_DELIVERY_HOUR)
 }

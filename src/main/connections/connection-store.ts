@@ -2,7 +2,7 @@
 // the entries that can be read are kept, the others named.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { type ConnectionConfig, validateConnection } from './connection-config'
+import { type ConnectionConfig, validateConnection } from '../../shared/connection-config'
 
 export interface LoadedConnections {
   readonly connections: ConnectionConfig[]

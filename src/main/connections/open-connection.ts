@@ -8,7 +8,7 @@ import type { BucketProvider } from '../bucket/bucket-provider'
 import { GcsProvider } from '../bucket/gcs-provider'
 import { LocalFolderProvider } from '../bucket/local-provider'
 import { S3Provider } from '../bucket/s3-provider'
-import type { ConnectionConfig } from './connection-config'
+import type { ConnectionConfig } from '../../shared/connection-config'
 import type { SecretStore } from './secret-store'
 
 export interface OpenOptions {

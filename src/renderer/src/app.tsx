@@ -1,73 +1,344 @@
-// The app's first screen: the overview of the connected bucket and its delivery timeline, with findings.
-import { useEffect, useState } from 'react'
-import type { HourDetail, Overview, TimelineView } from '../../shared/api-contract'
+// The app's first screen: the open connection (the demo bucket on first run), refresh with progress and
+// cancel, the overview, the delivery timeline, the findings list (jumps to the hour) and the hour inspector.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { ConnectionsView, HourDetail, Overview, RefreshStatus, TimelineView } from '../../shared/api-contract'
 import { APP_NAME } from '../../shared/app-info'
+import type { MenuCommand } from '../../shared/menu-commands'
+import { type Finding, type Severity, findingHour } from '../../shared/timeline'
 import { call } from './api'
+import { ConnectionManager } from './connections'
 import { HourInspector } from './hour-inspector'
-import { Legend, TimelineHeatmap } from './timeline-heatmap'
+import { type AxisZone, ZONE_LABEL, age, wallClock } from './time'
+import { type Focus, Legend, TimelineHeatmap } from './timeline-heatmap'
 
-const SEVERITY_COLOR = { error: '#b3261e', warning: '#9a6700', info: '#555' } as const
+const SEVERITY_COLOR: Record<Severity, string> = { error: '#b3261e', warning: '#9a6700', info: '#555' }
+const RANGES = [
+  [48, '2 days'],
+  [7 * 24, '7 days'],
+  [30 * 24, '30 days'],
+  [91 * 24, '3 months'],
+  [366 * 24, '1 year']
+] as const
+
+const btn: React.CSSProperties = { fontSize: 13, padding: '3px 10px' }
 
 export function App(): React.JSX.Element {
+  const [connections, setConnections] = useState<ConnectionsView | null>(null)
+  const [showConnections, setShowConnections] = useState(false)
   const [overview, setOverview] = useState<Overview | null>(null)
   const [timeline, setTimeline] = useState<TimelineView | null>(null)
   const [hours, setHours] = useState(7 * 24)
+  const [zone, setZone] = useState<AxisZone>('utc')
   const [error, setError] = useState<string | null>(null)
   const [hour, setHour] = useState<HourDetail | null>(null)
-  const inspect = (start: string): void => {
-    call('hour', { start }).then(setHour, (e: Error) => setError(e.message))
-  }
+  const [focus, setFocus] = useState<Focus | null>(null)
+  const [status, setStatus] = useState<RefreshStatus | null>(null)
+  const [severities, setSeverities] = useState<Record<Severity, boolean>>({ error: true, warning: true, info: false })
+  const [zoomCommand, setZoomCommand] = useState<{ n: number; dir: 1 | -1 }>({ n: 0, dir: 1 })
+  const pendingJump = useRef<Finding | null>(null)
+  const findingsRef = useRef<HTMLElement | null>(null)
+  const generation = useRef(-1)
 
-  useEffect(() => {
-    call('overview', {}).then(setOverview, (e: Error) => setError(e.message))
+  const fail = (e: Error): void => setError(e.message)
+  const inspect = useCallback((start: string): void => {
+    if (start) call('hour', { start }).then(setHour, fail)
   }, [])
-  useEffect(() => {
-    call('timeline', { fromHours: hours }).then(setTimeline, (e: Error) => setError(e.message))
+
+  const reload = useCallback(() => {
+    setError(null)
+    call('overview', {}).then((o) => {
+      setOverview(o)
+      call('connections', {}).then(setConnections, fail)
+    }, fail)
+    call('timeline', { fromHours: hours }).then(setTimeline, fail)
   }, [hours])
 
+  useEffect(() => {
+    call('connections', {}).then(setConnections, fail)
+  }, [])
+  useEffect(() => {
+    call('timeline', { fromHours: hours }).then(setTimeline, fail)
+  }, [hours])
+
+  // Refresh status: polled while a refresh runs, every half minute otherwise (an automatic refresh may start).
+  useEffect(() => {
+    let stop = false
+    let timer: ReturnType<typeof setTimeout>
+    const poll = (): void => {
+      call('refreshStatus', {}).then(
+        (s) => {
+          if (stop) return
+          setStatus(s)
+          if (s.generation !== generation.current && !s.running) {
+            generation.current = s.generation
+            reload()
+          }
+          timer = setTimeout(poll, s.running ? 300 : 30_000)
+        },
+        () => {
+          if (!stop) timer = setTimeout(poll, 5_000)
+        }
+      )
+    }
+    poll()
+    return () => {
+      stop = true
+      clearTimeout(timer)
+    }
+  }, [reload, status?.running])
+
+  const refresh = (full: boolean): void => {
+    call('refresh', { full }).then(setStatus, fail)
+  }
+
+  // Jump from a finding: widen the range if the hour is older than it, focus the cell, open the inspector.
+  const jump = useCallback(
+    (f: Finding) => {
+      const t = findingHour(f)
+      if (t === null || !timeline) return
+      const idx = timeline.hours.findIndex((h) => Date.parse(h.start) === t)
+      if (idx < 0) {
+        const needed = RANGES.find(([h]) => Date.parse(overview?.now ?? '') - t < h * 3_600_000)
+        if (needed && needed[0] !== hours) {
+          pendingJump.current = f
+          setHours(needed[0])
+        }
+        return
+      }
+      const table = Math.max(0, timeline.tables.findIndex((x) => x.table === f.table))
+      setFocus({ hour: idx, table })
+      inspect(timeline.hours[idx]?.start ?? '')
+    },
+    [timeline, overview, hours, inspect]
+  )
+  useEffect(() => {
+    const f = pendingJump.current
+    if (f && timeline) {
+      pendingJump.current = null
+      jump(f)
+    }
+  }, [timeline, jump])
+
+  // Menu commands from the Electron shell.
+  useEffect(() => {
+    const bridge = window.exportExplorer as unknown as { onMenu?: (l: (c: MenuCommand) => void) => void } | undefined
+    bridge?.onMenu?.((c) => {
+      if (c === 'refresh') refresh(false)
+      else if (c === 'connections') setShowConnections(true)
+      else if (c === 'findings') findingsRef.current?.scrollIntoView()
+      else if (c === 'zoom-in' || c === 'zoom-out') setZoomCommand((z) => ({ n: z.n + 1, dir: c === 'zoom-in' ? 1 : -1 }))
+    })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const shownFindings = useMemo(() => (timeline?.findings ?? []).filter((f) => severities[f.severity]), [timeline, severities])
+  const now = overview ? Date.parse(overview.now) : Date.now()
+  const active = connections?.connections.find((c) => c.id === connections.active)
+  const p = status?.progress
+
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 16, color: '#1f2328' }}>
-      <header style={{ display: 'flex', alignItems: 'baseline', gap: 16, flexWrap: 'wrap' }}>
+    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 16, color: '#1f2328', maxWidth: 1800 }}>
+      <header style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
         <h1 style={{ fontSize: 20, margin: 0 }}>{APP_NAME}</h1>
-        {overview ? (
-          <span data-testid="overview" style={{ fontSize: 13, color: '#555' }}>
-            {overview.location} · on <b>{overview.version}</b> · as of {overview.now.slice(0, 16).replace('T', ' ')} UTC · last complete hour{' '}
-            {overview.lastCompleteHour ? overview.lastCompleteHour.slice(0, 13).replace('T', ' ') + ':00 UTC' : 'none'} ·{' '}
-            {(['error', 'warning', 'info'] as const).map((s) => (
-              <span key={s} style={{ color: SEVERITY_COLOR[s], marginRight: 8 }}>
-                {overview.findings[s]} {s}
-                {overview.findings[s] === 1 ? '' : 's'}
-              </span>
-            ))}
-          </span>
-        ) : null}
-      </header>
-      {error ? <p role="alert" style={{ color: '#b3261e' }}>{error}</p> : null}
-      <section style={{ marginTop: 12 }}>
         <label style={{ fontSize: 13 }}>
-          Show the last{' '}
-          <select value={hours} onChange={(e) => setHours(Number(e.target.value))} aria-label="hours shown">
-            <option value={48}>2 days</option>
-            <option value={7 * 24}>7 days</option>
-            <option value={30 * 24}>30 days</option>
+          Connection{' '}
+          <select
+            aria-label="connection"
+            value={connections?.active ?? ''}
+            onChange={(e) =>
+              call('connectionOpen', { id: e.target.value }).then((v) => {
+                setConnections(v)
+                setHour(null)
+                setFocus(null)
+              }, fail)
+            }
+          >
+            {connections?.active ? null : <option value="">(opening…)</option>}
+            {connections?.connections.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
           </select>
         </label>
+        <button style={btn} onClick={() => setShowConnections(true)}>
+          Connections…
+        </button>
+        <span style={{ flex: 1 }} />
+        {status?.running ? (
+          <>
+            <span data-testid="refresh-progress" style={{ fontSize: 13 }}>
+              Refreshing… {p ? `${p.prefixesDone}/${p.prefixesTotal} folders listed, ${p.objects.toLocaleString()} objects` : 'starting'}
+            </span>
+            <progress max={p?.prefixesTotal || 1} value={p?.prefixesDone ?? 0} style={{ width: 120 }} />
+            <button style={btn} onClick={() => call('refreshCancel', {}).then(setStatus, fail)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <>
+            <span data-testid="refresh-status" style={{ fontSize: 12, color: status?.lastError ? '#b3261e' : '#555' }}>
+              {status?.lastError ?? (status?.lastRefreshed ? `Refreshed ${wallClock(Date.parse(status.lastRefreshed), 'local').slice(11)} local` : '')}
+              {status?.nextAuto ? ` · next automatic refresh ${wallClock(Date.parse(status.nextAuto), 'local').slice(11)}` : ''}
+            </span>
+            <button style={btn} onClick={() => refresh(false)} title="List what changed since the last refresh">
+              Refresh
+            </button>
+          </>
+        )}
+      </header>
+      {error ? (
+        <p role="alert" style={{ color: '#b3261e', background: '#fdecea', padding: 8, borderRadius: 4 }}>
+          {error}
+        </p>
+      ) : null}
+      {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : <p>Reading the bucket…</p>}
+      <section style={{ marginTop: 12 }}>
+        <div style={{ display: 'flex', gap: 16, alignItems: 'center', fontSize: 13, flexWrap: 'wrap' }}>
+          <h2 style={{ fontSize: 16, margin: 0 }}>Delivery timeline</h2>
+          <label>
+            Show the last{' '}
+            <select value={hours} onChange={(e) => setHours(Number(e.target.value))} aria-label="hours shown">
+              {RANGES.map(([h, label]) => (
+                <option key={h} value={h}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Axis in{' '}
+            <select value={zone} onChange={(e) => setZone(e.target.value as AxisZone)} aria-label="axis time zone">
+              {(Object.keys(ZONE_LABEL) as AxisZone[]).map((z) => (
+                <option key={z} value={z}>
+                  {ZONE_LABEL[z]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
         <Legend />
-        {timeline ? <TimelineHeatmap view={timeline} onSelect={inspect} /> : <p>Reading the bucket…</p>}
+        {timeline ? (
+          <TimelineHeatmap
+            view={timeline}
+            zone={zone}
+            focus={focus}
+            onFocus={setFocus}
+            onSelect={inspect}
+            zoomCommand={zoomCommand}
+          />
+        ) : (
+          <p>Reading the bucket…</p>
+        )}
       </section>
       {hour ? <HourInspector detail={hour} onClose={() => setHour(null)} /> : null}
       {timeline ? (
-        <section style={{ marginTop: 16 }}>
-          <h2 style={{ fontSize: 16 }}>Findings ({timeline.findings.length})</h2>
-          <ul data-testid="findings" style={{ fontSize: 13, paddingLeft: 16 }}>
-            {timeline.findings.map((f, i) => (
+        <section ref={findingsRef} style={{ marginTop: 16 }}>
+          <div style={{ display: 'flex', gap: 12, alignItems: 'center' }}>
+            <h2 style={{ fontSize: 16, margin: 0 }}>Findings ({shownFindings.length} of {timeline.findings.length})</h2>
+            {(['error', 'warning', 'info'] as const).map((s) => (
+              <label key={s} style={{ fontSize: 13, color: SEVERITY_COLOR[s] }}>
+                <input type="checkbox" checked={severities[s]} onChange={(e) => setSeverities({ ...severities, [s]: e.target.checked })} /> {s}
+              </label>
+            ))}
+          </div>
+          <ul data-testid="findings" style={{ fontSize: 13, paddingLeft: 0, listStyle: 'none' }}>
+            {shownFindings.map((f, i) => (
               <li key={i} data-kind={f.kind} style={{ marginBottom: 4 }}>
-                <b style={{ color: SEVERITY_COLOR[f.severity] }}>{f.kind}</b> {f.date ?? ''} {f.hour ? `${f.hour}:00 UTC` : ''} {f.table ?? ''} — {f.message}
+                <button
+                  onClick={() => jump(f)}
+                  disabled={findingHour(f) === null}
+                  style={{ all: 'unset', cursor: findingHour(f) === null ? 'default' : 'pointer', display: 'block' }}
+                  title={findingHour(f) === null ? f.key : 'Show this hour'}
+                >
+                  <b style={{ color: SEVERITY_COLOR[f.severity] }}>{f.kind.replace(/_/g, ' ')}</b> {f.date ?? ''} {f.hour ? `${f.hour}:00 UTC` : ''} {f.table ?? ''} — {f.message}
+                </button>
               </li>
             ))}
           </ul>
         </section>
       ) : null}
+      {showConnections && connections ? (
+        <ConnectionManager
+          view={connections}
+          onClose={() => setShowConnections(false)}
+          onChanged={(v, opened) => {
+            setConnections(v)
+            if (opened) {
+              setShowConnections(false)
+              setHour(null)
+              setFocus(null)
+              setOverview(null)
+              setTimeline(null)
+              generation.current = -1
+              setStatus((s) => (s ? { ...s, running: true } : s))
+            }
+          }}
+        />
+      ) : null}
     </main>
+  )
+}
+
+function OverviewPanel({ overview, now, location }: { overview: Overview; now: number; location: string }): React.JSX.Element {
+  return (
+    <section data-testid="overview" style={{ marginTop: 12, display: 'grid', gridTemplateColumns: 'minmax(260px, 320px) 1fr', gap: 16 }}>
+      <div style={{ fontSize: 13, lineHeight: 1.7 }}>
+        <div style={{ color: '#555', wordBreak: 'break-all' }}>{location}</div>
+        <div>
+          Bucket on{' '}
+          <b data-testid="version" style={{ padding: '1px 6px', borderRadius: 4, background: overview.switching ? '#f3e3c3' : overview.version === 'v2' ? '#d6efdf' : '#dbe4f0' }}>
+            {overview.switching ? 'v1 → v2 switch in progress' : overview.version}
+          </b>
+        </div>
+        <div>As of {overview.now.slice(0, 16).replace('T', ' ')} UTC</div>
+        <div>
+          Last complete hour: <b>{overview.lastCompleteHour ? `${overview.lastCompleteHour.slice(0, 13).replace('T', ' ')}:00 UTC` : 'none'}</b>
+          {overview.lastCompleteHour ? ` (${age(Date.parse(overview.lastCompleteHour), now)} ago)` : ''}
+        </div>
+        <div>
+          Findings:{' '}
+          {(['error', 'warning', 'info'] as const).map((s) => (
+            <span key={s} data-severity={s} style={{ color: SEVERITY_COLOR[s], marginRight: 8, fontWeight: 600 }}>
+              {overview.findings[s]} {s}
+              {overview.findings[s] === 1 ? '' : 's'}
+            </span>
+          ))}
+        </div>
+        {overview.problems.map((p) => (
+          <div key={p} role="alert" style={{ color: '#b3261e' }}>
+            {p}
+          </div>
+        ))}
+      </div>
+      <table data-testid="latest-copies" style={{ fontSize: 12, borderCollapse: 'collapse', alignSelf: 'start' }}>
+        <thead>
+          <tr style={{ textAlign: 'left', color: '#555' }}>
+            <th style={{ padding: '2px 8px' }}>table</th>
+            <th style={{ padding: '2px 8px' }}>mode</th>
+            <th style={{ padding: '2px 8px' }}>latest ready copy / newest folder</th>
+            <th style={{ padding: '2px 8px' }}>age</th>
+          </tr>
+        </thead>
+        <tbody style={{ columns: 2 }}>
+          {overview.tables.map((t) => {
+            const stale = t.newest !== null && now - Date.parse(t.newest) > 2 * 3_600_000 && overview.version === 'v2'
+            return (
+              <tr key={`${t.schema}.${t.table}`} data-latest={t.table} style={{ borderTop: '1px solid #eef0f3' }}>
+                <td style={{ padding: '1px 8px' }}>
+                  <span style={{ color: '#777' }}>{t.schema}.</span>
+                  {t.table}
+                </td>
+                <td style={{ padding: '1px 8px', color: '#555' }}>{t.mode === 'full' ? 'full copy' : 'parts'}</td>
+                <td style={{ padding: '1px 8px' }} title={t.newestPrefix ?? ''}>
+                  {t.newest ? `${t.newest.slice(0, 13).replace('T', ' ')}:00 UTC` : 'none ready'}
+                </td>
+                <td style={{ padding: '1px 8px', color: stale ? '#9a6700' : '#555' }}>{t.newest ? age(Date.parse(t.newest), now) : '—'}</td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </section>
   )
 }

@@ -33,6 +33,26 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
           ))}
         </ul>
       ) : null}
+      {detail.manifest?.parsed ? (
+        <div data-testid="manifest-fields" style={{ fontSize: 12, display: 'grid', gridTemplateColumns: '150px 1fr', gap: '2px 8px', margin: '6px 0' }}>
+          <span style={{ color: '#555' }}>snapshot</span>
+          <span>
+            {detail.manifest.parsed.snapshotDate ?? '?'} {detail.manifest.parsed.snapshotHour ? `${detail.manifest.parsed.snapshotHour}:00` : ''} · complete: {String(detail.manifest.parsed.complete)}
+          </span>
+          <span style={{ color: '#555' }}>tables_delivered ({detail.manifest.parsed.delivered.length})</span>
+          <span>{detail.manifest.parsed.delivered.map((e) => `${e.name}${e.files !== undefined ? ` (${e.files} file${e.files === 1 ? '' : 's'}${e.rows !== undefined ? `, ${e.rows} rows` : ''})` : ''}`).join(', ') || '—'}</span>
+          <span style={{ color: '#555' }}>tables_missing</span>
+          <span style={{ color: detail.manifest.parsed.missing.length ? '#b3261e' : undefined }}>{detail.manifest.parsed.missing.map((e) => e.name).join(', ') || '—'}</span>
+          <span style={{ color: '#555' }}>tables_pending</span>
+          <span style={{ color: detail.manifest.parsed.pending.length ? '#6b3fa0' : undefined }}>{detail.manifest.parsed.pending.map((e) => e.name).join(', ') || '—'}</span>
+          {Object.keys(detail.manifest.parsed.extra).length ? (
+            <>
+              <span style={{ color: '#555' }}>other fields</span>
+              <span>{Object.keys(detail.manifest.parsed.extra).join(', ')}</span>
+            </>
+          ) : null}
+        </div>
+      ) : null}
       {detail.manifest?.raw ? (
         <details>
           <summary style={{ fontSize: 13 }}>Raw manifest</summary>
@@ -63,6 +83,8 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
                 {t.files.map((f) => (
                   <div key={f.key}>
                     {f.key.slice(f.key.lastIndexOf('/') + 1)} · {kb(f.size)} · {utc(f.lastModified)} · {f.storageClass ?? 'STANDARD'}
+                    {f.rows !== null ? ` · ${f.rows.toLocaleString('en')} rows` : ''}
+                    {f.rowsError ? <span style={{ color: '#b3261e' }}> · {f.rowsError}</span> : null}
                   </div>
                 ))}
               </td>

@@ -1,85 +1,381 @@
-// The delivery timeline: hours (columns) by table (rows, grouped by schema), one colour per cell state.
-import type { TimelineView } from '../../shared/api-contract'
-import type { CellState } from '../../shared/timeline'
+// The delivery timeline: hours (columns) by table (rows, grouped by schema), one colour per cell state,
+// drawn on a canvas so a year (8,760 hours × 19 tables) pans and zooms smoothly: only the visible columns
+// are drawn, and when an hour is narrower than a pixel each pixel shows the most alarming state of its hours.
+// Mouse: drag or wheel to pan, Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
+// focused cell (Shift: a day), Home/End, Enter inspects. The focused cell is read out in a status line.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { type TimelineView, decodeCell } from '../../shared/api-contract'
+import { CELL_STATES, type CellState } from '../../shared/timeline'
+import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from './time'
 
 export const STATE_STYLE: Record<CellState, { color: string; label: string }> = {
   ready: { color: '#2e9e5b', label: 'ready' },
   late: { color: '#e3b23c', label: 'late (after 40 min)' },
-  in_flight: { color: '#7fb3e6', label: 'in flight' },
+  in_flight: { color: '#7fb3e6', label: 'in flight (not due yet)' },
   failed: { color: '#b3261e', label: 'failed (no _SUCCESS after 3 h)' },
   pending: { color: '#9b6bd1', label: 'pending (catch-up later)' },
   missing: { color: '#e5484d', label: 'missing' },
-  pruned: { color: '#c9ced6', label: 'pruned by retention' },
-  no_delivery: { color: '#f1f3f5', label: 'no delivery due' },
+  pruned: { color: '#b8c4d6', label: 'pruned by retention (expected)' },
+  no_delivery: { color: '#eef0f3', label: 'no delivery due (v1 day, switch gap)' },
   not_due: { color: '#ffffff', label: 'not due yet' }
 }
 
-const brasilia = (iso: string): string => {
-  const d = new Date(Date.parse(iso) - 3 * 3_600_000)
-  return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} Brasília`
+const HOUR_MS = 3_600_000
+const ROW_H = 16
+const SCHEMA_H = 18
+const AXIS_H = 34
+const LABEL_W = 190
+const MIN_PXH = 0.02
+const MAX_PXH = 40
+
+type Row = { kind: 'schema'; name: string; y: number } | { kind: 'table'; index: number; name: string; y: number }
+
+export interface Focus {
+  readonly hour: number
+  readonly table: number
 }
 
-export function TimelineHeatmap({ view, onSelect }: { view: TimelineView; onSelect?: (hourStart: string) => void }): React.JSX.Element {
-  const schemas = [...new Set(view.tables.map((t) => t.schema))]
+function layoutRows(view: TimelineView): { rows: Row[]; height: number } {
+  const rows: Row[] = []
+  let y = AXIS_H
+  let last = ''
+  view.tables.forEach((t, index) => {
+    if (t.schema !== last) {
+      rows.push({ kind: 'schema', name: t.schema, y })
+      y += SCHEMA_H
+      last = t.schema
+    }
+    rows.push({ kind: 'table', index, name: t.table, y })
+    y += ROW_H
+  })
+  return { rows, height: y + 4 }
+}
+
+/** Tick step in hours so labels stand ~70 px apart; aligned to the axis zone's wall clock. */
+function tickStep(pxh: number): number {
+  for (const h of [1, 3, 6, 12, 24, 48, 7 * 24, 14 * 24, 30 * 24, 91 * 24]) if (h * pxh >= 70) return h
+  return 182 * 24
+}
+
+export function TimelineHeatmap(props: {
+  view: TimelineView
+  zone: AxisZone
+  focus: Focus | null
+  onFocus: (f: Focus) => void
+  onSelect: (hourStart: string) => void
+  /** Bumped by the menu's zoom commands: +1 in, −1 out. */
+  zoomCommand?: { n: number; dir: 1 | -1 }
+}): React.JSX.Element {
+  const { view, zone, focus, onFocus, onSelect } = props
+  const canvasRef = useRef<HTMLCanvasElement | null>(null)
+  const wrapRef = useRef<HTMLDivElement | null>(null)
+  const [width, setWidth] = useState(900)
+  const n = view.hours.length
+  const { rows, height } = useMemo(() => layoutRows(view), [view])
+  const starts = useMemo(() => view.hours.map((h) => Date.parse(h.start)), [view])
+  // Cell states as numbers, hour-major, for the drawing loop.
+  const codes = useMemo(() => {
+    const t = view.tables.length
+    const a = new Uint8Array(n * t)
+    view.hours.forEach((h, i) => {
+      for (let j = 0; j < t; j++) a[i * t + j] = Number(h.cells[j] ?? CELL_STATES.indexOf('no_delivery'))
+    })
+    return a
+  }, [view, n])
+  const plotW = Math.max(100, width - LABEL_W)
+  // The view: pixels per hour and the (fractional) hour index at the left edge. Starts on the latest hours.
+  const [pxh, setPxh] = useState(() => Math.max(MIN_PXH, Math.min(12, plotW / Math.max(1, Math.min(n, 7 * 24)))))
+  const [offset, setOffset] = useState(() => Math.max(0, n - plotW / Math.max(MIN_PXH, Math.min(12, plotW / Math.max(1, Math.min(n, 7 * 24))))))
+  const [hover, setHover] = useState<{ x: number; y: number; hour: number; table: number } | null>(null)
+  const drag = useRef<{ x: number; offset: number; moved: boolean } | null>(null)
+
+  const clampOffset = useCallback((o: number, p: number) => Math.max(Math.min(0, n - plotW / p), Math.min(o, n - plotW / p + 2)), [n, plotW])
+
+  // A new range (2 days → a year) shows its whole span when it fits, else the latest hours at 2 px/hour.
+  useEffect(() => {
+    const p = Math.max(MIN_PXH, Math.min(12, plotW / Math.max(1, n)))
+    setPxh(p)
+    setOffset(Math.max(0, n - plotW / p))
+  }, [n, plotW])
+
+  useEffect(() => {
+    const el = wrapRef.current
+    if (!el) return
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth))
+    ro.observe(el)
+    setWidth(el.clientWidth)
+    return () => ro.disconnect()
+  }, [])
+
+  const zoomAt = useCallback(
+    (factor: number, anchorX: number) => {
+      const p = Math.max(MIN_PXH, Math.min(MAX_PXH, pxh * factor))
+      const hourAtAnchor = offset + anchorX / pxh
+      setPxh(p)
+      setOffset(clampOffset(hourAtAnchor - anchorX / p, p))
+    },
+    [pxh, offset, clampOffset]
+  )
+
+  const zc = props.zoomCommand
+  useEffect(() => {
+    if (zc) zoomAt(zc.dir > 0 ? 1.5 : 1 / 1.5, plotW / 2)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [zc?.n])
+
+  // Keep the focused cell in view.
+  useEffect(() => {
+    if (!focus) return
+    const left = offset
+    const right = offset + plotW / pxh
+    if (focus.hour < left || focus.hour + 1 > right) setOffset(clampOffset(focus.hour - plotW / pxh / 2, pxh))
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focus])
+
+  // Draw.
+  useEffect(() => {
+    const canvas = canvasRef.current
+    if (!canvas) return
+    const dpr = window.devicePixelRatio || 1
+    canvas.width = Math.round(plotW * dpr)
+    canvas.height = Math.round(height * dpr)
+    const g = canvas.getContext('2d')
+    if (!g) return
+    g.setTransform(dpr, 0, 0, dpr, 0, 0)
+    g.clearRect(0, 0, plotW, height)
+    const t = view.tables.length
+    const tableRows = rows.filter((r): r is Extract<Row, { kind: 'table' }> => r.kind === 'table')
+    const colors = CELL_STATES.map((s) => STATE_STYLE[s].color)
+    const first = Math.max(0, Math.floor(offset))
+    const last = Math.min(n - 1, Math.ceil(offset + plotW / pxh))
+    // Era band: v1 daily, switch gap, v2 hourly.
+    const eraColor = { v1: '#dbe4f0', gap: '#f3e3c3', v2: '#d6efdf' } as const
+    if (pxh >= 1) {
+      const gap = pxh >= 4 ? 1 : 0
+      for (let i = first; i <= last; i++) {
+        const x = (i - offset) * pxh
+        const hv = view.hours[i]
+        if (!hv) continue
+        g.fillStyle = eraColor[hv.era]
+        g.fillRect(x, AXIS_H - 8, pxh, 6)
+        for (const r of tableRows) {
+          g.fillStyle = colors[codes[i * t + r.index] ?? 0] ?? '#fff'
+          g.fillRect(x, r.y + 1, Math.max(1, pxh - gap), ROW_H - 2)
+        }
+      }
+    } else {
+      // Several hours per pixel: each pixel column shows the most alarming state among its hours.
+      const worst = new Uint8Array(t)
+      for (let x = 0; x < plotW; x++) {
+        const h0 = Math.max(0, Math.floor(offset + x / pxh))
+        const h1 = Math.min(n, Math.floor(offset + (x + 1) / pxh))
+        if (h0 >= n || h1 <= h0) continue
+        worst.fill(255)
+        for (let i = h0; i < h1; i++) for (let j = 0; j < t; j++) worst[j] = Math.min(worst[j] ?? 255, codes[i * t + j] ?? 255)
+        const hv = view.hours[h0]
+        if (hv) {
+          g.fillStyle = eraColor[hv.era]
+          g.fillRect(x, AXIS_H - 8, 1, 6)
+        }
+        for (const r of tableRows) {
+          g.fillStyle = colors[worst[r.index] ?? 0] ?? '#fff'
+          g.fillRect(x, r.y + 1, 1, ROW_H - 2)
+        }
+      }
+    }
+    // Axis: ticks on the chosen zone's wall clock.
+    const step = tickStep(pxh)
+    g.fillStyle = '#444'
+    g.strokeStyle = 'rgba(0,0,0,0.12)'
+    g.font = '11px system-ui, sans-serif'
+    g.textBaseline = 'top'
+    const t0 = starts[0] ?? 0
+    for (let i = first; i <= last; i++) {
+      const s = t0 + i * HOUR_MS
+      const wall = s + zoneOffsetMinutes(zone, s) * 60_000
+      const wallHour = Math.floor(wall / HOUR_MS)
+      const d = new Date(wall)
+      const aligned =
+        step < 24 ? wallHour % step === 0 : step === 24 || step === 48 ? d.getUTCHours() === 0 && (step === 24 || Math.floor(wallHour / 24) % 2 === 0) : step <= 14 * 24 ? d.getUTCHours() === 0 && d.getUTCDay() === 1 : d.getUTCHours() === 0 && d.getUTCDate() === 1
+      if (!aligned) continue
+      const x = (i - offset) * pxh
+      g.beginPath()
+      g.moveTo(x + 0.5, 12)
+      g.lineTo(x + 0.5, height)
+      g.stroke()
+      const label = step < 24 ? (d.getUTCHours() === 0 ? wallClock(s, zone).slice(5, 10) : wallClock(s, zone).slice(11, 16)) : wallClock(s, zone).slice(step > 14 * 24 ? 0 : 5, step > 14 * 24 ? 7 : 10)
+      g.fillText(label, x + 3, 1)
+    }
+    // The focused cell.
+    if (focus) {
+      const r = tableRows.find((x) => x.index === focus.table)
+      if (r) {
+        const x = (focus.hour - offset) * pxh
+        g.strokeStyle = '#111'
+        g.lineWidth = 2
+        g.strokeRect(x - 1, r.y, Math.max(3, pxh) + 2, ROW_H)
+        g.lineWidth = 1
+      }
+    }
+  }, [view, rows, height, codes, starts, n, pxh, offset, plotW, zone, focus])
+
+  const cellAt = (clientX: number, clientY: number): { hour: number; table: number } | null => {
+    const rect = canvasRef.current?.getBoundingClientRect()
+    if (!rect) return null
+    const x = clientX - rect.left
+    const y = clientY - rect.top
+    const hour = Math.floor(offset + x / pxh)
+    const row = rows.find((r) => r.kind === 'table' && y >= r.y && y < r.y + ROW_H)
+    if (!row || row.kind !== 'table' || hour < 0 || hour >= n) return null
+    return { hour, table: row.index }
+  }
+
+  const move = (dh: number, dt: number): void => {
+    const f = focus ?? { hour: Math.min(n - 1, Math.floor(offset + plotW / pxh) - 1), table: 0 }
+    onFocus({ hour: Math.max(0, Math.min(n - 1, f.hour + dh)), table: Math.max(0, Math.min(view.tables.length - 1, f.table + dt)) })
+  }
+
+  const onKey = (e: React.KeyboardEvent): void => {
+    const day = e.shiftKey ? 24 : 1
+    const handled = true
+    if (e.key === 'ArrowLeft') move(-day, 0)
+    else if (e.key === 'ArrowRight') move(day, 0)
+    else if (e.key === 'ArrowUp') move(0, -1)
+    else if (e.key === 'ArrowDown') move(0, 1)
+    else if (e.key === 'Home') onFocus({ hour: 0, table: focus?.table ?? 0 })
+    else if (e.key === 'End') onFocus({ hour: n - 1, table: focus?.table ?? 0 })
+    else if (e.key === '+' || e.key === '=') zoomAt(1.5, focus ? (focus.hour - offset) * pxh : plotW / 2)
+    else if (e.key === '-') zoomAt(1 / 1.5, focus ? (focus.hour - offset) * pxh : plotW / 2)
+    else if (e.key === 'Enter' && focus) onSelect(view.hours[focus.hour]?.start ?? '')
+    else return
+    if (handled) e.preventDefault()
+  }
+
+  // Wheel: native listener (React's is passive) so the page does not scroll while zooming or panning.
+  useEffect(() => {
+    const c = canvasRef.current
+    if (!c) return
+    const onWheel = (e: WheelEvent): void => {
+      e.preventDefault()
+      const rect = c.getBoundingClientRect()
+      if (e.ctrlKey || e.metaKey) zoomAt(Math.pow(1.0015, -e.deltaY), e.clientX - rect.left)
+      else setOffset((o) => clampOffset(o + (Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY) / pxh, pxh))
+    }
+    c.addEventListener('wheel', onWheel, { passive: false })
+    return () => c.removeEventListener('wheel', onWheel)
+  }, [zoomAt, clampOffset, pxh])
+
+  const focusState = focus ? decodeCell(view.hours[focus.hour]?.cells ?? '', focus.table) : null
+  const focusHour = focus ? view.hours[focus.hour] : null
+  const hoverHour = hover ? view.hours[hover.hour] : null
+  const visibleFrom = view.hours[Math.max(0, Math.floor(offset))]?.start
+  const visibleTo = view.hours[Math.min(n - 1, Math.max(0, Math.floor(offset + plotW / pxh) - 1))]?.start
+
   return (
-    <div data-testid="heatmap" style={{ overflowX: 'auto', border: '1px solid #dde1e6', borderRadius: 6 }}>
-      <table style={{ borderCollapse: 'collapse', fontSize: 12 }}>
-        <thead>
-          <tr>
-            <th style={{ position: 'sticky', left: 0, background: '#fff', textAlign: 'left', padding: '2px 8px' }}>table · hour (UTC)</th>
-            {view.hours.map((h) => (
-              <th key={h.start} title={`${h.start.slice(0, 16).replace('T', ' ')} UTC · ${brasilia(h.start)} · manifest ${h.manifest ?? 'none expected'}`} style={{ fontWeight: 400, color: '#555', padding: 0, width: 12 }}>
-                {h.start.slice(11, 13) === '00' ? <span style={{ writingMode: 'vertical-rl', fontSize: 10 }}>{h.start.slice(5, 10)}</span> : null}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {schemas.map((schema) => [
-            <tr key={schema}>
-              <td colSpan={view.hours.length + 1} style={{ fontWeight: 600, padding: '6px 8px 2px', color: '#333' }}>{schema}</td>
-            </tr>,
-            ...view.tables
-              .filter((t) => t.schema === schema)
-              .map((t) => (
-                <tr key={`${schema}.${t.table}`}>
-                  <td style={{ position: 'sticky', left: 0, background: '#fff', padding: '0 8px', whiteSpace: 'nowrap' }}>{t.table}</td>
-                  {view.hours.map((h) => {
-                    const state = h.cells[t.table] as CellState
-                    return (
-                      <td
-                        key={h.start}
-                        data-table={t.table}
-                        data-hour={h.start}
-                        data-state={state}
-                        tabIndex={0}
-                        onClick={() => onSelect?.(h.start)}
-                        onKeyDown={(e) => {
-                          if (e.key === 'Enter') onSelect?.(h.start)
-                        }}
-                        title={`${t.table} · ${h.start.slice(0, 16).replace('T', ' ')} UTC (${brasilia(h.start)}) · ${STATE_STYLE[state].label}`}
-                        style={{ background: STATE_STYLE[state].color, width: 12, height: 14, border: '1px solid #fff', padding: 0, cursor: 'pointer' }}
-                      />
-                    )
-                  })}
-                </tr>
-              ))
-          ])}
-        </tbody>
-      </table>
+    <div ref={wrapRef} data-testid="heatmap" style={{ position: 'relative', border: '1px solid #dde1e6', borderRadius: 6, background: '#fff', userSelect: 'none' }}>
+      <div style={{ display: 'flex' }}>
+        <div style={{ width: LABEL_W, flex: 'none', position: 'relative', height, fontSize: 12 }}>
+          <div style={{ position: 'absolute', top: 2, left: 8, color: '#555', fontSize: 11 }}>
+            table · hour ({ZONE_LABEL[zone]})
+          </div>
+          {rows.map((r) =>
+            r.kind === 'schema' ? (
+              <div key={`s-${r.name}`} style={{ position: 'absolute', top: r.y, left: 8, height: SCHEMA_H, lineHeight: `${SCHEMA_H}px`, fontWeight: 600, color: '#333' }}>
+                {r.name}
+              </div>
+            ) : (
+              <div
+                key={`t-${r.name}`}
+                data-row={r.name}
+                style={{ position: 'absolute', top: r.y, left: 16, right: 4, height: ROW_H, lineHeight: `${ROW_H}px`, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', fontWeight: focus?.table === r.index ? 700 : 400 }}
+              >
+                {r.name}
+              </div>
+            )
+          )}
+        </div>
+        <canvas
+          ref={canvasRef}
+          data-testid="timeline-canvas"
+          data-offset={offset}
+          data-pxh={pxh}
+          data-hours={n}
+          tabIndex={0}
+          role="grid"
+          aria-label="Delivery timeline: arrow keys move, Enter opens the hour, plus and minus zoom"
+          style={{ width: plotW, height, display: 'block', cursor: drag.current ? 'grabbing' : 'pointer', outline: 'none' }}
+          onKeyDown={onKey}
+          onPointerDown={(e) => {
+            drag.current = { x: e.clientX, offset, moved: false }
+            ;(e.target as HTMLElement).setPointerCapture(e.pointerId)
+          }}
+          onPointerMove={(e) => {
+            const d = drag.current
+            if (d) {
+              if (Math.abs(e.clientX - d.x) > 3) d.moved = true
+              if (d.moved) setOffset(clampOffset(d.offset - (e.clientX - d.x) / pxh, pxh))
+            }
+            const c = cellAt(e.clientX, e.clientY)
+            const rect = canvasRef.current?.getBoundingClientRect()
+            setHover(c && rect ? { ...c, x: e.clientX - rect.left, y: e.clientY - rect.top } : null)
+          }}
+          onPointerLeave={() => setHover(null)}
+          onPointerUp={(e) => {
+            const d = drag.current
+            drag.current = null
+            if (d && !d.moved) {
+              const c = cellAt(e.clientX, e.clientY)
+              if (c) {
+                onFocus(c)
+                onSelect(view.hours[c.hour]?.start ?? '')
+              }
+            }
+          }}
+        />
+      </div>
+      {hover && hoverHour ? (
+        <div
+          data-testid="timeline-tooltip"
+          style={{ position: 'absolute', left: Math.min(LABEL_W + hover.x + 12, width - 320), top: hover.y + 14, background: '#1f2328', color: '#fff', fontSize: 12, padding: '4px 8px', borderRadius: 4, pointerEvents: 'none', whiteSpace: 'nowrap', zIndex: 2 }}
+        >
+          <b>{view.tables[hover.table]?.table}</b> · {STATE_STYLE[decodeCell(hoverHour.cells, hover.table)].label}
+          <br />
+          {allZones(Date.parse(hoverHour.start))} · manifest {hoverHour.manifest ?? 'none expected'}
+        </div>
+      ) : null}
+      <div style={{ display: 'flex', justifyContent: 'space-between', fontSize: 12, color: '#555', padding: '2px 8px', borderTop: '1px solid #eef0f3' }}>
+        <span
+          role="status"
+          aria-live="polite"
+          data-testid="timeline-status"
+          data-table={focus ? view.tables[focus.table]?.table : undefined}
+          data-hour={focusHour?.start}
+          data-state={focusState ?? undefined}
+        >
+          {focus && focusHour && focusState ? `${view.tables[focus.table]?.table} · ${allZones(Date.parse(focusHour.start))} · ${STATE_STYLE[focusState].label}` : 'Click a cell or focus the timeline and use the arrow keys.'}
+        </span>
+        <span>
+          {visibleFrom && visibleTo ? `${wallClock(Date.parse(visibleFrom), zone)} → ${wallClock(Date.parse(visibleTo), zone)} ${ZONE_LABEL[zone]}` : ''} · drag or scroll to pan, Ctrl+scroll or +/− to zoom
+        </span>
+      </div>
     </div>
   )
 }
 
 export function Legend(): React.JSX.Element {
   return (
-    <ul data-testid="legend" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, listStyle: 'none', padding: 0, fontSize: 12 }}>
-      {(Object.keys(STATE_STYLE) as CellState[]).map((s) => (
+    <ul data-testid="legend" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, listStyle: 'none', padding: 0, margin: '8px 0', fontSize: 12 }}>
+      {CELL_STATES.map((s) => (
         <li key={s} style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
           <span style={{ width: 12, height: 12, background: STATE_STYLE[s].color, border: '1px solid #ccc', display: 'inline-block' }} />
           {STATE_STYLE[s].label}
         </li>
       ))}
+      <li style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
+        <span style={{ width: 18, height: 6, background: '#dbe4f0', display: 'inline-block' }} />v1 daily
+        <span style={{ width: 18, height: 6, background: '#f3e3c3', display: 'inline-block', marginLeft: 6 }} />switch gap
+        <span style={{ width: 18, height: 6, background: '#d6efdf', display: 'inline-block', marginLeft: 6 }} />v2 hourly
+      </li>
     </ul>
   )
 }

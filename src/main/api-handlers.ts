@@ -1,0 +1,37 @@
+// Every call of the API contract, once: arguments validated (they come from a renderer, never trusted), then
+// answered by the workspace. The Electron shell (IPC) and the web host (HTTP) both call `dispatch`; they
+// differ only in transport.
+import { type ApiName, type ArgsOf, type ResultOf, isApiName, validateArgs } from '../shared/api-contract'
+import { type Workspace, userMessage } from './workspace'
+
+export type Reply = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly status: 400 | 404 | 500; readonly error: string }
+
+type Handlers = { readonly [N in ApiName]: (w: Workspace, args: ArgsOf<N>) => Promise<ResultOf<N>> | ResultOf<N> }
+
+const HANDLERS: Handlers = {
+  overview: async (w) => (await w.current()).overview(),
+  timeline: async (w, a) => (await w.current()).timeline(a),
+  hour: async (w, a) => (await w.current()).hour(a),
+  connections: (w) => w.connections(),
+  connectionGet: (w, a) => w.connectionGet(a),
+  connectionSave: (w, a) => w.connectionSave(a),
+  connectionTest: (w, a) => w.connectionTest(a),
+  connectionOpen: (w, a) => w.connectionOpen(a),
+  connectionDelete: (w, a) => w.connectionDelete(a),
+  awsProfiles: (w) => w.awsProfiles(),
+  refresh: (w, a) => w.refresh(a),
+  refreshStatus: (w) => w.refreshStatus(),
+  refreshCancel: (w) => w.refreshCancel()
+}
+
+export async function dispatch(workspace: Workspace, name: string, rawArgs: unknown): Promise<Reply> {
+  if (!isApiName(name)) return { ok: false, status: 404, error: `No call named ${name}.` }
+  const checked = validateArgs(name, rawArgs)
+  if (!checked.ok) return { ok: false, status: 400, error: checked.reason }
+  try {
+    const handler = HANDLERS[name] as (w: Workspace, a: unknown) => Promise<unknown> | unknown
+    return { ok: true, result: await handler(workspace, checked.args) }
+  } catch (e) {
+    return { ok: false, status: 500, error: userMessage(e) }
+  }
+}

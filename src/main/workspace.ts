@@ -1,0 +1,225 @@
+// The app's state in main, behind every call of the API contract: saved connections (the built-in demo
+// bucket first), the open one with its AppService, refresh with progress and cancel, and the automatic
+// refresh after each hour's 40-minute mark. Plain Node: the Electron shell and the web host both use it.
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, RefreshStatus } from '../shared/api-contract'
+import type { ConnectionConfig } from '../shared/connection-config'
+import { nextAutoRefresh } from '../shared/schedule'
+import { AppService } from './app-service'
+import { BucketError } from './bucket/bucket-errors'
+import type { IndexProgress } from './bucket/bucket-index'
+import type { BucketProvider } from './bucket/bucket-provider'
+import { ConnectionStore } from './connections/connection-store'
+import { type OpenOptions, listAwsProfiles, openConnection, testConnection } from './connections/open-connection'
+import type { SecretStore } from './connections/secret-store'
+
+export const DEMO_CONNECTION_ID = 'demo'
+
+export interface WorkspaceOptions {
+  readonly dataDir: string
+  readonly secrets: SecretStore & { unavailableReason?(): string | null }
+  /** The built-in demo bucket and the instant it is evaluated at (its own "now"). */
+  readonly demo?: { readonly bucketDir: string; readonly now?: number; readonly name?: string }
+  readonly openOptions?: OpenOptions
+  /** The clock for buckets other than the demo (tests move it). */
+  readonly clock?: () => number
+  /** Refresh by itself each hour after the 40-minute mark (default true). */
+  readonly autoRefresh?: boolean
+}
+
+const locationOf = (c: ConnectionConfig): string => (c.provider === 'local' ? c.path : `${c.provider}://${c.bucket}/${c.prefix}`)
+
+/** A message the user can act on, whatever was thrown. */
+export const userMessage = (e: unknown): string => (e instanceof BucketError ? e.userMessage : e instanceof Error ? e.message : String(e))
+
+export class Workspace {
+  private readonly store: ConnectionStore
+  private service: AppService | null = null
+  private activeId: string | null = null
+  private refreshAbort: AbortController | null = null
+  private progress: IndexProgress | null = null
+  private generation = 0
+  private lastRefreshed: number | null = null
+  private lastRefreshStart: number | null = null
+  private lastError: string | null = null
+  private readonly timer: NodeJS.Timeout | null
+
+  constructor(private readonly opts: WorkspaceOptions) {
+    this.store = new ConnectionStore(join(opts.dataDir, 'connections.json'))
+    this.timer = opts.autoRefresh === false ? null : setInterval(() => this.autoRefreshTick(), 30_000)
+    this.timer?.unref()
+  }
+
+  private clock(): number {
+    return this.opts.clock ? this.opts.clock() : Date.now()
+  }
+
+  private demoConfig(): ConnectionConfig | null {
+    return this.opts.demo ? { id: DEMO_CONNECTION_ID, name: this.opts.demo.name ?? 'Demo bucket (built in)', provider: 'local', path: this.opts.demo.bucketDir } : null
+  }
+
+  private async all(): Promise<{ list: ConnectionConfig[]; problems: string[] }> {
+    const { connections, problems } = await this.store.load()
+    const demo = this.demoConfig()
+    return { list: [...(demo ? [demo] : []), ...connections.filter((c) => c.id !== DEMO_CONNECTION_ID)], problems }
+  }
+
+  async connections(): Promise<ConnectionsView> {
+    const { list, problems } = await this.all()
+    const summary = (c: ConnectionConfig): ConnectionSummary => ({ id: c.id, name: c.name, provider: c.provider, location: locationOf(c), builtin: c.id === DEMO_CONNECTION_ID })
+    return { active: this.activeId, connections: list.map(summary), problems, secretStorage: this.opts.secrets.unavailableReason?.() ?? null }
+  }
+
+  async connectionGet(args: { id: string }): Promise<ConnectionConfig> {
+    const c = (await this.all()).list.find((x) => x.id === args.id)
+    if (!c) throw new Error(`No saved connection ${args.id}.`)
+    return c
+  }
+
+  /** The config as saved: an id for a new one; a static key's secret stored apart under its secretRef. */
+  private async complete(input: ArgsOf<'connectionSave'>, persistSecret: boolean): Promise<ConnectionConfig> {
+    const c = input.connection
+    const id = c.id && c.id !== DEMO_CONNECTION_ID ? c.id : randomUUID()
+    if (c.provider === 's3' && c.auth.kind === 'static') {
+      const secretRef = `s3-secret-${id}`
+      if (input.secretAccessKey) {
+        if (persistSecret) await this.opts.secrets.set(secretRef, input.secretAccessKey)
+      } else if ((await this.opts.secrets.get(secretRef)) === null) throw new Error('Enter the secret access key: none is saved for this connection.')
+      return { ...c, id, auth: { kind: 'static', accessKeyId: c.auth.accessKeyId, secretRef } }
+    }
+    return { ...c, id }
+  }
+
+  async connectionSave(input: ArgsOf<'connectionSave'>): Promise<{ id: string }> {
+    if (input.connection.id === DEMO_CONNECTION_ID) throw new Error('The demo bucket cannot be changed; save a new connection instead.')
+    const c = await this.complete(input, true)
+    await this.store.upsert(c)
+    return { id: c.id }
+  }
+
+  async connectionTest(input: ArgsOf<'connectionTest'>): Promise<ConnectionVerdictView> {
+    let provider: BucketProvider
+    try {
+      const c = await this.complete(input, false)
+      // A secret typed into the form is tested without being saved.
+      const secrets: SecretStore = input.secretAccessKey && c.provider === 's3' && c.auth.kind === 'static' ? { get: async () => input.secretAccessKey ?? null, set: async () => {}, delete: async () => {} } : this.opts.secrets
+      provider = await openConnection(c, secrets, this.opts.openOptions)
+    } catch (e) {
+      return { ok: false, message: userMessage(e), version: null }
+    }
+    const v = await testConnection(provider, AbortSignal.timeout(30_000))
+    return { ok: v.ok, message: v.message, version: v.ok ? v.version : null }
+  }
+
+  async connectionDelete(args: { id: string }): Promise<ConnectionsView> {
+    if (args.id === DEMO_CONNECTION_ID) throw new Error('The demo bucket is built in and cannot be deleted.')
+    const c = (await this.all()).list.find((x) => x.id === args.id)
+    if (c?.provider === 's3' && c.auth.kind === 'static') await this.opts.secrets.delete(c.auth.secretRef)
+    await this.store.remove(args.id)
+    if (this.activeId === args.id) {
+      this.close()
+      this.service = null
+      this.activeId = null
+    }
+    return this.connections()
+  }
+
+  /** Opens a connection and starts its first refresh; the previous one stays open if this one cannot be. */
+  async connectionOpen(args: { id: string }): Promise<ConnectionsView> {
+    const c = await this.connectionGet(args)
+    const provider = await openConnection(c, this.opts.secrets, this.opts.openOptions)
+    const demoNow = c.id === DEMO_CONNECTION_ID ? this.opts.demo?.now : undefined
+    this.close()
+    this.service = new AppService({ provider, connectionId: c.id, dataDir: this.opts.dataDir, now: demoNow !== undefined ? () => demoNow : () => this.clock() })
+    this.activeId = c.id
+    this.generation++
+    this.lastRefreshed = null
+    this.lastError = null
+    void this.refresh({ full: false }).catch(() => {})
+    return this.connections()
+  }
+
+  async awsProfiles(): Promise<{ profiles: readonly string[]; error: string | null }> {
+    try {
+      return { profiles: await listAwsProfiles(this.opts.openOptions), error: null }
+    } catch (e) {
+      return { profiles: [], error: `Your AWS config could not be read: ${userMessage(e)}` }
+    }
+  }
+
+  /** The open connection's service; opens the first connection (the demo) when none is. */
+  async current(): Promise<AppService> {
+    if (!this.service) {
+      const first = (await this.all()).list[0]
+      if (!first) throw new Error('No connection is open: add one in Connections.')
+      await this.connectionOpen({ id: first.id })
+    }
+    return this.service as AppService
+  }
+
+  refreshStatus(): RefreshStatus {
+    const next = this.lastRefreshStart === null || this.opts.autoRefresh === false ? null : new Date(nextAutoRefresh(this.lastRefreshStart)).toISOString()
+    return {
+      running: this.refreshAbort !== null,
+      progress: this.progress,
+      generation: this.generation,
+      lastRefreshed: this.lastRefreshed === null ? null : new Date(this.lastRefreshed).toISOString(),
+      lastError: this.lastError,
+      nextAuto: next
+    }
+  }
+
+  /** Starts a refresh (or joins the running one) and resolves when it ends; the status reports its progress. */
+  async refresh(args: { full: boolean }): Promise<RefreshStatus> {
+    const service = await this.current()
+    if (!this.refreshAbort) {
+      const abort = new AbortController()
+      this.refreshAbort = abort
+      this.progress = null
+      this.lastRefreshStart = this.clock()
+      const done = service
+        .refresh({ full: args.full, signal: abort.signal, onProgress: (p) => (this.progress = p) })
+        .then(
+          () => {
+            if (this.service !== service) return
+            this.generation++
+            this.lastRefreshed = this.clock()
+            this.lastError = null
+          },
+          (e: unknown) => {
+            if (this.service !== service) return
+            this.lastError = abort.signal.aborted ? 'Refresh cancelled; the last refresh is still shown.' : `Refresh failed: ${userMessage(e)} The last refresh is still shown.`
+          }
+        )
+        .finally(() => {
+          if (this.refreshAbort === abort) this.refreshAbort = null
+        })
+      this.running = done
+    }
+    return this.refreshStatus()
+  }
+
+  /** The running refresh, if any (tests and the CLI wait on it). */
+  running: Promise<void> = Promise.resolve()
+
+  refreshCancel(): RefreshStatus {
+    this.refreshAbort?.abort()
+    return this.refreshStatus()
+  }
+
+  private autoRefreshTick(): void {
+    if (!this.service || this.refreshAbort || this.lastRefreshStart === null) return
+    if (this.clock() >= nextAutoRefresh(this.lastRefreshStart)) void this.refresh({ full: false }).catch(() => {})
+  }
+
+  private close(): void {
+    this.refreshAbort?.abort()
+    this.refreshAbort = null
+  }
+
+  dispose(): void {
+    this.close()
+    if (this.timer) clearInterval(this.timer)
+  }
+}

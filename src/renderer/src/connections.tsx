@@ -1,0 +1,256 @@
+// The connection manager: saved connections (the demo bucket first), open one, and a form for a new S3, GCS
+// or local-folder connection with "Test connection". A static S3 secret key is sent to main once, kept there
+// (encrypted by the OS keychain), and never shown again.
+import { useEffect, useState } from 'react'
+import type { ConnectionVerdictView, ConnectionsView } from '../../shared/api-contract'
+import type { ConnectionConfig } from '../../shared/connection-config'
+import { call } from './api'
+
+type Provider = ConnectionConfig['provider']
+
+interface Form {
+  id: string
+  name: string
+  provider: Provider
+  bucket: string
+  prefix: string
+  region: string
+  endpoint: string
+  path: string
+  s3Auth: 'default' | 'profile' | 'static'
+  profile: string
+  accessKeyId: string
+  secretAccessKey: string
+  gcsAuth: 'adc' | 'key_file' | 'none'
+  keyFile: string
+  projectId: string
+}
+
+const EMPTY: Form = { id: '', name: '', provider: 's3', bucket: '', prefix: '', region: '', endpoint: '', path: '', s3Auth: 'default', profile: '', accessKeyId: '', secretAccessKey: '', gcsAuth: 'adc', keyFile: '', projectId: '' }
+
+function toConfig(f: Form): ConnectionConfig {
+  const name = f.name || (f.provider === 'local' ? f.path : `${f.bucket}/${f.prefix}`)
+  if (f.provider === 'local') return { id: f.id, name, provider: 'local', path: f.path }
+  if (f.provider === 'gcs')
+    return { id: f.id, name, provider: 'gcs', bucket: f.bucket, prefix: f.prefix, ...(f.endpoint ? { endpoint: f.endpoint } : {}), ...(f.projectId ? { projectId: f.projectId } : {}), auth: f.gcsAuth === 'key_file' ? { kind: 'key_file', keyFile: f.keyFile } : { kind: f.gcsAuth } }
+  const auth = f.s3Auth === 'profile' ? { kind: 'profile' as const, profile: f.profile } : f.s3Auth === 'static' ? { kind: 'static' as const, accessKeyId: f.accessKeyId, secretRef: '' } : { kind: 'default' as const }
+  return { id: f.id, name, provider: 's3', bucket: f.bucket, prefix: f.prefix, ...(f.region ? { region: f.region } : {}), ...(f.endpoint ? { endpoint: f.endpoint } : {}), auth }
+}
+
+function fromConfig(c: ConnectionConfig): Form {
+  if (c.provider === 'local') return { ...EMPTY, id: c.id, name: c.name, provider: 'local', path: c.path }
+  if (c.provider === 'gcs') return { ...EMPTY, id: c.id, name: c.name, provider: 'gcs', bucket: c.bucket, prefix: c.prefix, endpoint: c.endpoint ?? '', projectId: c.projectId ?? '', gcsAuth: c.auth.kind, keyFile: c.auth.kind === 'key_file' ? c.auth.keyFile : '' }
+  return { ...EMPTY, id: c.id, name: c.name, provider: 's3', bucket: c.bucket, prefix: c.prefix, region: c.region ?? '', endpoint: c.endpoint ?? '', s3Auth: c.auth.kind, profile: c.auth.kind === 'profile' ? c.auth.profile : '', accessKeyId: c.auth.kind === 'static' ? c.auth.accessKeyId : '' }
+}
+
+/** The config as the contract takes it: a static key's secretRef is assigned by main. */
+function input(f: Form): { connection: ConnectionConfig; secretAccessKey?: string } {
+  const c = toConfig(f)
+  const connection = (c.provider === 's3' && c.auth.kind === 'static' ? { ...c, auth: { kind: 'static', accessKeyId: c.auth.accessKeyId } } : c) as ConnectionConfig
+  return { connection: f.id ? connection : ({ ...connection, id: undefined } as unknown as ConnectionConfig), ...(f.secretAccessKey ? { secretAccessKey: f.secretAccessKey } : {}) }
+}
+
+const field: React.CSSProperties = { display: 'grid', gridTemplateColumns: '170px 1fr', alignItems: 'center', gap: 8, margin: '4px 0', fontSize: 13 }
+
+export function ConnectionManager({ view, onChanged, onClose }: { view: ConnectionsView; onChanged: (v: ConnectionsView, opened: boolean) => void; onClose: () => void }): React.JSX.Element {
+  const [form, setForm] = useState<Form | null>(null)
+  const [verdict, setVerdict] = useState<ConnectionVerdictView | null>(null)
+  const [busy, setBusy] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [profiles, setProfiles] = useState<{ profiles: readonly string[]; error: string | null } | null>(null)
+  const set = (patch: Partial<Form>): void => {
+    setForm((f) => (f ? { ...f, ...patch } : f))
+    setVerdict(null)
+  }
+  useEffect(() => {
+    if (form?.provider === 's3' && form.s3Auth === 'profile' && !profiles) call('awsProfiles', {}).then(setProfiles, (e: Error) => setError(e.message))
+  }, [form?.provider, form?.s3Auth, profiles])
+
+  const run = async (label: string, f: () => Promise<void>): Promise<void> => {
+    setBusy(label)
+    setError(null)
+    try {
+      await f()
+    } catch (e) {
+      setError((e as Error).message)
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const open = (id: string): Promise<void> => run('Opening…', async () => onChanged(await call('connectionOpen', { id }), true))
+
+  return (
+    <div role="dialog" aria-modal="true" aria-label="Connections" data-testid="connections" style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,0.35)', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', paddingTop: 48, zIndex: 10 }}>
+      <div style={{ background: '#fff', borderRadius: 8, padding: 16, width: 720, maxHeight: '85vh', overflow: 'auto', boxShadow: '0 8px 30px rgba(0,0,0,0.25)' }}>
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+          <h2 style={{ margin: 0, fontSize: 18 }}>Connections</h2>
+          <button onClick={onClose}>Close</button>
+        </div>
+        {view.problems.map((p) => (
+          <p key={p} role="alert" style={{ color: '#9a6700', fontSize: 13 }}>{p}</p>
+        ))}
+        <table style={{ width: '100%', fontSize: 13, borderCollapse: 'collapse', marginTop: 8 }}>
+          <tbody>
+            {view.connections.map((c) => (
+              <tr key={c.id} data-connection={c.name} style={{ borderBottom: '1px solid #eef0f3', background: c.id === view.active ? '#eef6ff' : undefined }}>
+                <td style={{ padding: 4 }}>
+                  <b>{c.name}</b> {c.id === view.active ? <span style={{ color: '#2e6fd1' }}>(open)</span> : null}
+                  <div style={{ color: '#555' }}>{c.location}</div>
+                </td>
+                <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                  <button disabled={busy !== null} onClick={() => void open(c.id)}>Open</button>{' '}
+                  {!c.builtin ? (
+                    <>
+                      <button disabled={busy !== null} onClick={() => void run('Loading…', async () => setForm(fromConfig(await call('connectionGet', { id: c.id }))))}>Edit</button>{' '}
+                      <button disabled={busy !== null} onClick={() => void run('Deleting…', async () => onChanged(await call('connectionDelete', { id: c.id }), false))}>Delete</button>
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {!form ? (
+          <p>
+            <button onClick={() => setForm({ ...EMPTY })}>New connection…</button>
+          </p>
+        ) : (
+          <form
+            aria-label="connection"
+            onSubmit={(e) => {
+              e.preventDefault()
+              void run('Saving…', async () => {
+                const { id } = await call('connectionSave', input(form))
+                setForm(null)
+                onChanged(await call('connectionOpen', { id }), true)
+              })
+            }}
+            style={{ borderTop: '1px solid #dde1e6', marginTop: 12, paddingTop: 8 }}
+          >
+            <h3 style={{ fontSize: 15 }}>{form.id ? 'Edit connection' : 'New connection'}</h3>
+            <label style={field}>
+              Kind
+              <select aria-label="kind" value={form.provider} onChange={(e) => set({ provider: e.target.value as Provider })}>
+                <option value="s3">Amazon S3 (or S3-compatible)</option>
+                <option value="gcs">Google Cloud Storage</option>
+                <option value="local">Folder on this computer</option>
+              </select>
+            </label>
+            <label style={field}>
+              Name
+              <input aria-label="name" value={form.name} placeholder="shown in the list" onChange={(e) => set({ name: e.target.value })} />
+            </label>
+            {form.provider === 'local' ? (
+              <label style={field}>
+                Folder
+                <input aria-label="folder" required value={form.path} placeholder="/path/to/export (holding v1/ and v2/)" onChange={(e) => set({ path: e.target.value })} />
+              </label>
+            ) : (
+              <>
+                <label style={field}>
+                  Bucket
+                  <input aria-label="bucket" required value={form.bucket} onChange={(e) => set({ bucket: e.target.value })} />
+                </label>
+                <label style={field}>
+                  Prefix
+                  <input aria-label="prefix" value={form.prefix} placeholder="folder holding v1/ and v2/ (may be empty)" onChange={(e) => set({ prefix: e.target.value })} />
+                </label>
+                <label style={field}>
+                  Endpoint
+                  <input aria-label="endpoint" value={form.endpoint} placeholder={form.provider === 's3' ? 'only for S3-compatible storage' : 'only for an emulator'} onChange={(e) => set({ endpoint: e.target.value })} />
+                </label>
+              </>
+            )}
+            {form.provider === 's3' ? (
+              <>
+                <label style={field}>
+                  Region
+                  <input aria-label="region" value={form.region} placeholder="found from the bucket when empty" onChange={(e) => set({ region: e.target.value })} />
+                </label>
+                <label style={field}>
+                  Credentials
+                  <select aria-label="credentials" value={form.s3Auth} onChange={(e) => set({ s3Auth: e.target.value as Form['s3Auth'] })}>
+                    <option value="default">Default chain (environment, SSO, instance role)</option>
+                    <option value="profile">AWS profile</option>
+                    <option value="static">Access key</option>
+                  </select>
+                </label>
+                {form.s3Auth === 'profile' ? (
+                  <label style={field}>
+                    Profile
+                    <select aria-label="profile" value={form.profile} onChange={(e) => set({ profile: e.target.value })}>
+                      <option value="">{profiles ? (profiles.profiles.length ? 'choose a profile' : 'no profile in ~/.aws/config or credentials') : 'reading your AWS config…'}</option>
+                      {profiles?.profiles.map((p) => (
+                        <option key={p} value={p}>{p}</option>
+                      ))}
+                    </select>
+                  </label>
+                ) : null}
+                {profiles?.error && form.s3Auth === 'profile' ? <p style={{ color: '#9a6700', fontSize: 13 }}>{profiles.error}</p> : null}
+                {form.s3Auth === 'static' ? (
+                  <>
+                    <label style={field}>
+                      Access key ID
+                      <input aria-label="access key id" required value={form.accessKeyId} onChange={(e) => set({ accessKeyId: e.target.value })} />
+                    </label>
+                    <label style={field}>
+                      Secret access key
+                      <input aria-label="secret access key" type="password" autoComplete="off" value={form.secretAccessKey} placeholder={form.id ? 'saved; type to replace' : ''} onChange={(e) => set({ secretAccessKey: e.target.value })} />
+                    </label>
+                    {view.secretStorage ? <p style={{ color: '#9a6700', fontSize: 13 }}>{view.secretStorage}</p> : null}
+                  </>
+                ) : null}
+              </>
+            ) : null}
+            {form.provider === 'gcs' ? (
+              <>
+                <label style={field}>
+                  Credentials
+                  <select aria-label="credentials" value={form.gcsAuth} onChange={(e) => set({ gcsAuth: e.target.value as Form['gcsAuth'] })}>
+                    <option value="adc">Application Default Credentials (gcloud auth)</option>
+                    <option value="key_file">Service account key file</option>
+                    <option value="none">None (public bucket or emulator)</option>
+                  </select>
+                </label>
+                {form.gcsAuth === 'key_file' ? (
+                  <label style={field}>
+                    Key file
+                    <input aria-label="key file" required value={form.keyFile} placeholder="/path/to/key.json" onChange={(e) => set({ keyFile: e.target.value })} />
+                  </label>
+                ) : null}
+                <label style={field}>
+                  Project ID
+                  <input aria-label="project id" value={form.projectId} onChange={(e) => set({ projectId: e.target.value })} />
+                </label>
+              </>
+            ) : null}
+            {verdict ? (
+              <p data-testid="verdict" data-ok={verdict.ok} role="status" style={{ fontSize: 13, color: verdict.ok ? '#1a7f37' : '#b3261e', fontWeight: 600 }}>
+                {verdict.ok ? '✓ ' : '✗ '}
+                {verdict.message}
+              </p>
+            ) : null}
+            <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
+              <button type="button" disabled={busy !== null} onClick={() => void run('Testing…', async () => setVerdict(await call('connectionTest', input(form))))}>
+                Test connection
+              </button>
+              <button type="submit" disabled={busy !== null}>
+                Save and open
+              </button>
+              <button type="button" onClick={() => setForm(null)}>
+                Cancel
+              </button>
+              {busy ? <span style={{ fontSize: 13, color: '#555' }}>{busy}</span> : null}
+            </div>
+          </form>
+        )}
+        {error ? (
+          <p role="alert" style={{ color: '#b3261e', fontSize: 13 }}>
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  )
+}
