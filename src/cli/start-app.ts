@@ -1,24 +1,10 @@
 // npm start: the desktop app on the demo bucket. Where the Electron binary is missing (it cannot be
 // downloaded everywhere), says so and shows what works without it, instead of a stack trace.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
+import { electronBinary } from './electron-binary'
 
 const require = createRequire(import.meta.url)
-
-/** The binary if it is installed. Never require('electron') to find out: from Electron 42 on that downloads it. */
-function electronBinary(): string | null {
-  try {
-    const dir = dirname(require.resolve('electron/package.json'))
-    const pathFile = join(dir, 'path.txt')
-    if (!existsSync(pathFile)) return null
-    const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim())
-    return existsSync(binary) ? binary : null
-  } catch {
-    return null
-  }
-}
 
 const binary = electronBinary()
 if (!binary) {

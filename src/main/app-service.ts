@@ -161,13 +161,12 @@ export class AppService {
     const last = Math.floor(this.now() / HOUR_MS) * HOUR_MS
     const from = last - Math.max(1, Math.min(24 * 400, args.fromHours)) * HOUR_MS + HOUR_MS
     const hours = timeline.hours.filter((h) => h.start >= from)
-    const since = hours[0]?.date ?? '9999'
     const names = CATALOG.map((t) => t.table)
     return {
       tables: CATALOG.map((t) => ({ schema: t.schema, table: t.table })),
       hours: hours.map((h) => ({ start: new Date(h.start).toISOString(), era: h.era, manifest: h.manifest, cells: encodeCells(names, h.cells) })),
-      // Findings of the hours shown, and those that belong to no hour ("__initial__" sorts after every date).
-      findings: timeline.findings.filter((f) => f.date === null || f.date >= since)
+      // Every finding of the export (the list jumps to its hour, widening the range if need be).
+      findings: timeline.findings
     }
   }
 }

@@ -47,7 +47,7 @@ export class Workspace {
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.store = new ConnectionStore(join(opts.dataDir, 'connections.json'))
-    this.timer = opts.autoRefresh === false ? null : setInterval(() => this.autoRefreshTick(), 30_000)
+    this.timer = opts.autoRefresh === false ? null : setInterval(() => void this.autoRefreshTick(), 30_000)
     this.timer?.unref()
   }
 
@@ -208,9 +208,12 @@ export class Workspace {
     return this.refreshStatus()
   }
 
-  private autoRefreshTick(): void {
-    if (!this.service || this.refreshAbort || this.lastRefreshStart === null) return
-    if (this.clock() >= nextAutoRefresh(this.lastRefreshStart)) void this.refresh({ full: false }).catch(() => {})
+  /** Starts the automatic refresh when due (called every 30 s). */
+  async autoRefreshTick(): Promise<boolean> {
+    if (!this.service || this.refreshAbort || this.lastRefreshStart === null) return false
+    if (this.clock() < nextAutoRefresh(this.lastRefreshStart)) return false
+    await this.refresh({ full: false }).catch(() => {})
+    return true
   }
 
   private close(): void {

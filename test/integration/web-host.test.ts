@@ -1,84 +1,143 @@
-// The app in a real browser through the web host, on a generated bucket: the overview, the timeline with
-// the planted missing hour and late delivery where the generator put them, the findings; and the host's
-// guards (token, Host header). Screenshots are saved under test-results/.
+// The app in a real browser through the web host, on a generated bucket opened as the built-in demo: the
+// host's guards (token, Host header, argument validation), the overview, the timeline (cells clicked where
+// they are drawn, keyboard, zoom, axis zone), the findings list that jumps to its hour, and the inspector.
+// Screenshots are saved under test-results/.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import react from '@vitejs/plugin-react'
-import { build } from 'vite'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppService } from '../../src/main/app-service'
-import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { startWebHost } from '../../src/main/web-host'
+import { Workspace } from '../../src/main/workspace'
 import { CATALOG } from '../../src/shared/catalog'
+import { buildRenderer, clickCell, hourIso } from '../helpers/app-page'
 import { launchChromium } from '../helpers/chromium'
 import { type Demo, generateDemo } from '../helpers/demo'
 
 let demo: Demo
 let work: string
+let workspace: Workspace
 let host: { url: string; token: string; close(): Promise<void> }
+let browser: Browser
+let page: Page
 
 beforeAll(async () => {
   demo = await generateDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-web-'))
-  await build({ root: resolve('src/renderer'), plugins: [react()], logLevel: 'silent', build: { outDir: join(work, 'renderer'), emptyOutDir: true } })
-  const service = new AppService({ provider: new LocalFolderProvider(demo.bucketDir), connectionId: 'demo', dataDir: join(work, 'data'), now: () => Date.parse(demo.expected.now) })
-  host = await startWebHost({ service, rendererDir: join(work, 'renderer') })
+  const rendererDir = await buildRenderer(work)
+  workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+  host = await startWebHost({ workspace, rendererDir })
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+  await mkdir('test-results', { recursive: true })
 }, 300_000)
 afterAll(async () => {
+  await browser?.close()
   await host?.close()
+  workspace?.dispose()
   await demo?.cleanup()
   if (work) await rm(work, { recursive: true, force: true })
 })
 
+const post = (call: string, body: string, token = host.token): Promise<Response> => fetch(`${host.url}api/${token}/${call}`, { method: 'POST', body })
+
 describe('web host', () => {
-  it('guards the API with the launch token and refuses other hosts', async () => {
-    expect((await fetch(`${host.url}api/${'0'.repeat(48)}/overview`, { method: 'POST', body: '{}' })).status).toBe(403)
-    const ok = await fetch(`${host.url}api/${host.token}/overview`, { method: 'POST', body: '{}' })
+  it('guards the API: launch token, Host header, validated arguments, no secret in any answer', async () => {
+    expect((await post('overview', '{}', '0'.repeat(48))).status).toBe(403)
+    const ok = await post('overview', '{}')
     expect(ok.status).toBe(200)
-    expect((await ok.json()).version).toBe('v2')
-    expect((await fetch(`${host.url}api/${host.token}/timeline`, { method: 'POST', body: '{"fromHours": "all"}' })).status).toBe(400)
+    expect(((await ok.json()) as { result: { version: string } }).result.version).toBe('v2')
+    expect((await post('timeline', '{"fromHours": "all"}')).status).toBe(400)
+    expect((await post('timeline', '{"fromHours": 24, "extra": 1}')).status).toBe(400)
+    expect((await post('hour', '{"start": "2026-11-05T14:30:00Z"}')).status).toBe(400)
+    expect((await post('connectionOpen', '{"id": "../../etc"}')).status).toBe(400)
+    expect((await post('noSuchCall', '{}')).status).toBe(404)
+    expect((await post('overview', 'not json')).status).toBe(400)
+    // A connection with a static key: the secret goes in, never comes out.
+    const saved = await post('connectionSave', JSON.stringify({ connection: { name: 'k', provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE' } }, secretAccessKey: 'very-secret-value' }))
+    expect(saved.status).toBe(200)
+    const { id } = ((await saved.json()) as { result: { id: string } }).result
+    const answers = await Promise.all([post('connections', '{}'), post('connectionGet', JSON.stringify({ id }))].map(async (r) => (await r).text()))
+    expect(answers[1]).toContain('AKIAEXAMPLE')
+    for (const a of answers) expect(a).not.toContain('very-secret-value')
+    expect((await post('connectionDelete', JSON.stringify({ id }))).status).toBe(200)
+    expect((await post('connectionDelete', JSON.stringify({ id: 'demo' }))).status).toBe(500)
     const port = new URL(host.url).port
     const { request } = await import('node:http')
     const status = await new Promise<number>((r) => request({ host: '127.0.0.1', port, path: '/', headers: { host: `evil.example:${port}` } }, (res) => r(res.statusCode ?? 0)).end())
     expect(status).toBe(421)
   })
 
-  it('shows the overview and the timeline a support person reads: the planted missing hour and late delivery', async () => {
-    const browser = await launchChromium()
-    try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-      await page.goto(host.url)
-      await page.waitForSelector('[data-testid=heatmap] td[data-state]')
-      const errors = demo.expected.faults.filter((f) => ['missing', 'failed', 'pending_not_caught_up'].includes(f.kind)).length
-      await expect.poll(() => page.locator('[data-testid=overview]').textContent()).toContain(`${errors} errors`)
-      expect(await page.locator('[data-testid=overview]').textContent()).toContain('on v2')
-      const at = (name: string): string => {
-        const h = demo.expected.planted_hours[name]!
-        return `${h.date}T${h.hour}:00:00.000Z`
-      }
-      for (const t of CATALOG) {
-        expect(await page.locator(`td[data-table="${t.table}"][data-hour="${at('missingHour')}"]`).getAttribute('data-state')).toBe('missing')
-        expect(await page.locator(`td[data-table="${t.table}"][data-hour="${at('lateHour')}"]`).getAttribute('data-state')).toBe('late')
-      }
-      expect(await page.locator(`td[data-table="claudia_csat"][data-hour="${at('failedFolder')}"]`).getAttribute('data-state')).toBe('failed')
-      expect(await page.locator(`td[data-table="claudia_csat"][data-hour="${at('missingHour')}"]`).getAttribute('title')).toMatch(/UTC \(.* Brasília\) · missing/)
-      expect(await page.locator('[data-testid=findings] li[data-kind=manifest_malformed]').count()).toBe(1)
-      await mkdir('test-results', { recursive: true })
-      await page.screenshot({ path: 'test-results/overview-timeline.png' })
-      // The inspector: the malformed manifest's warning and raw text; a failed folder's files without _SUCCESS.
-      await page.locator(`td[data-table="claudia_csat"][data-hour="${at('malformedManifest')}"]`).click()
-      await expect.poll(() => page.locator('[data-testid=manifest-warnings]').textContent()).toMatch(/not valid JSON/)
-      expect(await page.locator('[data-testid=inspector]').textContent()).toContain('Manifest: malformed')
-      await page.screenshot({ path: 'test-results/inspector-malformed-manifest.png', fullPage: true })
-      await page.locator(`td[data-table="claudia_csat"][data-hour="${at('failedFolder')}"]`).click()
-      await expect.poll(() => page.locator('[data-inspector-table=claudia_csat]').textContent()).toMatch(/failed.*—.*part-00000\.parquet/)
-      expect(await page.locator('[data-testid=inspector-findings]').textContent()).toMatch(/failed claudia_csat/)
-      await page.selectOption('select[aria-label="hours shown"]', String(48))
-      await expect.poll(() => page.locator('[data-testid=heatmap] thead th').count()).toBe(49)
-      await page.screenshot({ path: 'test-results/timeline-2-days.png' })
-    } finally {
-      await browser.close()
-    }
+  it('opens on the demo bucket: overview, latest copies, and the planted faults where the generator put them', async () => {
+    await page.goto(host.url)
+    await page.waitForSelector('[data-testid=timeline-canvas]')
+    const errors = demo.expected.faults.filter((f) => ['missing', 'failed', 'pending_not_caught_up'].includes(f.kind)).length
+    await expect.poll(() => page.locator('[data-testid=overview] [data-severity=error]').textContent()).toBe(`${errors} errors`)
+    expect(await page.locator('[data-testid=version]').textContent()).toBe('v2')
+    expect(await page.locator('select[aria-label=connection] option:checked').textContent()).toBe('Demo bucket (built in)')
+    // Latest ready copy of each table with its age.
+    expect(await page.locator('[data-testid=latest-copies] tr[data-latest]').count()).toBe(CATALOG.length)
+    const latestCsat = demo.expected.latest_ready['claudia_csat'] as { snapshot_date: string; snapshot_hour: string }
+    expect(await page.locator('tr[data-latest=claudia_csat]').textContent()).toContain(`${latestCsat.snapshot_date} ${latestCsat.snapshot_hour}:00 UTC`)
+
+    const p = demo.expected.planted_hours
+    for (const t of ['claudia_csat', 'cloud_chat_tags', 'claudia_messages']) expect(await clickCell(page, t, hourIso(p['missingHour']!))).toBe('missing')
+    for (const t of ['claudia_contents', 'cloud_chat_team_metrics']) expect(await clickCell(page, t, hourIso(p['lateHour']!))).toBe('late')
+    expect(await clickCell(page, 'claudia_csat', hourIso(p['failedFolder']!))).toBe('failed')
+    expect(await page.locator('[data-testid=timeline-status]').textContent()).toMatch(/UTC · \d\d:00 Brasília · \d\d:\d\d local · failed/)
+    // The click opened the inspector: the failed folder's file, no _SUCCESS, and what to do.
+    await expect.poll(() => page.locator('[data-inspector-table=claudia_csat]').textContent()).toMatch(/failed.*—.*part-00000\.parquet.*rows/)
+    expect(await page.locator('[data-testid=inspector-findings]').textContent()).toMatch(/failed claudia_csat.*report it to the vendor/)
+    await page.screenshot({ path: 'test-results/overview-timeline.png', fullPage: true })
+  })
+
+  it('moves through the timeline with the keyboard and opens an hour with Enter', async () => {
+    const p = demo.expected.planted_hours
+    await clickCell(page, 'claudia_csat', hourIso(p['lateHour']!))
+    await page.keyboard.press('ArrowRight')
+    const next = new Date(Date.parse(hourIso(p['lateHour']!)) + 3_600_000).toISOString()
+    await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour')).toBe(next)
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.press('ArrowUp')
+    const status = page.locator('[data-testid=timeline-status]')
+    const above = CATALOG[CATALOG.findIndex((t) => t.table === 'claudia_csat') - 1]?.table
+    await expect.poll(() => status.getAttribute('data-table')).toBe(above)
+    expect(await status.getAttribute('data-state')).toBe('late')
+    await page.keyboard.press('Shift+ArrowLeft')
+    await expect.poll(() => status.getAttribute('data-hour')).toBe(new Date(Date.parse(hourIso(p['lateHour']!)) - 24 * 3_600_000).toISOString())
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('[data-testid=inspector] h2').textContent()).toContain(new Date(Date.parse(hourIso(p['lateHour']!)) - 24 * 3_600_000).toISOString().slice(0, 13).replace('T', ' '))
+  })
+
+  it('zooms with the keyboard, switches the axis to Brasília, and shows the whole export at once', async () => {
+    const canvas = page.locator('[data-testid=timeline-canvas]')
+    const before = Number(await canvas.getAttribute('data-pxh'))
+    await canvas.focus()
+    await page.keyboard.press('+')
+    await expect.poll(async () => Number(await canvas.getAttribute('data-pxh'))).toBeCloseTo(before * 1.5, 3)
+    await page.keyboard.press('-')
+    await page.selectOption('select[aria-label="axis time zone"]', 'brasilia')
+    await expect.poll(() => page.locator('[data-testid=heatmap]').textContent()).toContain('hour (Brasília)')
+    await page.selectOption('select[aria-label="hours shown"]', String(366 * 24))
+    // The whole export (8 days here) fits: fewer hours than a year, every one of them drawn.
+    await expect.poll(async () => Number(await canvas.getAttribute('data-hours'))).toBeGreaterThan(8 * 24)
+    expect(Number(await canvas.getAttribute('data-offset'))).toBeLessThanOrEqual(0)
+    await page.screenshot({ path: 'test-results/timeline-whole-export-brasilia.png' })
+    await page.selectOption('select[aria-label="axis time zone"]', 'utc')
+  })
+
+  it('jumps from a finding to its hour and shows the malformed manifest in the inspector', async () => {
+    await page.selectOption('select[aria-label="hours shown"]', String(48))
+    const finding = page.locator('[data-testid=findings] li[data-kind=manifest_malformed] button')
+    expect(await finding.count()).toBe(1)
+    // Older than the two days shown: the range widens to reach it.
+    await finding.click()
+    const at = hourIso(demo.expected.planted_hours['malformedManifest']!)
+    await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(at)
+    await expect.poll(() => page.locator('[data-testid=manifest-warnings]').textContent()).toMatch(/not valid JSON/)
+    expect(await page.locator('[data-testid=inspector]').textContent()).toContain('Manifest: malformed')
+    await page.locator('[data-testid=inspector] summary').click()
+    await page.screenshot({ path: 'test-results/inspector-malformed-manifest.png', fullPage: true })
   })
 })

@@ -79,8 +79,7 @@ class Run {
   /** Queues one listing (all its pages); failures become problems of that prefix. */
   spawn(prefix: string, body: (p: string) => Promise<void>): void {
     this.total++
-    this.pending.push(
-      this.limit(async () => {
+    const task = this.limit(async () => {
         this.opts.signal?.throwIfAborted()
         try {
           await body(prefix)
@@ -93,7 +92,9 @@ class Run {
           this.progress()
         }
       })
-    )
+    // settle() awaits every task in order; a cancelled one rejecting meanwhile is not "unhandled".
+    task.catch(() => {})
+    this.pending.push(task)
   }
 
   async delimited(prefix: string): Promise<{ objects: ListedObject[]; prefixes: string[] }> {

@@ -57,7 +57,10 @@ export function App(): React.JSX.Element {
     call('connections', {}).then(setConnections, fail)
   }, [])
   useEffect(() => {
-    call('timeline', { fromHours: hours }).then(setTimeline, fail)
+    call('timeline', { fromHours: hours }).then((t) => {
+      setFocus(null)
+      setTimeline(t)
+    }, fail)
   }, [hours])
 
   // Refresh status: polled while a refresh runs, every half minute otherwise (an automatic refresh may start).
@@ -111,9 +114,11 @@ export function App(): React.JSX.Element {
     },
     [timeline, overview, hours, inspect]
   )
+  // A jump waiting for a wider range runs once the timeline holds its hour.
   useEffect(() => {
     const f = pendingJump.current
-    if (f && timeline) {
+    const t = f ? findingHour(f) : null
+    if (f && timeline && timeline.hours.some((h) => Date.parse(h.start) === t)) {
       pendingJump.current = null
       jump(f)
     }
@@ -128,7 +133,6 @@ export function App(): React.JSX.Element {
       else if (c === 'findings') findingsRef.current?.scrollIntoView()
       else if (c === 'zoom-in' || c === 'zoom-out') setZoomCommand((z) => ({ n: z.n + 1, dir: c === 'zoom-in' ? 1 : -1 }))
     })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
   const shownFindings = useMemo(() => (timeline?.findings ?? []).filter((f) => severities[f.severity]), [timeline, severities])
@@ -153,7 +157,7 @@ export function App(): React.JSX.Element {
               }, fail)
             }
           >
-            {connections?.active ? null : <option value="">(opening…)</option>}
+            {connections?.active ? null : <option value="">{error ? '(none open)' : '(opening…)'}</option>}
             {connections?.connections.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}
@@ -192,7 +196,7 @@ export function App(): React.JSX.Element {
           {error}
         </p>
       ) : null}
-      {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : <p>Reading the bucket…</p>}
+      {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : error ? null : <p>Reading the bucket…</p>}
       <section style={{ marginTop: 12 }}>
         <div style={{ display: 'flex', gap: 16, alignItems: 'center', fontSize: 13, flexWrap: 'wrap' }}>
           <h2 style={{ fontSize: 16, margin: 0 }}>Delivery timeline</h2>
@@ -227,7 +231,7 @@ export function App(): React.JSX.Element {
             onSelect={inspect}
             zoomCommand={zoomCommand}
           />
-        ) : (
+        ) : error ? null : (
           <p>Reading the bucket…</p>
         )}
       </section>

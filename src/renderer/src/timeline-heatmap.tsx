@@ -120,7 +120,6 @@ export function TimelineHeatmap(props: {
   const zc = props.zoomCommand
   useEffect(() => {
     if (zc) zoomAt(zc.dir > 0 ? 1.5 : 1 / 1.5, plotW / 2)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [zc?.n])
 
   // Keep the focused cell in view.
@@ -129,7 +128,6 @@ export function TimelineHeatmap(props: {
     const left = offset
     const right = offset + plotW / pxh
     if (focus.hour < left || focus.hour + 1 > right) setOffset(clampOffset(focus.hour - plotW / pxh / 2, pxh))
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus])
 
   // Draw.
@@ -300,6 +298,7 @@ export function TimelineHeatmap(props: {
           data-offset={offset}
           data-pxh={pxh}
           data-hours={n}
+          data-first-hour={view.hours[0]?.start}
           tabIndex={0}
           role="grid"
           aria-label="Delivery timeline: arrow keys move, Enter opens the hour, plus and minus zoom"

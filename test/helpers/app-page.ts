@@ -1,0 +1,38 @@
+// Driving the app's page as a user does: the renderer built by Vite, served by the web host; clicking timeline
+// cells where they are drawn (from the canvas's geometry and the row labels) and reading the status line.
+import { join, resolve } from 'node:path'
+import react from '@vitejs/plugin-react'
+import type { Page } from 'playwright-core'
+import { build } from 'vite'
+
+export async function buildRenderer(outDir: string): Promise<string> {
+  const dir = join(outDir, 'renderer')
+  await build({ root: resolve('src/renderer'), plugins: [react()], logLevel: 'silent', build: { outDir: dir, emptyOutDir: true } })
+  return dir
+}
+
+/** The UTC ISO instant of a planted hour. */
+export const hourIso = (h: { date: string; hour: string }): string => `${h.date}T${h.hour}:00:00.000Z`
+
+/** Clicks the timeline cell of (table, hour) where it is drawn and returns the state the status line reads. */
+export async function clickCell(page: Page, table: string, iso: string): Promise<string | null> {
+  const canvas = page.locator('[data-testid=timeline-canvas]')
+  const geo = await canvas.evaluate((c) => ({ offset: Number(c.dataset['offset']), pxh: Number(c.dataset['pxh']), first: c.dataset['firstHour'] ?? '', hours: Number(c.dataset['hours']) }))
+  const idx = (Date.parse(iso) - Date.parse(geo.first)) / 3_600_000
+  if (idx < 0 || idx >= geo.hours) throw new Error(`${iso} is not on the timeline (${geo.first}, ${geo.hours} hours)`)
+  const box = await canvas.boundingBox()
+  const row = await page.locator(`[data-testid=heatmap] [data-row="${table}"]`).boundingBox()
+  if (!box || !row) throw new Error(`no row ${table}`)
+  const x = (idx - geo.offset + 0.5) * geo.pxh
+  if (x < 0 || x > box.width) throw new Error(`${iso} is scrolled out of view`)
+  await page.mouse.click(box.x + x, row.y + row.height / 2)
+  const status = page.locator('[data-testid=timeline-status]')
+  await page.waitForFunction(
+    ([t, h]) => {
+      const s = document.querySelector('[data-testid=timeline-status]') as HTMLElement | null
+      return s?.dataset['table'] === t && s?.dataset['hour'] === h
+    },
+    [table, iso] as const
+  )
+  return status.getAttribute('data-state')
+}

@@ -1,0 +1,94 @@
+// The contract's argument checks (what a renderer sends is never trusted), the wire form of cell states, the
+// hour a finding jumps to, and when the automatic refresh is due.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { API_NAMES, decodeCell, encodeCells, validateArgs } from '../../src/shared/api-contract'
+import { nextAutoRefresh } from '../../src/shared/schedule'
+import { CELL_STATES, type CellState, findingHour } from '../../src/shared/timeline'
+
+describe('validateArgs', () => {
+  it('accepts the documented shapes', () => {
+    expect(validateArgs('overview', {}).ok).toBe(true)
+    expect(validateArgs('timeline', { fromHours: 168 }).ok).toBe(true)
+    expect(validateArgs('hour', { start: '2026-11-05T14:00:00Z' }).ok).toBe(true)
+    expect(validateArgs('refresh', { full: false }).ok).toBe(true)
+    expect(validateArgs('connectionSave', { connection: { name: 'x', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AK' } }, secretAccessKey: 's' }).ok).toBe(true)
+    expect(validateArgs('connectionTest', { connection: { name: 'x', provider: 'local', path: '/tmp/x' } }).ok).toBe(true)
+  })
+  it('refuses extra, missing and ill-typed arguments with the reason', () => {
+    const bad: [string, unknown][] = [
+      ['overview', { x: 1 }],
+      ['overview', null],
+      ['overview', []],
+      ['timeline', { fromHours: 0 }],
+      ['timeline', { fromHours: 1.5 }],
+      ['timeline', { fromHours: '24' }],
+      ['hour', { start: '2026-11-05T14:30:00Z' }],
+      ['hour', { start: '2026-11-05' }],
+      ['connectionOpen', { id: '../x' }],
+      ['connectionOpen', { id: 'a'.repeat(101) }],
+      ['connectionSave', { connection: { name: 'x', provider: 'ftp' } }],
+      ['connectionSave', { connection: { name: 'x', provider: 's3', bucket: 'b', prefix: '', endpoint: 'file:///etc', auth: { kind: 'default' } } }],
+      ['connectionSave', { connection: { name: 'x', provider: 'local', path: '/p' }, secretAccessKey: 7 }],
+      ['refresh', {}],
+      ['noSuchCall', {}]
+    ]
+    for (const [name, args] of bad) {
+      const r = validateArgs(name as 'overview', args)
+      expect(r.ok, `${name} ${JSON.stringify(args)}`).toBe(false)
+      if (!r.ok) expect(r.reason.length).toBeGreaterThan(5)
+    }
+  })
+  it('never throws on arbitrary input', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...API_NAMES), fc.anything(), (name, args) => {
+        const r = validateArgs(name, args)
+        expect(typeof r.ok).toBe('boolean')
+      }),
+      { numRuns: 2000 }
+    )
+  })
+})
+
+describe('cells on the wire', () => {
+  it('round-trips every state for every table', () => {
+    const tables = ['a', 'b', 'c']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...CELL_STATES), { minLength: 3, maxLength: 3 }), (states) => {
+        const cells = Object.fromEntries(tables.map((t, i) => [t, states[i] as CellState]))
+        const wire = encodeCells(tables, cells)
+        expect(wire).toHaveLength(3)
+        expect(tables.map((_, i) => decodeCell(wire, i))).toEqual(states)
+      })
+    )
+  })
+})
+
+describe('findingHour', () => {
+  it('is the delivery hour; a v1 date delivers at 07:00; none for __initial__ or unkeyed findings', () => {
+    expect(findingHour({ date: '2026-11-05', hour: '14' })).toBe(Date.UTC(2026, 10, 5, 14))
+    expect(findingHour({ date: '2026-10-20', hour: null })).toBe(Date.UTC(2026, 9, 20, 7))
+    expect(findingHour({ date: '__initial__', hour: null })).toBeNull()
+    expect(findingHour({ date: null, hour: null })).toBeNull()
+  })
+})
+
+describe('nextAutoRefresh', () => {
+  const h = (hh: number, mm: number): number => Date.UTC(2026, 10, 5, hh, mm)
+  it('is the first :40 after the last refresh started', () => {
+    expect(nextAutoRefresh(h(14, 10))).toBe(h(14, 40))
+    expect(nextAutoRefresh(h(14, 39))).toBe(h(14, 40))
+    expect(nextAutoRefresh(h(14, 40))).toBe(h(15, 40))
+    expect(nextAutoRefresh(h(14, 55))).toBe(h(15, 40))
+  })
+  it('is always later, and at most an hour later', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_000_000_000_000 }), (t) => {
+        const n = nextAutoRefresh(t)
+        expect(n).toBeGreaterThan(t)
+        expect(n - t).toBeLessThanOrEqual(3_600_000)
+        expect(new Date(n).getUTCMinutes()).toBe(40)
+      })
+    )
+  })
+})
