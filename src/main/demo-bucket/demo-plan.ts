@@ -93,6 +93,8 @@ export interface Expected {
   readonly latest_ready: Record<string, { prefix: string; snapshot_date: string; snapshot_hour: string } | null>
   readonly tables: Record<string, { mode: 'full' | 'parts'; rows: number; distinct_keys: number | null; versions: number | null; ready_folders: number | null; newest_folder: { prefix: string; etl_date: string; etl_hour: string | null } | null }>
   readonly newest_values: { table: string; key_column: string; key: string; column: string; value: CellValue }[]
+  /** claudia_messages' logical table (newest version per key) counted by tenant_id and send_at's UTC day. */
+  readonly messages_by_tenant_day: Record<string, Record<string, number>>
   readonly column_added: { table: string; column: string; from_prefix: string; non_null_in_logical_table: number }
   readonly faults: Fault[]
   readonly cells: { date: string; hour: string; table: string; state: string }[]
@@ -476,6 +478,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   }
   const newest_values = tracked.map(({ table, key }) => ({ table: table.table, key_column: table.idColumn, key, column: 'content', value: newestOf(table, key).values['content'] ?? null }))
   let nonNull = 0
+  const messages_by_tenant_day: Record<string, Record<string, number>> = {}
   for (const t of [msgs]) {
     const latest = new Map<string, RowVersion>()
     for (const v of versions.get(t.table)!) {
@@ -484,6 +487,12 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
       if (!cur || cur.delivery!.index < v.delivery.index || (cur.delivery === v.delivery && (cur.file < v.file || (cur.file === v.file && cur.seq < v.seq)))) latest.set(v.key, v)
     }
     for (const v of latest.values()) if (v.delivery!.index >= addedColumn.fromIndex) nonNull++
+    for (const v of latest.values()) {
+      const tenant = String(v.values['tenant_id'])
+      const day = new Date(Number(v.values['send_at'])).toISOString().slice(0, 10)
+      const byDay = (messages_by_tenant_day[tenant] ??= {})
+      byDay[day] = (byDay[day] ?? 0) + 1
+    }
   }
 
   const cells: Expected['cells'] = []
@@ -516,6 +525,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     latest_ready,
     tables,
     newest_values,
+    messages_by_tenant_day,
     column_added: { table: addedColumn.table, column: addedColumn.column, from_prefix: prefixOf(msgs, v2(48)), non_null_in_logical_table: nonNull },
     faults,
     cells,
