@@ -21,7 +21,16 @@ const HANDLERS: Handlers = {
   awsProfiles: (w) => w.awsProfiles(),
   refresh: (w, a) => w.refresh(a),
   refreshStatus: (w) => w.refreshStatus(),
-  refreshCancel: (w) => w.refreshCancel()
+  refreshCancel: (w) => w.refreshCancel(),
+  engineSource: (w, a) => w.engineSource(a),
+  exportDefaults: (w) => w.exportDefaults(),
+  chooseSavePath: (w, a) => w.chooseSavePath(a),
+  exportStart: (w, a) => w.exportStart(a),
+  exportStatus: (w, a) => w.exportStatus(a),
+  exportCancel: (w, a) => w.exportCancel(a),
+  showInFolder: (w, a) => w.showInFolder(a),
+  history: (w) => w.history(),
+  historyAdd: (w, a) => w.historyAdd(a)
 }
 
 export async function dispatch(workspace: Workspace, name: string, rawArgs: unknown): Promise<Reply> {

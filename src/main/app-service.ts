@@ -30,13 +30,16 @@ export interface AppServiceOptions {
 export class AppService {
   private inventory: Inventory | null = null
   private manifests: ReadonlyMap<string, ManifestText> = new Map()
+  private objectMap: ReadonlyMap<string, ListedObject> = new Map()
+  /** Increases with each successful refresh. */
+  generation = 0
   private timelineCache: Timeline | null = null
   private problems: readonly string[] = []
   private inflight: Promise<void> | null = null
   private readonly footers: BlockCache
 
   constructor(private readonly opts: AppServiceOptions) {
-    this.footers = new BlockCache(join(opts.dataDir, 'blocks', opts.connectionId), opts.provider)
+    this.footers = new BlockCache(join(opts.dataDir, 'footers', opts.connectionId), opts.provider)
   }
 
   get connectionId(): string {
@@ -60,6 +63,8 @@ export class AppService {
       opts.signal?.throwIfAborted()
       this.inventory = inventory
       this.manifests = manifests
+      this.objectMap = r.index.objects
+      this.generation++
       this.timelineCache = analyzeTimeline(inventory, manifests, { now })
       this.problems = r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)
     }
@@ -67,6 +72,21 @@ export class AppService {
       this.inflight = null
     })
     return this.inflight
+  }
+
+  /** The listed object of a key (what the byte server may serve). */
+  object(key: string): ListedObject | undefined {
+    return this.objectMap.get(key)
+  }
+
+  get provider(): BucketProvider {
+    return this.opts.provider
+  }
+
+  /** The index and listing as of the last refresh, for an engine. */
+  async snapshot(): Promise<{ inventory: Inventory; objects: ReadonlyMap<string, ListedObject>; generation: number }> {
+    const { inventory } = await this.ready()
+    return { inventory, objects: this.objectMap, generation: this.generation }
   }
 
   get loaded(): boolean {
@@ -106,7 +126,8 @@ export class AppService {
     const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString())
     const tables = CATALOG.map((t) => {
       const f = t.mode === 'full' ? latestReady(inventory, t) : (readyPartsFolders(inventory, t).at(-1) ?? null)
-      return { schema: t.schema, table: t.table, mode: t.mode, newest: f ? iso(deliveryInstant(f.ref)) : null, newestPrefix: f?.ref.prefix ?? null }
+      const folders = t.mode === 'parts' ? readyPartsFolders(inventory, t).length : [...inventory.folders.values()].filter((x) => x.ref.schema === t.schema && x.ref.table === t.table && x.marker !== null && x.ref.version === inventory.version).length
+      return { schema: t.schema, table: t.table, mode: t.mode, newest: f ? iso(deliveryInstant(f.ref)) : null, newestPrefix: f?.ref.prefix ?? null, folders }
     })
     const complete = [...timeline.hours].reverse().find((h) => h.manifest === 'complete')
     const findings = { error: 0, warning: 0, info: 0 }

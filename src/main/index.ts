@@ -1,7 +1,7 @@
 // The thin Electron shell: one locked-down window, the API contract over IPC, the menus. Everything it
 // serves lives in plain Node services (Workspace, dispatch); this is the only file that imports 'electron'.
-import { BrowserWindow, Menu, type MenuItemConstructorOptions, type WebContents, type WebFrameMain, app, ipcMain, safeStorage, session, shell } from 'electron'
-import { dirname, join, resolve } from 'node:path'
+import { BrowserWindow, Menu, type MenuItemConstructorOptions, type WebContents, type WebFrameMain, app, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron'
+import { dirname, join, normalize, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { API_NAMES, channelOf } from '../shared/api-contract'
 import { APP_NAME } from '../shared/app-info'
@@ -12,8 +12,11 @@ import { ensureDemoBucket } from './demo-bucket/demo-location'
 import { Workspace } from './workspace'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const rendererFile = join(here, '../renderer/index.html')
+const rendererDir = join(here, '../renderer')
+/** The renderer is served from a privileged custom scheme, not file:// (its own origin, no file access). */
+const APP_ORIGIN = 'app://export-explorer'
 const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 /** Links the app may open in the user's browser: the vendor's documentation only. */
 const EXTERNAL_ALLOWED = ['https://docs.aws.amazon.com/', 'https://cloud.google.com/']
 
@@ -25,8 +28,7 @@ function trustedSender(frame: WebFrameMain | null, contents: WebContents, win: B
   if (!frame || !win || contents !== win.webContents || frame !== contents.mainFrame) return false
   try {
     const url = new URL(frame.url)
-    if (devUrl) return url.origin === new URL(devUrl).origin
-    return url.protocol === 'file:' && url.pathname === pathToFileURL(rendererFile).pathname
+    return url.origin === (devUrl ? new URL(devUrl).origin : APP_ORIGIN)
   } catch {
     return false
   }
@@ -75,7 +77,28 @@ function buildMenu(): void {
 async function start(): Promise<void> {
   const userData = app.getPath('userData')
   const demo = await ensureDemoBucket([join(process.resourcesPath, 'demo-bucket'), resolve('resources/demo-bucket')], join(userData, 'demo-bucket'))
-  const workspace = new Workspace({ dataDir: join(userData, 'data'), secrets: new SafeStorageSecretStore(safeStorage, join(userData, 'secrets.json')), demo })
+  const workspace = new Workspace({
+    dataDir: join(userData, 'data'),
+    secrets: new SafeStorageSecretStore(safeStorage, join(userData, 'secrets.json')),
+    demo,
+    platform: {
+      downloadsDir: app.getPath('downloads'),
+      async chooseSavePath(defaultName, format) {
+        const r = await dialog.showSaveDialog({ defaultPath: join(app.getPath('downloads'), defaultName), filters: [format === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'Parquet', extensions: ['parquet'] }] })
+        return r.canceled || !r.filePath ? null : r.filePath
+      },
+      showInFolder: (path) => shell.showItemInFolder(path)
+    }
+  })
+  workspace.setRendererOrigin(devUrl ? new URL(devUrl).origin : APP_ORIGIN)
+
+  // app://export-explorer/<path>: the built renderer's files, nothing outside its folder.
+  protocol.handle('app', (request) => {
+    const url = new URL(request.url)
+    const path = normalize(join(rendererDir, decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)))
+    if (url.host !== 'export-explorer' || !path.startsWith(rendererDir + sep)) return new Response('Not found', { status: 404 })
+    return net.fetch(pathToFileURL(path).toString())
+  })
 
   // No permission (camera, notifications, …) is ever granted; no <webview>.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
@@ -124,7 +147,7 @@ async function start(): Promise<void> {
     workspace.dispose()
   })
   if (devUrl) await win.loadURL(devUrl)
-  else await win.loadFile(rendererFile)
+  else await win.loadURL(`${APP_ORIGIN}/index.html`)
 }
 
 if (!app.requestSingleInstanceLock()) app.quit()

@@ -53,5 +53,6 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
   })
   await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r))
   host = `127.0.0.1:${(server.address() as AddressInfo).port}`
+  opts.workspace.setRendererOrigin(`http://${host}`)
   return { url: `http://${host}/`, token, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()) }) }
 }

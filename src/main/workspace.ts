@@ -2,8 +2,12 @@
 // bucket first), the open one with its AppService, refresh with progress and cancel, and the automatic
 // refresh after each hour's 40-minute mark. Plain Node: the Electron shell and the web host both use it.
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
-import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, RefreshStatus } from '../shared/api-contract'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, RefreshStatus } from '../shared/api-contract'
+import { objectsForViews } from '../shared/bucket-views'
+import { unknownTables } from '../shared/inventory'
 import type { ConnectionConfig } from '../shared/connection-config'
 import { nextAutoRefresh } from '../shared/schedule'
 import { AppService } from './app-service'
@@ -13,6 +17,9 @@ import type { BucketProvider } from './bucket/bucket-provider'
 import { ConnectionStore } from './connections/connection-store'
 import { type OpenOptions, listAwsProfiles, openConnection, testConnection } from './connections/open-connection'
 import type { SecretStore } from './connections/secret-store'
+import { type ByteServer, startByteServer } from './byte-server/byte-server'
+import { type BucketEngine, openBucketEngine } from './engine/open-bucket-engine'
+import { exportQuery } from './export/export-to-file'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -26,7 +33,16 @@ export interface WorkspaceOptions {
   readonly clock?: () => number
   /** Refresh by itself each hour after the 40-minute mark (default true). */
   readonly autoRefresh?: boolean
+  /** What only a desktop shell can do: a native save dialog and "show in folder". Without it (the web host)
+   * an export goes to a path typed by the user. */
+  readonly platform?: {
+    chooseSavePath(defaultName: string, format: 'csv' | 'parquet'): Promise<string | null>
+    showInFolder(path: string): void
+    readonly downloadsDir: string
+  }
 }
+
+const MAX_HISTORY = 200
 
 const locationOf = (c: ConnectionConfig): string => (c.provider === 'local' ? c.path : `${c.provider}://${c.bucket}/${c.prefix}`)
 
@@ -44,6 +60,13 @@ export class Workspace {
   private lastRefreshStart: number | null = null
   private lastError: string | null = null
   private readonly timer: NodeJS.Timeout | null
+  private byteServer: { service: AppService; server: Promise<ByteServer> } | null = null
+  private rendererOrigin: string | undefined
+  /** The main process's engine (exports), per connection, listing generation and "as of". */
+  private mainEngine: { key: string; engine: Promise<BucketEngine> } | null = null
+  private readonly exports = new Map<string, { job: ExportJob; abort: AbortController }>()
+  /** Paths the user chose in the save dialog: the only ones an export may write when a dialog exists. */
+  private readonly grantedPaths = new Set<string>()
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.store = new ConnectionStore(join(opts.dataDir, 'connections.json'))
@@ -216,6 +239,131 @@ export class Workspace {
     return true
   }
 
+  /** The origin the renderer is served from, allowed to read the byte server (CORS). */
+  setRendererOrigin(origin: string): void {
+    this.rendererOrigin = origin
+  }
+
+  private async byteServerFor(service: AppService): Promise<ByteServer> {
+    if (this.byteServer?.service !== service) {
+      const old = this.byteServer
+      this.byteServer = { service, server: startByteServer({ provider: service.provider, lookup: (k) => service.object(k), cacheDir: join(this.opts.dataDir, 'blocks', service.connectionId), ...(this.rendererOrigin ? { allowOrigin: this.rendererOrigin } : {}), now: () => service.now() }) }
+      if (old) void old.server.then((s) => s.close(), () => {})
+    }
+    return this.byteServer.server
+  }
+
+  async engineSource(args: { asOf: string | null }): Promise<EngineSource> {
+    const service = await this.current()
+    const { inventory, generation } = await service.snapshot()
+    const server = await this.byteServerFor(service)
+    const opts = args.asOf ? { asOf: Date.parse(args.asOf) } : {}
+    const counts = new Map<string, number>()
+    for (const f of inventory.folders.values()) if (!f.ref.catalog) counts.set(`${f.ref.schema}.${f.ref.table}`, (counts.get(`${f.ref.schema}.${f.ref.table}`) ?? 0) + 1)
+    return {
+      base: server.url(''),
+      objects: objectsForViews(inventory, opts),
+      now: service.now(),
+      version: `${service.connectionId}|${generation}|${args.asOf ?? 'latest'}`,
+      unknownTables: unknownTables(inventory).map((name) => ({ name, folders: counts.get(name) ?? 0 }))
+    }
+  }
+
+  private async engineFor(asOf: string | null): Promise<BucketEngine> {
+    const service = await this.current()
+    const { inventory, objects, generation } = await service.snapshot()
+    const key = `${service.connectionId}|${generation}|${asOf ?? 'latest'}`
+    if (this.mainEngine?.key !== key) {
+      const old = this.mainEngine
+      const engine = openBucketEngine(service.provider, inventory, objects, join(this.opts.dataDir, 'engine', service.connectionId), asOf ? { asOf: Date.parse(asOf) } : {})
+      this.mainEngine = { key, engine }
+      engine.catch(() => {
+        if (this.mainEngine?.engine === engine) this.mainEngine = null
+      })
+      if (old) void old.engine.then((e) => e.engine.close(), () => {})
+    }
+    return this.mainEngine.engine
+  }
+
+  exportDefaults(): { directory: string; dialog: boolean } {
+    return { directory: this.opts.platform?.downloadsDir ?? join(homedir(), 'Downloads'), dialog: this.opts.platform !== undefined }
+  }
+
+  async chooseSavePath(args: { defaultName: string; format: 'csv' | 'parquet' }): Promise<{ path: string | null }> {
+    if (!this.opts.platform) return { path: null }
+    const path = await this.opts.platform.chooseSavePath(args.defaultName, args.format)
+    if (path) this.grantedPaths.add(path)
+    return { path }
+  }
+
+  /** Starts writing a query's result to a file in the background; the job reports rows and the outcome. */
+  async exportStart(args: ArgsOf<'exportStart'>): Promise<ExportJob> {
+    // With a native save dialog, only a path the user chose there may be written (a renderer cannot pick one).
+    if (this.opts.platform && !this.grantedPaths.has(args.path)) throw new Error('Choose where to save the file first.')
+    const id = randomUUID()
+    const abort = new AbortController()
+    const entry = { job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, error: null } as ExportJob, abort }
+    this.exports.set(id, entry)
+    const update = (patch: Partial<ExportJob>): void => {
+      entry.job = { ...entry.job, ...patch }
+    }
+    void (async () => {
+      try {
+        await mkdir(dirname(args.path), { recursive: true })
+        const { engine } = await this.engineFor(args.asOf)
+        const r = await exportQuery(engine, args.sql, args.path, { format: args.format, overwrite: args.overwrite, signal: abort.signal, onProgress: (rows) => update({ rows }) })
+        update({ running: false, done: true, rows: r.rows })
+      } catch (e) {
+        update({ running: false, error: abort.signal.aborted ? 'Export cancelled: no file was written.' : `Export failed: ${userMessage(e)} No file was written.` })
+      }
+    })()
+    return entry.job
+  }
+
+  exportStatus(args: { id: string }): ExportJob {
+    const e = this.exports.get(args.id)
+    if (!e) throw new Error(`No export ${args.id}.`)
+    return e.job
+  }
+
+  exportCancel(args: { id: string }): ExportJob {
+    const e = this.exports.get(args.id)
+    if (!e) throw new Error(`No export ${args.id}.`)
+    e.abort.abort()
+    return e.job
+  }
+
+  showInFolder(args: { path: string }): { shown: boolean } {
+    if (!this.opts.platform) return { shown: false }
+    this.opts.platform.showInFolder(args.path)
+    return { shown: true }
+  }
+
+  private historyFile(): string {
+    return join(this.opts.dataDir, 'query-history.json')
+  }
+
+  async history(): Promise<{ entries: readonly HistoryEntry[] }> {
+    try {
+      const parsed: unknown = JSON.parse(await readFile(this.historyFile(), 'utf8'))
+      const entries = Array.isArray(parsed) ? parsed.filter((e): e is HistoryEntry => typeof e === 'object' && e !== null && typeof (e as HistoryEntry).sql === 'string') : []
+      return { entries }
+    } catch {
+      return { entries: [] }
+    }
+  }
+
+  async historyAdd(args: ArgsOf<'historyAdd'>): Promise<{ entries: readonly HistoryEntry[] }> {
+    const { entries } = await this.history()
+    const entry: HistoryEntry = { sql: args.sql, at: new Date(this.clock()).toISOString(), rows: args.rows, ms: args.ms, error: args.error }
+    const next = [entry, ...entries.filter((e) => e.sql !== args.sql)].slice(0, MAX_HISTORY)
+    await mkdir(this.opts.dataDir, { recursive: true })
+    const tmp = `${this.historyFile()}.${process.pid}.tmp`
+    await writeFile(tmp, JSON.stringify(next), { mode: 0o600 })
+    await rename(tmp, this.historyFile())
+    return { entries: next }
+  }
+
   private close(): void {
     this.refreshAbort?.abort()
     this.refreshAbort = null
@@ -224,5 +372,10 @@ export class Workspace {
   dispose(): void {
     this.close()
     if (this.timer) clearInterval(this.timer)
+    for (const e of this.exports.values()) e.abort.abort()
+    void this.byteServer?.server.then((s) => s.close(), () => {})
+    void this.mainEngine?.engine.then((e) => e.engine.close(), () => {})
+    this.byteServer = null
+    this.mainEngine = null
   }
 }

@@ -2,6 +2,7 @@
 // over the web host's HTTP. Plain data only; a secret may travel to main (typed into a form), never back.
 import type { Version } from './bucket-key'
 import { type ConnectionConfig, validateConnection } from './connection-config'
+import type { ListedObject } from './listing'
 import type { Manifest } from './manifest'
 import { CELL_STATES, type CellState, type Finding, type ManifestState, type Severity } from './timeline'
 
@@ -12,6 +13,8 @@ export interface TableStatus {
   /** Latest ready copy (full) or newest ready folder (parts): its delivery hour, UTC ISO. */
   readonly newest: string | null
   readonly newestPrefix: string | null
+  /** Ready folders: copies of a full table, parts of a parts table. */
+  readonly folders: number
 }
 
 export interface Overview {
@@ -122,6 +125,36 @@ export interface ConnectionInput {
   readonly secretAccessKey?: string
 }
 
+/** What the renderer's engine needs to build the same views: the byte server and the objects the views read. */
+export interface EngineSource {
+  /** Byte-server URL prefix (token included): append encodeURIComponent(key). */
+  readonly base: string
+  readonly objects: readonly ListedObject[]
+  readonly now: number
+  /** Changes whenever the views must be rebuilt (another connection, a refresh, another "as of"). */
+  readonly version: string
+  /** Tables the bucket holds that the catalog does not know, with their folder counts (never read). */
+  readonly unknownTables: readonly { readonly name: string; readonly folders: number }[]
+}
+
+export interface ExportJob {
+  readonly id: string
+  readonly path: string
+  readonly format: 'csv' | 'parquet'
+  readonly running: boolean
+  readonly done: boolean
+  readonly rows: number
+  readonly error: string | null
+}
+
+export interface HistoryEntry {
+  readonly sql: string
+  readonly at: string
+  readonly rows: number | null
+  readonly ms: number | null
+  readonly error: string | null
+}
+
 /** Each call: its arguments and its result. */
 export interface ApiContract {
   overview: { args: Record<string, never>; result: Overview }
@@ -137,6 +170,15 @@ export interface ApiContract {
   refresh: { args: { full: boolean }; result: RefreshStatus }
   refreshStatus: { args: Record<string, never>; result: RefreshStatus }
   refreshCancel: { args: Record<string, never>; result: RefreshStatus }
+  engineSource: { args: { asOf: string | null }; result: EngineSource }
+  exportDefaults: { args: Record<string, never>; result: { directory: string; dialog: boolean } }
+  chooseSavePath: { args: { defaultName: string; format: 'csv' | 'parquet' }; result: { path: string | null } }
+  exportStart: { args: { sql: string; format: 'csv' | 'parquet'; path: string; overwrite: boolean; asOf: string | null }; result: ExportJob }
+  exportStatus: { args: { id: string }; result: ExportJob }
+  exportCancel: { args: { id: string }; result: ExportJob }
+  showInFolder: { args: { path: string }; result: { shown: boolean } }
+  history: { args: Record<string, never>; result: { entries: readonly HistoryEntry[] } }
+  historyAdd: { args: { sql: string; rows: number | null; ms: number | null; error: string | null }; result: { entries: readonly HistoryEntry[] } }
 }
 
 export type ApiName = keyof ApiContract
@@ -166,6 +208,13 @@ const connectionInput: Check = (o) => {
   return null
 }
 
+const HOUR_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:00:00(\.000)?Z$/
+const asOf = (v: unknown): boolean => v === null || (typeof v === 'string' && HOUR_RE.test(v))
+const format = (v: unknown): boolean => v === 'csv' || v === 'parquet'
+const absPath = (v: unknown): boolean => typeof v === 'string' && v.length < 4096 && (v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v)) && !v.includes('\0')
+const sql = (v: unknown): boolean => typeof v === 'string' && v.trim().length > 0 && v.length <= 1_000_000
+const nullableNumber = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0)
+
 const CHECKS: { readonly [N in ApiName]: Check } = {
   overview: none,
   connections: none,
@@ -173,13 +222,24 @@ const CHECKS: { readonly [N in ApiName]: Check } = {
   refreshStatus: none,
   refreshCancel: none,
   timeline: (o) => onlyKeys(o, ['fromHours']) ?? (typeof o['fromHours'] === 'number' && Number.isInteger(o['fromHours']) && o['fromHours'] >= 1 && o['fromHours'] <= 24 * 800 ? null : 'fromHours must be a whole number of hours from 1 to 19200'),
-  hour: (o) => onlyKeys(o, ['start']) ?? (typeof o['start'] === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:00:00(\.000)?Z$/.test(o['start']) ? null : 'start must be an hour, YYYY-MM-DDTHH:00:00Z'),
+  hour: (o) => onlyKeys(o, ['start']) ?? (typeof o['start'] === 'string' && HOUR_RE.test(o['start']) ? null : 'start must be an hour, YYYY-MM-DDTHH:00:00Z'),
   connectionGet: id,
   connectionOpen: id,
   connectionDelete: id,
   connectionSave: connectionInput,
   connectionTest: connectionInput,
-  refresh: (o) => onlyKeys(o, ['full']) ?? (typeof o['full'] === 'boolean' ? null : 'full must be true or false')
+  refresh: (o) => onlyKeys(o, ['full']) ?? (typeof o['full'] === 'boolean' ? null : 'full must be true or false'),
+  engineSource: (o) => onlyKeys(o, ['asOf']) ?? (asOf(o['asOf']) ? null : 'asOf must be null or an hour, YYYY-MM-DDTHH:00:00Z'),
+  exportDefaults: none,
+  chooseSavePath: (o) => onlyKeys(o, ['defaultName', 'format']) ?? (typeof o['defaultName'] === 'string' && /^[\w .()-]{1,200}$/.test(o['defaultName']) && format(o['format']) ? null : 'defaultName must be a plain file name and format csv or parquet'),
+  exportStart: (o) =>
+    onlyKeys(o, ['sql', 'format', 'path', 'overwrite', 'asOf']) ??
+    (!sql(o['sql']) ? 'sql must be a query' : !format(o['format']) ? 'format must be csv or parquet' : !absPath(o['path']) ? 'path must be an absolute file path' : typeof o['overwrite'] !== 'boolean' ? 'overwrite must be true or false' : !asOf(o['asOf']) ? 'asOf must be null or an hour' : null),
+  exportStatus: (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w-]{1,64}$/.test(o['id']) ? null : 'id must be an export id'),
+  exportCancel: (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w-]{1,64}$/.test(o['id']) ? null : 'id must be an export id'),
+  showInFolder: (o) => onlyKeys(o, ['path']) ?? (absPath(o['path']) ? null : 'path must be an absolute file path'),
+  history: none,
+  historyAdd: (o) => onlyKeys(o, ['sql', 'rows', 'ms', 'error']) ?? (sql(o['sql']) && nullableNumber(o['rows']) && nullableNumber(o['ms']) && (o['error'] === null || typeof o['error'] === 'string') ? null : 'a history entry needs sql, rows, ms and error')
 }
 
 export const API_NAMES = Object.keys(CHECKS) as readonly ApiName[]

@@ -68,3 +68,29 @@ export async function createBucketViews(engine: SqlEngine, inventory: Inventory,
   }
   return { created, problems }
 }
+
+/** The objects the views read (ready folders' files and _SUCCESS markers, and the first v2 manifest that
+ * decides the version): what an engine elsewhere needs to rebuild the same views with `buildInventory`. */
+export function objectsForViews(inventory: Inventory, opts: AsOf = {}): ListedObject[] {
+  const out: ListedObject[] = []
+  const seen = new Set<string>()
+  const add = (f: { dataFiles: readonly ListedObject[]; marker: ListedObject | null }): void => {
+    for (const o of [...f.dataFiles, ...(f.marker ? [f.marker] : [])]) {
+      if (!seen.has(o.key)) {
+        seen.add(o.key)
+        out.push(o)
+      }
+    }
+  }
+  for (const t of CATALOG) {
+    for (const f of foldersForLogicalTable(inventory, t, opts)) add(f)
+    if (t.mode === 'parts') for (const f of readyPartsFolders(inventory, t, opts)) add(f)
+  }
+  let first: { object: ListedObject; at: string } | null = null
+  for (const m of inventory.manifests.values()) {
+    const at = `${m.ref.date}T${m.ref.hour ?? '00'}`
+    if (m.ref.version === 'v2' && (first === null || at < first.at)) first = { object: m.object, at }
+  }
+  if (first) out.push(first.object)
+  return out
+}

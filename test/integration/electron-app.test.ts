@@ -34,7 +34,7 @@ describe.skipIf(why !== null)('the Electron app', () => {
       await win.evaluate(() => (window.location.href = 'https://example.com/'))
       await new Promise((r) => setTimeout(r, 500))
       expect(app.windows()).toHaveLength(1)
-      expect(win.url()).toMatch(/^file:/)
+      expect(win.url()).toMatch(/^app:\/\/export-explorer\//)
     } finally {
       await app.close()
     }

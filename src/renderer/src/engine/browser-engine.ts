@@ -32,8 +32,21 @@ export async function startBrowserEngine(urlOf: (key: string) => string): Promis
   const withKeys = registeredNamesToKeys(keysByName)
   const engine: BrowserEngine = {
     async register(files) {
+      // A table's files come in one call: names of its folder not in this call are gone (a newer copy has
+      // fewer files); left registered, the table's glob would still read them.
+      const dirs = new Set(files.map((f) => f.name.slice(0, f.name.lastIndexOf('/') + 1)))
+      const wanted = new Set(files.map((f) => f.name))
+      for (const name of [...registered]) {
+        if (!wanted.has(name) && dirs.has(name.slice(0, name.lastIndexOf('/') + 1))) {
+          await db.dropFile(name)
+          registered.delete(name)
+          keysByName.delete(name)
+        }
+      }
       for (const f of files) {
-        if (registered.has(f.name)) continue
+        // Names are ranks in delivery order: after a refresh the same name can stand for another object.
+        if (registered.has(f.name) && keysByName.get(f.name) === f.key) continue
+        if (registered.has(f.name)) await db.dropFile(f.name)
         await db.registerFileURL(f.name, urlOf(f.key), duckdb.DuckDBDataProtocol.HTTP, false)
         registered.add(f.name)
         keysByName.set(f.name, f.key)

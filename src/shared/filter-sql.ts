@@ -1,0 +1,108 @@
+// Filters without SQL: the query a table browser runs for per-column filters, a time range on the table's
+// event-time column and a tenant picker. Values are typed by the column (TRY_CAST to its type, so filters
+// push down into Parquet); every name and value is quoted, so no input changes the statement's meaning.
+import { quoteIdent, quoteLiteral } from './sql-quote'
+
+export type FilterOp = 'equals' | 'in' | 'contains' | 'range' | 'is_null' | 'not_null'
+
+export const FILTER_OPS: readonly { readonly op: FilterOp; readonly label: string }[] = [
+  { op: 'equals', label: '=' },
+  { op: 'in', label: 'is one of' },
+  { op: 'contains', label: 'contains' },
+  { op: 'range', label: 'between' },
+  { op: 'is_null', label: 'is empty (NULL)' },
+  { op: 'not_null', label: 'is not empty' }
+]
+
+export interface ColumnFilter {
+  readonly column: string
+  readonly op: FilterOp
+  /** equals, contains */
+  readonly value?: string
+  /** in */
+  readonly values?: readonly string[]
+  /** range: from inclusive, to exclusive; either may be empty */
+  readonly from?: string
+  readonly to?: string
+}
+
+export interface TableFilters {
+  /** The view to read, e.g. "datamart_claudia.claudia_messages". */
+  readonly schema: string
+  readonly table: string
+  readonly filters: readonly ColumnFilter[]
+  /** On the table's event-time column (send_at / created_at), UTC; from inclusive, to exclusive. */
+  readonly time?: { readonly column: string; readonly from?: string; readonly to?: string }
+  readonly tenants?: readonly string[]
+}
+
+export interface ColumnType {
+  readonly name: string
+  readonly type: string
+}
+
+/** A type name from DESCRIBE that can be written back into SQL as is; anything else compares as text. */
+const castable = (type: string): string | null => (/^[A-Z][A-Z0-9_]*( [A-Z]+)*(\(\d+(, ?\d+)?\))?$/.test(type) ? type : null)
+
+function literal(value: string, type: string | undefined): string {
+  const t = type ? castable(type) : null
+  return t && t !== 'VARCHAR' ? `TRY_CAST(${quoteLiteral(value)} AS ${t})` : quoteLiteral(value)
+}
+
+/** "2026-11-05T14:00" or "2026-11-05T14:00:00Z" (UTC) → a TIMESTAMP literal's text. */
+export function utcTimestampText(s: string): string {
+  return s.trim().replace('T', ' ').replace(/Z$/, '').replace(/\.\d+$/, '')
+}
+
+function condition(f: ColumnFilter, types: ReadonlyMap<string, string>): string | null {
+  const col = quoteIdent(f.column)
+  const type = types.get(f.column)
+  switch (f.op) {
+    case 'is_null':
+      return `${col} IS NULL`
+    case 'not_null':
+      return `${col} IS NOT NULL`
+    case 'equals':
+      return f.value === undefined ? null : `${col} = ${literal(f.value, type)}`
+    case 'contains':
+      return f.value ? `contains(lower(CAST(${col} AS VARCHAR)), lower(${quoteLiteral(f.value)}))` : null
+    case 'in': {
+      const vs = (f.values ?? []).filter((v) => v !== '')
+      return vs.length ? `${col} IN (${vs.map((v) => literal(v, type)).join(', ')})` : null
+    }
+    case 'range': {
+      const parts: string[] = []
+      const isTime = type?.startsWith('TIMESTAMP') || type === 'DATE'
+      const lit = (v: string): string => literal(isTime ? utcTimestampText(v) : v, type)
+      if (f.from) parts.push(`${col} >= ${lit(f.from)}`)
+      if (f.to) parts.push(`${col} < ${lit(f.to)}`)
+      return parts.length ? parts.join(' AND ') : null
+    }
+  }
+}
+
+/** The WHERE conditions, one per line (empty when there are none). */
+export function filterConditions(q: TableFilters, columns: readonly ColumnType[]): string[] {
+  const types = new Map(columns.map((c) => [c.name, c.type]))
+  const out: string[] = []
+  if (q.time && (q.time.from || q.time.to)) {
+    const c = condition({ column: q.time.column, op: 'range', ...(q.time.from ? { from: q.time.from } : {}), ...(q.time.to ? { to: q.time.to } : {}) }, types)
+    if (c) out.push(c)
+  }
+  if (q.tenants && q.tenants.length) {
+    const c = condition({ column: 'tenant_id', op: 'in', values: q.tenants }, types)
+    if (c) out.push(c)
+  }
+  for (const f of q.filters) {
+    const c = condition(f, types)
+    if (c) out.push(c)
+  }
+  return out
+}
+
+/** SELECT * FROM the table with the filters: what the grid shows, the SQL pane opens and an export writes. */
+export function tableFiltersSql(q: TableFilters, columns: readonly ColumnType[]): string {
+  const where = filterConditions(q, columns)
+  const from = `SELECT * FROM ${quoteIdent(q.schema)}.${quoteIdent(q.table)}`
+  return where.length ? `${from}\nWHERE ${where.join('\n  AND ')}` : from
+}
