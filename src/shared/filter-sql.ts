@@ -49,9 +49,10 @@ function literal(value: string, type: string | undefined): string {
   return t && t !== 'VARCHAR' ? `TRY_CAST(${quoteLiteral(value)} AS ${t})` : quoteLiteral(value)
 }
 
-/** "2026-11-05T14:00" or "2026-11-05T14:00:00Z" (UTC) → a TIMESTAMP literal's text. */
+/** "2026-11-05T14:00" or "2026-11-05T14:00:00Z" (UTC) → "2026-11-05 14:00:00", which every DuckDB parses. */
 export function utcTimestampText(s: string): string {
-  return s.trim().replace('T', ' ').replace(/Z$/, '').replace(/\.\d+$/, '')
+  const t = s.trim().replace('T', ' ').replace(/Z$/, '').replace(/\.\d+$/, '')
+  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(t) ? `${t}:00` : /^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t} 00:00:00` : t
 }
 
 function condition(f: ColumnFilter, types: ReadonlyMap<string, string>): string | null {

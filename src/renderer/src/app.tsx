@@ -8,6 +8,8 @@ import { type Finding, type Severity, findingHour } from '../../shared/timeline'
 import { call } from './api'
 import { ConnectionManager } from './connections'
 import { HourInspector } from './hour-inspector'
+import { SqlPane } from './sql-pane'
+import { TableBrowser } from './table-browser'
 import { type AxisZone, ZONE_LABEL, age, wallClock } from './time'
 import { type Focus, Legend, TimelineHeatmap } from './timeline-heatmap'
 
@@ -34,6 +36,14 @@ export function App(): React.JSX.Element {
   const [focus, setFocus] = useState<Focus | null>(null)
   const [status, setStatus] = useState<RefreshStatus | null>(null)
   const [severities, setSeverities] = useState<Record<Severity, boolean>>({ error: true, warning: true, info: false })
+  const [tab, setTab] = useState<'deliveries' | 'tables' | 'sql'>('deliveries')
+  const [visited, setVisited] = useState<Record<string, boolean>>({ deliveries: true })
+  const [asOf, setAsOf] = useState<string | null>(null)
+  const [sqlToOpen, setSqlToOpen] = useState<string | null>(null)
+  const show = (t: 'deliveries' | 'tables' | 'sql'): void => {
+    setTab(t)
+    setVisited((v) => ({ ...v, [t]: true }))
+  }
   const [zoomCommand, setZoomCommand] = useState<{ n: number; dir: 1 | -1 }>({ n: 0, dir: 1 })
   const pendingJump = useRef<Finding | null>(null)
   const findingsRef = useRef<HTMLElement | null>(null)
@@ -196,6 +206,37 @@ export function App(): React.JSX.Element {
           {error}
         </p>
       ) : null}
+      <nav role="tablist" aria-label="views" style={{ display: 'flex', gap: 4, marginTop: 10, borderBottom: '1px solid #dde1e6' }}>
+        {(
+          [
+            ['deliveries', 'Deliveries'],
+            ['tables', 'Tables'],
+            ['sql', 'SQL']
+          ] as const
+        ).map(([id, label]) => (
+          <button key={id} role="tab" aria-selected={tab === id} onClick={() => show(id)} style={{ border: 'none', borderBottom: tab === id ? '3px solid #2e6fd1' : '3px solid transparent', background: 'none', padding: '6px 14px', fontSize: 14, fontWeight: tab === id ? 700 : 400, cursor: 'pointer' }}>
+            {label}
+          </button>
+        ))}
+      </nav>
+      {visited['tables'] && overview ? (
+        <div style={{ display: tab === 'tables' ? 'block' : 'none' }}>
+          <TableBrowser
+            overview={overview}
+            asOf={asOf}
+            onOpenSql={(sql) => {
+              setSqlToOpen(sql)
+              show('sql')
+            }}
+          />
+        </div>
+      ) : null}
+      {visited['sql'] && overview ? (
+        <div style={{ display: tab === 'sql' ? 'block' : 'none', marginTop: 12 }}>
+          <SqlPane initialSql={sqlToOpen} asOf={asOf} onAsOf={setAsOf} />
+        </div>
+      ) : null}
+      <div style={{ display: tab === 'deliveries' ? 'block' : 'none' }}>
       {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : error ? null : <p>Reading the bucket…</p>}
       <section style={{ marginTop: 12 }}>
         <div style={{ display: 'flex', gap: 16, alignItems: 'center', fontSize: 13, flexWrap: 'wrap' }}>
@@ -262,6 +303,7 @@ export function App(): React.JSX.Element {
           </ul>
         </section>
       ) : null}
+      </div>
       {showConnections && connections ? (
         <ConnectionManager
           view={connections}

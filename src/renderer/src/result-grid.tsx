@@ -1,0 +1,193 @@
+// The results grid: @tanstack/react-table for the columns (sizes, resizing, sort state) and
+// @tanstack/react-virtual for rows and columns, so only what is on screen is in the DOM. Rows come a page at a
+// time from the materialized result as the user scrolls (the renderer keeps a bounded number of pages).
+// Sort is done in SQL. Click selects a cell, Shift+click a range; Ctrl/⌘+C copies it as tab-separated text.
+import { type ColumnDef, type SortingState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { ResultSet, formatValue } from './engine/session'
+
+const ROW_H = 24
+type Cell = { row: number; col: number }
+
+export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet; onSort?: (column: string, desc: boolean) => void; height?: number }): React.JSX.Element {
+  const scrollRef = useRef<HTMLDivElement | null>(null)
+  const [, redraw] = useReducer((n: number) => n + 1, 0)
+  const loaded = useRef(new Map<number, Record<string, unknown>[]>())
+  const [anchor, setAnchor] = useState<Cell | null>(null)
+  const [focus, setFocus] = useState<Cell | null>(null)
+  const [sorting, setSorting] = useState<SortingState>([])
+  const [copied, setCopied] = useState<string | null>(null)
+
+  const columns = useMemo<ColumnDef<Record<string, unknown>>[]>(() => result.columns.map((c) => ({ id: c.name, header: c.name, size: Math.min(320, Math.max(90, c.name.length * 9 + 30)), meta: { type: c.type } })), [result])
+  const table = useReactTable({
+    data: [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    columnResizeMode: 'onChange',
+    manualSorting: true,
+    state: { sorting },
+    onSortingChange: setSorting
+  })
+  const headers = table.getFlatHeaders()
+
+  useEffect(() => {
+    loaded.current = new Map()
+    setAnchor(null)
+    setFocus(null)
+    scrollRef.current?.scrollTo({ top: 0 })
+    redraw()
+  }, [result])
+
+  const rows = useVirtualizer({ count: result.rowCount, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 20 })
+  const cols = useVirtualizer({ horizontal: true, count: headers.length, getScrollElement: () => scrollRef.current, estimateSize: (i) => headers[i]?.getSize() ?? 120, overscan: 3 })
+  const sizes = headers.map((h) => h.getSize()).join(',')
+  useEffect(() => cols.measure(), [sizes, cols])
+
+  // Fetch the pages under the visible rows; keep only those (and their neighbours) in memory.
+  const items = rows.getVirtualItems()
+  const first = items[0]?.index ?? 0
+  const last = items[items.length - 1]?.index ?? 0
+  useEffect(() => {
+    const p0 = Math.floor(first / ResultSet.PAGE)
+    const p1 = Math.floor(last / ResultSet.PAGE)
+    for (let p = p0; p <= p1; p++) {
+      if (loaded.current.has(p)) continue
+      void result.page(p).then((r) => {
+        loaded.current.set(p, r)
+        for (const k of [...loaded.current.keys()]) if (k < p0 - 2 || k > p1 + 2) loaded.current.delete(k)
+        redraw()
+      }, () => {})
+    }
+  }, [first, last, result])
+
+  const PAGE = ResultSet.PAGE
+  const rowAt = (i: number): Record<string, unknown> | undefined => loaded.current.get(Math.floor(i / PAGE))?.[i % PAGE]
+
+  const sel = anchor && focus ? { r0: Math.min(anchor.row, focus.row), r1: Math.max(anchor.row, focus.row), c0: Math.min(anchor.col, focus.col), c1: Math.max(anchor.col, focus.col) } : null
+
+  const copy = async (what: 'selection' | 'rows'): Promise<void> => {
+    if (!sel) return
+    const c0 = what === 'rows' ? 0 : sel.c0
+    const c1 = what === 'rows' ? result.columns.length - 1 : sel.c1
+    const n = sel.r1 - sel.r0 + 1
+    if (n > 100_000) {
+      setCopied('Select at most 100,000 rows to copy; export larger results.')
+      return
+    }
+    const data = await result.rows(sel.r0, sel.r1)
+    const cs = result.columns.slice(c0, c1 + 1)
+    const text = data.map((r) => cs.map((c) => formatValue(r[c.name], c.type).replace(/[\t\n]/g, ' ')).join('\t')).join('\n')
+    await navigator.clipboard.writeText(text).then(
+      () => setCopied(`Copied ${n} row${n === 1 ? '' : 's'} × ${cs.length} column${cs.length === 1 ? '' : 's'}`),
+      () => setCopied('The clipboard is not available here.')
+    )
+    ;(window as unknown as { __eeLastCopy?: string }).__eeLastCopy = text
+  }
+
+  const onKeyDown = (e: React.KeyboardEvent): void => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') {
+      e.preventDefault()
+      void copy('selection')
+      return
+    }
+    const f = focus ?? { row: 0, col: 0 }
+    const move = (dr: number, dc: number): void => {
+      const next = { row: Math.max(0, Math.min(result.rowCount - 1, f.row + dr)), col: Math.max(0, Math.min(result.columns.length - 1, f.col + dc)) }
+      setFocus(next)
+      if (!e.shiftKey) setAnchor(next)
+      rows.scrollToIndex(next.row)
+      cols.scrollToIndex(next.col)
+      e.preventDefault()
+    }
+    if (e.key === 'ArrowDown') move(1, 0)
+    else if (e.key === 'ArrowUp') move(-1, 0)
+    else if (e.key === 'ArrowRight') move(0, 1)
+    else if (e.key === 'ArrowLeft') move(0, -1)
+    else if (e.key === 'PageDown') move(20, 0)
+    else if (e.key === 'PageUp') move(-20, 0)
+    else if (e.key === 'End' && (e.ctrlKey || e.metaKey)) move(result.rowCount, 0)
+    else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) move(-result.rowCount, 0)
+  }
+
+  const totalW = cols.getTotalSize()
+  const colItems = cols.getVirtualItems()
+  const NUM_W = 70
+
+  return (
+    <div data-testid="result-grid" data-rows={result.rowCount} data-loaded-pages={loaded.current.size} style={{ border: '1px solid #dde1e6', borderRadius: 6, fontSize: 12 }}>
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '4px 8px', borderBottom: '1px solid #eef0f3', color: '#555' }}>
+        <span data-testid="result-count">
+          {result.rowCount.toLocaleString('en')} row{result.rowCount === 1 ? '' : 's'} · {result.columns.length} column{result.columns.length === 1 ? '' : 's'} · {(result.ms / 1000).toFixed(2)} s
+        </span>
+        <span style={{ flex: 1 }} />
+        <button disabled={!sel} onClick={() => void copy('selection')}>Copy selection</button>
+        <button disabled={!sel} onClick={() => void copy('rows')}>Copy row{sel && sel.r1 > sel.r0 ? 's' : ''}</button>
+        {copied ? <span role="status">{copied}</span> : null}
+      </div>
+      <div ref={scrollRef} data-testid="grid-scroll" tabIndex={0} onKeyDown={onKeyDown} style={{ height, overflow: 'auto', position: 'relative', outline: 'none', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}>
+        <div style={{ width: totalW + NUM_W, height: rows.getTotalSize() + ROW_H, position: 'relative' }}>
+          <div style={{ position: 'sticky', top: 0, zIndex: 2, height: ROW_H, background: '#f6f8fa', borderBottom: '1px solid #dde1e6', width: totalW + NUM_W }}>
+            <div style={{ position: 'sticky', left: 0, width: NUM_W, height: ROW_H, background: '#f6f8fa', zIndex: 3, display: 'inline-block' }} />
+            {colItems.map((ci) => {
+              const h = headers[ci.index]
+              if (!h) return null
+              const type = result.columns[ci.index]?.type ?? ''
+              const s = sorting.find((x) => x.id === h.id)
+              return (
+                <div
+                  key={h.id}
+                  role="columnheader"
+                  data-column={h.id}
+                  title={`${h.id} · ${type} — click to sort`}
+                  onClick={() => {
+                    const desc = s ? !s.desc : false
+                    setSorting([{ id: h.id, desc }])
+                    onSort?.(h.id, desc)
+                  }}
+                  style={{ position: 'absolute', top: 0, left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px`, padding: '0 6px', boxSizing: 'border-box', fontWeight: 600, cursor: 'pointer', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', borderRight: '1px solid #eef0f3' }}
+                >
+                  {h.id} <span style={{ color: '#888', fontWeight: 400 }}>{type.toLowerCase()}</span> {s ? (s.desc ? '▼' : '▲') : ''}
+                  <span
+                    onMouseDown={h.getResizeHandler()}
+                    onClick={(e) => e.stopPropagation()}
+                    style={{ position: 'absolute', right: 0, top: 0, width: 6, height: ROW_H, cursor: 'col-resize', background: h.column.getIsResizing() ? '#7fb3e6' : 'transparent' }}
+                  />
+                </div>
+              )
+            })}
+          </div>
+          {items.map((ri) => {
+            const row = rowAt(ri.index)
+            return (
+              <div key={ri.key} data-row-index={ri.index} style={{ position: 'absolute', top: ri.start + ROW_H, left: 0, height: ROW_H, width: totalW + NUM_W, background: ri.index % 2 ? '#fbfbfc' : '#fff' }}>
+                <div style={{ position: 'sticky', left: 0, width: NUM_W, height: ROW_H, lineHeight: `${ROW_H}px`, textAlign: 'right', paddingRight: 8, boxSizing: 'border-box', color: '#999', background: 'inherit', zIndex: 1, display: 'inline-block' }}>{ri.index + 1}</div>
+                {colItems.map((ci) => {
+                  const c = result.columns[ci.index]
+                  if (!c) return null
+                  const v = row?.[c.name]
+                  const selected = sel && ri.index >= sel.r0 && ri.index <= sel.r1 && ci.index >= sel.c0 && ci.index <= sel.c1
+                  return (
+                    <div
+                      key={ci.key}
+                      data-cell={`${ri.index}:${ci.index}`}
+                      onMouseDown={(e) => {
+                        const cell = { row: ri.index, col: ci.index }
+                        setFocus(cell)
+                        if (!e.shiftKey || !anchor) setAnchor(cell)
+                        scrollRef.current?.focus()
+                      }}
+                      style={{ position: 'absolute', top: 0, left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px`, padding: '0 6px', boxSizing: 'border-box', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', borderRight: '1px solid #f3f4f6', background: selected ? '#d8e8fb' : undefined, color: v === null ? '#aaa' : undefined, textAlign: typeof v === 'number' && !c.type.startsWith('TIMESTAMP') ? 'right' : 'left' }}
+                    >
+                      {row === undefined ? '…' : v === null || v === undefined ? 'NULL' : formatValue(v, c.type)}
+                    </div>
+                  )
+                })}
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </div>
+  )
+}

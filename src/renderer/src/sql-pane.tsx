@@ -1,0 +1,226 @@
+// The SQL pane: CodeMirror 6 with SQL highlighting and completion of the bucket's views and their columns;
+// run with Ctrl/⌘+Enter, cancel, elapsed time and rows; an error shows where it is (the cursor jumps there);
+// the query history is kept by main across restarts; "as of" an hour rebuilds the views from the folders
+// delivered up to then.
+import { sql as sqlLang, StandardSQL } from '@codemirror/lang-sql'
+import { Compartment, Prec } from '@codemirror/state'
+import { EditorView, keymap } from '@codemirror/view'
+import { basicSetup } from 'codemirror'
+import { useEffect, useRef, useState } from 'react'
+import type { HistoryEntry } from '../../shared/api-contract'
+import { call } from './api'
+import { QueryError, type ResultSet, cancel, ensureViews, query, runQuery } from './engine/session'
+import { ExportDialog } from './export-dialog'
+import { ResultGrid } from './result-grid'
+
+const THEME = EditorView.theme({ '&': { fontSize: '13px', border: '1px solid #dde1e6', borderRadius: '6px' }, '.cm-scroller': { minHeight: '140px', maxHeight: '300px' } })
+
+export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | null; asOf: string | null; onAsOf: (h: string | null) => void }): React.JSX.Element {
+  const host = useRef<HTMLDivElement | null>(null)
+  const view = useRef<EditorView | null>(null)
+  const runRef = useRef<() => void>(() => {})
+  const language = useRef(new Compartment())
+  const [result, setResult] = useState<ResultSet | null>(null)
+  const [running, setRunning] = useState<{ since: number } | null>(null)
+  const [elapsed, setElapsed] = useState(0)
+  const [error, setError] = useState<{ message: string; where: string | null } | null>(null)
+  const [history, setHistory] = useState<readonly HistoryEntry[]>([])
+  const [schema, setSchema] = useState<Record<string, string[]>>({})
+  const [viewProblems, setViewProblems] = useState<readonly { table: string; message: string }[]>([])
+  const [exporting, setExporting] = useState(false)
+
+  // The editor, once.
+  useEffect(() => {
+    if (!host.current) return
+    const v = new EditorView({
+      parent: host.current,
+      doc: initialSql ?? 'SELECT tenant_id, count(*) AS messages\nFROM cloud_chat_messages\nGROUP BY 1\nORDER BY 2 DESC',
+      extensions: [
+        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (runRef.current(), true) }])),
+        basicSetup,
+        language.current.of(sqlLang({ dialect: StandardSQL, upperCaseKeywords: true })),
+        THEME
+      ]
+    })
+    view.current = v
+    return () => v.destroy()
+  }, [])
+
+  // A query handed over from the table browser replaces the text.
+  useEffect(() => {
+    const v = view.current
+    if (v && initialSql !== null) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: initialSql } })
+  }, [initialSql])
+
+  // Completion of views and columns, from the engine, after the views are (re)built.
+  useEffect(() => {
+    let stop = false
+    void (async () => {
+      try {
+        const vs = await ensureViews(asOf)
+        if (stop) return
+        setViewProblems(vs.problems)
+        const cols = await query(`SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE table_catalog = current_database() ORDER BY table_schema, table_name, ordinal_position`)
+        const s: Record<string, string[]> = {}
+        for (const r of cols) {
+          const name = r['table_schema'] === 'main' ? String(r['table_name']) : `${String(r['table_schema'])}.${String(r['table_name'])}`
+          if (name.startsWith('__ee')) continue
+          ;(s[name] ??= []).push(String(r['column_name']))
+        }
+        if (stop) return
+        setSchema(s)
+      } catch (e) {
+        if (!stop) setError({ message: (e as Error).message, where: null })
+      }
+    })()
+    return () => {
+      stop = true
+    }
+  }, [asOf])
+
+  // Completion knows the views and their columns once they are built.
+  useEffect(() => {
+    const v = view.current
+    if (v && Object.keys(schema).length) v.dispatch({ effects: language.current.reconfigure(sqlLang({ dialect: StandardSQL, schema, upperCaseKeywords: true })) })
+  }, [schema])
+
+  useEffect(() => {
+    call('history', {}).then((h) => setHistory(h.entries), () => {})
+  }, [])
+
+  useEffect(() => {
+    if (!running) return
+    const t = setInterval(() => setElapsed(performance.now() - running.since), 100)
+    return () => clearInterval(t)
+  }, [running])
+
+  const run = async (): Promise<void> => {
+    const v = view.current
+    if (!v || running) return
+    const sel = v.state.selection.main
+    const text = sel.empty ? v.state.doc.toString() : v.state.sliceDoc(sel.from, sel.to)
+    if (!text.trim()) return
+    setError(null)
+    const since = performance.now()
+    setRunning({ since })
+    try {
+      await ensureViews(asOf)
+      const r = await runQuery(text)
+      const old = result
+      setResult(r)
+      if (old) void old.drop()
+      call('historyAdd', { sql: text, rows: r.rowCount, ms: Math.round(performance.now() - since), error: null }).then((h) => setHistory(h.entries), () => {})
+    } catch (e) {
+      const pos = e instanceof QueryError ? e.position : null
+      const message = (e as Error).message
+      setError({ message, where: pos ? `line ${pos.line}, column ${pos.column}` : null })
+      if (pos) {
+        const base = sel.empty ? 0 : sel.from
+        const at = Math.min(v.state.doc.length, base + pos.offset)
+        v.dispatch({ selection: { anchor: at, head: Math.min(v.state.doc.length, at + 1) }, scrollIntoView: true })
+        v.focus()
+      }
+      call('historyAdd', { sql: text, rows: null, ms: Math.round(performance.now() - since), error: message.slice(0, 500) }).then((h) => setHistory(h.entries), () => {})
+    } finally {
+      setRunning(null)
+      setElapsed(performance.now() - since)
+    }
+  }
+  runRef.current = () => void run()
+
+  const sortBy = async (column: string, desc: boolean): Promise<void> => {
+    if (!result) return
+    setRunning({ since: performance.now() })
+    try {
+      const r = await result.sorted(column, desc)
+      setResult(r)
+    } catch (e) {
+      setError({ message: (e as Error).message, where: null })
+    } finally {
+      setRunning(null)
+    }
+  }
+
+  return (
+    <section data-testid="sql-pane" style={{ display: 'grid', gridTemplateColumns: '1fr 280px', gap: 12 }}>
+      <div>
+        <div ref={host} data-testid="sql-editor" />
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0', fontSize: 13 }}>
+          <button onClick={() => void run()} disabled={running !== null} title="Ctrl/⌘+Enter">
+            Run
+          </button>
+          <button onClick={() => void cancel()} disabled={running === null}>
+            Cancel
+          </button>
+          <AsOfPicker asOf={asOf} onAsOf={onAsOf} />
+          <button disabled={!result || result.columns.length === 0} onClick={() => setExporting(true)}>
+            Export…
+          </button>
+          <span data-testid="sql-status" style={{ color: '#555' }}>
+            {running ? `Running… ${(elapsed / 1000).toFixed(1)} s` : result ? `${result.rowCount.toLocaleString('en')} rows in ${(elapsed / 1000).toFixed(2)} s` : ''}
+          </span>
+        </div>
+        {error ? (
+          <pre data-testid="sql-error" role="alert" style={{ color: '#b3261e', background: '#fdecea', padding: 8, whiteSpace: 'pre-wrap', fontSize: 12 }}>
+            {error.where ? `At ${error.where}: ` : ''}
+            {error.message}
+          </pre>
+        ) : null}
+        {viewProblems.length ? (
+          <details style={{ fontSize: 12, color: '#9a6700' }}>
+            <summary>{viewProblems.length} table(s) cannot be queried now</summary>
+            <ul>
+              {viewProblems.map((p) => (
+                <li key={p.table}>{p.message}</li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+        {result && result.columns.length ? <ResultGrid result={result} onSort={(c, d) => void sortBy(c, d)} /> : null}
+      </div>
+      <aside style={{ fontSize: 12 }}>
+        <h3 style={{ fontSize: 14, margin: '0 0 4px' }}>History</h3>
+        <ul data-testid="history" style={{ listStyle: 'none', padding: 0, margin: 0, maxHeight: 520, overflow: 'auto' }}>
+          {history.map((h, i) => (
+            <li key={i} style={{ borderBottom: '1px solid #eef0f3', padding: '4px 0' }}>
+              <button
+                style={{ all: 'unset', cursor: 'pointer', display: 'block', whiteSpace: 'pre-wrap', fontFamily: 'ui-monospace, monospace', color: h.error ? '#b3261e' : '#1f2328' }}
+                title={h.error ?? `${h.rows ?? 0} rows`}
+                onClick={() => {
+                  const v = view.current
+                  if (v) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: h.sql } })
+                }}
+              >
+                {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
+              </button>
+              <span style={{ color: '#777' }}>
+                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? 'error' : `${h.rows ?? 0} rows`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </aside>
+      {exporting && result ? <ExportDialog sql={result.sql} asOf={asOf} defaultName="query-result" onClose={() => setExporting(false)} /> : null}
+    </section>
+  )
+}
+
+/** "As of" an hour: latest, or a past delivery hour (UTC). */
+export function AsOfPicker({ asOf, onAsOf }: { asOf: string | null; onAsOf: (h: string | null) => void }): React.JSX.Element {
+  return (
+    <label title="Read the tables as they were after the delivery of this hour (UTC)">
+      As of{' '}
+      <input
+        aria-label="as of hour"
+        type="datetime-local"
+        step={3600}
+        value={asOf ? asOf.slice(0, 16) : ''}
+        onChange={(e) => {
+          const v = e.target.value
+          onAsOf(v ? `${v.slice(0, 13)}:00:00Z` : null)
+        }}
+      />{' '}
+      UTC {asOf ? <button onClick={() => onAsOf(null)}>latest</button> : <span style={{ color: '#777' }}>(latest)</span>}
+    </label>
+  )
+}

@@ -1,0 +1,378 @@
+// The table browser: the 19 tables (and tables the catalog does not know) grouped by schema, each with its
+// mode, latest ready copy or folder count and row count; for the one picked, its rows with filters that need
+// no SQL (a time range on its event-time column, a tenant picker, per-column filters), the generated SQL (to
+// open in the SQL pane or export), and its columns with types, nulls, distinct estimate, min/max and a small
+// histogram for numbers and times.
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { Overview } from '../../shared/api-contract'
+import { CATALOG } from '../../shared/catalog'
+import { type ColumnFilter, FILTER_OPS, type FilterOp, tableFiltersSql } from '../../shared/filter-sql'
+import { quoteIdent } from '../../shared/sql-quote'
+import { type Column, QueryError, type ResultSet, type ViewsState, ensureViews, formatValue, query, runQuery } from './engine/session'
+import { ExportDialog } from './export-dialog'
+import { ResultGrid } from './result-grid'
+
+interface Stats {
+  readonly nulls: number
+  readonly distinct: number
+  readonly min: string
+  readonly max: string
+  readonly histogram: number[] | null
+}
+
+const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL.*|REAL)$/
+const isTime = (t: string): boolean => t.startsWith('TIMESTAMP') || t === 'DATE'
+
+export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview; asOf: string | null; onOpenSql: (sql: string) => void }): React.JSX.Element {
+  const [views, setViews] = useState<ViewsState | null>(null)
+  const [viewsError, setViewsError] = useState<string | null>(null)
+  const [selected, setSelected] = useState<{ schema: string; table: string }>({ schema: 'datamart_claudia', table: 'claudia_messages' })
+  const [counts, setCounts] = useState<Record<string, number | string>>({})
+  const [columns, setColumns] = useState<readonly Column[]>([])
+  const [tab, setTab] = useState<'rows' | 'columns'>('rows')
+  const [filters, setFilters] = useState<ColumnFilter[]>([])
+  const [time, setTime] = useState<{ from: string; to: string }>({ from: '', to: '' })
+  const [tenants, setTenants] = useState<string[]>([])
+  const [tenantChoices, setTenantChoices] = useState<string[]>([])
+  const [applied, setApplied] = useState<string | null>(null)
+  const [result, setResult] = useState<ResultSet | null>(null)
+  const [running, setRunning] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [stats, setStats] = useState<Record<string, Stats | string>>({})
+  const [exporting, setExporting] = useState(false)
+
+  const entry = CATALOG.find((t) => t.schema === selected.schema && t.table === selected.table)
+  const qualified = `${selected.schema}.${selected.table}`
+  const problem = views?.problems.find((p) => p.table === qualified)
+  const hasView = views?.created.includes(qualified) ?? false
+
+  useEffect(() => {
+    setViews(null)
+    setViewsError(null)
+    ensureViews(asOf).then(setViews, (e: Error) => setViewsError(e.message))
+  }, [asOf, overview])
+
+  // Row counts of every table with a view, one query each, in the background.
+  useEffect(() => {
+    if (!views) return
+    let stop = false
+    void (async () => {
+      for (const name of views.created) {
+        if (name.endsWith('__versions') || stop) continue
+        const [s, t] = name.split('.') as [string, string]
+        try {
+          const [r] = await query(`SELECT count(*) AS n FROM ${quoteIdent(s)}.${quoteIdent(t)}`)
+          if (!stop) setCounts((c) => ({ ...c, [name]: Number(r?.['n'] ?? 0) }))
+        } catch (e) {
+          if (!stop) setCounts((c) => ({ ...c, [name]: (e as Error).message }))
+        }
+      }
+    })()
+    return () => {
+      stop = true
+    }
+  }, [views])
+
+  // The picked table: its columns and tenants; filters reset.
+  useEffect(() => {
+    setColumns([])
+    setStats({})
+    setFilters([])
+    setTenants([])
+    setTime({ from: '', to: '' })
+    setTenantChoices([])
+    setResult(null)
+    setError(null)
+    if (!views || !hasView) return
+    const name = `${quoteIdent(selected.schema)}.${quoteIdent(selected.table)}`
+    void (async () => {
+      try {
+        const d = await query(`DESCRIBE ${name}`)
+        const cols = d.map((r) => ({ name: String(r['column_name']), type: String(r['column_type']) }))
+        setColumns(cols)
+        if (cols.some((c) => c.name === 'tenant_id')) {
+          const ts = await query(`SELECT DISTINCT tenant_id FROM ${name} WHERE tenant_id IS NOT NULL ORDER BY 1 LIMIT 500`)
+          setTenantChoices(ts.map((r) => String(r['tenant_id'])))
+        }
+      } catch (e) {
+        setError((e as Error).message)
+      }
+    })()
+  }, [views, hasView, selected])
+
+  const sql = useMemo(
+    () =>
+      columns.length
+        ? tableFiltersSql(
+            { schema: selected.schema, table: selected.table, filters, tenants, ...(entry?.eventTimeColumn ? { time: { column: entry.eventTimeColumn, ...(time.from ? { from: time.from } : {}), ...(time.to ? { to: time.to } : {}) } } : {}) },
+            columns
+          )
+        : null,
+    [columns, selected, filters, tenants, time, entry]
+  )
+
+  const apply = useCallback(
+    async (text: string) => {
+      setRunning(true)
+      setError(null)
+      try {
+        const r = await runQuery(text)
+        setApplied(text)
+        setResult((old) => {
+          if (old) void old.drop()
+          return r
+        })
+      } catch (e) {
+        setError(e instanceof QueryError ? e.message : (e as Error).message)
+      } finally {
+        setRunning(false)
+      }
+    },
+    []
+  )
+
+  // The unfiltered preview as soon as the columns are known.
+  useEffect(() => {
+    if (sql && columns.length && filters.length === 0 && tenants.length === 0 && !time.from && !time.to) void apply(sql)
+    // Only when the table (its columns) changes; filters apply on demand.
+  }, [columns])
+
+  const computeStats = async (): Promise<void> => {
+    const name = `${quoteIdent(selected.schema)}.${quoteIdent(selected.table)}`
+    for (const c of columns) {
+      const col = quoteIdent(c.name)
+      try {
+        const [r] = await query(`SELECT count(*) - count(${col}) AS nulls, approx_count_distinct(${col}) AS d, CAST(min(${col}) AS VARCHAR) AS lo, CAST(max(${col}) AS VARCHAR) AS hi FROM ${name}`)
+        let histogram: number[] | null = null
+        if ((NUMERIC.test(c.type) || isTime(c.type)) && r?.['lo'] !== null) {
+          const x = isTime(c.type) ? `epoch_ms(${col}::TIMESTAMP)` : `CAST(${col} AS DOUBLE)`
+          const h = await query(`WITH b AS (SELECT min(${x}) AS lo, max(${x}) AS hi FROM ${name}) SELECT least(19, CAST(floor((${x} - b.lo) / nullif(b.hi - b.lo, 0) * 20) AS INTEGER)) AS bin, count(*) AS n FROM ${name}, b WHERE ${col} IS NOT NULL GROUP BY 1 ORDER BY 1`)
+          histogram = Array.from({ length: 20 }, () => 0)
+          for (const row of h) histogram[Number(row['bin'] ?? 0)] = Number(row['n'])
+        }
+        setStats((s) => ({ ...s, [c.name]: { nulls: Number(r?.['nulls'] ?? 0), distinct: Number(r?.['d'] ?? 0), min: String(r?.['lo'] ?? ''), max: String(r?.['hi'] ?? ''), histogram } }))
+      } catch (e) {
+        setStats((s) => ({ ...s, [c.name]: (e as Error).message }))
+      }
+    }
+  }
+
+  const schemas = [...new Set(overview.tables.map((t) => t.schema))]
+  const status = overview.tables.find((t) => t.schema === selected.schema && t.table === selected.table)
+
+  return (
+    <section data-testid="table-browser" style={{ display: 'grid', gridTemplateColumns: '300px 1fr', gap: 12, marginTop: 12 }}>
+      <nav aria-label="tables" style={{ fontSize: 12, borderRight: '1px solid #eef0f3', paddingRight: 8, maxHeight: '80vh', overflow: 'auto' }}>
+        {viewsError ? <p role="alert" style={{ color: '#b3261e' }}>{viewsError}</p> : null}
+        {schemas.map((s) => (
+          <div key={s}>
+            <div style={{ fontWeight: 600, margin: '8px 0 2px' }}>{s}</div>
+            {overview.tables
+              .filter((t) => t.schema === s)
+              .map((t) => {
+                const name = `${t.schema}.${t.table}`
+                const c = counts[name]
+                const blocked = views?.problems.find((p) => p.table === name)
+                return (
+                  <button
+                    key={name}
+                    data-table-item={t.table}
+                    onClick={() => setSelected({ schema: t.schema, table: t.table })}
+                    style={{ all: 'unset', display: 'block', cursor: 'pointer', padding: '3px 6px', borderRadius: 4, width: '100%', boxSizing: 'border-box', background: selected.table === t.table && selected.schema === t.schema ? '#eef6ff' : undefined }}
+                  >
+                    <b>{t.table}</b>{' '}
+                    <span style={{ color: '#777' }}>
+                      {t.mode === 'full' ? `full · ${t.newest ? t.newest.slice(0, 13).replace('T', ' ') + ':00' : 'none ready'}` : `parts · ${t.folders} folders`}
+                      {' · '}
+                      {blocked ? <span style={{ color: '#b3261e' }}>unavailable</span> : typeof c === 'number' ? `${c.toLocaleString('en')} rows` : c ? 'error' : '…'}
+                    </span>
+                  </button>
+                )
+              })}
+          </div>
+        ))}
+        {views?.source.unknownTables.length ? (
+          <div>
+            <div style={{ fontWeight: 600, margin: '8px 0 2px' }}>not in the catalog (not read)</div>
+            {views.source.unknownTables.map((u) => (
+              <div key={u.name} style={{ padding: '3px 6px', color: '#777' }} title="The catalog does not know this table: its folders are listed but never read.">
+                {u.name} · {u.folders} folders
+              </div>
+            ))}
+          </div>
+        ) : null}
+      </nav>
+      <div style={{ minWidth: 0 }}>
+        <h2 style={{ fontSize: 16, margin: '4px 0' }}>
+          {qualified}{' '}
+          <span style={{ fontWeight: 400, fontSize: 13, color: '#555' }}>
+            {entry?.mode === 'full' ? `full copy; latest ready ${status?.newest ? status.newest.slice(0, 13).replace('T', ' ') + ':00 UTC' : 'none'}` : `parts; ${status?.folders ?? 0} ready folders, newest version of each ${entry?.keyColumn ?? 'row (no key: all rows)'}`}
+            {typeof counts[qualified] === 'number' ? ` · ${(counts[qualified] as number).toLocaleString('en')} rows` : ''}
+            {asOf ? ` · as of ${asOf.slice(0, 13).replace('T', ' ')}:00 UTC` : ''}
+          </span>
+        </h2>
+        {problem ? (
+          <p role="alert" data-testid="table-problem" style={{ color: '#b3261e', background: '#fdecea', padding: 8, borderRadius: 4 }}>
+            {problem.message}
+          </p>
+        ) : null}
+        {!views && !viewsError ? <p>Opening the tables…</p> : null}
+        {hasView ? (
+          <>
+            <div role="tablist" style={{ display: 'flex', gap: 4, margin: '6px 0' }}>
+              {(['rows', 'columns'] as const).map((t) => (
+                <button key={t} role="tab" aria-selected={tab === t} onClick={() => setTab(t)} style={{ fontWeight: tab === t ? 700 : 400 }}>
+                  {t === 'rows' ? 'Rows' : 'Columns'}
+                </button>
+              ))}
+            </div>
+            {tab === 'rows' ? (
+              <div>
+                <div data-testid="filters" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'flex-start', fontSize: 13, marginBottom: 6 }}>
+                  {entry?.eventTimeColumn ? (
+                    <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
+                      <legend>{entry.eventTimeColumn} (UTC)</legend>
+                      from <input aria-label="time from" type="datetime-local" value={time.from} onChange={(e) => setTime({ ...time, from: e.target.value })} /> to{' '}
+                      <input aria-label="time to" type="datetime-local" value={time.to} onChange={(e) => setTime({ ...time, to: e.target.value })} />
+                    </fieldset>
+                  ) : null}
+                  {tenantChoices.length ? (
+                    <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
+                      <legend>tenant</legend>
+                      <select aria-label="tenants" multiple size={Math.min(4, tenantChoices.length)} value={tenants} onChange={(e) => setTenants([...e.target.selectedOptions].map((o) => o.value))}>
+                        {tenantChoices.map((t) => (
+                          <option key={t} value={t}>
+                            {t}
+                          </option>
+                        ))}
+                      </select>
+                    </fieldset>
+                  ) : null}
+                  <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
+                    <legend>columns</legend>
+                    {filters.map((f, i) => (
+                      <FilterRow key={i} filter={f} columns={columns} onChange={(nf) => setFilters(filters.map((x, j) => (j === i ? nf : x)))} onRemove={() => setFilters(filters.filter((_, j) => j !== i))} />
+                    ))}
+                    <button onClick={() => setFilters([...filters, { column: columns[0]?.name ?? '', op: 'equals', value: '' }])}>+ filter</button>
+                  </fieldset>
+                </div>
+                <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginBottom: 6 }}>
+                  <button onClick={() => sql && void apply(sql)} disabled={running || !sql}>
+                    Apply filters
+                  </button>
+                  <button onClick={() => sql && onOpenSql(sql)} disabled={!sql}>
+                    Open in SQL
+                  </button>
+                  <button onClick={() => setExporting(true)} disabled={!sql}>
+                    Export…
+                  </button>
+                  {running ? <span>Running…</span> : null}
+                  {applied !== sql && sql && !running ? <span style={{ color: '#9a6700', fontSize: 12 }}>filters changed: Apply to see them</span> : null}
+                </div>
+                <pre data-testid="generated-sql" style={{ background: '#f6f8fa', padding: 6, fontSize: 11, margin: '0 0 6px', whiteSpace: 'pre-wrap' }}>
+                  {sql}
+                </pre>
+                {error ? (
+                  <p role="alert" style={{ color: '#b3261e' }}>
+                    {error}
+                  </p>
+                ) : null}
+                {result ? <ResultGrid result={result} onSort={(c, d) => void result.sorted(c, d).then((r) => setResult(r), (e: Error) => setError(e.message))} /> : null}
+              </div>
+            ) : (
+              <div>
+                <button onClick={() => void computeStats()}>Compute column statistics</button>
+                <table data-testid="columns" style={{ fontSize: 12, borderCollapse: 'collapse', marginTop: 6, width: '100%' }}>
+                  <thead>
+                    <tr style={{ textAlign: 'left', color: '#555' }}>
+                      <th>column</th>
+                      <th>type</th>
+                      <th>nulls</th>
+                      <th>distinct (est.)</th>
+                      <th>min</th>
+                      <th>max</th>
+                      <th>distribution</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {columns.map((c) => {
+                      const s = stats[c.name]
+                      return (
+                        <tr key={c.name} data-column-stats={c.name} style={{ borderTop: '1px solid #eef0f3' }}>
+                          <td style={{ fontWeight: 600 }}>{c.name}</td>
+                          <td>{c.type}</td>
+                          {typeof s === 'string' ? (
+                            <td colSpan={5} style={{ color: '#b3261e' }}>
+                              {s}
+                            </td>
+                          ) : s ? (
+                            <>
+                              <td>{s.nulls.toLocaleString('en')}</td>
+                              <td>{s.distinct.toLocaleString('en')}</td>
+                              <td>{formatValue(s.min, 'VARCHAR').slice(0, 30)}</td>
+                              <td>{formatValue(s.max, 'VARCHAR').slice(0, 30)}</td>
+                              <td>{s.histogram ? <Histogram bins={s.histogram} /> : null}</td>
+                            </>
+                          ) : (
+                            <td colSpan={5} style={{ color: '#999' }}>
+                              —
+                            </td>
+                          )}
+                        </tr>
+                      )
+                    })}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </>
+        ) : null}
+      </div>
+      {exporting && sql ? <ExportDialog sql={sql} asOf={asOf} defaultName={selected.table} onClose={() => setExporting(false)} /> : null}
+    </section>
+  )
+}
+
+function Histogram({ bins }: { bins: number[] }): React.JSX.Element {
+  const max = Math.max(1, ...bins)
+  return (
+    <svg width={100} height={20} role="img" aria-label="histogram">
+      {bins.map((n, i) => (
+        <rect key={i} x={i * 5} y={20 - (n / max) * 20} width={4} height={(n / max) * 20} fill="#7fb3e6" />
+      ))}
+    </svg>
+  )
+}
+
+function FilterRow({ filter, columns, onChange, onRemove }: { filter: ColumnFilter; columns: readonly Column[]; onChange: (f: ColumnFilter) => void; onRemove: () => void }): React.JSX.Element {
+  const op = filter.op
+  return (
+    <div data-filter-row style={{ display: 'flex', gap: 4, alignItems: 'center', marginBottom: 4 }}>
+      <select aria-label="filter column" value={filter.column} onChange={(e) => onChange({ ...filter, column: e.target.value })}>
+        {columns.map((c) => (
+          <option key={c.name} value={c.name}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+      <select aria-label="filter operator" value={op} onChange={(e) => onChange({ column: filter.column, op: e.target.value as FilterOp })}>
+        {FILTER_OPS.map((o) => (
+          <option key={o.op} value={o.op}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {op === 'equals' || op === 'contains' ? <input aria-label="filter value" value={filter.value ?? ''} onChange={(e) => onChange({ ...filter, value: e.target.value })} /> : null}
+      {op === 'in' ? <input aria-label="filter values" placeholder="comma-separated" value={(filter.values ?? []).join(',')} onChange={(e) => onChange({ ...filter, values: e.target.value.split(',').map((v) => v.trim()) })} /> : null}
+      {op === 'range' ? (
+        <>
+          <input aria-label="filter from" placeholder="from (inclusive)" value={filter.from ?? ''} onChange={(e) => onChange({ ...filter, from: e.target.value })} />
+          <input aria-label="filter to" placeholder="to (exclusive)" value={filter.to ?? ''} onChange={(e) => onChange({ ...filter, to: e.target.value })} />
+        </>
+      ) : null}
+      <button aria-label="remove filter" onClick={onRemove}>
+        ×
+      </button>
+    </div>
+  )
+}
