@@ -8,21 +8,20 @@ const require = createRequire(import.meta.url)
 
 const binary = electronBinary()
 if (!binary) {
+  // No window here: the same app (same handlers, same renderer) in a browser, through the web host.
   process.stderr.write(
     [
       'The Electron binary is not installed on this machine (the electron package could not download it),',
-      'so the desktop window cannot open here. Everything else works without it; on the demo bucket:',
-      '',
-      '  npm run serve           (the same app in a browser, on 127.0.0.1)',
-      '  npm run cli -- status   --bucket resources/demo-bucket/bucket --now 2026-11-13T02:50:00Z',
-      '  npm run cli -- doctor   --bucket resources/demo-bucket/bucket --now 2026-11-13T02:50:00Z',
-      "  npm run cli -- query \"SELECT tenant_id, count(*) FROM cloud_chat_messages GROUP BY 1\" --bucket resources/demo-bucket/bucket",
-      '',
+      'so the desktop window cannot open. Starting the same app in your browser instead (npm run serve).',
+      'The command line works too:  npm run cli -- doctor --bucket resources/demo-bucket/bucket --now 2026-11-13T02:50:00Z',
       'To get the window: install without ELECTRON_SKIP_BINARY_DOWNLOAD on a machine that can reach the download.',
       ''
     ].join('\n')
   )
-  process.exit(1)
+  const built = spawnSync(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js'), 'build'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  if (built.status !== 0) process.exit(built.status ?? 1)
+  const served = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'src/cli/serve.ts', ...process.argv.slice(2)], { stdio: 'inherit' })
+  process.exit(served.status ?? 1)
 }
 const r = spawnSync(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js'), 'preview'], { stdio: 'inherit' })
 process.exit(r.status ?? 1)

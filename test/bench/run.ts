@@ -1,8 +1,9 @@
-// npm run bench -- [listing] [query]   (no argument: every benchmark)
+// npm run bench -- [listing] [query] [ui]   (no argument: every benchmark)
 import { benchListing } from './listing.bench'
 import { benchQuery } from './query.bench'
+import { benchUi } from './ui.bench'
 
-const benches: Record<string, () => Promise<void>> = { listing: benchListing, query: benchQuery }
+const benches: Record<string, () => Promise<void>> = { listing: benchListing, query: benchQuery, ui: benchUi }
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2)

@@ -1,7 +1,8 @@
 // The workspace behind both transports: the demo connection opens on first use, a refresh can be cancelled
 // and loses nothing, the automatic refresh starts after the hour's 40-minute mark and not before, saved
 // connections survive a restart, and a connection that cannot be opened leaves the open one in place.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -83,4 +84,38 @@ describe('Workspace', () => {
     expect((await again.connections()).connections.map((c) => c.name)).toEqual(['Demo bucket (built in)', 'copy'])
     again.dispose()
   })
+
+  it('exports in the background with progress; a cancelled export leaves no file; a desktop export needs the chosen path', async () => {
+    const dataDir = join(work, 'c')
+    const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+    const out = join(work, 'exports')
+    const done = await w.exportStart({ sql: 'SELECT tenant_id, count(*) AS n FROM cloud_chat_messages GROUP BY 1 ORDER BY 1', format: 'csv', path: join(out, 'ok.csv'), overwrite: false, asOf: null })
+    let job = done
+    while (job.running) job = await new Promise((r) => setTimeout(() => r(w.exportStatus({ id: done.id })), 50))
+    expect(job.error).toBeNull()
+    const text = await readFile(join(out, 'ok.csv'), 'utf8')
+    expect(text.split('\r\n')[0]).toBe('tenant_id,n')
+    expect(text.split('\r\n').filter(Boolean).length - 1).toBe(job.rows)
+
+    const big = await w.exportStart({ sql: 'SELECT range AS i, md5(range::VARCHAR) AS h FROM range(20000000)', format: 'csv', path: join(out, 'big.csv'), overwrite: false, asOf: null })
+    while (w.exportStatus({ id: big.id }).rows === 0 && w.exportStatus({ id: big.id }).running) await new Promise((r) => setTimeout(r, 20))
+    w.exportCancel({ id: big.id })
+    while (w.exportStatus({ id: big.id }).running) await new Promise((r) => setTimeout(r, 50))
+    expect(w.exportStatus({ id: big.id }).error).toMatch(/cancelled: no file was written/)
+    expect(existsSync(join(out, 'big.csv'))).toBe(false)
+    expect((await readdir(out)).filter((f) => f.includes('partial'))).toEqual([])
+    w.dispose()
+
+    // With a native save dialog, only the path the user chose there may be written.
+    const chosen = join(out, 'chosen.csv')
+    const desk = new Workspace({ dataDir, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false, platform: { downloadsDir: out, chooseSavePath: async () => chosen, showInFolder: () => {} } })
+    await expect(desk.exportStart({ sql: 'SELECT 1', format: 'csv', path: join(out, 'sneaky.csv'), overwrite: false, asOf: null })).rejects.toThrow(/Choose where to save/)
+    expect((await desk.chooseSavePath({ defaultName: 'x.csv', format: 'csv' })).path).toBe(chosen)
+    const j = await desk.exportStart({ sql: 'SELECT 1 AS one', format: 'csv', path: chosen, overwrite: false, asOf: null })
+    let s = j
+    while (s.running) s = await new Promise((r) => setTimeout(() => r(desk.exportStatus({ id: j.id })), 50))
+    expect(s.done).toBe(true)
+    expect(await readFile(chosen, 'utf8')).toBe('one\r\n1\r\n')
+    desk.dispose()
+  }, 120_000)
 })
