@@ -66,7 +66,7 @@ beforeAll(async () => {
   await workspace.connectionOpen({ id })
   host = await startWebHost({ workspace, rendererDir })
   browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1500, height: 1000 } })
+  page = await browser.newPage({ viewport: { width: 1500, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] })
   // What the page reports, in the test's output when something fails.
   page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`))
   page.on('console', (m) => {
@@ -123,6 +123,24 @@ describe('analyst flows against S3 on loopback', () => {
     await expect.poll(() => page.locator('[data-testid=result-grid]').getAttribute('data-rows'), { timeout: 60_000 }).toBe(String(truth))
     await expect.poll(() => page.locator('[data-cell="0:0"]').textContent()).toMatch(/^message_/)
     await page.screenshot({ path: 'test-results/tables-filtered-claudia-messages.png' })
+    // Copy a selection (click, Shift+click, Ctrl+C) as tab-separated text.
+    await page.locator('[data-cell="0:0"]').click()
+    await page.locator('[data-cell="1:2"]').click({ modifiers: ['Shift'] })
+    await page.keyboard.press('ControlOrMeta+c')
+    await expect.poll(() => page.getByText(/^Copied 2 rows × 3 columns$/).count()).toBe(1)
+    const copied = await page.evaluate(() => navigator.clipboard.readText())
+    const lines = copied.split('\n')
+    expect(lines).toHaveLength(2)
+    for (const l of lines) expect(l).toMatch(new RegExp(`^message_\\d+\\tconversation_\\d+\\t${tenant}$`))
+    // Resize a column by dragging its header's edge.
+    const header = page.locator('[data-testid=table-browser] [role=columnheader][data-column=content]')
+    const w0 = (await header.boundingBox())!.width
+    const edge = (await header.boundingBox())!
+    await page.mouse.move(edge.x + edge.width - 2, edge.y + edge.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(edge.x + edge.width + 120, edge.y + edge.height / 2, { steps: 5 })
+    await page.mouse.up()
+    await expect.poll(async () => Math.round((await header.boundingBox())!.width - w0)).toBeGreaterThan(100)
     // Columns: types and statistics with histograms.
     await page.getByRole('tab', { name: 'Columns' }).click()
     await page.getByRole('button', { name: 'Compute column statistics' }).click()
@@ -177,6 +195,28 @@ describe('analyst flows against S3 on loopback', () => {
     const again = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), autoRefresh: false })
     expect((await again.history()).entries.map((e) => e.error !== null)).toEqual(expect.arrayContaining([true, false]))
     again.dispose()
+  })
+
+  it('reads the tables as of an earlier hour, as the core rules on native DuckDB do', async () => {
+    const asOf = new Date(Math.floor(Date.parse(demo.expected.now) / 3_600_000) * 3_600_000 - 48 * 3_600_000).toISOString()
+    const db = await openDb()
+    let want: number
+    try {
+      const snap = await readLocalBucket(demo.bucketDir)
+      const t = CATALOG.find((c) => c.table === 'claudia_messages')!
+      const q = logicalTableSql(t, foldersForLogicalTable(snap.inventory, t, { asOf: Date.parse(asOf) }), (k) => join(demo.bucketDir, k))
+      if (!q.ok) throw new Error(q.message)
+      want = Number((await db.rows(`SELECT count(*)::INTEGER AS n FROM (${q.sql})`))[0]?.['n'])
+    } finally {
+      db.close()
+    }
+    expect(want).toBeLessThan(demo.expected.tables['claudia_messages']!.rows)
+    await page.getByLabel('as of hour').fill(asOf.slice(0, 16))
+    await runSql('SELECT count(*) AS n FROM claudia_messages')
+    await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(want))
+    await page.getByRole('button', { name: 'latest' }).click()
+    await runSql('SELECT count(*) AS n FROM claudia_messages')
+    await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(demo.expected.tables['claudia_messages']!.rows))
   })
 
   it('scrolls to the end of a million-row result, keeping only a few pages in the page', async () => {

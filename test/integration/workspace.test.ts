@@ -2,13 +2,14 @@
 // and loses nothing, the automatic refresh starts after the hour's 40-minute mark and not before, saved
 // connections survive a restart, and a connection that cannot be opened leaves the open one in place.
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api-handlers'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace'
+import type { HourDetail } from '../../src/shared/api-contract'
 import { type Demo, generateDemo } from '../helpers/demo'
 
 let demo: Demo
@@ -118,4 +119,26 @@ describe('Workspace', () => {
     expect(await readFile(chosen, 'utf8')).toBe('one\r\n1\r\n')
     desk.dispose()
   }, 120_000)
+
+  it("the hour inspector gives each file's rows from its Parquet footer, and names a corrupt one without failing the rest", async () => {
+    const h = demo.expected.planted_hours['lateHour']!
+    const prefix = `v2/datamart_claudia/claudia_csat/snapshot_date=${h.date}/snapshot_hour=${h.hour}/`
+    const file = join(demo.bucketDir, prefix, 'part-00000.parquet')
+    const good = await readFile(file)
+    await writeFile(file, Buffer.concat([Buffer.from('not parquet at all'), Buffer.alloc(good.length - 18)]))
+    try {
+      const w = new Workspace({ dataDir: join(work, 'd'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+      const r = await dispatch(w, 'hour', { start: `${h.date}T${h.hour}:00:00Z` })
+      expect(r.ok).toBe(true)
+      const detail = (r as { result: HourDetail }).result
+      const csat = detail.tables.find((t) => t.table === 'claudia_csat')!
+      expect(csat.files[0]?.rows).toBeNull()
+      expect(csat.files[0]?.rowsError).toMatch(/not a readable Parquet file/)
+      const contents = detail.tables.find((t) => t.table === 'claudia_contents')!
+      expect(contents.files[0]?.rows).toBeGreaterThan(0)
+      w.dispose()
+    } finally {
+      await writeFile(file, good)
+    }
+  })
 })
