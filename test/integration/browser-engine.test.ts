@@ -11,7 +11,9 @@ import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
 import { CATALOG } from '../../src/shared/catalog'
 import type { ListedObject } from '../../src/shared/listing'
+import { quoteLiteral } from '../../src/shared/sql-quote'
 import { launchChromium } from '../helpers/chromium'
+import { openDb } from '../helpers/duckdb'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { type S3Server, S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 import { serveFolder } from '../helpers/static-server'
@@ -65,6 +67,31 @@ describe('renderer engine in Chromium', () => {
       const tracked = demo.expected.newest_values.find((v) => v.key === 'prompt_revision_tracked_a')!
       expect(out.results.at(-1)).toEqual([{ content: tracked.value }])
       expect(bytes.stats.requests).toBeGreaterThan(0)
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it('after a refresh changes the latest copy, one long-lived engine reads the new files, not cached metadata of the old', async () => {
+    const latest = demo.expected.latest_ready['claudia_csat']!
+    // Listing 2: the latest copy of claudia_csat is gone (as if its hour were pruned), so the previous hour is read.
+    const later = objects.filter((o) => !o.key.startsWith(latest.prefix))
+    const previous = [...new Set(later.filter((o) => o.key.includes('/claudia_csat/') && o.key.endsWith('_SUCCESS')).map((o) => o.key.slice(0, o.key.lastIndexOf('/') + 1)))].sort().at(-1)!
+    // md5 of the rows in order: the same in DuckDB 1.x native and in DuckDB-WASM 1.28 (hash() is not).
+    const rows = `count(*)::INTEGER AS n, md5(string_agg(csat_id || ':' || CAST(score AS VARCHAR) || ':' || strftime(updated_at, '%Y-%m-%d %H:%M:%S'), ',' ORDER BY csat_id)) AS h`
+    const digest = `SELECT ${rows} FROM datamart_claudia.claudia_csat`
+    const db = await openDb()
+    const want = async (prefix: string): Promise<unknown> => (await db.rows(`SELECT ${rows} FROM read_parquet(${quoteLiteral(join(demo.bucketDir, prefix, '*.parquet'))}, union_by_name = true)`))[0]
+    const [w1, w2] = [await want(latest.prefix), await want(previous)]
+    db.close()
+    expect(w1).not.toEqual(w2)
+    const browser = await launchChromium()
+    try {
+      const tab = await browser.newPage()
+      await tab.goto(`${page.origin}/index.html`)
+      await tab.waitForFunction(() => typeof window.runViewsSequence === 'function')
+      const out = await tab.evaluate((cfg) => window.runViewsSequence(cfg), { base: bytes.url(''), now: Date.parse(demo.expected.now), steps: [{ objects, sql: [digest] }, { objects: later, sql: [digest] }, { objects, sql: [digest] }] })
+      expect(out.map((r) => (r[0] as unknown[])[0])).toEqual([w1, w2, w1])
     } finally {
       await browser.close()
     }

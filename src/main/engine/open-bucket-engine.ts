@@ -23,6 +23,8 @@ export async function openBucketEngine(provider: BucketProvider, inventory: Inve
     const { body } = await cache.read({ key, etag: obj.etag ?? `${obj.size}-${obj.lastModified}`, size: obj.size }, { start, end: start + length - 1 })
     return body
   })
+  // Parquet metadata cached by file name across queries: a name never stands for two objects.
+  await engine.query('SET enable_object_cache = true')
   const views = await createBucketViews(engine, inventory, objects, opts)
   return { engine, views, cache }
 }

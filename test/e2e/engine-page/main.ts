@@ -8,6 +8,7 @@ declare global {
   interface Window {
     runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[] }): Promise<{ problems: unknown[]; results: unknown[] }>
     runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
+    runViewsSequence(cfg: { base: string; now: number; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<unknown[][]>
   }
 }
 
@@ -42,6 +43,24 @@ window.runViews = async (cfg) => {
       }
     }
     return { problems: views.problems, results }
+  } finally {
+    await engine.close()
+  }
+}
+
+// One engine, as the renderer keeps it: views rebuilt for each listing (a refresh), Parquet metadata cached.
+window.runViewsSequence = async (cfg) => {
+  const engine = await startBrowserEngine((key) => cfg.base + encodeURIComponent(key))
+  try {
+    await engine.query('SET enable_object_cache = true')
+    const out: unknown[][] = []
+    for (const step of cfg.steps) {
+      await createBucketViews(engine, buildInventory(step.objects), new Map(step.objects.map((o) => [o.key, o])), { now: cfg.now })
+      const results: unknown[] = []
+      for (const sql of step.sql) results.push(await engine.query(sql).catch((e: Error) => ({ error: e.message })))
+      out.push(results)
+    }
+    return out
   } finally {
     await engine.close()
   }

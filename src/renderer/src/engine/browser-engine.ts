@@ -43,14 +43,18 @@ export async function startBrowserEngine(urlOf: (key: string) => string): Promis
           keysByName.delete(name)
         }
       }
-      for (const f of files) {
-        // Names are ranks in delivery order: after a refresh the same name can stand for another object.
-        if (registered.has(f.name) && keysByName.get(f.name) === f.key) continue
-        if (registered.has(f.name)) await db.dropFile(f.name)
-        await db.registerFileURL(f.name, urlOf(f.key), duckdb.DuckDBDataProtocol.HTTP, false)
-        registered.add(f.name)
-        keysByName.set(f.name, f.key)
-      }
+      // Names are ranks in delivery order: after a refresh the same name can stand for another object.
+      // Issued together: the worker takes them in order, without a round trip each.
+      await Promise.all(
+        files
+          .filter((f) => !(registered.has(f.name) && keysByName.get(f.name) === f.key))
+          .map(async (f) => {
+            if (registered.has(f.name)) await db.dropFile(f.name)
+            registered.add(f.name)
+            keysByName.set(f.name, f.key)
+            await db.registerFileURL(f.name, urlOf(f.key), duckdb.DuckDBDataProtocol.HTTP, false)
+          })
+      )
     },
     // Through send(): a query started that way is the one cancelSent() can interrupt.
     async query(sql) {

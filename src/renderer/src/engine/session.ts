@@ -41,6 +41,9 @@ export async function ensureViews(asOf: string | null): Promise<ViewsState> {
   if (views?.version !== source.version) {
     const state = serial(async () => {
       const objects = source.objects
+      // Parquet metadata cached by file name across queries (names never stand for two objects: see
+      // logical-table-sql.ts); without it, every query of a year of hours would read every footer again.
+      await e.query('SET enable_object_cache = true')
       const r = await createBucketViews(e, buildInventory(objects), new Map(objects.map((o) => [o.key, o])), { now: source.now, ...(asOf ? { asOf: Date.parse(asOf) } : {}) })
       return { ...r, source }
     })
