@@ -81,6 +81,7 @@ export async function benchUi(): Promise<void> {
     await page.keyboard.press('ControlOrMeta+Enter')
     await page.waitForSelector('[data-testid=sql-pane] [data-testid=result-grid]', { timeout: 120_000 })
     const startup = Date.now() - warm
+    const parquetFiles = (await workspace.engineSource({ asOf: null })).objects.filter((o) => o.key.endsWith('.parquet')).length
     const before = await heapMb(page, true)
 
     await page.locator('[data-testid=sql-editor] .cm-content').click()
@@ -128,7 +129,7 @@ export async function benchUi(): Promise<void> {
 
     const lines = [
       `UI benchmark (Chromium ${browser.version()}, 1400×1000, one run)`,
-      `  engine start-up and views (first query of the session): ${(startup / 1000).toFixed(2)} s`,
+      `  engine start-up and views over ${parquetFiles} Parquet files (first query of the session): ${(startup / 1000).toFixed(2)} s (${((startup / parquetFiles) * 1000).toFixed(0)} µs per file)`,
       `  1,000,000-row result: first rows on screen ${(firstRows / 1000).toFixed(2)} s after Ctrl+Enter`,
       `  steady scroll (240 px per frame, 5 s): ${fmt(steady)}`,
       `  jumps to random places (every 10th frame, 5 s): ${fmt(jumps)}`,

@@ -3,7 +3,7 @@
 // no SQL (a time range on its event-time column, a tenant picker, per-column filters), the generated SQL (to
 // open in the SQL pane or export), and its columns with types, nulls, distinct estimate, min/max and a small
 // histogram for numbers and times.
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Overview } from '../../shared/api-contract'
 import { CATALOG } from '../../shared/catalog'
 import { type ColumnFilter, FILTER_OPS, type FilterOp, tableFiltersSql } from '../../shared/filter-sql'
@@ -27,6 +27,7 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
   const [views, setViews] = useState<ViewsState | null>(null)
   const [viewsError, setViewsError] = useState<string | null>(null)
   const [selected, setSelected] = useState<{ schema: string; table: string }>({ schema: 'datamart_claudia', table: 'claudia_messages' })
+  const picked = useRef(false)
   const [counts, setCounts] = useState<Record<string, number | string>>({})
   const [columns, setColumns] = useState<readonly Column[]>([])
   const [tab, setTab] = useState<'rows' | 'columns'>('rows')
@@ -49,7 +50,14 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
   useEffect(() => {
     setViews(null)
     setViewsError(null)
-    ensureViews(asOf).then(setViews, (e: Error) => setViewsError(e.message))
+    ensureViews(asOf).then((v) => {
+      setViews(v)
+      // Until the user picks one: claudia_messages, or the first table that can be read now.
+      if (!picked.current && !v.created.includes('datamart_claudia.claudia_messages')) {
+        const first = v.created.find((n) => !n.endsWith('__versions') && n.includes('.'))
+        if (first) setSelected({ schema: first.split('.')[0] as string, table: first.split('.')[1] as string })
+      }
+    }, (e: Error) => setViewsError(e.message))
   }, [asOf, overview])
 
   // Row counts of every table with a view, one query each, in the background.
@@ -177,7 +185,10 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
                   <button
                     key={name}
                     data-table-item={t.table}
-                    onClick={() => setSelected({ schema: t.schema, table: t.table })}
+                    onClick={() => {
+                      picked.current = true
+                      setSelected({ schema: t.schema, table: t.table })
+                    }}
                     style={{ all: 'unset', display: 'block', cursor: 'pointer', padding: '3px 6px', borderRadius: 4, width: '100%', boxSizing: 'border-box', background: selected.table === t.table && selected.schema === t.schema ? '#eef6ff' : undefined }}
                   >
                     <b>{t.table}</b>{' '}
