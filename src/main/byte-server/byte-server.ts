@@ -88,6 +88,14 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
       return
     }
     if (req.method === 'HEAD') {
+      // A HEAD with a range answers as its GET would (206 and the range's length): DuckDB-WASM opens a file
+      // with HEAD "Range: bytes=0-" and, given that, skips a second probing request.
+      if (range && obj.size > 0) {
+        const start = 'suffix' in range ? Math.max(0, obj.size - range.suffix) : range.start
+        const end = 'suffix' in range ? obj.size - 1 : Math.min(range.end ?? obj.size - 1, obj.size - 1)
+        res.writeHead(206, { ...headers, 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${obj.size}` }).end()
+        return
+      }
       res.writeHead(200, { ...headers, 'content-length': String(obj.size) }).end()
       return
     }
