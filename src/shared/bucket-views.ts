@@ -21,14 +21,20 @@ export interface ViewsResult {
   readonly problems: { readonly table: string; readonly message: string }[]
 }
 
-export async function createBucketViews(engine: SqlEngine, inventory: Inventory, objects: ReadonlyMap<string, ListedObject>, opts: AsOf & { readonly now?: number } = {}): Promise<ViewsResult> {
+export async function createBucketViews(
+  engine: SqlEngine,
+  inventory: Inventory,
+  objects: ReadonlyMap<string, ListedObject>,
+  opts: AsOf & { readonly now?: number; readonly onProgress?: (p: { readonly done: number; readonly total: number; readonly table: string }) => void } = {}
+): Promise<ViewsResult> {
   const now = opts.now ?? Date.now()
   const created: string[] = []
   const problems: { table: string; message: string }[] = []
   const register = async (regs: readonly { name: string; key: string }[]): Promise<void> => {
     await engine.register(regs.map((r) => ({ ...r, size: objects.get(r.key)?.size ?? 0 })))
   }
-  for (const t of CATALOG) {
+  for (const [i, t] of CATALOG.entries()) {
+    opts.onProgress?.({ done: i, total: CATALOG.length, table: `${t.schema}.${t.table}` })
     const schema = quoteIdent(t.schema)
     const name = quoteIdent(t.table)
     const base = `ee/${t.schema}/${t.table}/`
@@ -66,6 +72,7 @@ export async function createBucketViews(engine: SqlEngine, inventory: Inventory,
       created.push(`${t.table}__versions`)
     }
   }
+  opts.onProgress?.({ done: CATALOG.length, total: CATALOG.length, table: '' })
   return { created, problems }
 }
 

@@ -4,6 +4,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CATALOG } from '../../src/shared/catalog'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import type { BucketProvider } from '../../src/main/bucket/bucket-provider'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
@@ -32,9 +33,13 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
+const progress: { done: number; total: number; table: string }[][] = []
+
 async function open(provider: BucketProvider, name: string, asOf?: number): Promise<BucketEngine> {
   const { index } = await refreshBucketIndex(provider, null, { now: Date.parse(demo.expected.now) })
-  return openBucketEngine(provider, buildInventory(index.objects.values()), index.objects, join(work, name), asOf !== undefined ? { asOf } : {})
+  const events: { done: number; total: number; table: string }[] = []
+  progress.push(events)
+  return openBucketEngine(provider, buildInventory(index.objects.values()), index.objects, join(work, name), { ...(asOf !== undefined ? { asOf } : {}), onProgress: (p) => events.push(p) })
 }
 
 const targets: [string, () => BucketProvider][] = [
@@ -53,6 +58,10 @@ describe.each(targets)('engine on %s', (name, make) => {
 
   it('creates every view, and every logical table equals the truth', async () => {
     expect(be.views.problems).toEqual([])
+    // Opening reported its progress table by table, in catalog order, ending complete.
+    const events = progress[0]!
+    expect(events.map((e) => e.done)).toEqual([...Array(CATALOG.length + 1).keys()])
+    expect(events.slice(0, -1).map((e) => e.table)).toEqual(CATALOG.map((t) => `${t.schema}.${t.table}`))
     for (const [table, e] of Object.entries(demo.expected.tables)) {
       const { rows } = await be.engine.query(`SELECT count(*)::INTEGER AS n FROM ${quoteIdent(table)}`)
       expect([table, rows[0]?.[0]]).toEqual([table, e.rows])

@@ -15,7 +15,7 @@ export interface BucketEngine {
   readonly cache: BlockCache
 }
 
-export async function openBucketEngine(provider: BucketProvider, inventory: Inventory, objects: ReadonlyMap<string, ListedObject>, cacheDir: string, opts: AsOf = {}): Promise<BucketEngine> {
+export async function openBucketEngine(provider: BucketProvider, inventory: Inventory, objects: ReadonlyMap<string, ListedObject>, cacheDir: string, opts: AsOf & { readonly onProgress?: (p: { done: number; total: number; table: string }) => void } = {}): Promise<BucketEngine> {
   const cache = new BlockCache(join(cacheDir, 'blocks'), provider)
   const engine = await startNodeEngine(async (key, start, length) => {
     const obj = objects.get(key)

@@ -12,6 +12,7 @@ import { call } from './api'
 import { QueryError, type ResultSet, cancel, ensureViews, query, runQuery } from './engine/session'
 import { ExportDialog } from './export-dialog'
 import { ResultGrid } from './result-grid'
+import { ViewsProgressLine } from './views-progress'
 
 const THEME = EditorView.theme({ '&': { fontSize: '13px', border: '1px solid #dde1e6', borderRadius: '6px' }, '.cm-scroller': { minHeight: '140px', maxHeight: '300px' } })
 
@@ -160,6 +161,7 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
             {running ? `Running… ${(elapsed / 1000).toFixed(1)} s` : result ? `${result.rowCount.toLocaleString('en')} rows in ${(elapsed / 1000).toFixed(2)} s` : ''}
           </span>
         </div>
+        <ViewsProgressLine />
         {error ? (
           <pre data-testid="sql-error" role="alert" style={{ color: '#b3261e', background: '#fdecea', padding: 8, whiteSpace: 'pre-wrap', fontSize: 12 }}>
             {error.where ? `At ${error.where}: ` : ''}

@@ -11,6 +11,7 @@ import { quoteIdent } from '../../shared/sql-quote'
 import { type Column, QueryError, type ResultSet, type ViewsState, ensureViews, formatValue, query, runQuery } from './engine/session'
 import { ExportDialog } from './export-dialog'
 import { ResultGrid } from './result-grid'
+import { ViewsProgressLine } from './views-progress'
 
 interface Stats {
   readonly nulls: number
@@ -227,7 +228,12 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
             {problem.message}
           </p>
         ) : null}
-        {!views && !viewsError ? <p>Opening the tables…</p> : null}
+        {!views && !viewsError ? (
+          <>
+            <p>Opening the tables…</p>
+            <ViewsProgressLine />
+          </>
+        ) : null}
         {hasView ? (
           <>
             <div role="tablist" style={{ display: 'flex', gap: 4, margin: '6px 0' }}>

@@ -17,6 +17,15 @@ let engine: { base: string; engine: Promise<BrowserEngine> } | null = null
 let views: { version: string; state: Promise<ViewsState> } | null = null
 let queue: Promise<unknown> = Promise.resolve()
 
+/** Progress of opening the views (each reads its files' Parquet footers the first time), for the UI. */
+export type ViewsProgress = { readonly done: number; readonly total: number; readonly table: string; readonly files: number }
+const progressListeners = new Set<(p: ViewsProgress | null) => void>()
+export function onViewsProgress(listener: (p: ViewsProgress | null) => void): () => void {
+  progressListeners.add(listener)
+  return () => progressListeners.delete(listener)
+}
+const report = (p: ViewsProgress | null): void => progressListeners.forEach((l) => l(p))
+
 /** Runs engine work one piece at a time (pages, counts and queries share one connection). */
 function serial<T>(fn: () => Promise<T>): Promise<T> {
   const next = queue.then(fn, fn)
@@ -44,8 +53,13 @@ export async function ensureViews(asOf: string | null): Promise<ViewsState> {
       // Parquet metadata cached by file name across queries (names never stand for two objects: see
       // logical-table-sql.ts); without it, every query of a year of hours would read every footer again.
       await e.query('SET enable_object_cache = true')
-      const r = await createBucketViews(e, buildInventory(objects), new Map(objects.map((o) => [o.key, o])), { now: source.now, ...(asOf ? { asOf: Date.parse(asOf) } : {}) })
-      return { ...r, source }
+      const files = objects.filter((o) => o.key.endsWith('.parquet')).length
+      try {
+        const r = await createBucketViews(e, buildInventory(objects), new Map(objects.map((o) => [o.key, o])), { now: source.now, ...(asOf ? { asOf: Date.parse(asOf) } : {}), onProgress: (p) => report({ ...p, files }) })
+        return { ...r, source }
+      } finally {
+        report(null)
+      }
     })
     views = { version: source.version, state }
     state.catch(() => {

@@ -1,0 +1,15 @@
+// While the views open (the first time, every file's Parquet footer is read): which table, how many done.
+import { useEffect, useState } from 'react'
+import { type ViewsProgress, onViewsProgress } from './engine/session'
+
+export function ViewsProgressLine(): React.JSX.Element | null {
+  const [p, setP] = useState<ViewsProgress | null>(null)
+  useEffect(() => onViewsProgress(setP), [])
+  if (!p || p.done >= p.total) return null
+  return (
+    <div data-testid="views-progress" role="status" style={{ fontSize: 12, color: '#555', margin: '4px 0', display: 'flex', gap: 8, alignItems: 'center' }}>
+      <progress max={p.total} value={p.done} style={{ width: 120 }} />
+      Opening the tables: {p.done}/{p.total} {p.table ? `(${p.table})` : ''} — the first time, the footers of {p.files.toLocaleString('en')} Parquet files are read; later only new files.
+    </div>
+  )
+}
