@@ -2,9 +2,12 @@
 // downloaded everywhere), says so and shows what works without it, instead of a stack trace.
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { electronBinary } from './electron-binary'
 
 const require = createRequire(import.meta.url)
+/** electron-vite's command (its package exports no "./bin/…" path to resolve). */
+const electronVite = join(dirname(require.resolve('electron-vite')), '..', 'bin', 'electron-vite.js')
 
 const binary = electronBinary()
 if (!binary) {
@@ -18,10 +21,12 @@ if (!binary) {
       ''
     ].join('\n')
   )
-  const built = spawnSync(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js'), 'build'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  // EE_OUT_DIR: build elsewhere than out/ (the tests do, so as not to rebuild under other tests' feet).
+  const outDir = process.env['EE_OUT_DIR']
+  const built = spawnSync(process.execPath, [electronVite, 'build', ...(outDir ? ['--outDir', outDir] : [])], { stdio: ['ignore', 'ignore', 'inherit'] })
   if (built.status !== 0) process.exit(built.status ?? 1)
-  const served = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'src/cli/serve.ts', ...process.argv.slice(2)], { stdio: 'inherit' })
+  const served = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'src/cli/serve.ts', ...(outDir ? ['--renderer', join(outDir, 'renderer')] : []), ...process.argv.slice(2)], { stdio: 'inherit' })
   process.exit(served.status ?? 1)
 }
-const r = spawnSync(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js'), 'preview'], { stdio: 'inherit' })
+const r = spawnSync(process.execPath, [electronVite, 'preview'], { stdio: 'inherit' })
 process.exit(r.status ?? 1)
