@@ -121,7 +121,7 @@ export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet
           {result.rowCount.toLocaleString('en')} row{result.rowCount === 1 ? '' : 's'} · {result.columns.length} column{result.columns.length === 1 ? '' : 's'} · {(result.ms / 1000).toFixed(2)} s
         </span>
         <span style={{ flex: 1 }} />
-        <button disabled={!sel} onClick={() => void copy('selection')}>Copy selection</button>
+        <button disabled={!sel} onClick={() => void copy('selection')}>{sel && sel.r0 === sel.r1 && sel.c0 === sel.c1 ? 'Copy cell' : 'Copy selection'}</button>
         <button disabled={!sel} onClick={() => void copy('rows')}>Copy row{sel && sel.r1 > sel.r0 ? 's' : ''}</button>
         {copied ? <span role="status">{copied}</span> : null}
       </div>

@@ -196,7 +196,7 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
                 {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
               </button>
               <span style={{ color: '#777' }}>
-                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? 'error' : `${h.rows ?? 0} rows`}
+                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? 'error' : `${(h.rows ?? 0).toLocaleString('en')} row${h.rows === 1 ? '' : 's'}`}
               </span>
             </li>
           ))}
