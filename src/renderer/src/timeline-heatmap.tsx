@@ -335,7 +335,7 @@ export function TimelineHeatmap(props: {
       {hover && hoverHour ? (
         <div
           data-testid="timeline-tooltip"
-          style={{ position: 'absolute', left: Math.min(LABEL_W + hover.x + 12, width - 320), top: hover.y + 14, background: '#1f2328', color: '#fff', fontSize: 12, padding: '4px 8px', borderRadius: 4, pointerEvents: 'none', whiteSpace: 'nowrap', zIndex: 2 }}
+          style={{ position: 'absolute', ...(hover.x > plotW / 2 ? { right: width - LABEL_W - hover.x + 12 } : { left: LABEL_W + hover.x + 12 }), top: hover.y + 14, background: '#1f2328', color: '#fff', fontSize: 12, padding: '4px 8px', borderRadius: 4, pointerEvents: 'none', whiteSpace: 'nowrap', zIndex: 2 }}
         >
           <b>{view.tables[hover.table]?.table}</b> · {STATE_STYLE[decodeCell(hoverHour.cells, hover.table)].label}
           <br />
