@@ -180,6 +180,14 @@ describe('analyst flows against S3 on loopback', () => {
     }
   })
 
+  it('opens the generated SQL in the SQL pane, where it runs to the same count', async () => {
+    await page.getByRole('button', { name: 'Open in SQL' }).click()
+    await expect.poll(() => page.locator('[data-testid=sql-editor] .cm-content').textContent()).toContain(`"tenant_id" IN ('${tenant}')`)
+    await page.locator('[data-testid=sql-editor] .cm-content').click()
+    await page.keyboard.press('ControlOrMeta+Enter')
+    await expect.poll(() => page.locator('[data-testid=sql-pane] [data-testid=result-grid]').getAttribute('data-rows'), { timeout: 60_000 }).toBe(String(truth))
+  })
+
   it('shows a SQL error where it is, and the next query works; history keeps both', async () => {
     await page.getByRole('tab', { name: 'SQL' }).click()
     await runSql('SELECT message_id\nFORM claudia_messages')
