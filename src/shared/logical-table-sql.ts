@@ -169,5 +169,5 @@ export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, f
  * bucket key. Returns a function that rewrites a message accordingly.
  */
 export function registeredNamesToKeys(keysByName: ReadonlyMap<string, string>): (message: string) => string {
-  return (message) => message.replace(/ee\/[^\s'"]*?\/\d{9}\.parquet/g, (name) => keysByName.get(name) ?? name)
+  return (message) => message.replace(/ee\/[^\s'"]*?\/(?:[0-9a-z]+-)?\d{9}\.parquet/g, (name) => keysByName.get(name) ?? name)
 }
