@@ -5,7 +5,7 @@ import { parquetMetadataAsync } from 'hyparquet'
 import { type HourDetail, type HourTable, type Overview, type TimelineView, encodeCells } from '../shared/api-contract'
 import { folderPrefix } from '../shared/bucket-key'
 import { dateOf, hourOf } from '../shared/dates'
-import { parseManifest } from '../shared/manifest'
+import { type ParsedManifest, parseManifest } from '../shared/manifest'
 import { CATALOG } from '../shared/catalog'
 import { deliveryInstant } from '../shared/delivery-order'
 import { type Inventory, buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
@@ -36,6 +36,7 @@ export class AppService {
   private timelineCache: Timeline | null = null
   private problems: readonly string[] = []
   private inflight: Promise<void> | null = null
+  private readonly parsedManifests = new Map<string, { readonly text: ManifestText | undefined; readonly parsed: ParsedManifest }>()
   private readonly footers: BlockCache
 
   constructor(private readonly opts: AppServiceOptions) {
@@ -65,7 +66,7 @@ export class AppService {
       this.manifests = manifests
       this.objectMap = r.index.objects
       this.generation++
-      this.timelineCache = analyzeTimeline(inventory, manifests, { now })
+      this.timelineCache = analyzeTimeline(inventory, manifests, { now, parsedCache: this.parsedManifests })
       this.problems = r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)
     }
     this.inflight = run().finally(() => {

@@ -83,6 +83,8 @@ export interface TimelineOptions {
   readonly from?: number
   /** Last hour (UTC ms), inclusive; default and upper bound: the hour holding `now`. */
   readonly to?: number
+  /** Parsed manifests kept between analyses (by key and text): a refresh parses only what is new. */
+  readonly parsedCache?: Map<string, { readonly text: ManifestText | undefined; readonly parsed: ParsedManifest }>
 }
 
 const floorHour = (t: number): number => Math.floor(t / HOUR_MS) * HOUR_MS
@@ -173,7 +175,10 @@ export function analyzeTimeline(inv: Inventory, manifestTexts: ReadonlyMap<strin
     const due = now >= t + DUE_AFTER_MS
     const mKey = manifestKey(version, date, version === 'v1' ? null : hour)
     const listed = inv.manifests.has(mKey)
-    const parsed = listed ? readManifest(mKey, manifestTexts.get(mKey), version, date, hour) : null
+    const text = listed ? manifestTexts.get(mKey) : undefined
+    const cached = listed ? opts.parsedCache?.get(mKey) : undefined
+    const parsed = !listed ? null : cached && cached.text === text ? cached.parsed : readManifest(mKey, text, version, date, hour)
+    if (listed && parsed && opts.parsedCache && cached?.parsed !== parsed) opts.parsedCache.set(mKey, { text, parsed })
     const manifestState: ManifestState = parsed ? parsed.state : due ? 'absent' : 'not_due'
     const m = parsed?.manifest ?? null
     const listedIn = (list: 'delivered' | 'missing' | 'pending', c: CatalogTable) => m?.[list].find((e) => e.name === qualifiedName(c))

@@ -1,9 +1,10 @@
-// npm run bench -- [listing] [query] [ui]   (no argument: every benchmark)
+// npm run bench -- [listing] [query] [ui] [year]   (no argument: every benchmark)
 import { benchListing } from './listing.bench'
 import { benchQuery } from './query.bench'
 import { benchUi } from './ui.bench'
+import { benchYear } from './year.bench'
 
-const benches: Record<string, () => Promise<void>> = { listing: benchListing, query: benchQuery, ui: benchUi }
+const benches: Record<string, () => Promise<void>> = { listing: benchListing, query: benchQuery, ui: benchUi, year: benchYear }
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2)

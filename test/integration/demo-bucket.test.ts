@@ -43,6 +43,24 @@ describe('timeline analysis of the generated bucket', () => {
     expect(tl.findings.map(fault).sort()).toEqual(demo.expected.faults.map(fault).sort())
   })
 
+  it('gives the same analysis with parsed manifests kept between runs, and re-parses a manifest whose text changed', () => {
+    const now = Date.parse(demo.expected.now)
+    const plain = analyzeTimeline(snap.inventory, snap.manifestTexts, { now })
+    const parsedCache = new Map()
+    expect(analyzeTimeline(snap.inventory, snap.manifestTexts, { now, parsedCache })).toEqual(plain)
+    expect(parsedCache.size).toBeGreaterThan(100)
+    expect(analyzeTimeline(snap.inventory, snap.manifestTexts, { now, parsedCache })).toEqual(plain)
+    // The malformed manifest is re-sent whole: the next analysis reads the new text, not the cached parse.
+    const h = demo.expected.planted_hours['malformedManifest']!
+    const key = [...snap.manifestTexts.keys()].find((k) => k.includes(`snapshot_date=${h.date}/snapshot_hour=${h.hour}/`))!
+    const other = [...snap.manifestTexts.entries()].find(([k, t]) => k !== key && k.startsWith('v2/') && typeof t === 'string' && t.includes('"complete": true'))!
+    const fixed = new Map(snap.manifestTexts)
+    fixed.set(key, (other[1] as string).replace(/\d{4}-\d{2}-\d{2}/g, h.date).replaceAll(/"snapshot_hour": "\d\d"/g, `"snapshot_hour": "${h.hour}"`).replaceAll(/snapshot_hour=\d\d/g, `snapshot_hour=${h.hour}`))
+    const again = analyzeTimeline(snap.inventory, fixed, { now, parsedCache })
+    expect(again.findings.filter((f) => f.kind === 'manifest_malformed')).toEqual([])
+    expect(again).toEqual(analyzeTimeline(snap.inventory, fixed, { now }))
+  })
+
   it('gives the planted cells their states and recognises retention', () => {
     const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now) })
     const byHour = new Map(tl.hours.map((h) => [`${h.date} ${h.hour}`, h]))

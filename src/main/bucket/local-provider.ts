@@ -36,34 +36,75 @@ export class LocalFolderProvider implements BucketProvider {
     return { key, size: st.size, lastModified: st.mtime.toISOString(), etag: `${st.size}-${Math.trunc(st.mtimeMs)}`, storageClass: (await this.storageClasses())[key] ?? 'STANDARD' }
   }
 
-  /** Every key under the prefix's deepest folder, in UTF-8 byte order as S3 lists them. */
-  private async keysUnder(prefix: string): Promise<string[]> {
+  /** Keys under the prefix in UTF-8 byte order, as S3 lists them. Only the folders the prefix can reach are
+   * read: the entries of its deepest folder that start with its last, partial segment. With the "/"
+   * delimiter, that one folder alone: its files are keys, its subfolders common prefixes ("dir/"). */
+  private async keysUnder(prefix: string, delimited: boolean): Promise<string[]> {
     const dirKey = prefix.slice(0, prefix.lastIndexOf('/') + 1)
-    let entries
+    const partial = prefix.slice(dirKey.length)
+    const base = dirKey ? this.path(dirKey.replace(/\/$/, '')) : this.root
+    let top
     try {
-      entries = await readdir(this.path(dirKey.replace(/\/$/, '')) || this.root, { recursive: true, withFileTypes: true })
+      top = await readdir(base, { withFileTypes: true })
     } catch (e) {
-      if ((e as { code?: string }).code === 'ENOENT') return []
+      const code = (e as { code?: string }).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return []
       throw classifyFsError(e, prefix)
     }
-    const base = join(this.root, ...dirKey.split('/').filter(Boolean))
     const keys: string[] = []
-    for (const e of entries) {
-      if (!e.isFile()) continue
-      const rel = join(e.parentPath, e.name).slice(base.length + 1).split(/[\\/]/).join('/')
-      const key = dirKey + rel
-      if (key.startsWith(`${LOCAL_METADATA_DIR}/`) || !key.startsWith(prefix)) continue
-      keys.push(key)
+    for (const e of top) {
+      if (!e.name.startsWith(partial)) continue
+      const key = dirKey + e.name
+      if (key === LOCAL_METADATA_DIR || key.startsWith(`${LOCAL_METADATA_DIR}/`)) continue
+      if (e.isFile()) keys.push(key)
+      else if (e.isDirectory()) {
+        if (delimited) {
+          keys.push(`${key}/`)
+          continue
+        }
+        const abs = join(base, e.name)
+        for (const f of await readdir(abs, { recursive: true, withFileTypes: true })) {
+          if (f.isFile()) keys.push(key + '/' + join(f.parentPath, f.name).slice(abs.length + 1).split(/[\\/]/).join('/'))
+        }
+      }
     }
-    return keys.sort(utf8Compare)
+    // Each key's bytes computed once for the sort, not once per comparison.
+    return keys
+      .map((k) => [Buffer.from(k), k] as const)
+      .sort((x, y) => Buffer.compare(x[0], y[0]))
+      .map(([, k]) => k)
+  }
+
+  /** Describes keys in order, many file stats in flight at once (a folder of a year is ~100,000 files). */
+  private async describeAll(keys: readonly string[]): Promise<ListedObject[]> {
+    const out = await Promise.all(
+      keys.map(async (key) => {
+        try {
+          return await this.describe(key, this.path(key))
+        } catch (e) {
+          // Removed while listing: as S3, list what is there.
+          if ((e as { code?: string }).code !== 'ENOENT') throw classifyFsError(e, key)
+          return null
+        }
+      })
+    )
+    return out.filter((o): o is ListedObject => o !== null)
   }
 
   async *list(prefix: string, options: ListOptions = {}): AsyncIterable<ListPage> {
     const pageSize = options.pageSize ?? 1000
-    const keys = await this.keysUnder(prefix)
-    let objects: ListedObject[] = []
+    // Only the "/" delimiter is used by the app; another one lists every key and groups them below.
+    const keys = await this.keysUnder(prefix, options.delimiter === '/')
+    // A page is decided from the keys alone (as S3 pages by key), then its objects are described at once.
+    let pageKeys: string[] = []
     let prefixes: string[] = []
     let lastPrefix: string | undefined
+    const flush = async (): Promise<ListPage> => {
+      const page = { objects: await this.describeAll(pageKeys), prefixes }
+      pageKeys = []
+      prefixes = []
+      return page
+    }
     for (const key of keys) {
       options.signal?.throwIfAborted()
       if (options.startAfter !== undefined && utf8Compare(key, options.startAfter) <= 0) continue
@@ -78,19 +119,10 @@ export class LocalFolderProvider implements BucketProvider {
           continue
         }
       }
-      try {
-        objects.push(await this.describe(key, this.path(key)))
-      } catch (e) {
-        // Removed while listing: as S3, list what is there.
-        if ((e as { code?: string }).code !== 'ENOENT') throw classifyFsError(e, key)
-      }
-      if (objects.length + prefixes.length >= pageSize) {
-        yield { objects, prefixes }
-        objects = []
-        prefixes = []
-      }
+      pageKeys.push(key)
+      if (pageKeys.length + prefixes.length >= pageSize) yield await flush()
     }
-    if (objects.length + prefixes.length > 0 || keys.length === 0) yield { objects, prefixes }
+    if (pageKeys.length + prefixes.length > 0 || keys.length === 0) yield await flush()
   }
 
   async head(key: string, signal?: AbortSignal): Promise<ListedObject> {

@@ -1,0 +1,100 @@
+// npm run bench -- year
+// The support person's view of a whole year: the generator's plan for 365 days of v2 hourly deliveries (plus
+// the v1 history) laid out in a local folder (~93,000 objects; data files empty, manifests real), opened as a
+// connection. Times the first overview (cold listing, manifests, analysis), an incremental refresh, the
+// timeline of the whole year (the API answer and its size), and in Chromium: drawing the year, and frames
+// while zooming and panning it.
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { MemorySecretStore } from '../../src/main/connections/secret-store'
+import { planDemoBucket } from '../../src/main/demo-bucket/demo-plan'
+import { startWebHost } from '../../src/main/web-host'
+import { Workspace } from '../../src/main/workspace'
+import { buildRenderer } from '../helpers/app-page'
+import { launchChromium } from '../helpers/chromium'
+
+export async function benchYear(): Promise<void> {
+  const days = Number(process.env['BENCH_DAYS'] ?? 365)
+  const work = await mkdtemp(join(tmpdir(), 'ee-bench-year-'))
+  const bucket = join(work, 'bucket')
+  try {
+    const plan = planDemoBucket({ seed: 7, days, scale: 1, v1Days: 30 })
+    const writes: [string, string, number][] = []
+    for (const f of plan.folders) {
+      for (const file of f.files) writes.push([file.key, '', file.mtime])
+      if (f.marker !== null) writes.push([`${f.prefix}_SUCCESS`, '', f.marker])
+    }
+    for (const t of plan.texts) writes.push([t.key, t.text, t.mtime])
+    process.stderr.write(`writing ${writes.length} objects…\n`)
+    for (let i = 0; i < writes.length; i += 500) {
+      await Promise.all(
+        writes.slice(i, i + 500).map(async ([k, body, mtime]) => {
+          const p = join(bucket, k)
+          await mkdir(dirname(p), { recursive: true })
+          await writeFile(p, body)
+          await utimes(p, new Date(mtime), new Date(mtime))
+        })
+      )
+    }
+    const now = Date.parse(plan.expected.now)
+    const workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: bucket, now }, autoRefresh: false })
+    let t0 = performance.now()
+    const overview = await workspace.current().then((s) => s.overview())
+    const cold = performance.now() - t0
+    t0 = performance.now()
+    await workspace.refresh({ full: false })
+    await workspace.running
+    const warm = performance.now() - t0
+    const service = await workspace.current()
+    t0 = performance.now()
+    const view = await service.timeline({ fromHours: 366 * 24 })
+    const timelineMs = performance.now() - t0
+    const bytes = Buffer.byteLength(JSON.stringify(view))
+
+    const host = await startWebHost({ workspace, rendererDir: await buildRenderer(work) })
+    const browser = await launchChromium()
+    let drawMs = 0
+    let zoom = { frames: 0, dropped: 0 }
+    let pan = { frames: 0, dropped: 0 }
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, bypassCSP: true })
+      await page.goto(host.url)
+      await page.waitForSelector('[data-testid=timeline-canvas]', { timeout: 120_000 })
+      t0 = performance.now()
+      await page.selectOption('select[aria-label="hours shown"]', String(366 * 24))
+      await page.waitForFunction(`Number(document.querySelector('[data-testid=timeline-canvas]').dataset.hours) > ${24 * 300}`, undefined, { timeout: 120_000 })
+      drawMs = performance.now() - t0
+      const measure = (step: string, ms: number): Promise<{ frames: number; dropped: number }> =>
+        page.evaluate(`new Promise((resolve) => {
+          const c = document.querySelector('[data-testid=timeline-canvas]'); const r = c.getBoundingClientRect()
+          const gaps = []; let last = performance.now(); const end = last + ${ms}; let frame = 0
+          function tick(now) { gaps.push(now - last); last = now
+            if (now >= end) { gaps.shift(); resolve({ frames: gaps.length, dropped: gaps.reduce((d, g) => d + Math.max(0, Math.round(g / (1000 / 60)) - 1), 0) }); return }
+            ${step}; frame++; requestAnimationFrame(tick) }
+          requestAnimationFrame(tick) })`) as Promise<{ frames: number; dropped: number }>
+      zoom = await measure(`c.dispatchEvent(new WheelEvent('wheel', { deltaY: Math.floor(frame / 40) % 2 ? -60 : 60, ctrlKey: true, clientX: r.x + r.width / 2, clientY: r.y + 100, bubbles: true, cancelable: true }))`, 3000)
+      await page.locator('[data-testid=timeline-canvas]').focus()
+      for (let i = 0; i < 9; i++) await page.keyboard.press('+')
+      pan = await measure(`c.dispatchEvent(new WheelEvent('wheel', { deltaX: -40, clientX: r.x + r.width / 2, clientY: r.y + 100, bubbles: true, cancelable: true }))`, 3000)
+      await page.screenshot({ path: 'test-results/bench-year-timeline.png' })
+    } finally {
+      await browser.close()
+      await host.close()
+      workspace.dispose()
+    }
+    const pct = (f: { frames: number; dropped: number }): string => `${f.frames} frames, ${f.dropped} dropped (${((f.dropped / (f.frames + f.dropped)) * 100).toFixed(1)}%)`
+    console.log(
+      [
+        `Year benchmark: ${writes.length} objects, ${days} days of v2 hours (local folder, one run)`,
+        `  first overview (cold listing, ${overview.tables.length} tables, manifests, analysis): ${(cold / 1000).toFixed(2)} s`,
+        `  refresh with nothing new: ${(warm / 1000).toFixed(2)} s`,
+        `  timeline API for the whole year: ${view.hours.length} hours, ${view.findings.length} findings, ${(timelineMs).toFixed(0)} ms, ${(bytes / 1024 / 1024).toFixed(2)} MB of JSON`,
+        `  Chromium: the year on screen ${(drawMs / 1000).toFixed(2)} s after choosing "1 year"; zoom (3 s): ${pct(zoom)}; pan zoomed in (3 s): ${pct(pan)}`
+      ].join('\n')
+    )
+  } finally {
+    if (process.env['BENCH_KEEP']) process.stderr.write(`kept ${work}\n`)
+    else await rm(work, { recursive: true, force: true })
+  }
+}
