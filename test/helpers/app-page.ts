@@ -17,6 +17,7 @@ export const hourIso = (h: { date: string; hour: string }): string => `${h.date}
 /** Clicks the timeline cell of (table, hour) where it is drawn and returns the state the status line reads. */
 export async function clickCell(page: Page, table: string, iso: string): Promise<string | null> {
   const canvas = page.locator('[data-testid=timeline-canvas]')
+  await canvas.scrollIntoViewIfNeeded()
   const geo = await canvas.evaluate((c) => ({ offset: Number(c.dataset['offset']), pxh: Number(c.dataset['pxh']), first: c.dataset['firstHour'] ?? '', hours: Number(c.dataset['hours']) }))
   const idx = (Date.parse(iso) - Date.parse(geo.first)) / 3_600_000
   if (idx < 0 || idx >= geo.hours) throw new Error(`${iso} is not on the timeline (${geo.first}, ${geo.hours} hours)`)

@@ -33,7 +33,8 @@ export function App(): React.JSX.Element {
   const [zone, setZone] = useState<AxisZone>('utc')
   const [error, setError] = useState<string | null>(null)
   const [hour, setHour] = useState<HourDetail | null>(null)
-  const [focus, setFocus] = useState<Focus | null>(null)
+  // The focused cell by its hour, not its column: a refresh or another range moves the columns, not the focus.
+  const [focused, setFocused] = useState<{ start: string; table: number } | null>(null)
   const [status, setStatus] = useState<RefreshStatus | null>(null)
   const [severities, setSeverities] = useState<Record<Severity, boolean>>({ error: true, warning: true, info: false })
   const [tab, setTab] = useState<'deliveries' | 'tables' | 'sql'>('deliveries')
@@ -67,10 +68,7 @@ export function App(): React.JSX.Element {
     call('connections', {}).then(setConnections, fail)
   }, [])
   useEffect(() => {
-    call('timeline', { fromHours: hours }).then((t) => {
-      setFocus(null)
-      setTimeline(t)
-    }, fail)
+    call('timeline', { fromHours: hours }).then(setTimeline, fail)
   }, [hours])
 
   // Refresh status: polled while a refresh runs, every half minute otherwise (an automatic refresh may start).
@@ -119,7 +117,7 @@ export function App(): React.JSX.Element {
         return
       }
       const table = Math.max(0, timeline.tables.findIndex((x) => x.table === f.table))
-      setFocus({ hour: idx, table })
+      setFocused({ start: timeline.hours[idx]?.start ?? '', table })
       inspect(timeline.hours[idx]?.start ?? '')
     },
     [timeline, overview, hours, inspect]
@@ -145,6 +143,11 @@ export function App(): React.JSX.Element {
     })
   }, [])
 
+  const focus = useMemo<Focus | null>(() => {
+    if (!focused || !timeline) return null
+    const hour = timeline.hours.findIndex((h) => h.start === focused.start)
+    return hour < 0 ? null : { hour, table: focused.table }
+  }, [focused, timeline])
   const shownFindings = useMemo(() => (timeline?.findings ?? []).filter((f) => severities[f.severity]), [timeline, severities])
   const now = overview ? Date.parse(overview.now) : Date.now()
   const active = connections?.connections.find((c) => c.id === connections.active)
@@ -163,7 +166,7 @@ export function App(): React.JSX.Element {
               call('connectionOpen', { id: e.target.value }).then((v) => {
                 setConnections(v)
                 setHour(null)
-                setFocus(null)
+                setFocused(null)
               }, fail)
             }
           >
@@ -268,7 +271,7 @@ export function App(): React.JSX.Element {
             view={timeline}
             zone={zone}
             focus={focus}
-            onFocus={setFocus}
+            onFocus={(f) => setFocused({ start: timeline.hours[f.hour]?.start ?? '', table: f.table })}
             onSelect={inspect}
             zoomCommand={zoomCommand}
           />
@@ -313,7 +316,7 @@ export function App(): React.JSX.Element {
             if (opened) {
               setShowConnections(false)
               setHour(null)
-              setFocus(null)
+              setFocused(null)
               setOverview(null)
               setTimeline(null)
               generation.current = -1

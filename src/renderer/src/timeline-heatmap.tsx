@@ -122,13 +122,18 @@ export function TimelineHeatmap(props: {
     if (zc) zoomAt(zc.dir > 0 ? 1.5 : 1 / 1.5, plotW / 2)
   }, [zc?.n])
 
-  // Keep the focused cell in view.
+  // Keep the focused cell in view — but not when the range itself changed (the view was just reset to it).
+  const lastN = useRef(n)
   useEffect(() => {
+    if (lastN.current !== n) {
+      lastN.current = n
+      return
+    }
     if (!focus) return
     const left = offset
     const right = offset + plotW / pxh
     if (focus.hour < left || focus.hour + 1 > right) setOffset(clampOffset(focus.hour - plotW / pxh / 2, pxh))
-  }, [focus])
+  }, [focus, n])
 
   // Draw.
   useEffect(() => {
