@@ -10,7 +10,7 @@ import { CATALOG } from '../shared/catalog'
 import { deliveryInstant } from '../shared/delivery-order'
 import { type Inventory, buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
 import { type ListedObject, isArchived } from '../shared/listing'
-import { HOUR_MS, LAST_V1_DELIVERY } from '../shared/schedule'
+import { HOUR_MS, switchInProgress } from '../shared/schedule'
 import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../shared/timeline'
 import { BucketError } from './bucket/bucket-errors'
 import type { IndexProgress } from './bucket/bucket-index'
@@ -137,8 +137,7 @@ export class AppService {
       connectionId: this.opts.connectionId,
       location: this.opts.provider.location,
       version: inventory.version,
-      // On v1 once its last daily delivery is past: the first hourly delivery in v2/ has not been seen yet.
-      switching: inventory.version === 'v1' && this.now() >= LAST_V1_DELIVERY,
+      switching: switchInProgress(inventory.version, this.now()),
       now: new Date(this.now()).toISOString(),
       lastCompleteHour: complete ? new Date(complete.start).toISOString() : null,
       tables,

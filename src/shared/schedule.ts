@@ -48,3 +48,16 @@ export function nextAutoRefresh(lastStart: number): number {
   const mark = Math.floor(lastStart / HOUR_MS) * HOUR_MS + AUTO_REFRESH_MINUTE * MINUTE_MS
   return lastStart < mark ? mark : mark + HOUR_MS
 }
+
+/** The v1 → v2 switch is in progress when the bucket still reads v1 (no v2 manifest yet) although v1's last
+ * delivery is past: the first hourly delivery in v2/ is awaited. */
+export function switchInProgress(version: 'v1' | 'v2', now: number): boolean {
+  return version === 'v1' && now >= LAST_V1_DELIVERY
+}
+
+/** A v2 table whose newest ready delivery is older than this has missed more than one hourly delivery. */
+export const STALE_AFTER_MS = 2 * HOUR_MS
+
+export function isStale(version: 'v1' | 'v2', newest: number, now: number): boolean {
+  return version === 'v2' && now - newest > STALE_AFTER_MS
+}

@@ -3,17 +3,15 @@
 // by a tenant and a send_at range without SQL and get the generator's count; a SQL error is shown where it is
 // and the next query works; scroll to the end of a million-row result; export the filtered table to CSV and
 // compare the file with the same query on native DuckDB. Screenshots under test-results/.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readLocalBucket } from '../../src/main/bucket/local-bucket-snapshot'
 import { listAll } from '../../src/main/bucket/bucket-provider'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { startWebHost } from '../../src/main/web-host'
 import { Workspace } from '../../src/main/workspace'
 import { CATALOG } from '../../src/shared/catalog'
 import { tableFiltersSql } from '../../src/shared/filter-sql'
@@ -21,19 +19,15 @@ import { foldersForLogicalTable } from '../../src/shared/inventory'
 import { isArchived } from '../../src/shared/listing'
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import { quoteLiteral } from '../../src/shared/sql-quote'
-import { buildRenderer } from '../helpers/app-page'
-import { launchChromium } from '../helpers/chromium'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { type Demo } from '../helpers/demo'
 import { openDb } from '../helpers/duckdb'
-import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
+import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
 
 const BUCKET = 'analyst-export'
+let app: AppUnderTest
 let demo: Demo
-let s3: S3Server
 let work: string
-let workspace: Workspace
-let host: { url: string; close(): Promise<void> }
-let browser: Browser
 let page: Page
 
 // The filter: one tenant, two whole days of send_at.
@@ -43,36 +37,32 @@ let to: string
 let truth: number
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
-  s3 = await startS3Server()
-  await s3.seed(BUCKET, demo.bucketDir)
-  // The planted archived object blocks claudia_messages until restored: restore it, as a user would.
-  const provider = new S3Provider({ bucket: BUCKET, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
-  let restored = 0
-  for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) {
-    if (!isArchived(o, Date.parse(demo.expected.now))) continue
-    expect(await provider.restore(o.key, 1)).toBe('started')
-    // Then copied in place to STANDARD, which gives it a new LastModified (what a user does after a restore;
-    // s3rver's listing does not report restore status, which real S3 does and the app reads).
-    await s3.put(BUCKET, o.key, await readFile(join(demo.bucketDir, o.key)), new Date(Date.parse(o.lastModified) + 60_000))
-    restored++
-  }
-  expect(restored).toBeGreaterThan(0)
-
-  work = await mkdtemp(join(tmpdir(), 'ee-analyst-'))
-  const rendererDir = await buildRenderer(work)
-  workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
-  const { id } = await workspace.connectionSave({ connection: { name: 'Analyst S3', provider: 's3', bucket: BUCKET, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId } } as never, secretAccessKey: S3_TEST_KEYS.secretAccessKey })
-  await workspace.connectionOpen({ id })
-  host = await startWebHost({ workspace, rendererDir })
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1500, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] })
-  // What the page reports, in the test's output when something fails.
-  page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`))
-  page.on('console', (m) => {
-    if (m.type() === 'error') process.stderr.write(`page console: ${m.text().slice(0, 400)}\n`)
+  app = await startAppUnderTest({
+    s3Bucket: BUCKET,
+    page: { viewport: { width: 1500, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] },
+    // The planted archived object blocks claudia_messages until restored: restore it, as a user would.
+    prepare: async ({ demo, s3 }) => {
+      const server = s3 as S3Server
+      const provider = new S3Provider({ bucket: BUCKET, prefix: '', endpoint: server.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+      let restored = 0
+      for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) {
+        if (!isArchived(o, Date.parse(demo.expected.now))) continue
+        expect(await provider.restore(o.key, 1)).toBe('started')
+        // Then copied in place to STANDARD, which gives it a new LastModified (what a user does after a restore;
+        // s3rver's listing does not report restore status, which real S3 does and the app reads).
+        await server.put(BUCKET, o.key, await readFile(join(demo.bucketDir, o.key)), new Date(Date.parse(o.lastModified) + 60_000))
+        restored++
+      }
+      expect(restored).toBeGreaterThan(0)
+    },
+    workspace: async ({ demo, s3, work }) => {
+      const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
+      const { id } = await w.connectionSave({ connection: { name: 'Analyst S3', provider: 's3', bucket: BUCKET, prefix: '', endpoint: (s3 as S3Server).endpoint, region: 'us-east-1', auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId } } as never, secretAccessKey: S3_TEST_KEYS.secretAccessKey })
+      await w.connectionOpen({ id })
+      return w
+    }
   })
-  await mkdir('test-results', { recursive: true })
+  ;({ demo, work, page } = app)
 
   // The truth for the filter, from the generator's own model.
   const byTenant = demo.expected.messages_by_tenant_day
@@ -85,12 +75,7 @@ beforeAll(async () => {
   truth = days.filter((d) => d >= d0 && d < d2).reduce((n, d) => n + ((byTenant[tenant] as Record<string, number>)[d] ?? 0), 0)
 }, 300_000)
 afterAll(async () => {
-  await browser?.close()
-  await host?.close()
-  workspace?.dispose()
-  await s3?.close()
-  await demo?.cleanup()
-  if (work) await rm(work, { recursive: true, force: true })
+  await app?.close()
 })
 
 /** Replaces the SQL editor's text and runs it with Ctrl+Enter. */
@@ -105,7 +90,7 @@ async function runSql(sql: string): Promise<void> {
 
 describe('analyst flows against S3 on loopback', () => {
   it('filters claudia_messages by a tenant and a send_at range without SQL: the generator’s count', async () => {
-    await page.goto(host.url)
+    await page.goto(app.host.url)
     await page.getByRole('tab', { name: 'Tables' }).click()
     await page.locator('[data-table-item=claudia_messages]').click()
     // The unfiltered preview: the whole logical table (newest version of each message).

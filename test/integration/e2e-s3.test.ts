@@ -2,50 +2,39 @@
 // loopback from a generated bucket. Connect through the connection manager (a wrong secret first), see the
 // planted missing hour and late delivery where the generator put them, the malformed manifest's warning in
 // the inspector, then a new hour lands in the bucket and Refresh shows it. Screenshots under test-results/.
-import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { startWebHost } from '../../src/main/web-host'
 import { Workspace } from '../../src/main/workspace'
 import { CATALOG } from '../../src/shared/catalog'
-import { buildRenderer, clickCell, hourIso } from '../helpers/app-page'
-import { launchChromium } from '../helpers/chromium'
-import { type Demo, generateDemo } from '../helpers/demo'
-import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
+import { clickCell, hourIso } from '../helpers/app-page'
+import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { type Demo } from '../helpers/demo'
+import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
 
 const BUCKET = 'vendor-export'
+let app: AppUnderTest
 let demo: Demo
 let s3: S3Server
-let work: string
-let workspace: Workspace
-let host: { url: string; close(): Promise<void> }
-let browser: Browser
+let host: AppUnderTest['host']
 let page: Page
 let clock: number
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
-  s3 = await startS3Server()
-  await s3.seed(BUCKET, demo.bucketDir)
-  work = await mkdtemp(join(tmpdir(), 'ee-e2e-'))
-  const rendererDir = await buildRenderer(work)
-  clock = Date.parse(demo.expected.now)
-  workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => clock, autoRefresh: false })
-  host = await startWebHost({ workspace, rendererDir })
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-  await mkdir('test-results', { recursive: true })
+  app = await startAppUnderTest({
+    s3Bucket: BUCKET,
+    workspace: ({ demo, work }) => {
+      clock = Date.parse(demo.expected.now)
+      return new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => clock, autoRefresh: false })
+    }
+  })
+  ;({ demo, host, page } = app)
+  s3 = app.s3 as S3Server
 }, 300_000)
 afterAll(async () => {
-  await browser?.close()
-  await host?.close()
-  workspace?.dispose()
-  await s3?.close()
-  await demo?.cleanup()
-  if (work) await rm(work, { recursive: true, force: true })
+  await app?.close()
 })
 
 describe('end to end against S3 on loopback', () => {

@@ -2,42 +2,29 @@
 // host's guards (token, Host header, argument validation), the overview, the timeline (cells clicked where
 // they are drawn, keyboard, zoom, axis zone), the findings list that jumps to its hour, and the inspector.
 // Screenshots are saved under test-results/.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { startWebHost } from '../../src/main/web-host'
 import { Workspace } from '../../src/main/workspace'
 import { CATALOG } from '../../src/shared/catalog'
-import { buildRenderer, clickCell, hourIso } from '../helpers/app-page'
-import { launchChromium } from '../helpers/chromium'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { clickCell, hourIso } from '../helpers/app-page'
+import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { type Demo } from '../helpers/demo'
 
+let app: AppUnderTest
 let demo: Demo
-let work: string
-let workspace: Workspace
-let host: { url: string; token: string; close(): Promise<void> }
-let browser: Browser
+let host: AppUnderTest['host']
 let page: Page
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
-  work = await mkdtemp(join(tmpdir(), 'ee-web-'))
-  const rendererDir = await buildRenderer(work)
-  workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
-  host = await startWebHost({ workspace, rendererDir })
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-  await mkdir('test-results', { recursive: true })
+  app = await startAppUnderTest({
+    workspace: ({ demo, work }) => new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+  })
+  ;({ demo, host, page } = app)
 }, 300_000)
 afterAll(async () => {
-  await browser?.close()
-  await host?.close()
-  workspace?.dispose()
-  await demo?.cleanup()
-  if (work) await rm(work, { recursive: true, force: true })
+  await app?.close()
 })
 
 const post = (call: string, body: string, token = host.token): Promise<Response> => fetch(`${host.url}api/${token}/${call}`, { method: 'POST', body })

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { API_NAMES, decodeCell, encodeCells, validateArgs } from '../../src/shared/api-contract'
-import { nextAutoRefresh } from '../../src/shared/schedule'
+import { isStale, nextAutoRefresh, switchInProgress } from '../../src/shared/schedule'
 import { CELL_STATES, type CellState, findingHour } from '../../src/shared/timeline'
 
 describe('validateArgs', () => {
@@ -90,5 +90,19 @@ describe('nextAutoRefresh', () => {
         expect(new Date(n).getUTCMinutes()).toBe(40)
       })
     )
+  })
+})
+
+describe('switch in progress and stale copies', () => {
+  it('is a switch in progress only on v1 once its last delivery is past', () => {
+    expect(switchInProgress('v1', Date.UTC(2026, 10, 2, 6, 59))).toBe(false)
+    expect(switchInProgress('v1', Date.UTC(2026, 10, 2, 7))).toBe(true)
+    expect(switchInProgress('v2', Date.UTC(2026, 10, 2, 12))).toBe(false)
+  })
+  it('calls a v2 copy stale after two hours, never a v1 one', () => {
+    const t = Date.UTC(2026, 10, 5, 10)
+    expect(isStale('v2', t, t + 2 * 3_600_000)).toBe(false)
+    expect(isStale('v2', t, t + 2 * 3_600_000 + 1)).toBe(true)
+    expect(isStale('v1', t, t + 30 * 3_600_000)).toBe(false)
   })
 })

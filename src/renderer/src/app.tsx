@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ConnectionsView, HourDetail, Overview, RefreshStatus, TimelineView } from '../../shared/api-contract'
 import { APP_NAME } from '../../shared/app-info'
 import type { MenuCommand } from '../../shared/menu-commands'
+import { isStale } from '../../shared/schedule'
 import { type Finding, type Severity, findingHour } from '../../shared/timeline'
 import { call } from './api'
 import { ConnectionManager } from './connections'
@@ -371,7 +372,7 @@ function OverviewPanel({ overview, now, location }: { overview: Overview; now: n
         </thead>
         <tbody style={{ columns: 2 }}>
           {overview.tables.map((t) => {
-            const stale = t.newest !== null && now - Date.parse(t.newest) > 2 * 3_600_000 && overview.version === 'v2'
+            const stale = t.newest !== null && isStale(overview.version, Date.parse(t.newest), now)
             return (
               <tr key={`${t.schema}.${t.table}`} data-latest={t.table} style={{ borderTop: '1px solid #eef0f3' }}>
                 <td style={{ padding: '1px 8px' }}>

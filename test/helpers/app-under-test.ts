@@ -1,0 +1,66 @@
+// The app as the end-to-end tests drive it: a generated bucket (served by the S3 server on loopback when a
+// bucket name is given), the renderer built by Vite, a workspace behind the web host, Debian's Chromium on it.
+// Page errors are written to the test's output. `close()` stops everything in reverse order.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
+import { startWebHost } from '../../src/main/web-host'
+import type { Workspace } from '../../src/main/workspace'
+import { buildRenderer } from './app-page'
+import { launchChromium } from './chromium'
+import { type Demo, generateDemo } from './demo'
+import { type S3Server, startS3Server } from './s3-server'
+
+export interface AppUnderTest {
+  readonly demo: Demo
+  readonly s3: S3Server | null
+  readonly work: string
+  readonly workspace: Workspace
+  readonly host: { readonly url: string; readonly token: string; close(): Promise<void> }
+  readonly browser: Browser
+  readonly page: Page
+  close(): Promise<void>
+}
+
+export async function startAppUnderTest(opts: {
+  /** Seed the S3 server's bucket of this name with the generated bucket. */
+  readonly s3Bucket?: string
+  /** Before the workspace opens (e.g. restore an archived object). */
+  readonly prepare?: (ctx: { demo: Demo; s3: S3Server | null; work: string }) => Promise<void>
+  readonly workspace: (ctx: { demo: Demo; s3: S3Server | null; work: string }) => Workspace | Promise<Workspace>
+  readonly page?: BrowserContextOptions
+}): Promise<AppUnderTest> {
+  const demo = await generateDemo({ days: 8 })
+  const s3 = opts.s3Bucket ? await startS3Server() : null
+  if (s3 && opts.s3Bucket) await s3.seed(opts.s3Bucket, demo.bucketDir)
+  const work = await mkdtemp(join(tmpdir(), 'ee-app-'))
+  await opts.prepare?.({ demo, s3, work })
+  const rendererDir = await buildRenderer(work)
+  const workspace = await opts.workspace({ demo, s3, work })
+  const host = await startWebHost({ workspace, rendererDir })
+  const browser = await launchChromium()
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, ...opts.page })
+  page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`))
+  page.on('console', (m) => {
+    if (m.type() === 'error') process.stderr.write(`page console: ${m.text().slice(0, 400)}\n`)
+  })
+  await mkdir('test-results', { recursive: true })
+  return {
+    demo,
+    s3,
+    work,
+    workspace,
+    host,
+    browser,
+    page,
+    async close() {
+      await browser.close()
+      await host.close()
+      workspace.dispose()
+      await s3?.close()
+      await demo.cleanup()
+      await rm(work, { recursive: true, force: true })
+    }
+  }
+}
