@@ -1,5 +1,7 @@
 // Times as the app shows them: UTC (the bucket's clock), Brasília (the vendor's, UTC−3 with no daylight
 // saving since 2019) and the user's local time.
+import { BRASILIA_OFFSET_MINUTES } from '../../shared/schedule'
+
 export type AxisZone = 'utc' | 'brasilia' | 'local'
 
 export const ZONE_LABEL: Record<AxisZone, string> = { utc: 'UTC', brasilia: 'Brasília', local: 'local time' }
@@ -7,7 +9,7 @@ export const ZONE_LABEL: Record<AxisZone, string> = { utc: 'UTC', brasilia: 'Bra
 /** Minutes to add to UTC to read the wall clock of a zone at instant t. */
 export function zoneOffsetMinutes(zone: AxisZone, t: number): number {
   if (zone === 'utc') return 0
-  if (zone === 'brasilia') return -180
+  if (zone === 'brasilia') return BRASILIA_OFFSET_MINUTES
   return -new Date(t).getTimezoneOffset()
 }
 
