@@ -1,7 +1,8 @@
-// The thin Electron shell: one locked-down window, the API contract over IPC, the menus. Everything it
-// serves lives in plain Node services (Workspace, dispatch); this is the only file that imports 'electron'.
-import { BrowserWindow, Menu, type MenuItemConstructorOptions, type WebContents, type WebFrameMain, app, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron'
-import { dirname, join, normalize, resolve, sep } from 'node:path'
+// The thin Electron shell: wiring only. Every decision it applies (who may call, which file app:// serves, the
+// CSP, which links open, the menu, the window's options) is a pure module under ./shell, tested in plain Node;
+// this is the only file that imports 'electron'.
+import { BrowserWindow, Menu, app, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { API_NAMES, channelOf } from '../shared/api-contract'
 import { APP_NAME } from '../shared/app-info'
@@ -9,70 +10,26 @@ import { MENU_CHANNEL, type MenuCommand } from '../shared/menu-commands'
 import { dispatch } from './api-handlers'
 import { SafeStorageSecretStore } from './connections/secret-store'
 import { ensureDemoBucket } from './demo-bucket/demo-location'
+import { APP_SCHEME_PRIVILEGES, appResponseHeaders, resolveAppPath } from './shell/app-protocol'
+import { contentSecurityPolicy } from './shell/content-security-policy'
+import { windowOpenDecision } from './shell/external-links'
+import { menuTemplate } from './shell/menu-template'
+import { APP_SCHEME, rendererLocation } from './shell/renderer-location'
+import { isTrustedSender } from './shell/sender-check'
+import { mainWindowOptions } from './shell/window-options'
 import { Workspace } from './workspace'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const rendererDir = join(here, '../renderer')
-/** The renderer is served from a privileged custom scheme, not file:// (its own origin, no file access). */
-const APP_ORIGIN = 'app://export-explorer'
-const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
-protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }])
-/** Links the app may open in the user's browser: the vendor's documentation only. */
-const EXTERNAL_ALLOWED = ['https://docs.aws.amazon.com/', 'https://cloud.google.com/']
+const location = rendererLocation({ packaged: app.isPackaged, devUrl: process.env['ELECTRON_RENDERER_URL'] })
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
 
 app.enableSandbox()
 app.setName(APP_NAME)
 
-/** Only our own page, in the main frame of our own window, may call main. */
-function trustedSender(frame: WebFrameMain | null, contents: WebContents, win: BrowserWindow | null): boolean {
-  if (!frame || !win || contents !== win.webContents || frame !== contents.mainFrame) return false
-  try {
-    const url = new URL(frame.url)
-    return url.origin === (devUrl ? new URL(devUrl).origin : APP_ORIGIN)
-  } catch {
-    return false
-  }
-}
-
-function openExternal(url: string): void {
-  if (/^https?:\/\//.test(url) && EXTERNAL_ALLOWED.some((p) => url.startsWith(p))) void shell.openExternal(url)
-}
-
 let win: BrowserWindow | null = null
 
-function send(command: MenuCommand): void {
-  win?.webContents.send(MENU_CHANNEL, command)
-}
-
-function buildMenu(): void {
-  const mac = process.platform === 'darwin'
-  const template: MenuItemConstructorOptions[] = [
-    ...(mac ? [{ role: 'appMenu' as const }] : []),
-    {
-      label: 'File',
-      submenu: [
-        { label: 'Connections…', accelerator: 'CmdOrCtrl+K', click: () => send('connections') },
-        { label: 'Refresh', accelerator: mac ? 'Cmd+R' : 'F5', click: () => send('refresh') },
-        { type: 'separator' },
-        mac ? { role: 'close' } : { role: 'quit' }
-      ]
-    },
-    { role: 'editMenu' },
-    {
-      label: 'View',
-      submenu: [
-        { label: 'Findings', accelerator: 'CmdOrCtrl+Shift+F', click: () => send('findings') },
-        { label: 'Zoom timeline in', accelerator: 'CmdOrCtrl+Plus', click: () => send('zoom-in') },
-        { label: 'Zoom timeline out', accelerator: 'CmdOrCtrl+-', click: () => send('zoom-out') },
-        { type: 'separator' },
-        { role: 'togglefullscreen' },
-        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }])
-      ]
-    },
-    { role: 'windowMenu' }
-  ]
-  Menu.setApplicationMenu(Menu.buildFromTemplate(template))
-}
+const send = (command: MenuCommand): void => win?.webContents.send(MENU_CHANNEL, command)
 
 async function start(): Promise<void> {
   const userData = app.getPath('userData')
@@ -90,17 +47,20 @@ async function start(): Promise<void> {
       showInFolder: (path) => shell.showItemInFolder(path)
     }
   })
-  workspace.setRendererOrigin(devUrl ? new URL(devUrl).origin : APP_ORIGIN)
+  workspace.setRendererOrigin(location.origin)
+  // The byte server runs for the window's life, so its exact origin can be in the page's CSP.
+  const csp = contentSecurityPolicy({ byteServerOrigin: await workspace.byteServerOrigin() })
 
-  // app://export-explorer/<path>: the built renderer's files, nothing outside its folder.
-  protocol.handle('app', (request) => {
-    const url = new URL(request.url)
-    const path = normalize(join(rendererDir, decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)))
-    if (url.host !== 'export-explorer' || !path.startsWith(rendererDir + sep)) return new Response('Not found', { status: 404 })
-    return net.fetch(pathToFileURL(path).toString())
+  protocol.handle(APP_SCHEME, async (request) => {
+    const path = resolveAppPath(request.url, rendererDir)
+    if (!path) return new Response('Not found', { status: 404 })
+    const file = await net.fetch(pathToFileURL(path).toString())
+    const headers = new Headers(file.headers)
+    for (const [k, v] of Object.entries(appResponseHeaders(csp))) headers.set(k, v)
+    return new Response(file.body, { status: file.status, headers })
   })
 
-  // No permission (camera, notifications, …) is ever granted; no <webview>.
+  // No permission (camera, notifications, …) is ever granted; no <webview>, no navigation, no new window.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   session.defaultSession.setPermissionCheckHandler(() => false)
   app.on('web-contents-created', (_e, contents) => {
@@ -108,46 +68,28 @@ async function start(): Promise<void> {
     contents.on('will-navigate', (event) => event.preventDefault())
     contents.on('will-redirect', (event) => event.preventDefault())
     contents.setWindowOpenHandler(({ url }) => {
-      openExternal(url)
-      return { action: 'deny' }
+      const decision = windowOpenDecision(url)
+      if (decision.openExternal) void shell.openExternal(decision.openExternal)
+      return { action: decision.action }
     })
   })
 
   for (const name of API_NAMES) {
     ipcMain.handle(channelOf(name), async (event, args: unknown) => {
-      if (!trustedSender(event.senderFrame, event.sender, win)) return { error: 'Refused: this call did not come from the app window.' }
+      if (!isTrustedSender(event.senderFrame, event.sender, win, location)) return { error: 'Refused: this call did not come from the app window.' }
       const reply = await dispatch(workspace, name, args)
       return reply.ok ? { result: reply.result } : { error: reply.error }
     })
   }
 
-  buildMenu()
-  win = new BrowserWindow({
-    width: 1360,
-    height: 880,
-    show: false,
-    title: APP_NAME,
-    icon: join(here, '../../resources/icon.png'),
-    webPreferences: {
-      preload: join(here, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      spellcheck: false
-    }
-  })
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ mac: process.platform === 'darwin', packaged: app.isPackaged, send })))
+  win = new BrowserWindow(mainWindowOptions({ preload: join(here, '../preload/index.cjs'), icon: join(here, '../../resources/icon.png'), title: APP_NAME }))
   win.once('ready-to-show', () => win?.show())
   win.on('closed', () => {
     win = null
     workspace.dispose()
   })
-  if (devUrl) await win.loadURL(devUrl)
-  else await win.loadURL(`${APP_ORIGIN}/index.html`)
+  await win.loadURL(location.entryUrl)
 }
 
 if (!app.requestSingleInstanceLock()) app.quit()

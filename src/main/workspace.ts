@@ -60,7 +60,8 @@ export class Workspace {
   private lastRefreshStart: number | null = null
   private lastError: string | null = null
   private readonly timer: NodeJS.Timeout | null
-  private byteServer: { service: AppService; server: Promise<ByteServer> } | null = null
+  /** One byte server for the workspace's life (its origin is in the page's CSP), serving the open connection. */
+  private byteServer: { service: AppService | null; server: Promise<ByteServer> } | null = null
   private rendererOrigin: string | undefined
   /** The main process's engine (exports), per connection, listing generation and "as of". */
   private mainEngine: { key: string; engine: Promise<BucketEngine> } | null = null
@@ -244,13 +245,22 @@ export class Workspace {
     this.rendererOrigin = origin
   }
 
+  /** The byte server's origin (http://127.0.0.1:PORT), started on first use; call setRendererOrigin first. */
+  async byteServerOrigin(): Promise<string> {
+    this.byteServer ??= { service: null, server: startByteServer(this.rendererOrigin ? { allowOrigin: this.rendererOrigin } : {}) }
+    return (await this.byteServer.server).origin
+  }
+
   private async byteServerFor(service: AppService): Promise<ByteServer> {
-    if (this.byteServer?.service !== service) {
-      const old = this.byteServer
-      this.byteServer = { service, server: startByteServer({ provider: service.provider, lookup: (k) => service.object(k), cacheDir: join(this.opts.dataDir, 'blocks', service.connectionId), ...(this.rendererOrigin ? { allowOrigin: this.rendererOrigin } : {}), now: () => service.now() }) }
-      if (old) void old.server.then((s) => s.close(), () => {})
+    await this.byteServerOrigin()
+    const current = this.byteServer as { service: AppService | null; server: Promise<ByteServer> }
+    const server = await current.server
+    if (current.service !== service) {
+      // Same origin, new token: URLs handed out for the previous connection stop working.
+      server.setSource({ provider: service.provider, lookup: (k) => service.object(k), cacheDir: join(this.opts.dataDir, 'blocks', service.connectionId), now: () => service.now() })
+      current.service = service
     }
-    return this.byteServer.server
+    return server
   }
 
   async engineSource(args: { asOf: string | null }): Promise<EngineSource> {

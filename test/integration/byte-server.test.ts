@@ -1,6 +1,10 @@
 // The loopback byte server in front of the S3 server: token, read-only, objects of the bucket only, ranges,
-// the disk block cache (a range read once is not fetched again), and archived objects refused at once.
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+// the disk block cache (a range read once is not fetched again), and archived objects refused at once. On a
+// local folder: a large range streamed with back-pressure (not buffered whole), unsatisfiable and malformed
+// requests, and a source swapped on the same origin.
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,7 +12,7 @@ import { listAll } from '../../src/main/bucket/bucket-provider'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { BLOCK_SIZE } from '../../src/main/byte-server/block-cache'
-import { type ByteServer, parseRange, startByteServer } from '../../src/main/byte-server/byte-server'
+import { type ByteServer, PIECE_SIZE, parseRange, startByteServer } from '../../src/main/byte-server/byte-server'
 import type { ListedObject } from '../../src/shared/listing'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
@@ -114,5 +118,104 @@ describe('byte server', () => {
     expect(parseRange('bytes=-8')).toEqual({ suffix: 8 })
     expect(parseRange(undefined)).toBeNull()
     for (const bad of ['bytes=5-1', 'bytes=-', 'items=0-1', 'bytes=0-1,5-9']) expect(parseRange(bad)).toBe('invalid')
+  })
+})
+
+describe('byte server on a local folder', () => {
+  const BIG = 64 * 1024 * 1024
+  let root: string
+  let bytes: ByteServer
+  let content: Buffer
+  const listed = new Map<string, ListedObject>()
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'ee-bytes-local-'))
+    await mkdir(join(root, 'v2', 't'), { recursive: true })
+    content = randomBytes(BIG)
+    await writeFile(join(root, 'v2', 't', 'big.parquet'), content)
+    await writeFile(join(root, 'v2', 't', 'empty.parquet'), '')
+    await writeFile(join(root, 'v2', 't', 'other.parquet'), 'other bucket')
+    for await (const o of listAll(new LocalFolderProvider(root), '')) listed.set(o.key, o)
+    bytes = await startByteServer({ provider: new LocalFolderProvider(root), lookup: (k) => listed.get(k), cacheDir: `${root}-cache` })
+  }, 120_000)
+  afterAll(async () => {
+    await bytes?.close()
+    if (root) await Promise.all([rm(root, { recursive: true, force: true }), rm(`${root}-cache`, { recursive: true, force: true })])
+  })
+
+  it('streams a large range with back-pressure: a client that stops reading stops the reads from the bucket', async () => {
+    const before = bytes.cache.stats.bytesFetched
+    const url = new URL(bytes.url('v2/t/big.parquet'))
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => request(url, { headers: { range: 'bytes=0-' } }, resolve).on('error', reject).end())
+    expect(res.statusCode).toBe(206)
+    expect(res.headers['content-length']).toBe(String(BIG))
+    expect(res.headers['content-range']).toBe(`bytes 0-${BIG - 1}/${BIG}`)
+    res.pause()
+    // Long enough for a server that buffers the whole range to have read all of it (it reads 64 MB in well under 1 s).
+    await new Promise((r) => setTimeout(r, 1500))
+    const whilePaused = bytes.cache.stats.bytesFetched - before
+    // What the socket buffers hold plus the piece being written and the one read ahead; far from the whole range.
+    expect(whilePaused).toBeGreaterThan(0)
+    expect(whilePaused).toBeLessThan(BIG / 3)
+    const hash = createHash('sha256')
+    let received = 0
+    res.on('data', (d: Buffer) => {
+      hash.update(d)
+      received += d.length
+    })
+    res.resume()
+    await new Promise((r) => res.on('end', r))
+    expect(received).toBe(BIG)
+    expect(hash.digest('hex')).toBe(createHash('sha256').update(content).digest('hex'))
+    expect(bytes.cache.stats.bytesFetched - before).toBe(BIG)
+    expect(PIECE_SIZE).toBeLessThan(BIG / 16)
+  }, 60_000)
+
+  it('answers bytes=-0 and a range past the end with 416 and Content-Range bytes */SIZE', async () => {
+    for (const range of ['bytes=-0', `bytes=${BIG}-`]) {
+      const r = await fetch(bytes.url('v2/t/big.parquet'), { headers: { range } })
+      expect(r.status, range).toBe(416)
+      expect(r.headers.get('content-range'), range).toBe(`bytes */${BIG}`)
+    }
+    // A suffix longer than the object is the whole object.
+    const all = await fetch(bytes.url('v2/t/other.parquet'), { headers: { range: 'bytes=-1000' } })
+    expect(all.status).toBe(206)
+    expect(all.headers.get('content-range')).toBe('bytes 0-11/12')
+    expect(await all.text()).toBe('other bucket')
+    // An empty object has no bytes to select: served whole (200, empty), by GET as by HEAD.
+    for (const method of ['GET', 'HEAD']) {
+      const e = await fetch(bytes.url('v2/t/empty.parquet'), { method, headers: { range: 'bytes=0-' } })
+      expect(e.status, method).toBe(200)
+      expect(e.headers.get('content-length'), method).toBe('0')
+    }
+  })
+
+  it('answers a malformed % escape in the object name with 400, naming it', async () => {
+    const base = bytes.url('')
+    const r = await fetch(`${base}v2%2Ft%2Fbig%ZZ.parquet`)
+    expect(r.status).toBe(400)
+    expect(r.headers.get('x-export-explorer-error')).toBe('bad_request')
+    expect(await r.text()).toMatch(/big%ZZ\.parquet.*not a valid URL escape/)
+  })
+
+  it('serves another source on the same origin; URLs of the previous one stop working', async () => {
+    const origin = bytes.origin
+    const oldUrl = bytes.url('v2/t/other.parquet')
+    const other = await mkdtemp(join(tmpdir(), 'ee-bytes-other-'))
+    try {
+      await mkdir(join(other, 'v2', 't'), { recursive: true })
+      await writeFile(join(other, 'v2', 't', 'other.parquet'), 'the second bucket')
+      const second = new Map<string, ListedObject>()
+      for await (const o of listAll(new LocalFolderProvider(other), '')) second.set(o.key, o)
+      bytes.setSource({ provider: new LocalFolderProvider(other), lookup: (k) => second.get(k), cacheDir: join(other, '.cache') })
+      expect(bytes.origin).toBe(origin)
+      expect((await fetch(oldUrl)).status).toBe(403)
+      expect(await (await fetch(bytes.url('v2/t/other.parquet'))).text()).toBe('the second bucket')
+      bytes.setSource(null)
+      expect((await fetch(oldUrl)).status).toBe(403)
+      expect(() => bytes.url('v2/t/other.parquet')).toThrow(/open a connection first/)
+    } finally {
+      await rm(other, { recursive: true, force: true })
+    }
   })
 })

@@ -1,32 +1,44 @@
-// The loopback byte server DuckDB-WASM reads Parquet through: 127.0.0.1, a random port, a per-launch secret
-// token in every URL, GET and HEAD with Range, read-only, objects of the connected bucket only, served through
-// the disk block cache. An archived object answers at once with a message naming it, never a hang.
+// The loopback byte server DuckDB-WASM reads Parquet through: 127.0.0.1, a random port kept for the server's
+// life (so a page's CSP can name it exactly), a secret token in every URL, GET and HEAD with Range, read-only,
+// objects of the connected bucket only, streamed from the disk block cache piece by piece. An archived object
+// answers at once with a message naming it, never a hang.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { once } from 'node:events'
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import { BucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
-import { BlockCache } from './block-cache'
+import { BLOCK_SIZE, BlockCache, type ObjectIdentity } from './block-cache'
 
-export interface ByteServerOptions {
+/** What the server serves: one connection's bucket. Swapped when another connection opens. */
+export interface ByteSource {
   readonly provider: BucketProvider
   /** The connected bucket's objects: nothing else is served. */
   readonly lookup: (key: string) => ListedObject | undefined
   readonly cacheDir: string
+  readonly now?: () => number
+}
+
+export interface ByteServerOptions extends Partial<ByteSource> {
   /** Origin allowed to read from a page (the renderer's), for CORS. */
   readonly allowOrigin?: string
-  readonly now?: () => number
 }
 
 export interface ByteServer {
   readonly origin: string
-  /** The URL of an object, token included. */
+  /** The URL of an object of the current source, token included. */
   url(key: string): string
+  /** The current source's block cache (throws when there is none). */
   readonly cache: BlockCache
   readonly stats: { requests: number; refused: number }
+  /** Serves another bucket (or none) on the same origin; URLs given for the previous source stop working. */
+  setSource(source: ByteSource | null): void
   close(): Promise<void>
 }
+
+/** How much of a range is read from the cache and written at once: memory stays at about two pieces. */
+export const PIECE_SIZE = 64 * BLOCK_SIZE
 
 /** Parses a single-range Range header; null when absent, 'invalid' when it cannot be served. */
 export function parseRange(header: string | undefined): { start: number; end?: number } | { suffix: number } | null | 'invalid' {
@@ -40,12 +52,23 @@ export function parseRange(header: string | undefined): { start: number; end?: n
   return b === '' ? { start: Number(a) } : { start: Number(a), end: Number(b) }
 }
 
+/** The inclusive bytes a parsed range selects in an object of `size` bytes, or null when none can be (416). */
+export function satisfiableRange(range: { start: number; end?: number } | { suffix: number }, size: number): { start: number; end: number } | null {
+  if ('suffix' in range) return range.suffix === 0 || size === 0 ? null : { start: Math.max(0, size - range.suffix), end: size - 1 }
+  if (range.start >= size) return null
+  return { start: range.start, end: Math.min(range.end ?? size - 1, size - 1) }
+}
+
+interface Current {
+  readonly source: ByteSource
+  readonly cache: BlockCache
+  readonly token: Buffer
+}
+
 export async function startByteServer(opts: ByteServerOptions): Promise<ByteServer> {
-  const token = randomBytes(24).toString('hex')
-  const tokenBuf = Buffer.from(token)
-  const cache = new BlockCache(opts.cacheDir, opts.provider)
   const stats = { requests: 0, refused: 0 }
-  const now = opts.now ?? Date.now
+  const sourceOf = (s: ByteSource | null): Current | null => (s ? { source: s, cache: new BlockCache(s.cacheDir, s.provider), token: Buffer.from(randomBytes(24).toString('hex')) } : null)
+  let current: Current | null = opts.provider && opts.lookup && opts.cacheDir ? sourceOf({ provider: opts.provider, lookup: opts.lookup, cacheDir: opts.cacheDir, ...(opts.now ? { now: opts.now } : {}) }) : null
 
   const cors = (res: ServerResponse): void => {
     if (!opts.allowOrigin) return
@@ -59,12 +82,31 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-export-explorer-error': kind, 'cache-control': 'no-store' }).end(message)
   }
 
+  /** Writes start..end from the cache in pieces, the next piece read while this one is written. */
+  const stream = async (res: ServerResponse, cache: BlockCache, id: ObjectIdentity, first: Buffer, start: number, end: number, signal: AbortSignal): Promise<void> => {
+    const piece = (at: number): Promise<Buffer> => cache.read(id, { start: at, end: Math.min(end, (Math.floor(at / PIECE_SIZE) + 1) * PIECE_SIZE - 1) }, signal).then((r) => r.body)
+    let body = first
+    for (let at = start; ; ) {
+      const after = at + body.length
+      const next = after <= end ? piece(after) : null
+      // Read ahead, but never an unhandled rejection when the client leaves first; awaited below.
+      next?.catch(() => {})
+      if (!res.write(body)) await once(res, 'drain', { signal })
+      if (!next) break
+      body = await next
+      if (body.length === 0) throw new Error(`${id.key} ended before byte ${after} of ${id.size}`)
+      at = after
+    }
+    res.end()
+  }
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     stats.requests++
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const [, given, kind, ...rest] = url.pathname.split('/')
     const givenBuf = Buffer.from(given ?? '')
-    if (givenBuf.length !== tokenBuf.length || !timingSafeEqual(givenBuf, tokenBuf)) return refuse(res, 403, 'Forbidden')
+    const serving = current
+    if (!serving || givenBuf.length !== serving.token.length || !timingSafeEqual(givenBuf, serving.token)) return refuse(res, 403, 'Forbidden')
     if (req.method === 'OPTIONS') {
       cors(res)
       res.writeHead(204, { 'access-control-allow-methods': 'GET, HEAD', 'access-control-allow-headers': 'Range', 'access-control-max-age': '600' }).end()
@@ -75,37 +117,43 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
       return refuse(res, 405, 'Only GET and HEAD: the byte server is read-only.')
     }
     if (kind !== 'o' || rest.length !== 1) return refuse(res, 404, 'Not found')
-    const key = decodeURIComponent(rest[0] as string)
-    const obj = opts.lookup(key)
+    let key: string
+    try {
+      key = decodeURIComponent(rest[0] as string)
+    } catch {
+      return refuse(res, 400, `The object name ${JSON.stringify(rest[0])} is not a valid URL escape: encode it with encodeURIComponent.`, 'bad_request')
+    }
+    const { source, cache } = serving
+    const obj = source.lookup(key)
     if (!obj) return refuse(res, 404, `${key} is not an object of the connected bucket (refresh the listing if it is new).`, 'not_found')
-    if (isArchived(obj, now())) return refuse(res, 409, `${key} is in ${obj.storageClass} and cannot be read until restored. Start a restore, then query again when it has finished.`, 'archived')
+    if (isArchived(obj, (source.now ?? Date.now)())) return refuse(res, 409, `${key} is in ${obj.storageClass} and cannot be read until restored. Start a restore, then query again when it has finished.`, 'archived')
     const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'last-modified': new Date(obj.lastModified).toUTCString(), 'content-type': 'application/octet-stream', 'cache-control': 'no-store' }
     if (obj.etag) headers['etag'] = obj.etag.startsWith('"') ? obj.etag : `"${obj.etag}"`
     cors(res)
-    const range = parseRange(req.headers.range)
-    if (range === 'invalid' || (range && 'start' in range && range.start >= obj.size && obj.size > 0)) {
+    const parsed = parseRange(req.headers.range)
+    // An empty object has no byte to select: its Range is ignored (RFC 9110 allows it) and it is served whole.
+    const ranged = parsed !== null && obj.size > 0
+    const range = parsed === 'invalid' ? null : ranged && parsed ? satisfiableRange(parsed, obj.size) : { start: 0, end: obj.size - 1 }
+    if (!range) {
       res.writeHead(416, { ...headers, 'content-range': `bytes */${obj.size}` }).end()
       return
     }
-    if (req.method === 'HEAD') {
-      // A HEAD with a range answers as its GET would (206 and the range's length): DuckDB-WASM opens a file
-      // with HEAD "Range: bytes=0-" and, given that, skips a second probing request.
-      if (range && obj.size > 0) {
-        const start = 'suffix' in range ? Math.max(0, obj.size - range.suffix) : range.start
-        const end = 'suffix' in range ? obj.size - 1 : Math.min(range.end ?? obj.size - 1, obj.size - 1)
-        res.writeHead(206, { ...headers, 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${obj.size}` }).end()
-        return
-      }
-      res.writeHead(200, { ...headers, 'content-length': String(obj.size) }).end()
+    const length = range.end - range.start + 1
+    const status = ranged ? 206 : 200
+    if (ranged) headers['content-range'] = `bytes ${range.start}-${range.end}/${obj.size}`
+    // A HEAD with a range answers as its GET would (206 and the range's length): DuckDB-WASM opens a file
+    // with HEAD "Range: bytes=0-" and, given that, skips a second probing request.
+    if (req.method === 'HEAD' || length === 0) {
+      res.writeHead(status, { ...headers, 'content-length': String(length) }).end()
       return
     }
     const ac = new AbortController()
     res.on('close', () => ac.abort())
     const id = { key, etag: obj.etag ?? `${obj.size}-${obj.lastModified}`, size: obj.size }
-    const { start, end, body } = await cache.read(id, range ?? { start: 0 }, ac.signal)
-    if (range) res.writeHead(206, { ...headers, 'content-length': String(body.length), 'content-range': `bytes ${start}-${end}/${obj.size}` })
-    else res.writeHead(200, { ...headers, 'content-length': String(body.length) })
-    res.end(body)
+    // The first piece before the status line: an object that cannot be read still gets its own status (409, 404, 502).
+    const first = (await cache.read(id, { start: range.start, end: Math.min(range.end, (Math.floor(range.start / PIECE_SIZE) + 1) * PIECE_SIZE - 1) }, ac.signal)).body
+    res.writeHead(status, { ...headers, 'content-length': String(length) })
+    await stream(res, cache, id, first, range.start, range.end, ac.signal)
   }
 
   const server: Server = createServer((req, res) => {
@@ -124,11 +172,20 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
   server.keepAliveTimeout = 60_000
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const active = (): Current => {
+    if (!current) throw new Error('The byte server has no bucket to serve: open a connection first.')
+    return current
+  }
   return {
     origin,
-    url: (key) => `${origin}/${token}/o/${encodeURIComponent(key)}`,
-    cache,
+    url: (key) => `${origin}/${active().token.toString()}/o/${encodeURIComponent(key)}`,
+    get cache() {
+      return active().cache
+    },
     stats,
+    setSource(source) {
+      current = sourceOf(source)
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
