@@ -131,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
   const firstProblem = refreshed.problems[0]
   if (firstProblem && refreshed.index.objects.size === 0) throw firstProblem.error
   for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
-  const inventory = buildInventory(refreshed.index.objects.values())
+  const inventory = buildInventory(refreshed.index.objects.values(), { now })
 
   if (command === 'export') {
     show('opening the tables…')

@@ -59,7 +59,7 @@ export class AppService {
       const now = this.now()
       const r = await refreshConnectionIndex(this.opts.dataDir, this.opts.connectionId, this.opts.provider, { now, ...(opts.full ? { full: true } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) })
       opts.signal?.throwIfAborted()
-      const inventory = buildInventory(r.index.objects.values())
+      const inventory = buildInventory(r.index.objects.values(), { now })
       const manifests = await readManifests(this.opts.provider, inventory, { cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`) })
       opts.signal?.throwIfAborted()
       this.inventory = inventory

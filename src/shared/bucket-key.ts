@@ -30,7 +30,7 @@ export interface FolderRef {
 export type KeyRef =
   | { readonly kind: 'data'; readonly key: string; readonly folder: FolderRef; readonly file: string }
   | { readonly kind: 'marker'; readonly key: string; readonly folder: FolderRef; readonly file: string }
-  /** A file inside a partition folder that is neither Parquet nor _SUCCESS: ignored, and shown as such. */
+  /** A file inside a partition folder that is neither Parquet nor _SUCCESS, or whose name starts with _ or .: ignored, and shown as such. */
   | { readonly kind: 'ignored'; readonly key: string; readonly folder: FolderRef; readonly file: string; readonly reason: string }
   | { readonly kind: 'manifest'; readonly key: string; readonly version: Version; readonly date: string; readonly hour: string | null }
   /** A zero-byte "folder" placeholder some tools create (key ending with "/"). */
@@ -108,6 +108,10 @@ export function parseKey(key: string): KeyRef {
   const file = segs[depth] as string
   const folder: FolderRef = { version, schema, table, catalog, mode, partition, prefix: segs.slice(0, depth).join('/') + '/' }
   if (file === SUCCESS_MARKER) return { kind: 'marker', key, folder, file }
+  // Spark and Hive readers, which the vendor's job uses, skip hidden names (temporary and checksum files).
+  if (file.startsWith('_') || file.startsWith('.')) {
+    return { kind: 'ignored', key, folder, file, reason: `its name starts with "${file[0]}": Spark and Hive readers (the vendor's job) skip such files, so no table reads it` }
+  }
   if (file.endsWith('.parquet')) return { kind: 'data', key, folder, file }
   return { kind: 'ignored', key, folder, file, reason: 'not a Parquet file (*.parquet) nor _SUCCESS, so no table reads it' }
 }

@@ -2,8 +2,7 @@
 // the questions every view asks of it: the version, the latest ready copy, the ready parts folders.
 import { type FolderRef, type KeyRef, type Version, parseKey } from './bucket-key'
 import type { CatalogTable } from './catalog'
-import { compareDelivery, compareFileNames, deliveryInstant } from './delivery-order'
-import { instantOf } from './dates'
+import { compareDelivery, compareFileNames } from './delivery-order'
 import type { ListedObject } from './listing'
 
 export interface Folder {
@@ -17,29 +16,56 @@ export interface Folder {
 
 export interface Inventory {
   readonly version: Version
+  /** When the first key under v2/_manifests/ was written (UTC ms); null while there is none. Decides the version at any instant. */
+  readonly v2Since: number | null
   /** Folders by prefix. */
   readonly folders: ReadonlyMap<string, Folder>
   /** Manifest objects by key, with their parsed reference. */
   readonly manifests: ReadonlyMap<string, { readonly object: ListedObject; readonly ref: Extract<KeyRef, { kind: 'manifest' }> }>
   readonly unrecognized: ReadonlyArray<{ readonly object: ListedObject; readonly reason: string }>
   readonly ignored: ReadonlyArray<{ readonly object: ListedObject; readonly folder: FolderRef; readonly reason: string }>
+  /** Every object it was built from, and when the newest of them was written: to see the bucket as it was at an instant. */
+  readonly objects: readonly ListedObject[]
+  readonly newestWrite: number
+}
+
+/** The one version rule: a key under v2/_manifests/ (any, parsed or not) puts the bucket on v2, as the vendor's job checks it. */
+export function isV2Evidence(key: string): boolean {
+  return key.startsWith('v2/_manifests/')
 }
 
 /** The bucket is on v2 once anything exists under v2/_manifests/, whatever the clock says. */
 export function detectVersion(keys: Iterable<string>): Version {
-  for (const k of keys) if (k.startsWith('v2/_manifests/')) return 'v2'
+  for (const k of keys) if (isV2Evidence(k)) return 'v2'
   return 'v1'
 }
 
-export function buildInventory(objects: Iterable<ListedObject>): Inventory {
+/** When an object was written; an unreadable time counts as "always there" rather than hiding the object. */
+export function writtenAt(o: ListedObject): number {
+  const t = Date.parse(o.lastModified)
+  return Number.isNaN(t) ? -Infinity : t
+}
+
+export interface InventoryOptions {
+  /** Objects written after this instant (UTC ms) do not exist yet (`--now`). */
+  readonly now?: number
+}
+
+export function buildInventory(objects: Iterable<ListedObject>, opts: InventoryOptions = {}): Inventory {
   const folders = new Map<string, { ref: FolderRef; dataFiles: ListedObject[]; marker: ListedObject | null; ignored: ListedObject[] }>()
   const manifests = new Map<string, { object: ListedObject; ref: Extract<KeyRef, { kind: 'manifest' }> }>()
   const unrecognized: { object: ListedObject; reason: string }[] = []
   const ignored: { object: ListedObject; folder: FolderRef; reason: string }[] = []
-  let version: Version = 'v1'
+  const kept: ListedObject[] = []
+  let v2Since: number | null = null
+  let newestWrite = -Infinity
 
   for (const object of objects) {
-    if (object.key.startsWith('v2/_manifests/')) version = 'v2'
+    const at = writtenAt(object)
+    if (opts.now !== undefined && at > opts.now) continue
+    kept.push(object)
+    newestWrite = Math.max(newestWrite, at)
+    if (isV2Evidence(object.key)) v2Since = v2Since === null ? at : Math.min(v2Since, at)
     const ref = parseKey(object.key)
     switch (ref.kind) {
       case 'manifest':
@@ -66,7 +92,20 @@ export function buildInventory(objects: Iterable<ListedObject>): Inventory {
     }
   }
   for (const f of folders.values()) f.dataFiles.sort((a, b) => compareFileNames(a.key, b.key))
-  return { version, folders, manifests, unrecognized, ignored }
+  return { version: v2Since !== null ? 'v2' : 'v1', v2Since, folders, manifests, unrecognized, ignored, objects: kept, newestWrite }
+}
+
+// The last inventory cut at an instant, per inventory: views ask it once per table.
+const cuts = new WeakMap<Inventory, { now: number; inv: Inventory }>()
+
+/** The bucket as it was at `now`: objects written after it do not exist yet. The same inventory when nothing is newer. */
+export function inventoryAt(inv: Inventory, now: number): Inventory {
+  if (inv.newestWrite <= now) return inv
+  const cached = cuts.get(inv)
+  if (cached?.now === now) return cached.inv
+  const cut = buildInventory(inv.objects, { now })
+  cuts.set(inv, { now, inv: cut })
+  return cut
 }
 
 /** A folder is ready when it holds _SUCCESS; one without it is in flight or failed and is never read. */
@@ -74,24 +113,28 @@ export function isReady(f: Folder): boolean {
   return f.marker !== null
 }
 
-/** Optional cut-off: only folders delivered at or before this hour (UTC ms) count. */
+/**
+ * Optional instants. `asOf`: the tables as a reader saw them then, i.e. only folders whose _SUCCESS was written at
+ * or before it. `now`: objects written after it do not exist yet (the app's evaluation instant, `--now`).
+ */
 export interface AsOf {
   readonly asOf?: number
+  readonly now?: number
 }
 
-function withinAsOf(f: Folder, opts: AsOf): boolean {
-  if (opts.asOf === undefined) return true
-  const at = deliveryInstant(f.ref)
-  return at === null || at <= opts.asOf
+function seen(inv: Inventory, opts: AsOf): Inventory {
+  return opts.now !== undefined ? inventoryAt(inv, opts.now) : inv
 }
 
-/** The version the bucket was on at the as-of hour (now, without one): v2 once a v2 manifest existed. */
+function readyAsOf(f: Folder, opts: AsOf): boolean {
+  if (f.marker === null) return false
+  return opts.asOf === undefined || writtenAt(f.marker) <= opts.asOf
+}
+
+/** The version the bucket was on at the as-of instant (now, without one): v2 once a key under v2/_manifests/ was written. */
 export function versionAt(inv: Inventory, opts: AsOf = {}): Version {
-  if (opts.asOf === undefined) return inv.version
-  for (const m of inv.manifests.values()) {
-    if (m.ref.version === 'v2' && instantOf(m.ref.date, m.ref.hour ?? 0) <= opts.asOf) return 'v2'
-  }
-  return 'v1'
+  const at = Math.min(opts.asOf ?? Infinity, opts.now ?? Infinity)
+  return inv.v2Since !== null && inv.v2Since <= at ? 'v2' : 'v1'
 }
 
 function foldersOf(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>): Folder[] {
@@ -101,31 +144,51 @@ function foldersOf(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>): F
 }
 
 /**
- * Latest ready copy of a table rewritten in full: the most recent partition holding _SUCCESS, by date then
- * hour, in the current version's prefix only. Null when that prefix has no ready copy.
+ * Latest ready copy of a table rewritten in full: the most recent partition holding _SUCCESS, by date then hour, in
+ * the current version's prefix. Until the table has a ready v2 copy, its newest ready v1 copy, even once the bucket
+ * is on v2 (the vendor: "for those, read the previous hour"). Null when no ready copy exists.
  */
 export function latestReady(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf = {}): Folder | null {
   const version = versionAt(inv, opts)
+  const newest = (v: Version): Folder | null => {
+    let best: Folder | null = null
+    for (const f of foldersOf(seen(inv, opts), t)) {
+      if (f.ref.mode !== 'full' || f.ref.version !== v || !readyAsOf(f, opts)) continue
+      if (!best || compareDelivery(f.ref, best.ref) > 0) best = f
+    }
+    return best
+  }
+  return newest(version) ?? (version === 'v2' ? newest('v1') : null)
+}
+
+/** The newest ready copy of a full table older than `than` that holds Parquet files: where an empty copy takes its columns from. */
+export function previousCopyWithFiles(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, than: Folder, opts: AsOf = {}): Folder | null {
   let best: Folder | null = null
-  for (const f of foldersOf(inv, t)) {
-    if (f.ref.mode !== 'full' || f.ref.version !== version || !isReady(f) || !withinAsOf(f, opts)) continue
+  for (const f of foldersOf(seen(inv, opts), t)) {
+    if (f.ref.mode !== 'full' || f.dataFiles.length === 0 || !readyAsOf(f, opts) || compareDelivery(f.ref, than.ref) >= 0) continue
     if (!best || compareDelivery(f.ref, best.ref) > 0) best = f
   }
   return best
 }
 
-/** Every ready parts folder of a table, from both prefixes, oldest delivery first. */
+/** Every ready parts folder of a table, oldest delivery first: v1 always, v2 once the bucket is on v2 (as the vendor's job reads them). */
 export function readyPartsFolders(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf = {}): Folder[] {
-  return foldersOf(inv, t)
-    .filter((f) => f.ref.mode === 'parts' && isReady(f) && withinAsOf(f, opts))
+  const onV2 = versionAt(inv, opts) === 'v2'
+  return foldersOf(seen(inv, opts), t)
+    .filter((f) => f.ref.mode === 'parts' && (f.ref.version === 'v1' || onV2) && readyAsOf(f, opts))
     .sort((a, b) => compareDelivery(a.ref, b.ref))
 }
 
-/** The ready folders a table's logical view reads: the latest copy (full) or every part (parts). */
+/**
+ * The ready folders a table's logical view reads: every part (parts tables); for a full table its latest copy, or,
+ * when that copy holds no Parquet file, [that copy, the previous copy with files] (no rows, the columns of the second).
+ */
 export function foldersForLogicalTable(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table' | 'mode'>, opts: AsOf = {}): Folder[] {
   if (t.mode === 'full') {
     const f = latestReady(inv, t, opts)
-    return f ? [f] : []
+    if (!f) return []
+    const columnsFrom = f.dataFiles.length === 0 ? previousCopyWithFiles(inv, t, f, opts) : null
+    return columnsFrom ? [f, columnsFrom] : [f]
   }
   return readyPartsFolders(inv, t, opts)
 }

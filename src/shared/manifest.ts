@@ -30,9 +30,17 @@ export interface Manifest {
   readonly extra: Readonly<Record<string, unknown>>
 }
 
+/** One thing the parser noticed: a `contradiction` (the manifest disagrees with itself or its key) or a `format` problem. */
+export interface ManifestIssue {
+  readonly kind: 'contradiction' | 'format'
+  /** The catalog's table name the issue is about, if one. */
+  readonly table: string | null
+  readonly message: string
+}
+
 export type ParsedManifest =
-  | { readonly state: 'complete' | 'incomplete'; readonly manifest: Manifest; readonly warnings: readonly string[] }
-  | { readonly state: 'malformed'; readonly manifest: null; readonly warnings: readonly string[] }
+  | { readonly state: 'complete' | 'incomplete'; readonly manifest: Manifest; readonly warnings: readonly string[]; readonly issues: readonly ManifestIssue[] }
+  | { readonly state: 'malformed'; readonly manifest: null; readonly warnings: readonly string[]; readonly issues: readonly ManifestIssue[] }
 
 const KNOWN_TOP = new Set(['snapshot_date', 'snapshot_hour', 'complete', 'tables_delivered', 'tables_missing', 'tables_pending'])
 const KNOWN_ENTRY = new Set(['schema', 'table', 'mode', 'path', 'format', 'files', 'rows', 'delivered_through'])
@@ -124,9 +132,9 @@ export function parseManifest(text: string, expected: { version: Version; date: 
   try {
     root = JSON.parse(text)
   } catch (e) {
-    return { state: 'malformed', manifest: null, warnings: [`not valid JSON (${(e as Error).message}); the folders of this hour are still read`] }
+    return { state: 'malformed', manifest: null, warnings: [`not valid JSON (${(e as Error).message}); the folders of this hour are still read`], issues: [] }
   }
-  if (!isRecord(root)) return { state: 'malformed', manifest: null, warnings: ['not a JSON object; the folders of this hour are still read'] }
+  if (!isRecord(root)) return { state: 'malformed', manifest: null, warnings: ['not a JSON object; the folders of this hour are still read'], issues: [] }
 
   const warnings: string[] = []
   const extra: Record<string, unknown> = {}
@@ -136,7 +144,12 @@ export function parseManifest(text: string, expected: { version: Version; date: 
   let snapshotDate: string | null = null
   if (typeof sd === 'string' && isValidDate(sd)) snapshotDate = sd
   else warnings.push(`snapshot_date: expected YYYY-MM-DD, found ${JSON.stringify(sd)}`)
-  if (snapshotDate !== null && snapshotDate !== expected.date) warnings.push(`snapshot_date is ${snapshotDate} but the manifest sits under snapshot_date=${expected.date}`)
+  const contradictions: { at: number; table: string | null }[] = []
+  const contradict = (message: string, table: string | null = null): void => {
+    contradictions.push({ at: warnings.length, table })
+    warnings.push(message)
+  }
+  if (snapshotDate !== null && snapshotDate !== expected.date) contradict(`snapshot_date is ${snapshotDate} but the manifest sits under snapshot_date=${expected.date}`)
 
   const sh = root['snapshot_hour']
   let snapshotHour: string | null = null
@@ -147,7 +160,7 @@ export function parseManifest(text: string, expected: { version: Version; date: 
       snapshotHour = String(sh).padStart(2, '0')
       warnings.push(`snapshot_hour is the number ${sh}; expected the string "${snapshotHour}"`)
     } else warnings.push(`snapshot_hour: expected "00" to "23", found ${JSON.stringify(sh)}`)
-    if (snapshotHour !== null && snapshotHour !== expected.hour) warnings.push(`snapshot_hour is ${snapshotHour} but the manifest sits under snapshot_hour=${expected.hour}`)
+    if (snapshotHour !== null && snapshotHour !== expected.hour) contradict(`snapshot_hour is ${snapshotHour} but the manifest sits under snapshot_hour=${expected.hour}`)
   } else if (sh !== undefined) {
     warnings.push('snapshot_hour in a v1 (daily) manifest; ignored')
   }
@@ -157,26 +170,35 @@ export function parseManifest(text: string, expected: { version: Version; date: 
   const pending = parseList(root, 'tables_pending', warnings)
   if (expected.version === 'v1' && pending.length > 0) warnings.push('tables_pending in a v1 (daily) manifest')
 
+  for (const e of pending) {
+    const t = resolveTableName(e.name)
+    if (t?.mode === 'full') contradict(`tables_pending lists ${e.name}, which is delivered in full: only tables delivered in parts can be pending; read as missing`, t.table)
+  }
+
   const c = root['complete']
   const complete = typeof c === 'boolean' ? c : null
   if (complete === null) warnings.push(`complete: expected true or false, found ${JSON.stringify(c)}`)
-  if (complete === true && (missing.length > 0 || pending.length > 0)) warnings.push('complete is true, yet tables are listed as missing or pending')
-  if (complete === false && missing.length === 0 && pending.length === 0) warnings.push('complete is false, yet no table is listed as missing or pending')
+  if (complete === true && (missing.length > 0 || pending.length > 0)) contradict('complete is true, yet tables are listed as missing or pending; read as incomplete')
+  if (complete === false && missing.length === 0 && pending.length === 0) contradict('complete is false, yet no table is listed as missing or pending; read as incomplete')
 
   const seen = new Map<string, string>()
   for (const [field, list] of [['tables_delivered', delivered], ['tables_missing', missing], ['tables_pending', pending]] as const) {
     for (const e of list) {
       const before = seen.get(e.name)
-      if (before !== undefined) warnings.push(`${e.name} is listed in both ${before} and ${field}`)
+      if (before !== undefined) contradict(`${e.name} is listed in both ${before} and ${field}`, resolveTableName(e.name)?.table ?? null)
       else seen.set(e.name, field)
     }
   }
 
-  // When `complete` is unreadable, the lists decide.
-  const isComplete = complete ?? (missing.length === 0 && pending.length === 0)
+  // The manifest's lists are its word: an hour is complete only when nothing is listed missing or pending, and
+  // `complete` does not say otherwise (a contradiction is read the safe way, and reported).
+  const isComplete = complete !== false && missing.length === 0 && pending.length === 0
+  const byAt = new Map(contradictions.map((x) => [x.at, x.table]))
+  const issues = warnings.map((message, i): ManifestIssue => (byAt.has(i) ? { kind: 'contradiction', table: byAt.get(i) ?? null, message } : { kind: 'format', table: null, message }))
   return {
     state: isComplete ? 'complete' : 'incomplete',
     manifest: { snapshotDate, snapshotHour, complete, delivered, missing, pending, extra },
-    warnings
+    warnings,
+    issues
   }
 }

@@ -4,7 +4,7 @@ import { type Version, folderPrefix, manifestKey } from './bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
-import { type Folder, type Inventory, foldersForLogicalTable } from './inventory'
+import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt } from './inventory'
 import { isArchived } from './listing'
 import { type ParsedManifest, parseManifest } from './manifest'
 import {
@@ -25,6 +25,12 @@ export type FindingKind =
   | 'ignored_key'
   /** A folder dated where its version delivers nothing (a v1 folder after the switch, a v2 folder before it). */
   | 'off_schedule'
+  /** The manifest contradicts itself or its key: complete with tables missing, a full table pending, a table in two lists, another hour. */
+  | 'manifest_contradiction'
+  /** Anything else the manifest parser noted: a table the catalog does not know, a field of the wrong type, an entry it could not read. */
+  | 'manifest_warning'
+  /** A ready copy of a full table that holds no Parquet file: the table reads as empty, with the previous copy's columns. */
+  | 'empty_copy'
 
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -38,6 +44,9 @@ export const FINDING_SEVERITY: Readonly<Record<FindingKind, Severity>> = {
   manifest_absent: 'warning',
   archived: 'warning',
   delivered_through_lag: 'warning',
+  manifest_contradiction: 'warning',
+  manifest_warning: 'warning',
+  empty_copy: 'warning',
   ignored_key: 'info',
   off_schedule: 'info'
 }
@@ -142,16 +151,20 @@ function buildIndex(inv: Inventory): Index {
 }
 
 function readManifest(key: string, text: ManifestText | undefined, version: Version, date: string, hour: string | null): ParsedManifest {
-  if (text === undefined) return { state: 'malformed', manifest: null, warnings: ['listed but not read; refresh to read it'] }
-  if (typeof text !== 'string') return { state: 'malformed', manifest: null, warnings: [`could not be read: ${text.error}`] }
+  if (text === undefined) return { state: 'malformed', manifest: null, warnings: ['listed but not read; refresh to read it'], issues: [] }
+  if (typeof text !== 'string') return { state: 'malformed', manifest: null, warnings: [`could not be read: ${text.error}`], issues: [] }
   return parseManifest(text, { version, date, hour: version === 'v1' ? null : hour })
 }
 
-export function analyzeTimeline(inv: Inventory, manifestTexts: ReadonlyMap<string, ManifestText>, opts: TimelineOptions): Timeline {
+export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<string, ManifestText>, opts: TimelineOptions): Timeline {
   const { now } = opts
+  // Objects written after `now` do not exist yet: no _SUCCESS, manifest or folder from the future.
+  const inv = inventoryAt(listed, now)
   const idx = buildIndex(inv)
   const last = Math.min(floorHour(opts.to ?? now), floorHour(now))
-  // Nothing was due before the export's first delivery: the timeline starts on that day at the earliest.
+  // Nothing was due before the export's first delivery: the timeline starts on that day at the earliest, and the
+  // hours of that day before the first delivery are no delivery.
+  const firstDelivery = idx.earliest ?? -Infinity
   const firstDay = idx.earliest !== null ? instantOf(dateOf(idx.earliest)) : null
   const first = opts.from !== undefined ? Math.max(floorHour(opts.from), firstDay ?? -Infinity) : (firstDay ?? last + HOUR_MS)
   const hours: TimelineHour[] = []
@@ -166,7 +179,7 @@ export function analyzeTimeline(inv: Inventory, manifestTexts: ReadonlyMap<strin
     const hour = hourOf(t)
     const era = eraOf(t)
     const cells: Record<string, CellState> = {}
-    if (!isDeliveryHour(t)) {
+    if (!isDeliveryHour(t) || t < firstDelivery) {
       for (const c of CATALOG) cells[c.table] = 'no_delivery'
       hours.push({ start: t, date, hour, era, manifest: null, manifestKey: null, manifestWarnings: [], cells })
       continue
@@ -183,33 +196,49 @@ export function analyzeTimeline(inv: Inventory, manifestTexts: ReadonlyMap<strin
     const m = parsed?.manifest ?? null
     const listedIn = (list: 'delivered' | 'missing' | 'pending', c: CatalogTable) => m?.[list].find((e) => e.name === qualifiedName(c))
     if (manifestState === 'malformed') add('manifest_malformed', date, hour, null, mKey, `The manifest ${mKey} cannot be used: ${parsed?.warnings.join('; ')}. Cell states come from the folders alone; tell the vendor.`)
+    if (parsed && manifestState !== 'malformed') {
+      for (const issue of parsed.issues) {
+        const kind = issue.kind === 'contradiction' ? 'manifest_contradiction' : 'manifest_warning'
+        add(kind, date, hour, issue.table, mKey, `${mKey}: ${issue.message}. ${kind === 'manifest_contradiction' ? 'The folders and the lists are read the safe way; tell the vendor the manifest contradicts itself.' : 'Nothing else is affected; tell the vendor if it persists.'}`)
+      }
+    }
     if (manifestState === 'absent') add('manifest_absent', date, hour, null, mKey, `No manifest at ${mKey}, ${Math.round((now - t) / MINUTE_MS)} minutes after the hour began. Cell states come from the folders alone.`)
 
     for (const c of CATALOG) {
       const folder = idx.cells.get(cellKey(c.table, t))
       const prefix = folder?.ref.prefix ?? folderPrefix(c, version, date, version === 'v1' ? null : hour)
       let state: CellState
-      if (folder) {
-        if (folder.marker) {
-          const at = Date.parse(folder.marker.lastModified)
-          state = at > t + DUE_AFTER_MS ? 'late' : 'ready'
-          if (state === 'late') add('late', date, hour, c.table, folder.marker.key, `_SUCCESS was written at ${fmtTime(at)} UTC, ${Math.round((at - t) / MINUTE_MS)} minutes after the hour began (due within 40). The data is complete; only its arrival was late.`)
-        } else if (now < t + FAILED_AFTER_MS) {
+      // The manifest's word: a table it lists as pending or missing is that, even beside a folder still without
+      // _SUCCESS (a full table cannot be pending: listed so, it is missing).
+      const saysPending = listedIn('pending', c) !== undefined
+      const saysMissing = listedIn('missing', c) !== undefined || (c.mode === 'full' && saysPending)
+      const partial = folder && !folder.marker ? ` ${folder.ref.prefix} exists without _SUCCESS and is never read.` : ''
+      if (folder?.marker) {
+        const at = Date.parse(folder.marker.lastModified)
+        state = at > t + DUE_AFTER_MS ? 'late' : 'ready'
+        if (state === 'late') add('late', date, hour, c.table, folder.marker.key, `_SUCCESS was written at ${fmtTime(at)} UTC, ${Math.round((at - t) / MINUTE_MS)} minutes after the hour began (due within 40). The data is complete; only its arrival was late.`)
+        if (c.mode === 'full' && folder.dataFiles.length === 0) {
+          add('empty_copy', date, hour, c.table, folder.ref.prefix, `${folder.ref.prefix} is ready (_SUCCESS) but holds no Parquet file: while it is the latest copy, ${qualifiedName(c)} reads as a table with no rows, with the columns of the previous copy that has files. Ask the vendor whether the table was really empty.`)
+        }
+      } else if (c.mode === 'parts' && saysPending) {
+        state = 'pending'
+        const caughtUp = (idx.readyHours.get(c.table) ?? []).find((h) => h > t)
+        if ((caughtUp === undefined || caughtUp > t + PENDING_CATCH_UP_MS) && now >= t + PENDING_CATCH_UP_MS) {
+          const when = caughtUp === undefined ? 'and no later hour has delivered it yet' : `and it was only caught up at ${dateOf(caughtUp)} ${hourOf(caughtUp)}:00`
+          add('pending_not_caught_up', date, hour, c.table, mKey, `The manifest lists ${c.table} as pending, ${when}: more than 6 hours.${partial} Its newest rows are not in the logical table; ask the vendor.`)
+        }
+      } else if (saysMissing) {
+        state = 'missing'
+        const list = listedIn('missing', c) ? 'tables_missing' : 'tables_pending (a table delivered in full cannot be pending)'
+        const head = folder ? `${prefix} has no _SUCCESS and the hour's manifest lists it in ${list}: it is missing.` : `${prefix} is missing: the hour's manifest lists it in ${list}.`
+        add('missing', date, hour, c.table, prefix, `${head} ${c.mode === 'full' ? 'The previous ready hour stays the latest copy.' : 'Its rows should come in a later hour.'} If no later hour brings it, ask the vendor.`)
+      } else if (folder) {
+        if (now < t + FAILED_AFTER_MS) {
           state = 'in_flight'
         } else {
           state = 'failed'
           add('failed', date, hour, c.table, prefix, `${prefix} has no _SUCCESS ${Math.floor((now - t) / HOUR_MS)} hours after its hour began: the delivery failed and the folder is never read. The previous ready copy stays in use; report it to the vendor if no later hour makes up for it.`)
         }
-      } else if (c.mode === 'parts' && listedIn('pending', c)) {
-        state = 'pending'
-        const caughtUp = (idx.readyHours.get(c.table) ?? []).find((h) => h > t)
-        if ((caughtUp === undefined || caughtUp > t + PENDING_CATCH_UP_MS) && now >= t + PENDING_CATCH_UP_MS) {
-          const when = caughtUp === undefined ? 'and no later hour has delivered it yet' : `and it was only caught up at ${dateOf(caughtUp)} ${hourOf(caughtUp)}:00`
-          add('pending_not_caught_up', date, hour, c.table, mKey, `The manifest lists ${c.table} as pending, ${when}: more than 6 hours. Its newest rows are not in the logical table; ask the vendor.`)
-        }
-      } else if (listedIn('missing', c)) {
-        state = 'missing'
-        add('missing', date, hour, c.table, prefix, `${prefix} is missing: the hour's manifest lists it in tables_missing. ${c.mode === 'full' ? 'The previous ready hour stays the latest copy.' : 'Its rows should come in a later hour.'} If no later hour brings it, ask the vendor.`)
       } else if (!due) {
         state = 'not_due'
       } else if (c.mode === 'full' && era === 'v2' && t < now - HOURLY_RETENTION_MS && (idx.lastReadyOfDay.get(`${c.table}|${date}`) ?? -Infinity) > t) {
@@ -254,6 +283,10 @@ function checkManifestEntry(c: CatalogTable, state: CellState, folder: Folder | 
   }
   if (saysAbsent && ready) {
     add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} lists ${name} as not delivered, yet ${prefix} is ready. The folder is read; the manifest is wrong.`)
+  }
+  if (delivered && (state === 'missing' || state === 'failed')) {
+    const what = folder ? 'has no _SUCCESS' : 'does not exist'
+    add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} lists ${name} as delivered, but ${prefix} ${what}. The previous ready copy stays in use; tell the vendor the manifest is wrong.`)
   }
   if (!delivered || !folder || !ready) return
   if (delivered.path !== undefined && delivered.path !== folder.ref.prefix) {

@@ -83,8 +83,8 @@ describe('bucket index', () => {
     ]
     for (const k of newKeys) await s3.put(BUCKET, k, 'x', new Date(T + 20 * 60_000))
     // The in-flight folder of the last hour gets its marker (it sorts before the data files already listed).
-    const inFlight = demo.expected.cells.find((c) => c.state === 'in_flight')!
-    const inFlightMarker = `v2/datamart_cloudchat_saas/${inFlight.table}/snapshot_date=${inFlight.date}/snapshot_hour=${inFlight.hour}/_SUCCESS`
+    const inFlight = demo.expected.partial_folders.find((c) => c.hour === demo.expected.planted_hours['inFlight']!.hour && c.date === demo.expected.planted_hours['inFlight']!.date)!
+    const inFlightMarker = `${inFlight.prefix}_SUCCESS`
     await s3.put(BUCKET, inFlightMarker, '', new Date(T))
     // A day later, retention prunes the hours of the day that crossed the 7-day line.
     const later = T + 24 * HOUR

@@ -65,6 +65,13 @@ describe('timeline analysis of the generated bucket', () => {
     const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now) })
     const byHour = new Map(tl.hours.map((h) => [`${h.date} ${h.hour}`, h]))
     for (const c of demo.expected.cells) expect({ ...c, state: byHour.get(`${c.date} ${c.hour}`)?.cells[c.table] }).toEqual(c)
+    // Folders without _SUCCESS: failed where no manifest speaks; missing where the hour's manifest lists the table missing.
+    expect(demo.expected.partial_folders.map((p) => p.state).sort()).toEqual(['failed', 'missing'])
+    for (const p of demo.expected.partial_folders) {
+      expect(snap.inventory.folders.get(p.prefix)?.marker, p.prefix).toBeNull()
+      expect(byHour.get(`${p.date} ${p.hour}`)?.cells[p.table], p.prefix).toBe(p.state)
+      expect(tl.findings.find((f) => f.key === p.prefix)?.message, p.prefix).toMatch(/no _SUCCESS/)
+    }
     const pruned = tl.hours.reduce((n, h) => n + Object.values(h.cells).filter((s) => s === 'pruned').length, 0)
     expect(pruned).toBe(demo.expected.pruned_cells)
     expect(pruned).toBeGreaterThan(0)

@@ -28,6 +28,17 @@ describe('parseKey: the layout', () => {
     if (r.kind === 'ignored') expect(r.reason).toMatch(/not a Parquet file/)
   })
 
+  it('never reads names starting with _ or . (Spark and Hive readers skip them), and says so', () => {
+    const folder = 'v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=03/'
+    for (const name of ['_tmp.parquet', '.part-0.parquet', '_SUCCESS.crc', '.DS_Store']) {
+      const r = parseKey(`${folder}${name}`)
+      expect(r.kind, name).toBe('ignored')
+      if (r.kind === 'ignored') expect(r.reason).toMatch(/starts with "[_.]"/)
+    }
+    expect(parseKey(`${folder}_SUCCESS`).kind).toBe('marker')
+    expect(parseKey(`${folder}part_0.parquet`).kind).toBe('data')
+  })
+
   it('keeps tables the catalog does not know, flagged as unknown', () => {
     const r = parseKey('v2/datamart_claudia/claudia_new_table/snapshot_date=2026-11-03/snapshot_hour=03/x.parquet')
     expect(r).toMatchObject({ kind: 'data', folder: { catalog: undefined, mode: 'full' } })

@@ -4,12 +4,13 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseKey } from '../../src/shared/bucket-key'
 import { compareDelivery, compareFileNames } from '../../src/shared/delivery-order'
-import { buildInventory, detectVersion, latestReady, readyPartsFolders, versionAt } from '../../src/shared/inventory'
+import { buildInventory, detectVersion, foldersForLogicalTable, latestReady, readyPartsFolders, versionAt } from '../../src/shared/inventory'
 import { FIRST_V2_DELIVERY, LAST_V1_DELIVERY } from '../../src/shared/schedule'
 import { obj, readyFolder, shuffle } from '../helpers/listing'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
+const MIN = 60_000
 const d = (t: number): string => new Date(t).toISOString().slice(0, 10)
 const h = (t: number): string => new Date(t).toISOString().slice(11, 13)
 
@@ -30,7 +31,8 @@ describe('delivery order of parts folders', () => {
   it('is the real chronology: __initial__, then v1 by date, then v2 by date and hour', () => {
     fc.assert(
       fc.property(fc.uniqueArray(partsFolder, { selector: (f) => f.prefix, minLength: 1, maxLength: 40 }), fc.integer(), (folders, seed) => {
-        const listing = shuffle(folders.flatMap((f) => readyFolder(f.prefix, f.at)), seed)
+        // On v2 (a manifest exists), so that v2 parts folders count.
+        const listing = shuffle([obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json'), ...folders.flatMap((f) => readyFolder(f.prefix, f.at))], seed)
         const got = readyPartsFolders(buildInventory(listing), { schema: 'datamart_claudia', table: 'claudia_messages' }).map((f) => f.ref.prefix)
         const want = [...folders].sort((a, b) => a.at - b.at).map((f) => f.prefix)
         expect(got).toEqual(want)
@@ -95,9 +97,22 @@ describe('latest ready copy of a full table', () => {
     const inv = buildInventory([...v1, ...v2, manifest])
     expect(inv.version).toBe('v2')
     expect(latestReady(inv, t)?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY))
-    // In v2 a table with no ready v2 hour has no latest copy: v1 is not read for it.
-    const onlyV1 = buildInventory([...v1, manifest])
-    expect(latestReady(onlyV1, t)).toBeNull()
+  })
+
+  it('until a full table has a ready v2 copy, its latest is its newest ready v1 copy, even on v2', () => {
+    const v1 = [
+      ...readyFolder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-01/', LAST_V1_DELIVERY - DAY),
+      ...readyFolder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/', LAST_V1_DELIVERY)
+    ]
+    // The first v2 hour lists the table missing; its next hour is still in flight (no _SUCCESS).
+    const inFlight = readyFolder(v2Prefix(FIRST_V2_DELIVERY + HOUR), FIRST_V2_DELIVERY + HOUR).slice(0, 1)
+    const inv = buildInventory([...v1, ...inFlight, manifest])
+    expect(inv.version).toBe('v2')
+    expect(latestReady(inv, t)?.ref.prefix).toBe('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/')
+    expect(foldersForLogicalTable(inv, { ...t, mode: 'full' }).map((f) => f.ref.prefix)).toEqual(['v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/'])
+    // Once a v2 copy is ready, v1 is never read again.
+    const later = buildInventory([...v1, ...readyFolder(v2Prefix(FIRST_V2_DELIVERY + HOUR), FIRST_V2_DELIVERY + HOUR), manifest])
+    expect(latestReady(later, t)?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY + HOUR))
   })
 
   it('as of an hour, uses the folders and the version of that hour', () => {
@@ -111,5 +126,62 @@ describe('latest ready copy of a full table', () => {
     expect(latestReady(inv, t, { asOf: FIRST_V2_DELIVERY + HOUR })?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY))
     expect(versionAt(inv, { asOf: LAST_V1_DELIVERY + HOUR })).toBe('v1')
     expect(latestReady(inv, t, { asOf: LAST_V1_DELIVERY + HOUR })?.ref.partition.date).toBe('2026-11-02')
+  })
+
+  it('as of T, a copy counts once its _SUCCESS was written at or before T, not from its hour\'s start', () => {
+    const second = FIRST_V2_DELIVERY + HOUR
+    // The 04:00 copy became ready at 04:35: as of 04:10 the 03:00 copy is the latest.
+    const inv = buildInventory([...readyFolder(v2Prefix(FIRST_V2_DELIVERY), FIRST_V2_DELIVERY), ...readyFolder(v2Prefix(second), second, 35), manifest])
+    expect(latestReady(inv, t, { asOf: second + 10 * MIN })?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY))
+    expect(latestReady(inv, t, { asOf: second + 35 * MIN })?.ref.prefix).toBe(v2Prefix(second))
+    // The v2 manifest was written at 03:20: as of 03:10 the bucket was still on v1.
+    expect(versionAt(inv, { asOf: FIRST_V2_DELIVERY + 10 * MIN })).toBe('v1')
+    expect(versionAt(inv, { asOf: FIRST_V2_DELIVERY + 20 * MIN })).toBe('v2')
+  })
+
+  it('--now T: objects written after T do not exist, for the version, latest copies and parts folders', () => {
+    const second = FIRST_V2_DELIVERY + HOUR
+    const listing = [
+      ...readyFolder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/', LAST_V1_DELIVERY),
+      ...readyFolder(v2Prefix(FIRST_V2_DELIVERY), FIRST_V2_DELIVERY),
+      ...readyFolder(v2Prefix(second), second, 35),
+      ...readyFolder(`v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=04/`, second, 35),
+      manifest
+    ]
+    const now = second + 30 * MIN
+    const parts = { schema: 'datamart_claudia', table: 'claudia_messages' }
+    const cut = buildInventory(listing, { now })
+    expect(latestReady(cut, t)?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY))
+    expect(readyPartsFolders(cut, parts)).toEqual([])
+    // The same through each question's options, on an inventory of everything listed.
+    const all = buildInventory(listing)
+    expect(latestReady(all, t, { now })?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY))
+    expect(readyPartsFolders(all, parts, { now })).toEqual([])
+    expect(readyPartsFolders(all, parts)).toHaveLength(1)
+    expect(buildInventory(listing, { now: FIRST_V2_DELIVERY + 10 * MIN }).version).toBe('v1')
+    expect(versionAt(buildInventory(listing), { now: FIRST_V2_DELIVERY + 10 * MIN })).toBe('v1')
+  })
+})
+
+describe('one version rule', () => {
+  it('anything under v2/_manifests/ makes the bucket v2, in detectVersion, the inventory and versionAt alike', () => {
+    const odd = obj('v2/_manifests/snapshot_date=2026-11-03/README.txt', '2026-11-03T03:05:00Z')
+    const listing = [...readyFolder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/', LAST_V1_DELIVERY), odd]
+    const inv = buildInventory(listing)
+    expect(detectVersion(listing.map((o) => o.key))).toBe('v2')
+    expect(inv.version).toBe('v2')
+    expect(versionAt(inv, { asOf: FIRST_V2_DELIVERY + HOUR })).toBe('v2')
+    expect(versionAt(inv, { asOf: FIRST_V2_DELIVERY })).toBe('v1')
+  })
+
+  it('a v2 parts folder counts only once the bucket is on v2, as in the vendor\'s job', () => {
+    const t = { schema: 'datamart_claudia', table: 'claudia_messages' }
+    const listing = [
+      ...readyFolder('v1/datamart_claudia/claudia_messages/etl_date=2026-11-02/', LAST_V1_DELIVERY),
+      ...readyFolder('v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=03/', FIRST_V2_DELIVERY)
+    ]
+    expect(readyPartsFolders(buildInventory(listing), t).map((f) => f.ref.version)).toEqual(['v1'])
+    const onV2 = buildInventory([...listing, obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json')])
+    expect(readyPartsFolders(onV2, t).map((f) => f.ref.version)).toEqual(['v1', 'v2'])
   })
 })

@@ -69,6 +69,20 @@ describe('parseManifest', () => {
     expect(r.warnings.join('\n')).toMatch(/cloud_chat_tags is listed in both tables_delivered and tables_missing/)
   })
 
+  it('a manifest that contradicts itself is incomplete, and each contradiction is named with its table', () => {
+    const r = parseManifest(JSON.stringify({ ...example, complete: true, tables_pending: ['datamart_claudia.claudia_csat', 'datamart_cloudchat_saas.cloud_chat_messages'] }), at)
+    // complete: true, yet a table is missing: the lists decide, the hour is not complete.
+    expect(r.state).toBe('incomplete')
+    expect(r.issues.filter((i) => i.kind === 'contradiction').map((i) => i.table)).toEqual(['claudia_csat', null])
+    expect(r.issues.find((i) => i.table === 'claudia_csat')?.message).toMatch(/tables_pending lists datamart_claudia.claudia_csat, which is delivered in full/)
+    const twice = parseManifest(JSON.stringify({ ...example, tables_delivered: [...example.tables_delivered, 'cloud_chat_tags'] }), at)
+    expect(twice.issues).toEqual([{ kind: 'contradiction', table: 'cloud_chat_tags', message: expect.stringMatching(/listed in both tables_delivered and tables_missing/) }])
+    const hour = parseManifest(JSON.stringify({ ...example, snapshot_hour: '04', tables_delivered: [...example.tables_delivered, 'nope'] }), at)
+    expect(hour.issues.map((i) => i.kind)).toEqual(['contradiction', 'format'])
+    expect(hour.warnings).toEqual(hour.issues.map((i) => i.message))
+    expect(parseManifest(JSON.stringify({ ...example, complete: false, tables_missing: [], tables_pending: [] }), at).state).toBe('incomplete')
+  })
+
   it('reads a v1 daily manifest, which has no hour', () => {
     const r = parseManifest(JSON.stringify({ snapshot_date: '2026-11-02', complete: true, tables_delivered: ['claudia_messages'], tables_missing: [] }), { version: 'v1', date: '2026-11-02', hour: null })
     expect(r).toMatchObject({ state: 'complete', warnings: [] })

@@ -85,8 +85,8 @@ describe('cell states', () => {
   })
 
   it('in_flight without _SUCCESS for under 3 hours, failed from 3 hours on', () => {
-    const x = hour(T, { noMarker: [TABLE.table], skip: [TABLE.table] })
-    x.objects.push(obj(`${folderPrefix(TABLE, 'v2', d(T), h(T))}part-00000.parquet`))
+    // No manifest yet: the folder alone decides (a manifest listing it missing would decide instead).
+    const x = hour(T, { noMarker: [TABLE.table], manifest: 'none' })
     expect(cell(analyze([x], T + 3 * HOUR - 1), T, TABLE.table)).toBe('in_flight')
     const tl = analyze([x], T + 3 * HOUR)
     expect(cell(tl, T, TABLE.table)).toBe('failed')
@@ -201,5 +201,96 @@ describe('objects and keys', () => {
     const at = Date.UTC(2026, 10, 5, 7)
     const tl = analyze([{ objects: readyFolder(folderPrefix(TABLE, 'v1', d(at), null), at), texts: [] }], at + HOUR, { from: at, to: at })
     expect(kinds(tl)).toContain(`off_schedule:${TABLE.table}`)
+  })
+})
+
+describe('the rules to the letter', () => {
+  it('--now T: a _SUCCESS written after T does not exist yet (no "late" from the future, no catching up from the future)', () => {
+    const now = T + 39 * MIN + 59_000
+    // _SUCCESS at 10:55, after now: at 10:39:59 the folder is still in flight, not late.
+    const x = hour(T)
+    const marker = `${folderPrefix(TABLE, 'v2', d(T), h(T))}_SUCCESS`
+    x.objects = x.objects.map((o) => (o.key === marker ? { ...o, lastModified: new Date(T + 55 * MIN).toISOString() } : o))
+    const tl = analyze([x], now)
+    expect(cell(tl, T, TABLE.table)).toBe('in_flight')
+    expect(kinds(tl)).toEqual([])
+    // Pending at T, caught up at T+8h, evaluated at T+7h: not caught up yet, and the finding says so.
+    const first = hour(T, { skip: [PARTS.table], manifest: manifestBody(T, [], [PARTS.table]) })
+    const at8 = T + 8 * HOUR
+    const early = analyze([first, hour(at8)], T + 7 * HOUR, { to: T })
+    expect(early.findings.find((f) => f.kind === 'pending_not_caught_up')?.message).toMatch(/no later hour has delivered it yet/)
+  })
+
+  it('nothing is due before the export\'s first delivery hour', () => {
+    const firstHour = Date.UTC(2026, 10, 20, 14)
+    const tl = analyze([hour(firstHour)], firstHour + HOUR, { from: Date.UTC(2026, 10, 20, 0) })
+    expect(tl.hours[0]?.start).toBe(Date.UTC(2026, 10, 20, 0))
+    for (let t = Date.UTC(2026, 10, 20, 0); t < firstHour; t += HOUR) {
+      expect(cell(tl, t, TABLE.table)).toBe('no_delivery')
+      expect(tl.hours.find((x) => x.start === t)?.manifest).toBeNull()
+    }
+    expect(cell(tl, firstHour, TABLE.table)).toBe('ready')
+    expect(kinds(tl)).toEqual([])
+  })
+
+  it('every manifest warning is a finding with the hour and the manifest key', () => {
+    const key = manifestKey('v2', d(T), h(T))
+    const body = manifestBody(T, [PARTS.table])
+    body['complete'] = true
+    ;(body['tables_pending'] as string[]).push(qualifiedName(TABLE))
+    ;(body['tables_delivered'] as unknown[]).push('datamart_claudia.claudia_experimental')
+    const tl = analyze([hour(T, { skip: [PARTS.table], manifest: body })], T + HOUR)
+    const mine = tl.findings.filter((f) => f.kind === 'manifest_contradiction' || f.kind === 'manifest_warning')
+    expect(mine.map((f) => [f.kind, f.severity, f.date, f.hour, f.table, f.key])).toEqual([
+      ['manifest_contradiction', 'warning', d(T), h(T), null, key],
+      ['manifest_warning', 'warning', d(T), h(T), null, key],
+      ['manifest_contradiction', 'warning', d(T), h(T), TABLE.table, key],
+      ['manifest_contradiction', 'warning', d(T), h(T), TABLE.table, key]
+    ])
+    expect(mine.map((f) => f.message).join('\n')).toMatch(/complete is true.*\n.*claudia_experimental" is not a table of the catalog.*\n.*tables_pending lists .*claudia_csat, which is delivered in full.*\n.*listed in both tables_delivered and tables_pending/)
+    expect(tl.hours[0]?.manifest).toBe('incomplete')
+    // The full table it lists both delivered and pending is ready: its folder is read, the manifest is wrong.
+    expect(cell(tl, T, TABLE.table)).toBe('ready')
+  })
+
+  it('a table the manifest lists delivered while its folder is absent is a manifest_mismatch beside the missing cell', () => {
+    const tl = analyze([hour(T, { skip: [TABLE.table] , manifest: manifestBody(T) })], T + HOUR)
+    expect(cell(tl, T, TABLE.table)).toBe('missing')
+    expect(kinds(tl).sort()).toEqual([`manifest_mismatch:${TABLE.table}`, `missing:${TABLE.table}`])
+    expect(tl.findings.find((f) => f.kind === 'manifest_mismatch')).toMatchObject({ key: manifestKey('v2', d(T), h(T)), message: expect.stringMatching(/lists .*claudia_csat as delivered, but .* does not exist/) })
+  })
+
+  it("the manifest's word beats a folder in flight, and the finding names the partial folder", () => {
+    const prefix = folderPrefix(TABLE, 'v2', d(T), h(T))
+    const x = hour(T, { noMarker: [TABLE.table], manifest: manifestBody(T, [TABLE.table]) })
+    const tl = analyze([x], T + 50 * MIN)
+    expect(cell(tl, T, TABLE.table)).toBe('missing')
+    const f = tl.findings.find((y) => y.kind === 'missing')
+    expect(f).toMatchObject({ table: TABLE.table, key: prefix })
+    expect(f?.message).toMatch(/has no _SUCCESS/)
+    // A parts table the manifest lists pending: pending, whatever its partial folder.
+    const p = hour(T, { noMarker: [PARTS.table], manifest: manifestBody(T, [], [PARTS.table]) })
+    expect(cell(analyze([p], T + 50 * MIN), T, PARTS.table)).toBe('pending')
+    // Without a manifest, the folder alone decides: in flight.
+    expect(cell(analyze([hour(T, { noMarker: [TABLE.table], manifest: 'none' })], T + 50 * MIN), T, TABLE.table)).toBe('in_flight')
+  })
+
+  it('a ready full copy without a Parquet file is a finding (empty_copy)', () => {
+    const x = hour(T)
+    const prefix = folderPrefix(TABLE, 'v2', d(T), h(T))
+    x.objects = x.objects.filter((o) => o.key !== `${prefix}part-00000.parquet`)
+    const body = manifestBody(T)
+    for (const e of body['tables_delivered'] as Record<string, unknown>[]) if (e['table'] === TABLE.table) e['files'] = 0
+    x.texts = [[manifestKey('v2', d(T), h(T)), JSON.stringify(body)]]
+    const tl = analyze([x], T + HOUR)
+    expect(cell(tl, T, TABLE.table)).toBe('ready')
+    expect(tl.findings.map((f) => [f.kind, f.severity, f.key])).toEqual([['empty_copy', 'warning', prefix]])
+    // A parts folder without a file is an hour in which nothing arrived: no finding.
+    const y = hour(T)
+    y.objects = y.objects.filter((o) => o.key !== `${folderPrefix(PARTS, 'v2', d(T), h(T))}part-00000.parquet`)
+    const pb = manifestBody(T)
+    for (const e of pb['tables_delivered'] as Record<string, unknown>[]) if (e['table'] === PARTS.table) e['files'] = 0
+    y.texts = [[manifestKey('v2', d(T), h(T)), JSON.stringify(pb)]]
+    expect(kinds(analyze([y], T + HOUR))).toEqual([])
   })
 })

@@ -99,6 +99,8 @@ export interface Expected {
   readonly faults: Fault[]
   readonly cells: { date: string; hour: string; table: string; state: string }[]
   readonly pruned_cells: number
+  /** Folders without _SUCCESS, and the state their cell must have. */
+  readonly partial_folders: { prefix: string; date: string; hour: string; table: string; state: string }[]
   readonly planted_hours: Record<string, { date: string; hour: string }>
 }
 
@@ -167,7 +169,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     malformedManifest: E - 110,
     throughLag: E - 130,
     filesMismatch: E - 150,
-    manifestAbsent: E - 160
+    manifestAbsent: E - 160,
+    inFlight: E
   }
   const T = {
     inFlight: tableByName('cloud_chat_agent_metrics'),
@@ -189,7 +192,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     if (h === at.missingAndPending && t === T.declaredMissing) return 'missing_declared'
     if (h === at.missingAndPending && t === T.caughtUpPending) return 'pending'
     if (h === at.failedFolder && t === T.failed) return 'failed'
-    if (h === E && t === T.inFlight) return 'in_flight'
+    if (h === at.inFlight && t === T.inFlight) return 'in_flight'
     return 'ok'
   }
 
@@ -391,7 +394,9 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   }
   const rowsIn = (t: DemoTable, d: Delivery): number => (t.mode === 'full' ? countBefore(createdSorted.get(t.table)!, d.cutoff) : perFolder.get(`${t.table}|${d.index}`) ?? 0)
   for (const d of deliveries) {
-    if (d.kind === 'initial' || d.h === at.missingHour || d.h === at.manifestAbsent) continue
+    // The failed folder's hour has no manifest either: the vendor's job stopped before writing it. (A manifest
+    // listing the table missing would make the cell missing: the manifest's word beats a partial folder.)
+    if (d.kind === 'initial' || d.h === at.missingHour || d.h === at.manifestAbsent || d.h === at.failedFolder) continue
     const delivered: Record<string, unknown>[] = []
     const missing: string[] = []
     const pending: string[] = []
@@ -436,6 +441,9 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   for (const t of DEMO_TABLES) fault('missing', at.missingHour, t, prefixOf(t, v2(at.missingHour)))
   fault('missing', at.missingAndPending, T.declaredMissing, prefixOf(T.declaredMissing, v2(at.missingAndPending)))
   fault('failed', at.failedFolder, T.failed, prefixOf(T.failed, v2(at.failedFolder)))
+  fault('manifest_absent', at.failedFolder, null, mKey(at.failedFolder))
+  // The last hour's manifest lists the table still in flight as missing: its word is the cell's state.
+  fault('missing', at.inFlight, T.inFlight, prefixOf(T.inFlight, v2(at.inFlight)))
   for (const t of DEMO_TABLES) {
     fault('late', at.lateHour, t, `${prefixOf(t, v2(at.lateHour))}_SUCCESS`)
   }
@@ -504,7 +512,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   cell(at.missingAndPending, T.caughtUpPending, 'pending')
   cell(at.missingAndPending, T.declaredMissing, 'missing')
   cell(at.failedFolder, T.failed, 'failed')
-  cell(E, T.inFlight, 'in_flight')
+  cell(at.inFlight, T.inFlight, 'missing')
   for (const t of DEMO_TABLES) cell(at.lateHour, t, 'late')
   let pruned = 0
   for (const t of DEMO_TABLES) {
@@ -530,6 +538,10 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     faults,
     cells,
     pruned_cells: pruned,
+    partial_folders: [
+      { prefix: prefixOf(T.failed, v2(at.failedFolder)), ...hourOfH(at.failedFolder), table: T.failed.table, state: 'failed' },
+      { prefix: prefixOf(T.inFlight, v2(at.inFlight)), ...hourOfH(at.inFlight), table: T.inFlight.table, state: 'missing' }
+    ],
     planted_hours
   }
   return { options, now, fullRows, versions, folders, texts, storageClasses, addedColumn, expected }
