@@ -2,7 +2,7 @@
 // bucket first), the open one with its AppService, refresh with progress and cancel, and the automatic
 // refresh after each hour's 40-minute mark. Plain Node: the Electron shell and the web host both use it.
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, RefreshStatus } from '../shared/api-contract'
@@ -17,6 +17,7 @@ import type { BucketProvider } from './bucket/bucket-provider'
 import { ConnectionStore } from './connections/connection-store'
 import { type OpenOptions, listAwsProfiles, openConnection, testConnection } from './connections/open-connection'
 import type { SecretStore } from './connections/secret-store'
+import { QueryHistory } from './history/query-history'
 import { type ByteServer, startByteServer } from './byte-server/byte-server'
 import { type BucketEngine, openBucketEngine } from './engine/open-bucket-engine'
 import { exportQuery } from './export/export-to-file'
@@ -25,7 +26,7 @@ export const DEMO_CONNECTION_ID = 'demo'
 
 export interface WorkspaceOptions {
   readonly dataDir: string
-  readonly secrets: SecretStore & { unavailableReason?(): string | null }
+  readonly secrets: SecretStore & { unavailableReason?(): string | null; problems?(): Promise<readonly string[]> }
   /** The built-in demo bucket and the instant it is evaluated at (its own "now"). */
   readonly demo?: { readonly bucketDir: string; readonly now?: number; readonly name?: string }
   readonly openOptions?: OpenOptions
@@ -42,8 +43,6 @@ export interface WorkspaceOptions {
   }
 }
 
-const MAX_HISTORY = 200
-
 const locationOf = (c: ConnectionConfig): string => (c.provider === 'local' ? c.path : `${c.provider}://${c.bucket}/${c.prefix}`)
 
 /** A message the user can act on, whatever was thrown. */
@@ -51,6 +50,7 @@ export const userMessage = (e: unknown): string => (e instanceof BucketError ? e
 
 export class Workspace {
   private readonly store: ConnectionStore
+  private readonly queryHistory: QueryHistory
   private service: AppService | null = null
   private activeId: string | null = null
   private refreshAbort: AbortController | null = null
@@ -71,6 +71,7 @@ export class Workspace {
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.store = new ConnectionStore(join(opts.dataDir, 'connections.json'))
+    this.queryHistory = new QueryHistory(join(opts.dataDir, 'query-history.json'))
     this.timer = opts.autoRefresh === false ? null : setInterval(() => void this.autoRefreshTick(), 30_000)
     this.timer?.unref()
   }
@@ -90,7 +91,9 @@ export class Workspace {
   }
 
   async connections(): Promise<ConnectionsView> {
-    const { list, problems } = await this.all()
+    const { list, problems: own } = await this.all()
+    // Every saved file's problems (damaged, kept aside) are shown where the connection manager lists them.
+    const problems = [...own, ...((await this.opts.secrets.problems?.()) ?? []), ...(await this.queryHistory.problems())]
     const summary = (c: ConnectionConfig): ConnectionSummary => ({ id: c.id, name: c.name, provider: c.provider, location: locationOf(c), builtin: c.id === DEMO_CONNECTION_ID })
     return { active: this.activeId, connections: list.map(summary), problems, secretStorage: this.opts.secrets.unavailableReason?.() ?? null }
   }
@@ -349,29 +352,12 @@ export class Workspace {
     return { shown: true }
   }
 
-  private historyFile(): string {
-    return join(this.opts.dataDir, 'query-history.json')
+  history(): Promise<{ entries: readonly HistoryEntry[] }> {
+    return this.queryHistory.entries()
   }
 
-  async history(): Promise<{ entries: readonly HistoryEntry[] }> {
-    try {
-      const parsed: unknown = JSON.parse(await readFile(this.historyFile(), 'utf8'))
-      const entries = Array.isArray(parsed) ? parsed.filter((e): e is HistoryEntry => typeof e === 'object' && e !== null && typeof (e as HistoryEntry).sql === 'string') : []
-      return { entries }
-    } catch {
-      return { entries: [] }
-    }
-  }
-
-  async historyAdd(args: ArgsOf<'historyAdd'>): Promise<{ entries: readonly HistoryEntry[] }> {
-    const { entries } = await this.history()
-    const entry: HistoryEntry = { sql: args.sql, at: new Date(this.clock()).toISOString(), rows: args.rows, ms: args.ms, error: args.error }
-    const next = [entry, ...entries.filter((e) => e.sql !== args.sql)].slice(0, MAX_HISTORY)
-    await mkdir(this.opts.dataDir, { recursive: true })
-    const tmp = `${this.historyFile()}.${process.pid}.tmp`
-    await writeFile(tmp, JSON.stringify(next), { mode: 0o600 })
-    await rename(tmp, this.historyFile())
-    return { entries: next }
+  historyAdd(args: ArgsOf<'historyAdd'>): Promise<{ entries: readonly HistoryEntry[] }> {
+    return this.queryHistory.add({ sql: args.sql, at: new Date(this.clock()).toISOString(), rows: args.rows, ms: args.ms, error: args.error })
   }
 
   private close(): void {

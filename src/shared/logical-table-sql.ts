@@ -57,11 +57,21 @@ function fileTable(files: readonly RankedFile[]): string {
   return `__ee_files(${LOC}, ${RANK}, _prefix, _etl_date, _etl_hour, _file) AS (VALUES ${rows.join(', ')})`
 }
 
+/** A full table whose latest copy holds no Parquet file comes with the copy to take columns from (foldersForLogicalTable). */
+function emptyCopyColumnsFrom(table: Pick<CatalogTable, 'mode'>, folders: readonly Folder[]): Folder | null {
+  return table.mode === 'full' && folders.length === 2 && folders[0]?.dataFiles.length === 0 ? (folders[1] ?? null) : null
+}
+
+/** The same table with no rows: a ready copy without files is an empty table, not the previous copy. */
+function withoutRows<T extends { readonly ok: boolean }>(q: T): T {
+  return 'sql' in q && typeof q.sql === 'string' ? { ...q, sql: `SELECT * FROM (${q.sql}) LIMIT 0` } : q
+}
+
 function emptyFolders(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[]): LogicalTableSql {
   if (folders.length === 0) {
     return { ok: false, reason: 'no_ready_copy', message: `${table.schema}.${table.table} has no ready folder (none holds _SUCCESS) in the bucket yet.` }
   }
-  return { ok: false, reason: 'no_files', message: `${table.schema}.${table.table}: the ready folder ${folders[0]?.ref.prefix ?? ''} holds no .parquet file, so its columns are unknown.` }
+  return { ok: false, reason: 'no_files', message: `${table.schema}.${table.table}: the ready folder ${folders[0]?.ref.prefix ?? ''} holds no .parquet file and no earlier ready copy has one, so its columns are unknown. Ask the vendor for a copy with files.` }
 }
 
 /**
@@ -70,6 +80,8 @@ function emptyFolders(table: Pick<CatalogTable, 'schema' | 'table'>, folders: re
  * one from the latest folder, ties broken by file name, then row position. Rows whose key is NULL are all kept.
  */
 export function logicalTableSql(table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, folders: readonly Folder[], locate: Locate): LogicalTableSql {
+  const columnsFrom = emptyCopyColumnsFrom(table, folders)
+  if (columnsFrom) return withoutRows(logicalTableSql(table, [columnsFrom], locate))
   const files = rankFiles(folders, locate)
   if (files.length === 0) return emptyFolders(table, folders)
   if (table.mode === 'full' || table.keyColumn === null) {
@@ -137,6 +149,8 @@ function readGlob(base: string, withProvenance: boolean): string {
 
 /** logicalTableSql for an engine that reads registered files by glob (DuckDB-WASM). `base` is a name prefix such as "ee/claudia_messages/". */
 export function logicalTableGlobSql(table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, folders: readonly Folder[], base: string): GlobTableSql {
+  const columnsFrom = emptyCopyColumnsFrom(table, folders)
+  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base))
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
   if (table.mode === 'full' || table.keyColumn === null) return { ok: true, sql: `SELECT * FROM ${readGlob(base, false)}`, files: files.length, registrations, setup: [] }

@@ -1,8 +1,8 @@
 // Secrets (static S3 secret keys) kept apart from connections. In Electron they are encrypted with the OS
 // keychain through safeStorage; where the only backend is "basic_text" (Linux without a keyring) saving is
 // refused, with the reason. Tests use the in-memory store. No secret is ever logged or sent to the renderer.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { basename } from 'node:path'
+import { type Decoded, SavedStateFile } from '../files/saved-state-file'
 
 export interface SecretStore {
   get(ref: string): Promise<string | null>
@@ -40,11 +40,25 @@ export interface SafeStorageLike {
 }
 
 export class SafeStorageSecretStore implements SecretStore {
+  private readonly saved: SavedStateFile<Record<string, string>>
+
   constructor(
     private readonly safe: SafeStorageLike,
     /** JSON file of ref → base64 ciphertext. */
-    private readonly file: string
-  ) {}
+    file: string
+  ) {
+    const decode = (parsed: unknown): Decoded<Record<string, string>> => {
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { value: {}, problems: [`${basename(file)} holds no saved secrets.`] }
+      const value: Record<string, string> = {}
+      const problems: string[] = []
+      for (const [ref, enc] of Object.entries(parsed)) {
+        if (typeof enc === 'string') value[ref] = enc
+        else problems.push(`The saved secret ${ref} in ${basename(file)} is not readable and was skipped: enter it again.`)
+      }
+      return { value, problems }
+    }
+    this.saved = new SavedStateFile(file, { empty: () => ({}), decode, encode: (all) => JSON.stringify(all) })
+  }
 
   /** Why secrets cannot be saved here, or null when they can. */
   unavailableReason(): string | null {
@@ -54,19 +68,12 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   private async read(): Promise<Record<string, string>> {
-    try {
-      const parsed: unknown = JSON.parse(await readFile(this.file, 'utf8'))
-      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {}
-    } catch {
-      return {}
-    }
+    return (await this.saved.read()).value
   }
 
-  private async write(all: Record<string, string>): Promise<void> {
-    await mkdir(dirname(this.file), { recursive: true })
-    const tmp = `${this.file}.${process.pid}.tmp`
-    await writeFile(tmp, JSON.stringify(all), { mode: 0o600 })
-    await rename(tmp, this.file)
+  /** What the user should know about the secrets file (damaged, kept aside). */
+  async problems(): Promise<readonly string[]> {
+    return (await this.saved.read()).problems
   }
 
   async get(ref: string): Promise<string | null> {
@@ -79,14 +86,11 @@ export class SafeStorageSecretStore implements SecretStore {
   async set(ref: string, secret: string): Promise<void> {
     const why = this.unavailableReason()
     if (why) throw new SecretStoreUnavailable(why)
-    const all = await this.read()
-    all[ref] = this.safe.encryptString(secret).toString('base64')
-    await this.write(all)
+    const enc = this.safe.encryptString(secret).toString('base64')
+    await this.saved.update((all) => ({ ...all, [ref]: enc }))
   }
 
   async delete(ref: string): Promise<void> {
-    const all = await this.read()
-    delete all[ref]
-    await this.write(all)
+    await this.saved.update((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== ref)))
   }
 }
