@@ -1,0 +1,232 @@
+// The delivery rules on small buckets written by hand, as a user's odd bucket would be: real Parquet written by
+// native DuckDB, object times set on the files, read through the local provider; each case of issue 12.
+import { execFile } from 'node:child_process'
+import { copyFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listLocalFolder } from '../../src/main/bucket/local-folder-listing'
+import { readLocalBucket } from '../../src/main/bucket/local-bucket-snapshot'
+import { folderPrefix, manifestKey } from '../../src/shared/bucket-key'
+import { CATALOG, type CatalogTable, qualifiedName } from '../../src/shared/catalog'
+import { type AsOf, buildInventory, foldersForLogicalTable } from '../../src/shared/inventory'
+import { logicalTableGlobSql, logicalTableSql } from '../../src/shared/logical-table-sql'
+import { quoteLiteral } from '../../src/shared/sql-quote'
+import { analyzeTimeline } from '../../src/shared/timeline'
+import { type Db, openDb } from '../helpers/duckdb'
+
+const run = promisify(execFile)
+const MIN = 60_000
+const HOUR = 60 * MIN
+const d = (t: number): string => new Date(t).toISOString().slice(0, 10)
+const h = (t: number): string => new Date(t).toISOString().slice(11, 13)
+const table = (name: string): CatalogTable => CATALOG.find((t) => t.table === name) as CatalogTable
+const CSAT = table('claudia_csat')
+const MSGS = table('claudia_messages')
+const H03 = Date.UTC(2026, 10, 3, 3)
+const H04 = H03 + HOUR
+const V1_LAST = Date.UTC(2026, 10, 2, 7)
+
+let db: Db
+let work: string
+let cache: string
+beforeAll(async () => {
+  db = await openDb()
+  work = await mkdtemp(join(tmpdir(), 'ee-rules-'))
+  cache = await mkdtemp(join(tmpdir(), 'ee-rules-cache-'))
+})
+afterAll(async () => {
+  db?.close()
+  await rm(work, { recursive: true, force: true })
+  await rm(cache, { recursive: true, force: true })
+})
+
+/** A bucket folder written object by object, each with the instant it was written. */
+class HandBucket {
+  constructor(readonly root: string) {}
+  private async at(key: string, t: number): Promise<void> {
+    await utimes(join(this.root, key), new Date(t), new Date(t))
+  }
+  async text(key: string, text: string, t: number): Promise<void> {
+    await mkdir(dirname(join(this.root, key)), { recursive: true })
+    await writeFile(join(this.root, key), text)
+    await this.at(key, t)
+  }
+  /** A Parquet file from a SELECT, written by native DuckDB. */
+  async parquet(key: string, select: string, t: number): Promise<void> {
+    await mkdir(dirname(join(this.root, key)), { recursive: true })
+    await db.run(`COPY (${select}) TO ${quoteLiteral(join(this.root, key))} (FORMAT parquet)`)
+    await this.at(key, t)
+  }
+  /** A folder: its files, then _SUCCESS `readyAfter` minutes after the hour (null: no _SUCCESS). */
+  async folder(prefix: string, hourStart: number, files: Record<string, string>, readyAfter: number | null = 20): Promise<void> {
+    await mkdir(join(this.root, prefix), { recursive: true })
+    for (const [name, select] of Object.entries(files)) await this.parquet(`${prefix}${name}`, select, hourStart + 10 * MIN)
+    if (readyAfter !== null) await this.text(`${prefix}_SUCCESS`, '', hourStart + readyAfter * MIN)
+  }
+  async manifest(at: number, body: { delivered?: CatalogTable[]; missing?: CatalogTable[]; pending?: CatalogTable[]; complete?: boolean }, writtenAfter = 25): Promise<string> {
+    const key = manifestKey('v2', d(at), h(at))
+    const missing = (body.missing ?? []).map(qualifiedName)
+    const pending = (body.pending ?? []).map(qualifiedName)
+    const json = {
+      snapshot_date: d(at),
+      snapshot_hour: h(at),
+      complete: body.complete ?? (missing.length === 0 && pending.length === 0),
+      tables_delivered: (body.delivered ?? []).map((c) => ({ schema: c.schema, table: c.table, mode: c.mode, path: folderPrefix(c, 'v2', d(at), h(at)), format: 'parquet', files: 1 })),
+      tables_missing: missing,
+      tables_pending: pending
+    }
+    await this.text(key, JSON.stringify(json), at + writtenAfter * MIN)
+    return key
+  }
+}
+
+let n = 0
+async function bucket(): Promise<HandBucket> {
+  const root = join(work, `b${++n}`)
+  await mkdir(root, { recursive: true })
+  return new HandBucket(root)
+}
+
+const rowsSelect = (k: number, tag: string): string => `SELECT 'r' || i AS csat_id, 'tnt_acme' AS tenant_id, ${quoteLiteral(tag)} AS tag FROM range(${k}) t(i)`
+const msgSelect = (keys: string[], tag: string): string => `SELECT * FROM (VALUES ${keys.map((k) => `(${quoteLiteral(k)}, 'tnt_acme', ${quoteLiteral(tag)})`).join(', ')}) t(message_id, tenant_id, content)`
+
+/** The logical table through the core's SQL on native DuckDB: its rows, and its column names. */
+async function logical(b: HandBucket, t: CatalogTable, opts: AsOf = {}): Promise<{ rows: Record<string, unknown>[]; columns: string[] }> {
+  const inv = buildInventory(await listLocalFolder(b.root), opts.now !== undefined ? { now: opts.now } : {})
+  const q = logicalTableSql(t, foldersForLogicalTable(inv, t, opts), (k) => join(b.root, k))
+  if (!q.ok) throw new Error(q.message)
+  const rows = await db.rows(`SELECT * FROM (${q.sql}) ORDER BY ALL`)
+  const columns = (await db.rows(`DESCRIBE SELECT * FROM (${q.sql})`)).map((r) => String(r['column_name']))
+  return { rows, columns }
+}
+
+async function timeline(b: HandBucket, now: number, from = H03): Promise<ReturnType<typeof analyzeTimeline>> {
+  const snap = await readLocalBucket(b.root)
+  return analyzeTimeline(snap.inventory, snap.manifestTexts, { now, from })
+}
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache }, maxBuffer: 16 * 1024 * 1024 })
+    return { code: 0, stdout: r.stdout, stderr: r.stderr }
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string }
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr }
+  }
+}
+
+describe('the switch for full tables (item 1)', () => {
+  it('on v2, a full table without a ready v2 copy reads its newest ready v1 copy', async () => {
+    const b = await bucket()
+    await b.folder(folderPrefix(CSAT, 'v1', '2026-11-01', null), V1_LAST - 24 * HOUR, { 'part-0.parquet': rowsSelect(2, 'v1-old') })
+    await b.folder(folderPrefix(CSAT, 'v1', '2026-11-02', null), V1_LAST, { 'part-0.parquet': rowsSelect(3, 'v1-last') })
+    // The first v2 hour lists it missing; the next hour's folder is still in flight.
+    await b.manifest(H03, { missing: [CSAT] })
+    await b.folder(folderPrefix(CSAT, 'v2', d(H04), h(H04)), H04, { 'part-0.parquet': rowsSelect(9, 'v2-partial') }, null)
+    const { rows } = await logical(b, CSAT)
+    expect(rows.map((r) => r['tag'])).toEqual(['v1-last', 'v1-last', 'v1-last'])
+    const tl = await timeline(b, H04 + 50 * MIN)
+    expect(tl.version).toBe('v2')
+    expect(tl.hours.find((x) => x.start === H03)?.cells[CSAT.table]).toBe('missing')
+  })
+})
+
+describe('hidden files (item 7)', () => {
+  it('names starting with _ or . are not read, and are listed as ignored', async () => {
+    const b = await bucket()
+    const prefix = folderPrefix(MSGS, 'v2', d(H03), h(H03))
+    await b.manifest(H03, { delivered: [MSGS] })
+    await b.folder(prefix, H03, { 'part-0.parquet': msgSelect(['m1', 'm2'], 'data'), '_tmp.parquet': msgSelect(['t1', 't2', 't3'], 'tmp'), '.part-1.parquet': msgSelect(['h1'], 'hidden') })
+    const { rows } = await logical(b, MSGS)
+    expect(rows.map((r) => r['message_id'])).toEqual(['m1', 'm2'])
+    const tl = await timeline(b, H03 + HOUR)
+    expect(tl.findings.filter((f) => f.kind === 'ignored_key').map((f) => f.key).sort()).toEqual([`${prefix}.part-1.parquet`, `${prefix}_tmp.parquet`])
+  })
+})
+
+describe('v2 parts before the switch (item 8)', () => {
+  it('a ready v2 parts folder is read only once the bucket is on v2', async () => {
+    const b = await bucket()
+    await b.folder(folderPrefix(MSGS, 'v1', '2026-11-02', null), V1_LAST, { 'part-0.parquet': msgSelect(['m1', 'm2'], 'v1') })
+    await b.folder(folderPrefix(MSGS, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': msgSelect(['m2', 'm3'], 'v2') })
+    expect((await logical(b, MSGS)).rows.map((r) => `${r['message_id']}:${r['content']}`)).toEqual(['m1:v1', 'm2:v1'])
+    await b.manifest(H03, { delivered: [MSGS] })
+    expect((await logical(b, MSGS)).rows.map((r) => `${r['message_id']}:${r['content']}`)).toEqual(['m1:v1', 'm2:v2', 'm3:v2'])
+  })
+})
+
+describe('instants (item 3)', () => {
+  it('--now hides what was written later; as of T counts copies whose _SUCCESS was written by T', async () => {
+    const b = await bucket()
+    await b.manifest(H03, { delivered: [CSAT] })
+    await b.folder(folderPrefix(CSAT, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': rowsSelect(3, 'h03') })
+    await b.manifest(H04, { delivered: [CSAT] }, 40)
+    await b.folder(folderPrefix(CSAT, 'v2', d(H04), h(H04)), H04, { 'part-0.parquet': rowsSelect(5, 'h04') }, 35)
+    const tags = async (opts: AsOf): Promise<unknown[]> => [...new Set((await logical(b, CSAT, opts)).rows.map((r) => r['tag']))]
+    expect(await tags({})).toEqual(['h04'])
+    expect(await tags({ now: H04 + 30 * MIN })).toEqual(['h03'])
+    expect(await tags({ asOf: H04 + 10 * MIN })).toEqual(['h03'])
+    expect(await tags({ asOf: H04 + 35 * MIN })).toEqual(['h04'])
+    // At 04:30 the 04:00 folder is in flight (its _SUCCESS is from 04:35), not ready, and no manifest is due yet.
+    const tl = await timeline(b, H04 + 30 * MIN)
+    expect(tl.hours.find((x) => x.start === H04)?.cells[CSAT.table]).toBe('in_flight')
+    // The CLI with --now: status reads the same copy.
+    const r = await cli(['status', '--bucket', b.root, '--now', new Date(H04 + 30 * MIN).toISOString(), '--json', '--no-cache'])
+    expect(r.stderr).toBe('')
+    const status = JSON.parse(r.stdout) as { version: string; tables: { table: string; latest_ready: { prefix: string } | null }[] }
+    expect(status.tables.find((t) => t.table === CSAT.table)?.latest_ready?.prefix).toBe(folderPrefix(CSAT, 'v2', d(H03), h(H03)))
+    const before = JSON.parse((await cli(['status', '--bucket', b.root, '--now', new Date(H03 + 10 * MIN).toISOString(), '--json', '--no-cache'])).stdout) as typeof status
+    expect(before.version).toBe('v1')
+  }, 60_000)
+})
+
+describe('an empty ready copy (item 2)', () => {
+  it('is a table with no rows, with the columns of the previous copy that has files, and a finding', async () => {
+    const b = await bucket()
+    await b.manifest(H03, { delivered: [CSAT] })
+    await b.folder(folderPrefix(CSAT, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': rowsSelect(3, 'h03') })
+    await b.manifest(H04, { delivered: [CSAT] })
+    await b.folder(folderPrefix(CSAT, 'v2', d(H04), h(H04)), H04, {})
+    const { rows, columns } = await logical(b, CSAT)
+    expect(rows).toEqual([])
+    expect(columns).toEqual(['csat_id', 'tenant_id', 'tag'])
+    // The glob form (the form both engines' views use), on native DuckDB, says the same.
+    const inv = buildInventory(await listLocalFolder(b.root))
+    const base = join(b.root, '..', `glob-${n}`, 'ee/')
+    const q = logicalTableGlobSql(CSAT, foldersForLogicalTable(inv, CSAT), base)
+    if (!q.ok) throw new Error(q.message)
+    await mkdir(base, { recursive: true })
+    for (const r of q.registrations) await copyFile(join(b.root, r.key), r.name)
+    expect(await db.rows(`SELECT count(*)::INTEGER AS n FROM (${q.sql})`)).toEqual([{ n: 0 }])
+    expect((await db.rows(`DESCRIBE SELECT * FROM (${q.sql})`)).map((r) => r['column_name'])).toEqual(['csat_id', 'tenant_id', 'tag'])
+    const tl = await timeline(b, H04 + HOUR)
+    expect(tl.findings.filter((f) => f.table === CSAT.table && f.kind !== 'manifest_mismatch').map((f) => [f.kind, f.date, f.hour, f.key])).toEqual([['empty_copy', d(H04), h(H04), folderPrefix(CSAT, 'v2', d(H04), h(H04))]])
+  })
+})
+
+describe('manifests that contradict themselves, and the manifest\'s word (items 6, 12)', () => {
+  it('doctor --json reports every manifest warning with its hour and key, and names the partial folder the manifest lists missing', async () => {
+    const b = await bucket()
+    const full = CATALOG.filter((c) => c.mode === 'full' && c !== CSAT)
+    const k03 = await b.manifest(H03, { delivered: [...full, MSGS, table('claudia_prompt_revision'), table('cloud_chat_messages')], missing: [CSAT], complete: true })
+    for (const c of CATALOG) {
+      if (c === CSAT) continue
+      await b.folder(folderPrefix(c, 'v2', d(H03), h(H03)), H03, c === MSGS ? { 'part-0.parquet': msgSelect(['m1'], 'x') } : { 'part-0.parquet': rowsSelect(1, 'x') })
+    }
+    // CSAT's folder is in flight, yet the manifest lists it missing: that is its state.
+    await b.folder(folderPrefix(CSAT, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': rowsSelect(1, 'partial') }, null)
+    const r = await cli(['doctor', '--bucket', b.root, '--now', new Date(H03 + 50 * MIN).toISOString(), '--since', d(H03), '--json', '--no-cache'])
+    expect(r.code).toBe(1)
+    const findings = (JSON.parse(r.stdout) as { findings: { kind: string; severity: string; date: string; hour: string; table: string | null; key: string; message: string }[] }).findings
+    expect(findings.map((f) => [f.kind, f.severity, f.date, f.hour, f.table, f.key])).toEqual([
+      ['manifest_contradiction', 'warning', d(H03), h(H03), null, k03],
+      ['missing', 'error', d(H03), h(H03), CSAT.table, folderPrefix(CSAT, 'v2', d(H03), h(H03))]
+    ])
+    expect(findings[0]?.message).toMatch(/complete is true, yet tables are listed as missing/)
+    expect(findings[1]?.message).toMatch(/has no _SUCCESS and the hour's manifest lists it in tables_missing/)
+    const tl = await timeline(b, H03 + 50 * MIN)
+    expect(tl.hours[0]).toMatchObject({ manifest: 'incomplete', cells: { [CSAT.table]: 'missing' } })
+  }, 60_000)
+})
