@@ -1,6 +1,7 @@
 // npm run serve [-- --bucket PATH --now ISO --port N --data DIR --renderer DIR]: the app in a browser, on the demo bucket by
 // default. The same Workspace and handlers as the Electron shell; secrets typed into a connection are kept in
-// this process's memory only (the browser has no OS keychain to lend).
+// this process's memory only (the browser has no OS keychain to lend). The printed address opens the app once
+// (its token becomes the browser's session cookie).
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseInstant } from '../shared/dates'

@@ -1,58 +1,166 @@
 // The web host: the renderer and the same API over HTTP on 127.0.0.1, for a browser and for end-to-end
 // tests. The only difference from the Electron shell is the transport: the handlers are the AppService's.
-// A per-launch token guards the API; requests for another Host are refused (DNS rebinding).
+// Any local user can reach a loopback port, so nothing is served without a session: the printed URL carries a
+// one-time token, exchanged on first load for an HttpOnly, SameSite=Strict cookie that the page, its assets
+// and every API call need. Requests for another Host (DNS rebinding) or from another Origin are refused.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { type IncomingMessage, createServer } from 'node:http'
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { extname, join, normalize } from 'node:path'
+import { extname, resolve, sep } from 'node:path'
 import { dispatch } from './api-handlers'
+import { contentSecurityPolicy } from './shell/content-security-policy'
 import type { Workspace } from './workspace'
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' }
 
-async function body(req: IncomingMessage): Promise<string> {
-  let text = ''
-  for await (const chunk of req) {
-    text += chunk
-    if (text.length > 64 * 1024) throw new Error('request too large')
-  }
-  return text
+/** The largest API body: the contract's largest argument is a 1,000,000-character SQL (up to 3 bytes each in UTF-8). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024
+const COOKIE = 'ee_session'
+
+export interface WebHost {
+  /** The address to open, once: http://127.0.0.1:PORT/?t=<one-time token>. */
+  readonly url: string
+  /** http://127.0.0.1:PORT */
+  readonly origin: string
+  close(): Promise<void>
 }
 
-export async function startWebHost(opts: { workspace: Workspace; rendererDir: string; port?: number }): Promise<{ url: string; token: string; close(): Promise<void> }> {
-  const token = randomBytes(24).toString('hex')
+class BodyTooLarge extends Error {}
+
+/** The whole body as bytes, then decoded once: a character split across TCP chunks stays whole. */
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > limit) throw new BodyTooLarge()
+    chunks.push(chunk)
+  }
+  // fatal: a body that is not UTF-8 is refused, not silently turned into U+FFFD.
+  return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size))
+}
+
+const sameSecret = (given: string, expected: string): boolean => {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** Our one cookie's value from a Cookie header (a cookie of our own naming: no general parser needed). */
+function sessionCookie(header: string | undefined): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim()
+  }
+  return null
+}
+
+/** The renderer file a path names, or null when it leaves the folder or cannot be decoded. */
+function rendererFile(rendererDir: string, pathname: string): string | null {
+  let path: string
+  try {
+    path = decodeURIComponent(pathname === '/' ? '/index.html' : pathname)
+  } catch {
+    return null
+  }
+  if (path.includes('\0')) return null
+  const root = resolve(rendererDir)
+  const file = resolve(root, `.${path.replace(/\\/g, '/')}`)
+  return file.startsWith(root + sep) ? file : null
+}
+
+const text = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}): void =>
+  void res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra }).end(message)
+const json = (res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void =>
+  void res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...extra }).end(JSON.stringify(body))
+
+export async function startWebHost(opts: { workspace: Workspace; rendererDir: string; port?: number }): Promise<WebHost> {
+  const launchToken = randomBytes(32).toString('hex')
+  let tokenUsed = false
+  const sessions = new Set<string>()
   let host = ''
-  const server = createServer(async (req, res) => {
-    try {
-      if (req.headers.host !== host) return void res.writeHead(421).end('Misdirected request')
-      const url = new URL(req.url ?? '/', `http://${host}`)
-      const api = /^\/api\/([^/]+)\/([A-Za-z]+)$/.exec(url.pathname)
-      if (api) {
-        const given = Buffer.from(api[1] ?? '')
-        if (given.length !== token.length || !timingSafeEqual(given, Buffer.from(token))) return void res.writeHead(403).end('Forbidden')
-        if (req.method !== 'POST') return void res.writeHead(405).end('POST only')
-        let args: unknown
-        try {
-          args = JSON.parse((await body(req)) || '{}')
-        } catch {
-          return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the body is not JSON' }))
-        }
-        const reply = await dispatch(opts.workspace, api[2] ?? '', args)
-        const json = reply.ok ? { result: reply.result } : { error: reply.error }
-        return void res.writeHead(reply.ok ? 200 : reply.status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(json))
+  let origin = ''
+  let csp = ''
+  const hasSession = (req: IncomingMessage): boolean => {
+    const given = sessionCookie(req.headers.cookie)
+    return given !== null && [...sessions].some((s) => sameSecret(given, s))
+  }
+  const noSession = `No session: open the address npm run serve printed (it works once, in one browser). To open the app again, restart npm run serve.`
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.headers.host !== host) return text(res, 421, 'Misdirected request')
+    // A page of another site (or of another loopback port) may send requests here; none is answered.
+    if (req.headers.origin !== undefined && req.headers.origin !== origin) return text(res, 403, `Refused: a request from ${req.headers.origin}, not from the app's page.`)
+    const url = new URL(req.url ?? '/', origin)
+    const given = url.searchParams.get('t')
+    if (url.pathname === '/' && given !== null) {
+      if (!tokenUsed && sameSecret(given, launchToken)) {
+        tokenUsed = true
+        const session = randomBytes(32).toString('hex')
+        sessions.add(session)
+        // Redirected to /: the token leaves the address bar and the history.
+        return text(res, 303, 'Opening Export Explorer…', { location: '/', 'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`, 'referrer-policy': 'no-referrer' })
       }
-      if (req.method !== 'GET') return void res.writeHead(405).end()
-      const path = normalize(url.pathname === '/' ? '/index.html' : url.pathname).replace(/^(\.\.[/\\])+/, '')
-      let file = await readFile(join(opts.rendererDir, path))
-      if (path === '/index.html') file = Buffer.from(file.toString('utf8').replace('</head>', `<meta name="ee-api" content="/api/${token}/" /></head>`))
-      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' }).end(file)
-    } catch (e) {
-      if (!res.headersSent) res.writeHead((e as { code?: string }).code === 'ENOENT' ? 404 : 500).end((e as { code?: string }).code === 'ENOENT' ? 'Not found' : 'Error')
+      if (hasSession(req)) return text(res, 303, 'Opening Export Explorer…', { location: '/' })
+      return text(res, 403, `This address was already used, or is not the one npm run serve printed. ${noSession}`)
     }
+    if (!hasSession(req)) return text(res, 403, noSession)
+
+    const api = /^\/api\/([A-Za-z]+)$/.exec(url.pathname)
+    if (api) {
+      if (req.method !== 'POST') return text(res, 405, 'POST only', { allow: 'POST' })
+      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
+      if (type !== 'application/json') return json(res, 415, { error: `The API takes application/json bodies, not ${type || 'a body without a content type'}.` })
+      const tooLarge = { error: `The request is larger than ${MAX_BODY_BYTES} bytes, the API's limit.` }
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return json(res, 413, tooLarge, { connection: 'close' })
+      let args: unknown
+      try {
+        const body = await readBody(req, MAX_BODY_BYTES)
+        args = JSON.parse(body || '{}')
+      } catch (e) {
+        if (e instanceof BodyTooLarge) return json(res, 413, tooLarge, { connection: 'close' })
+        return json(res, 400, { error: e instanceof SyntaxError ? 'The body is not JSON.' : 'The body is not UTF-8 text.' })
+      }
+      const reply = await dispatch(opts.workspace, api[1] ?? '', args)
+      return json(res, reply.ok ? 200 : reply.status, reply.ok ? { result: reply.result } : { error: reply.error })
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'GET only', { allow: 'GET, HEAD' })
+    const file = rendererFile(opts.rendererDir, url.pathname)
+    if (!file) return text(res, 404, 'Not found')
+    const content = await readFile(file)
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      // On every file, the worker scripts included: a worker's policy comes from its own response.
+      'content-security-policy': csp,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store'
+    })
+    res.end(req.method === 'HEAD' ? undefined : content)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      const missing = (e as { code?: string }).code === 'ENOENT' || (e as { code?: string }).code === 'EISDIR'
+      if (!res.headersSent) text(res, missing ? 404 : 500, missing ? 'Not found' : 'Error')
+      else res.destroy()
+    })
   })
   await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r))
   host = `127.0.0.1:${(server.address() as AddressInfo).port}`
-  opts.workspace.setRendererOrigin(`http://${host}`)
-  return { url: `http://${host}/`, token, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()) }) }
+  origin = `http://${host}`
+  opts.workspace.setRendererOrigin(origin)
+  // Started now, for the page's CSP to name its exact origin.
+  csp = contentSecurityPolicy({ byteServerOrigin: await opts.workspace.byteServerOrigin() })
+  return {
+    url: `${origin}/?t=${launchToken}`,
+    origin,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections()
+        server.close(() => r())
+      })
+  }
 }

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
-import { startWebHost } from '../../src/main/web-host'
+import { type WebHost, startWebHost } from '../../src/main/web-host'
 import type { Workspace } from '../../src/main/workspace'
 import { buildRenderer } from './app-page'
 import { launchChromium } from './chromium'
@@ -17,7 +17,8 @@ export interface AppUnderTest {
   readonly s3: S3Server | null
   readonly work: string
   readonly workspace: Workspace
-  readonly host: { readonly url: string; readonly token: string; close(): Promise<void> }
+  /** host.url is the one-time address the host prints: the page opens it once, then holds the session cookie. */
+  readonly host: WebHost
   readonly browser: Browser
   readonly page: Page
   close(): Promise<void>

@@ -26,7 +26,7 @@ describe.skipIf(electronBinary() !== null)('npm start without the Electron binar
     child.stderr?.on('data', (d: Buffer) => (err += d.toString()))
     const url = await new Promise<string>((res, rej) => {
       const t = setInterval(() => {
-        const m = /open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)
+        const m = /open (http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+)/.exec(out)
         if (m) {
           clearInterval(t)
           res(m[1] as string)
@@ -35,10 +35,13 @@ describe.skipIf(electronBinary() !== null)('npm start without the Electron binar
       child?.once('exit', (code) => rej(new Error(`start exited ${code}: ${err}`)))
     })
     expect(err).toMatch(/Electron binary is not installed.*Starting the same app in your browser/s)
-    const page = await (await fetch(url)).text()
-    expect(page).toContain('<meta name="ee-api"')
-    const api = /content="(\/api\/[0-9a-f]+\/)"/.exec(page)?.[1]
-    const overview = (await (await fetch(new URL(`${api}overview`, url), { method: 'POST', body: '{}' })).json()) as { result: { location: string; version: string } }
+    // The printed address works once: it sets the session cookie the page and the API need.
+    const opened = await fetch(url, { redirect: 'manual' })
+    expect(opened.status).toBe(303)
+    const cookie = (opened.headers.getSetCookie()[0] ?? '').split(';')[0] as string
+    const page = await (await fetch(new URL('/', url), { headers: { cookie } })).text()
+    expect(page).toContain('<div id="root">')
+    const overview = (await (await fetch(new URL('/api/overview', url), { method: 'POST', body: '{}', headers: { cookie, 'content-type': 'application/json' } })).json()) as { result: { location: string; version: string } }
     expect(overview.result.version).toBe('v2')
     expect(overview.result.location).toContain('demo-bucket')
   }, 240_000)

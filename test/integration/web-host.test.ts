@@ -1,11 +1,18 @@
 // The app in a real browser through the web host, on a generated bucket opened as the built-in demo: the
-// host's guards (token, Host header, argument validation), the overview, the timeline (cells clicked where
-// they are drawn, keyboard, zoom, axis zone), the findings list that jumps to its hour, and the inspector.
+// host's guards (one-time token exchanged for a session cookie, Host and Origin headers, JSON bodies, body
+// limits, argument validation, another Unix user), the overview, the timeline (cells clicked where they are
+// drawn, keyboard, zoom, axis zone), the findings list that jumps to its hour, and the inspector.
 // Screenshots are saved under test-results/.
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { type IncomingMessage, request } from 'node:http'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
+import { MAX_BODY_BYTES, type WebHost, startWebHost } from '../../src/main/web-host'
 import { Workspace } from '../../src/main/workspace'
 import { CATALOG } from '../../src/shared/catalog'
 import { clickCell, hourIso } from '../helpers/app-page'
@@ -27,11 +34,184 @@ afterAll(async () => {
   await app?.close()
 })
 
-const post = (call: string, body: string, token = host.token): Promise<Response> => fetch(`${host.url}api/${token}/${call}`, { method: 'POST', body })
+/** The session cookie the browser got by opening the printed address (opened here if it was not yet). */
+async function browserCookie(): Promise<string> {
+  if (!(await page.context().cookies(host.origin)).some((c) => c.name === 'ee_session')) await page.goto(host.url)
+  const c = (await page.context().cookies(host.origin)).find((x) => x.name === 'ee_session')
+  if (!c) throw new Error('the browser holds no session cookie')
+  return `${c.name}=${c.value}`
+}
+
+const post = async (call: string, body: string, cookie?: string): Promise<Response> =>
+  fetch(`${host.origin}/api/${call}`, { method: 'POST', body, headers: { 'content-type': 'application/json', cookie: cookie ?? (await browserCookie()) } })
+
+/** A raw request (fetch cannot send a foreign Origin or split a body where we choose). */
+function raw(base: string, opts: { method?: string; path: string; headers?: Record<string, string>; chunks?: readonly Buffer[] }): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${opts.path}`, { method: opts.method ?? 'GET', headers: opts.headers ?? {} }, (res) => {
+      const parts: Buffer[] = []
+      res.on('data', (d: Buffer) => parts.push(d))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }))
+    })
+    // The server may answer (413) and close before the whole body is sent: the answer counts, not the broken pipe.
+    req.on('error', (e) => setTimeout(() => reject(e), 200))
+    void (async () => {
+      for (const c of opts.chunks ?? []) {
+        req.write(c)
+        // Each piece its own TCP segment: the server sees the body in these chunks.
+        await new Promise((r) => setTimeout(r, 5))
+      }
+      req.end()
+    })()
+  })
+}
+
+describe('web host session', () => {
+  let w: Workspace
+  let h: WebHost
+  let data: string
+  let first: Response
+  let cookie = ''
+  beforeAll(async () => {
+    data = await mkdtemp(join(tmpdir(), 'ee-host-'))
+    w = new Workspace({ dataDir: data, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+    h = await startWebHost({ workspace: w, rendererDir: join(app.work, 'renderer') })
+    // The first use of the printed address, as a browser makes it; every test below needs its cookie.
+    first = await fetch(h.url, { redirect: 'manual' })
+    cookie = (first.headers.getSetCookie()[0] ?? '').split(';')[0] as string
+  })
+  afterAll(async () => {
+    await h?.close()
+    w?.dispose()
+    await rm(data, { recursive: true, force: true })
+  })
+
+  it('exchanges the one-time token in the printed URL for an HttpOnly, SameSite=Strict cookie, and redirects to /', async () => {
+    expect(h.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]{64}$/)
+    expect(first.status).toBe(303)
+    expect(first.headers.get('location')).toBe('/')
+    const set = first.headers.getSetCookie()
+    expect(set).toHaveLength(1)
+    expect(set[0]).toMatch(/^ee_session=[0-9a-f]{64}; HttpOnly; SameSite=Strict; Path=\/$/)
+    const pageRes = await fetch(`${h.origin}/`, { headers: { cookie } })
+    expect(pageRes.status).toBe(200)
+    const html = await pageRes.text()
+    expect(html).toContain('<div id="root">')
+    // Nothing secret in the page: neither the launch token nor the session, and no API address to find one in.
+    const token = new URL(h.url).searchParams.get('t') as string
+    expect(html).not.toContain(token)
+    expect(html).not.toContain(cookie.split('=')[1])
+    expect(html).not.toContain('ee-api')
+    // The CSP is a header, naming the byte server's exact origin (no loopback wildcard).
+    const csp = pageRes.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain(`connect-src 'self' ${await w.byteServerOrigin()}`)
+    expect(csp).not.toContain('127.0.0.1:*')
+    expect(csp).toContain("frame-ancestors 'none'")
+  })
+
+  it('takes the token once: a second use without the cookie is refused, with the cookie it only redirects', async () => {
+    const again = await fetch(h.url, { redirect: 'manual' })
+    expect(again.status).toBe(403)
+    expect(again.headers.getSetCookie()).toEqual([])
+    expect(await again.text()).toMatch(/already used.*restart npm run serve/s)
+    const withCookie = await fetch(h.url, { redirect: 'manual', headers: { cookie } })
+    expect(withCookie.status).toBe(303)
+    expect(withCookie.headers.getSetCookie()).toEqual([])
+    expect((await fetch(`${h.origin}/?t=${'0'.repeat(64)}`, { redirect: 'manual' })).status).toBe(403)
+  })
+
+  it('refuses the page, an asset and every API call without the session cookie, or with a wrong one', async () => {
+    const html = await (await fetch(`${h.origin}/`, { headers: { cookie } })).text()
+    const asset = /src="\.?(\/assets\/[^"]+\.js)"/.exec(html)?.[1] as string
+    expect(asset).toBeTruthy()
+    expect((await fetch(`${h.origin}${asset}`, { headers: { cookie } })).status).toBe(200)
+    for (const c of [undefined, `ee_session=${'0'.repeat(64)}`, 'other=1']) {
+      const headers: Record<string, string> = c ? { cookie: c } : {}
+      for (const path of ['/', '/index.html', asset, '/icon.svg']) {
+        const r = await fetch(`${h.origin}${path}`, { headers })
+        expect(r.status, `${path} ${c}`).toBe(403)
+        expect(await r.text()).toMatch(/No session: open the address npm run serve printed/)
+      }
+      const api = await fetch(`${h.origin}/api/overview`, { method: 'POST', body: '{}', headers: { ...headers, 'content-type': 'application/json' } })
+      expect(api.status).toBe(403)
+    }
+    const ok = await fetch(`${h.origin}/api/connections`, { method: 'POST', body: '{}', headers: { cookie, 'content-type': 'application/json' } })
+    expect(ok.status).toBe(200)
+  })
+
+  it('refuses a foreign Origin, and a body that is not application/json', async () => {
+    const base = h.origin
+    const json = { cookie, 'content-type': 'application/json' }
+    for (const origin of ['http://evil.example', `http://127.0.0.1:${Number(new URL(base).port) + 1}`, 'null']) {
+      const r = await raw(base, { method: 'POST', path: '/api/connections', headers: { ...json, origin }, chunks: [Buffer.from('{}')] })
+      expect(r.status, origin).toBe(403)
+      expect(r.body).toContain(`a request from ${origin}`)
+      expect((await raw(base, { path: '/', headers: { cookie, origin } })).status).toBe(403)
+    }
+    expect((await raw(base, { method: 'POST', path: '/api/connections', headers: { ...json, origin: base }, chunks: [Buffer.from('{}')] })).status).toBe(200)
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const r = await raw(base, { method: 'POST', path: '/api/connections', headers: { cookie, 'content-type': type }, chunks: [Buffer.from('{}')] })
+      expect(r.status, type).toBe(415)
+      expect(JSON.parse(r.body).error).toMatch(/application\/json bodies/)
+    }
+    expect((await raw(base, { method: 'POST', path: '/api/connections', headers: { cookie }, chunks: [Buffer.from('{}')] })).status).toBe(415)
+    expect((await raw(base, { method: 'POST', path: '/api/connections', headers: { cookie, 'content-type': 'application/json; charset=utf-8' }, chunks: [Buffer.from('{}')] })).status).toBe(200)
+  })
+
+  it('decodes a body once it is whole: non-ASCII split across chunks survives; a 1,000,000-character SQL is admitted; over the limit is 413', async () => {
+    const base = h.origin
+    const headers = { cookie, 'content-type': 'application/json' }
+    const sql = `SELECT '${'€'.repeat(15_000)}' AS euros`
+    const body = Buffer.from(JSON.stringify({ sql, rows: 1, ms: 1, error: null }))
+    // Cut in the middle of a 3-byte '€', then in pieces of odd sizes.
+    const cut = body.indexOf(Buffer.from('€')) + 1
+    const chunks = [body.subarray(0, cut), ...Array.from({ length: Math.ceil((body.length - cut) / 1001) }, (_, i) => body.subarray(cut + i * 1001, cut + (i + 1) * 1001))]
+    const r = await raw(base, { method: 'POST', path: '/api/historyAdd', headers, chunks })
+    expect(r.status).toBe(200)
+    const saved = (JSON.parse(r.body) as { result: { entries: { sql: string }[] } }).result.entries[0]?.sql
+    expect(saved).toBe(sql)
+    expect(saved).not.toContain('\uFFFD')
+
+    const longest = `SELECT '${'€'.repeat(1_000_000 - 9)}'`
+    expect(longest.length).toBe(1_000_000)
+    const big = await fetch(`${base}/api/historyAdd`, { method: 'POST', headers, body: JSON.stringify({ sql: longest, rows: null, ms: null, error: null }) })
+    expect(big.status).toBe(200)
+
+    const over = await raw(base, { method: 'POST', path: '/api/historyAdd', headers: { ...headers, 'content-length': String(MAX_BODY_BYTES + 1) }, chunks: [Buffer.alloc(MAX_BODY_BYTES + 1, 0x20)] })
+    expect(over.status).toBe(413)
+    expect(JSON.parse(over.body).error).toMatch(/larger than 4194304 bytes/)
+    // Without a Content-Length (chunked), refused as it passes the limit.
+    const chunked = await raw(base, { method: 'POST', path: '/api/historyAdd', headers: { ...headers, 'transfer-encoding': 'chunked' }, chunks: [Buffer.alloc(MAX_BODY_BYTES / 2, 0x20), Buffer.alloc(MAX_BODY_BYTES / 2 + 10, 0x20)] })
+    expect(chunked.status).toBe(413)
+    const notUtf8 = await raw(base, { method: 'POST', path: '/api/historyAdd', headers, chunks: [Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])] })
+    expect(notUtf8.status).toBe(400)
+    expect(JSON.parse(notUtf8.body).error).toMatch(/not UTF-8/)
+  }, 60_000)
+
+  const asRoot = process.getuid?.() === 0
+  it.skipIf(!asRoot)('gives another Unix user (nobody) nothing: not the page, not the API (runs only as root, which can switch user)', async () => {
+    const script = `
+      const base = process.argv[1]
+      const out = {}
+      for (const [name, path, init] of [['page', '/', {}], ['index', '/index.html', {}], ['guess', '/?t=' + '0'.repeat(64), { redirect: 'manual' }],
+                                         ['api', '/api/connections', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }]]) {
+        const r = await fetch(base + path, init)
+        out[name] = { status: r.status, body: (await r.text()).slice(0, 2000) }
+      }
+      console.log(JSON.stringify({ uid: process.getuid(), out }))`
+    const { stdout } = await promisify(execFile)('runuser', ['-u', 'nobody', '--', process.execPath, '-e', script, h.origin], { timeout: 30_000 })
+    const seen = JSON.parse(stdout) as { uid: number; out: Record<string, { status: number; body: string }> }
+    expect(seen.uid).toBe(65534)
+    for (const [name, r] of Object.entries(seen.out)) {
+      expect(r.status, name).toBe(403)
+      expect(r.body, name).not.toMatch(/<html|<div id="root"|"result"|Demo bucket/i)
+    }
+  }, 60_000)
+})
 
 describe('web host', () => {
-  it('guards the API: launch token, Host header, validated arguments, no secret in any answer', async () => {
-    expect((await post('overview', '{}', '0'.repeat(48))).status).toBe(403)
+  it('guards the API: session cookie, Host header, validated arguments, no secret in any answer', async () => {
+    expect((await post('overview', '{}', `ee_session=${'0'.repeat(64)}`)).status).toBe(403)
     const ok = await post('overview', '{}')
     expect(ok.status).toBe(200)
     expect(((await ok.json()) as { result: { version: string } }).result.version).toBe('v2')
