@@ -19,6 +19,7 @@ import { type OpenOptions, listAwsProfiles, openConnection, testConnection } fro
 import type { SecretStore } from './connections/secret-store'
 import { QueryHistory } from './history/query-history'
 import { type ByteServer, startByteServer } from './byte-server/byte-server'
+import { checkExportPath } from './export/export-folder'
 import { type BucketEngine, openBucketEngine } from './engine/open-bucket-engine'
 import { exportQuery } from './export/export-to-file'
 
@@ -41,6 +42,8 @@ export interface WorkspaceOptions {
     showInFolder(path: string): void
     readonly downloadsDir: string
   }
+  /** Without a platform (the web host): the only folder an export may write in (default ~/Downloads). */
+  readonly exportDir?: string
 }
 
 const locationOf = (c: ConnectionConfig): string => (c.provider === 'local' ? c.path : `${c.provider}://${c.bucket}/${c.prefix}`)
@@ -298,8 +301,12 @@ export class Workspace {
     return this.mainEngine.engine
   }
 
+  private exportFolder(): string {
+    return this.opts.exportDir ?? this.opts.platform?.downloadsDir ?? join(homedir(), 'Downloads')
+  }
+
   exportDefaults(): { directory: string; dialog: boolean } {
-    return { directory: this.opts.platform?.downloadsDir ?? join(homedir(), 'Downloads'), dialog: this.opts.platform !== undefined }
+    return { directory: this.exportFolder(), dialog: this.opts.platform !== undefined }
   }
 
   async chooseSavePath(args: { defaultName: string; format: 'csv' | 'parquet' }): Promise<{ path: string | null }> {
@@ -313,6 +320,9 @@ export class Workspace {
   async exportStart(args: ArgsOf<'exportStart'>): Promise<ExportJob> {
     // With a native save dialog, only a path the user chose there may be written (a renderer cannot pick one).
     if (this.opts.platform && !this.grantedPaths.has(args.path)) throw new Error('Choose where to save the file first.')
+    // Without one (the web host, which any typed path reaches), only a plain file in the export folder.
+    const allowed = this.opts.platform ? null : await checkExportPath(this.exportFolder(), args.path)
+    if (allowed && !allowed.ok) throw new Error(allowed.reason)
     const id = randomUUID()
     const abort = new AbortController()
     const entry = { job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, error: null } as ExportJob, abort }
@@ -347,6 +357,8 @@ export class Workspace {
   }
 
   showInFolder(args: { path: string }): { shown: boolean } {
+    // Only a file this app wrote: an export that finished (a renderer cannot have any path revealed or opened).
+    if (![...this.exports.values()].some((e) => e.job.done && e.job.path === args.path)) throw new Error(`Show in folder works only for a file an export of this session wrote; ${args.path} is not one.`)
     if (!this.opts.platform) return { shown: false }
     this.opts.platform.showInFolder(args.path)
     return { shown: true }

@@ -56,7 +56,8 @@ beforeAll(async () => {
       expect(restored).toBeGreaterThan(0)
     },
     workspace: async ({ demo, s3, work }) => {
-      const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
+      // The web host writes exports only in its export folder: the test's own.
+      const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false, exportDir: join(work, 'exports') })
       const { id } = await w.connectionSave({ connection: { name: 'Analyst S3', provider: 's3', bucket: BUCKET, prefix: '', endpoint: (s3 as S3Server).endpoint, region: 'us-east-1', auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId } } as never, secretAccessKey: S3_TEST_KEYS.secretAccessKey })
       await w.connectionOpen({ id })
       return w

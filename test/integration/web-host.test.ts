@@ -4,7 +4,7 @@
 // drawn, keyboard, zoom, axis zone), the findings list that jumps to its hour, and the inspector.
 // Screenshots are saved under test-results/.
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { type IncomingMessage, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -207,6 +207,78 @@ describe('web host session', () => {
       expect(r.body, name).not.toMatch(/<html|<div id="root"|"result"|Demo bucket/i)
     }
   }, 60_000)
+})
+
+describe('export folder through the web host', () => {
+  let w: Workspace
+  let h: WebHost
+  let root: string
+  let exportDir: string
+  let cookie = ''
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'ee-exports-'))
+    // Not created yet: the first export creates it (and nothing else).
+    exportDir = join(root, 'Downloads')
+    await mkdir(join(root, 'elsewhere'))
+    w = new Workspace({ dataDir: join(root, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false, exportDir })
+    h = await startWebHost({ workspace: w, rendererDir: join(app.work, 'renderer') })
+    cookie = ((await fetch(h.url, { redirect: 'manual' })).headers.getSetCookie()[0] ?? '').split(';')[0] as string
+  })
+  afterAll(async () => {
+    await h?.close()
+    w?.dispose()
+    await rm(root, { recursive: true, force: true })
+  })
+  const call = async (name: string, args: unknown): Promise<{ status: number; body: { result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }; error?: string } }> => {
+    const r = await fetch(`${h.origin}/api/${name}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(args) })
+    return { status: r.status, body: (await r.json()) as never }
+  }
+  const exportTo = (path: string) => call('exportStart', { sql: 'SELECT 42 AS answer', format: 'csv', path, overwrite: false, asOf: null })
+
+  it('refuses a path outside the folder, a ../ path, a dot-file, a symlinked folder or file, and a new folder tree, each saying why', async () => {
+    expect((await call('exportDefaults', {})).body.result?.directory).toBe(exportDir)
+    await mkdir(exportDir)
+    await symlink(join(root, 'elsewhere'), join(exportDir, 'linked'))
+    await writeFile(join(root, 'elsewhere', 'target.csv'), 'kept')
+    await symlink(join(root, 'elsewhere', 'target.csv'), join(exportDir, 'file-link.csv'))
+    const cases: [string, RegExp][] = [
+      [join(root, 'elsewhere', 'x.csv'), /is outside the export folder/],
+      ['/root/.bashrc', /is outside the export folder/],
+      [`${exportDir}/../elsewhere/x.csv`, /contains "\." or "\.\." segments/],
+      [join(exportDir, '.bashrc'), /hidden \(dot\) file or folder/],
+      [join(exportDir, 'linked', 'x.csv'), /linked is a symbolic link/],
+      [join(exportDir, 'file-link.csv'), /file-link\.csv is a symbolic link/],
+      [join(exportDir, 'new', 'deeper', 'x.csv'), /does not exist, and an export creates no folders/]
+    ]
+    for (const [path, reason] of cases) {
+      const r = await exportTo(path)
+      expect(r.status, path).toBe(500)
+      expect(r.body.error, path).toMatch(reason)
+      expect(r.body.error, path).toMatch(/^Export refused: /)
+    }
+    // Nothing was written anywhere: the link target is intact, no folder was created.
+    expect(await readFile(join(root, 'elsewhere', 'target.csv'), 'utf8')).toBe('kept')
+    expect((await readdir(join(root, 'elsewhere'))).sort()).toEqual(['target.csv'])
+    expect((await readdir(exportDir)).sort()).toEqual(['file-link.csv', 'linked'])
+    await rm(exportDir, { recursive: true })
+  })
+
+  it('writes a normal file in the export folder (creating that folder only), and shows only a file it wrote', async () => {
+    const target = join(exportDir, 'answer.csv')
+    const started = await exportTo(target)
+    expect(started.status).toBe(200)
+    let job = started.body.result
+    while (job?.running) job = (await call('exportStatus', { id: job.id })).body.result
+    expect(job?.error ?? null).toBeNull()
+    expect(job?.done).toBe(true)
+    // Line ends are the engine's choice (\n or \r\n): the content is what counts.
+    expect(await readFile(target, 'utf8')).toMatch(/^answer\r?\n42\r?\n$/)
+    // "Show in folder" takes only a path an export of this session wrote.
+    expect((await call('showInFolder', { path: target })).status).toBe(200)
+    const other = await call('showInFolder', { path: '/root/.ssh/id_rsa' })
+    expect(other.status).toBe(500)
+    expect(other.body.error).toMatch(/only for a file an export of this session wrote/)
+  }, 120_000)
 })
 
 describe('web host', () => {

@@ -88,8 +88,8 @@ describe('Workspace', () => {
 
   it('exports in the background with progress; a cancelled export leaves no file; a desktop export needs the chosen path', async () => {
     const dataDir = join(work, 'c')
-    const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
     const out = join(work, 'exports')
+    const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false, exportDir: out })
     const done = await w.exportStart({ sql: 'SELECT tenant_id, count(*) AS n FROM cloud_chat_messages GROUP BY 1 ORDER BY 1', format: 'csv', path: join(out, 'ok.csv'), overwrite: false, asOf: null })
     let job = done
     while (job.running) job = await new Promise((r) => setTimeout(() => r(w.exportStatus({ id: done.id })), 50))
