@@ -4,7 +4,7 @@
 import { CATALOG } from './catalog'
 import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders } from './inventory'
 import { isArchived, type ListedObject } from './listing'
-import { logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
+import { PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { quoteIdent } from './sql-quote'
 
 /** What the views need of an engine: the CLI's (DuckDB-WASM in a Node worker) and the renderer's (in a browser worker). */
@@ -19,6 +19,8 @@ export interface ViewsResult {
   readonly created: string[]
   /** Tables without a view, and why. */
   readonly problems: { readonly table: string; readonly message: string }[]
+  /** Views that differ from what the rules alone give, and how (a vendor column that wins over a partition column). */
+  readonly notes: { readonly table: string; readonly message: string }[]
 }
 
 export async function createBucketViews(
@@ -30,6 +32,7 @@ export async function createBucketViews(
   const now = opts.now ?? Date.now()
   const created: string[] = []
   const problems: { table: string; message: string }[] = []
+  const notes: { table: string; message: string }[] = []
   const register = async (regs: readonly { name: string; key: string }[]): Promise<void> => {
     await engine.register(regs.map((r) => ({ ...r, size: objects.get(r.key)?.size ?? 0 })))
   }
@@ -57,6 +60,7 @@ export async function createBucketViews(
     }
     await register(q.registrations)
     try {
+      for (const stmt of q.setup) await engine.query(stmt)
       await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${q.sql}`)
       await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
       created.push(`${t.schema}.${t.table}`)
@@ -70,10 +74,25 @@ export async function createBucketViews(
       for (const stmt of v.setup) await engine.query(stmt)
       await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(`${t.table}__versions`)} AS ${v.sql}`)
       created.push(`${t.table}__versions`)
+      notes.push(...(await vendorPartitionColumns(engine, t)))
     }
   }
   opts.onProgress?.({ done: CATALOG.length, total: CATALOG.length, table: '' })
-  return { created, problems }
+  return { created, problems, notes }
+}
+
+/** A parts table whose files hold a column named etl_date or etl_hour keeps the data's values there: say so. The
+ * versions view has the files' columns only (its own are _etl_date, _etl_hour), so a column that binds there is the data's. */
+async function vendorPartitionColumns(engine: SqlEngine, t: { schema: string; table: string }): Promise<{ table: string; message: string }[]> {
+  const out: { table: string; message: string }[] = []
+  for (const column of PARTITION_COLUMNS) {
+    const held = await engine.query(`SELECT ${quoteIdent(column)} FROM ${quoteIdent(`${t.table}__versions`)} LIMIT 0`).then(
+      () => true,
+      () => false
+    )
+    if (held) out.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: its files have their own ${column} column; the data's values are kept there, not the folder's (the folder's is in ${t.table}__versions._${column}).` })
+  }
+  return out
 }
 
 /** The objects the views read (ready folders' files and _SUCCESS markers, and the first v2 manifest that

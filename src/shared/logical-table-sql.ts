@@ -13,6 +13,21 @@ export type LogicalTableSql =
   | { readonly ok: true; readonly sql: string; readonly files: number }
   | { readonly ok: false; readonly reason: 'no_ready_copy' | 'no_files'; readonly message: string }
 
+/** Columns a parts table's logical view adds, as Spark's partition discovery gives them to the vendor's job (strings). */
+export const PARTITION_COLUMNS = ['etl_date', 'etl_hour'] as const
+
+/**
+ * The rows with etl_date and etl_hour of their folder, by their rank in `files` (a relation of rank, _etl_date,
+ * _etl_hour). A NATURAL LEFT JOIN per column: when the files hold a column of that name, it is a join column and the
+ * data's value is kept (nothing is added); otherwise the folder's value is added. Both DuckDB versions run it.
+ */
+function withPartitionColumns(rows: string, files: string): string {
+  return (
+    `(${rows}) NATURAL LEFT JOIN (SELECT ${RANK}, _etl_date AS etl_date FROM ${files}) ` +
+    `NATURAL LEFT JOIN (SELECT ${RANK}, _etl_hour AS etl_hour FROM ${files})`
+  )
+}
+
 /** Columns the view of every row version adds, saying where each row came from. */
 export const VERSION_COLUMNS = ['_prefix', '_etl_date', '_etl_hour', '_file'] as const
 
@@ -84,16 +99,17 @@ export function logicalTableSql(table: Pick<CatalogTable, 'schema' | 'table' | '
   if (columnsFrom) return withoutRows(logicalTableSql(table, [columnsFrom], locate))
   const files = rankFiles(folders, locate)
   if (files.length === 0) return emptyFolders(table, folders)
-  if (table.mode === 'full' || table.keyColumn === null) {
-    return { ok: true, sql: `SELECT * FROM ${readParquet(files, false)}`, files: files.length }
-  }
-  const key = quoteIdent(table.keyColumn)
-  const sql =
-    `WITH ${fileTable(files)}, __ee_rows AS (SELECT * FROM ${readParquet(files, true)}) ` +
-    `SELECT * EXCLUDE (filename, file_row_number, ${LOC}, ${RANK}, _prefix, _etl_date, _etl_hour, _file) ` +
-    `FROM __ee_rows JOIN __ee_files ON __ee_rows.filename = __ee_files.${LOC} ` +
-    `QUALIFY ${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${RANK} DESC, file_row_number DESC) = 1`
-  return { ok: true, sql, files: files.length }
+  if (table.mode === 'full') return { ok: true, sql: `SELECT * FROM ${readParquet(files, false)}`, files: files.length }
+  const ranked = `SELECT __ee_rows.*, __ee_files.${RANK} FROM __ee_rows JOIN __ee_files ON __ee_rows.filename = __ee_files.${LOC}`
+  const rows = `WITH ${fileTable(files)}, __ee_rows AS (SELECT * FROM ${readParquet(files, true)}) SELECT * FROM ${withPartitionColumns(ranked, '__ee_files')}`
+  const keep = table.keyColumn === null ? '' : ` QUALIFY ${keyedLatest(table.keyColumn)}`
+  return { ok: true, sql: `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (${rows})${keep}`, files: files.length }
+}
+
+/** The row that stands for its key: from the latest folder, ties broken by file name, then row position; NULL keys all kept. */
+function keyedLatest(keyColumn: string): string {
+  const key = quoteIdent(keyColumn)
+  return `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${RANK} DESC, file_row_number DESC) = 1`
 }
 
 /** Every row of a parts table from every ready folder, with _prefix, _etl_date, _etl_hour and _file. */
@@ -148,24 +164,27 @@ function readGlob(base: string, withProvenance: boolean): string {
 }
 
 /** logicalTableSql for an engine that reads registered files by glob (DuckDB-WASM). `base` is a name prefix such as "ee/claudia_messages/". */
-export function logicalTableGlobSql(table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, folders: readonly Folder[], base: string): GlobTableSql {
+export function logicalTableGlobSql(
+  table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>,
+  folders: readonly Folder[],
+  base: string,
+  /** Parts tables: the table `setup` fills with each file's folder (shared with the versions view). */
+  filesTable = `__ee_files_${table.table}`
+): GlobTableSql {
   const columnsFrom = emptyCopyColumnsFrom(table, folders)
-  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base))
+  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base, filesTable))
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
-  if (table.mode === 'full' || table.keyColumn === null) return { ok: true, sql: `SELECT * FROM ${readGlob(base, false)}`, files: files.length, registrations, setup: [] }
-  const key = quoteIdent(table.keyColumn)
-  const sql =
-    `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (SELECT *, ${RANK_FROM_NAME} AS ${RANK} FROM ${readGlob(base, true)}) ` +
-    `QUALIFY ${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${RANK} DESC, file_row_number DESC) = 1`
-  return { ok: true, sql, files: files.length, registrations, setup: [] }
+  if (table.mode === 'full') return { ok: true, sql: `SELECT * FROM ${readGlob(base, false)}`, files: files.length, registrations, setup: [] }
+  const t = quoteIdent(filesTable)
+  const ranked = `SELECT *, ${RANK_FROM_NAME} AS ${RANK} FROM ${readGlob(base, true)}`
+  const keep = table.keyColumn === null ? '' : ` QUALIFY ${keyedLatest(table.keyColumn)}`
+  const sql = `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (SELECT * FROM ${withPartitionColumns(ranked, t)})${keep}`
+  return { ok: true, sql, files: files.length, registrations, setup: filesTableSetup(t, files) }
 }
 
-/** versionsSql for a glob engine: provenance comes from a table filled by `setup` (inserts of 100 rows). */
-export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[], base: string, filesTable: string): GlobTableSql {
-  const { files, registrations } = globRegistrations(folders, base)
-  if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
-  const t = quoteIdent(filesTable)
+/** Statements that fill a table with each file's rank and folder (inserts of 100 rows: the WASM parser's stack). */
+function filesTableSetup(t: string, files: readonly RankedFile[]): string[] {
   const setup = [`CREATE OR REPLACE TABLE ${t} (${RANK} BIGINT, _prefix VARCHAR, _etl_date VARCHAR, _etl_hour VARCHAR, _file VARCHAR)`]
   for (let i = 0; i < files.length; i += 100) {
     const rows = files.slice(i, i + 100).map((f) => {
@@ -174,6 +193,15 @@ export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, f
     })
     setup.push(`INSERT INTO ${t} VALUES ${rows.join(', ')}`)
   }
+  return setup
+}
+
+/** versionsSql for a glob engine: provenance comes from a table filled by `setup` (inserts of 100 rows). */
+export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[], base: string, filesTable: string): GlobTableSql {
+  const { files, registrations } = globRegistrations(folders, base)
+  if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
+  const t = quoteIdent(filesTable)
+  const setup = filesTableSetup(t, files)
   const sql = `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (SELECT *, ${RANK_FROM_NAME} AS ${RANK} FROM ${readGlob(base, true)}) JOIN ${t} USING (${RANK})`
   return { ok: true, sql, files: files.length, registrations, setup }
 }
