@@ -40,7 +40,8 @@ export class AppService {
   private readonly footers: BlockCache
 
   constructor(private readonly opts: AppServiceOptions) {
-    this.footers = new BlockCache(join(opts.dataDir, 'footers', opts.connectionId), opts.provider)
+    // Footers only (the hour inspector's row counts): a smaller cap than the byte server's.
+    this.footers = new BlockCache(join(opts.dataDir, 'footers', opts.connectionId), opts.provider, { maxBytes: 256 * 1024 ** 2 })
   }
 
   get connectionId(): string {
@@ -67,7 +68,7 @@ export class AppService {
       this.objectMap = r.index.objects
       this.generation++
       this.timelineCache = analyzeTimeline(inventory, manifests, { now, parsedCache: this.parsedManifests })
-      this.problems = r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)
+      this.problems = [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
     }
     this.inflight = run().finally(() => {
       this.inflight = null

@@ -113,7 +113,7 @@ describe('end to end against S3 on loopback', () => {
     expect(await lastShown()).toBe(new Date(last).toISOString())
     // A focused cell stays on its hour when the refresh shifts the columns.
     expect(await clickCell(page, 'cloud_chat_tags', new Date(last).toISOString())).toBe('ready')
-    await page.getByRole('button', { name: 'Refresh' }).click()
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click()
     await expect.poll(lastShown, { timeout: 60_000 }).toBe(iso)
     const status = page.locator('[data-testid=timeline-status]')
     expect([await status.getAttribute('data-hour'), await status.getAttribute('data-table')]).toEqual([new Date(last).toISOString(), 'cloud_chat_tags'])

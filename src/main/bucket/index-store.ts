@@ -1,9 +1,11 @@
 // Keeps a connection's bucket index on disk, so the next launch refreshes it instead of listing again.
-// Written to a temporary file and renamed, so a crash never leaves half an index; an unreadable index is
-// treated as absent (the next refresh lists everything).
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+// Written atomically as 0600 (src/main/files), so a crash never leaves half an index. On load every row is
+// checked: an index that cannot be read or has the wrong shape is dropped, with the reason, and the next
+// refresh lists everything (a wrong-shaped index must never make every incremental refresh fail).
+import { readFile } from 'node:fs/promises'
+import type { IndexedUnit } from '../../shared/listing-plan'
 import type { ListedObject } from '../../shared/listing'
+import { writePrivateFile } from '../files/private-file'
 import type { BucketIndex } from './bucket-index'
 
 const FORMAT = 1
@@ -13,26 +15,73 @@ type Row = [key: string, size: number, lastModified: number, etag: string | null
 export async function saveIndex(path: string, index: BucketIndex): Promise<void> {
   const rows: Row[] = []
   for (const o of index.objects.values()) rows.push([o.key, o.size, Date.parse(o.lastModified), o.etag ?? null, o.storageClass ?? null, o.restore ? [o.restore.ongoing, o.restore.expiry ?? null] : null])
-  const body = JSON.stringify({ format: FORMAT, location: index.location, refreshedAt: index.refreshedAt, units: index.units, rows })
-  await mkdir(dirname(path), { recursive: true })
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`
-  await writeFile(tmp, body)
-  await rename(tmp, path)
+  await writePrivateFile(path, JSON.stringify({ format: FORMAT, location: index.location, refreshedAt: index.refreshedAt, units: index.units, rows }))
 }
 
-export async function loadIndex(path: string): Promise<BucketIndex | null> {
-  let parsed: { format?: number; location?: string; refreshedAt?: number; units?: BucketIndex['units']; rows?: Row[] }
+const stringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string'
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
+/** Why a row cannot be an object of the index, or null when it can. */
+function rowProblem(row: unknown): string | null {
+  if (!Array.isArray(row) || row.length !== 6) return 'is not a list of 6 fields'
+  const [key, size, lm, etag, storageClass, restore] = row as unknown[]
+  if (typeof key !== 'string' || key === '') return 'has no key'
+  if (!finite(size) || size < 0 || !Number.isInteger(size)) return `(${key}) has no size`
+  if (!finite(lm) || Number.isNaN(new Date(lm).getTime())) return `(${key}) has no time`
+  if (!stringOrNull(etag) || !stringOrNull(storageClass)) return `(${key}) has an ETag or storage class that is not text`
+  if (restore !== null && !(Array.isArray(restore) && restore.length === 2 && typeof restore[0] === 'boolean' && stringOrNull(restore[1]))) return `(${key}) has a restore state of the wrong shape`
+  return null
+}
+
+const isUnit = (u: unknown): u is IndexedUnit => typeof u === 'object' && u !== null && typeof (u as IndexedUnit).prefix === 'string' && stringOrNull((u as IndexedUnit).lastKey)
+
+export interface LoadedIndex {
+  /** The saved index, or null when there is none or it cannot be used. */
+  readonly index: BucketIndex | null
+  /** Why a saved index was dropped (for the user), or null. */
+  readonly problem: string | null
+}
+
+/** Reads a saved index, checking every row; a missing file is no index and no problem. */
+export async function readIndex(path: string): Promise<LoadedIndex> {
+  const dropped = (why: string): LoadedIndex => ({ index: null, problem: `The saved listing ${path} ${why}, so it was dropped and the whole bucket was listed again.` })
+  let text: string
   try {
-    parsed = JSON.parse(await readFile(path, 'utf8'))
-  } catch {
-    return null
+    text = await readFile(path, 'utf8')
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return { index: null, problem: null }
+    return dropped(`could not be read (${(e as Error).message})`)
   }
-  if (parsed.format !== FORMAT || typeof parsed.location !== 'string' || !Array.isArray(parsed.rows) || !Array.isArray(parsed.units) || typeof parsed.refreshedAt !== 'number') return null
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (e) {
+    return dropped(`is not valid JSON (${(e as Error).message})`)
+  }
+  if (typeof parsed !== 'object' || parsed === null) return dropped('is not an index')
+  const p = parsed as { format?: unknown; location?: unknown; refreshedAt?: unknown; units?: unknown; rows?: unknown }
+  // An index of another format (another version of the app) is simply listed again: not a problem to report.
+  if (p.format !== FORMAT) return { index: null, problem: null }
+  if (typeof p.location !== 'string') return dropped('names no bucket location')
+  if (!finite(p.refreshedAt)) return dropped('has no refresh time')
+  if (!Array.isArray(p.units)) return dropped('has no listing units')
+  const badUnit = p.units.findIndex((u) => !isUnit(u))
+  if (badUnit >= 0) return dropped(`has a listing unit (#${badUnit + 1}) of the wrong shape`)
+  if (!Array.isArray(p.rows)) return dropped('has no objects')
   const objects = new Map<string, ListedObject>()
-  for (const [key, size, lm, etag, storageClass, restore] of parsed.rows) {
+  for (let i = 0; i < p.rows.length; i++) {
+    const row: unknown = p.rows[i]
+    const why = rowProblem(row)
+    if (why) return dropped(`has a damaged object row (#${i + 1} ${why})`)
+    const [key, size, lm, etag, storageClass, restore] = row as Row
     objects.set(key, { key, size, lastModified: new Date(lm).toISOString(), ...(etag !== null ? { etag } : {}), ...(storageClass !== null ? { storageClass } : {}), ...(restore ? { restore: { ongoing: restore[0], ...(restore[1] ? { expiry: restore[1] } : {}) } } : {}) })
   }
-  return { location: parsed.location, refreshedAt: parsed.refreshedAt, units: parsed.units, objects }
+  return { index: { location: p.location, refreshedAt: p.refreshedAt, units: p.units as IndexedUnit[], objects }, problem: null }
+}
+
+/** The saved index, or null when there is none or it cannot be used. */
+export async function loadIndex(path: string): Promise<BucketIndex | null> {
+  return (await readIndex(path)).index
 }
 
 /** Where a connection's index lives in the app's data folder. */

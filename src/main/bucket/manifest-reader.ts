@@ -1,23 +1,41 @@
 // Reads the manifests the timeline needs, in parallel, through a cache keyed by key and ETag (a manifest is
-// written once), so a refresh reads only the new ones.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+// written once), so a refresh reads only the new ones. The cache file is private (0600) and written atomically;
+// entries of the wrong shape are ignored (read again), and concurrent refreshes merge what they read.
+import { readFile } from 'node:fs/promises'
 import pLimit from 'p-limit'
 import type { Inventory } from '../../shared/inventory'
 import type { ListedObject } from '../../shared/listing'
 import type { ManifestText } from '../../shared/timeline'
 import { BucketError } from './bucket-errors'
 import type { BucketProvider } from './bucket-provider'
+import { withFileLock } from '../files/file-lock'
+import { writePrivateFile } from '../files/private-file'
 
 type Cache = Record<string, { etag: string; text: string }>
 
+/** The cached manifests; a missing or damaged cache is empty (it holds only what the bucket still has). */
 async function loadCache(path: string | undefined): Promise<Cache> {
   if (!path) return {}
+  let parsed: unknown
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as Cache
+    parsed = JSON.parse(await readFile(path, 'utf8'))
   } catch {
     return {}
   }
+  const cache: Cache = {}
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return cache
+  for (const [key, e] of Object.entries(parsed)) {
+    if (typeof e === 'object' && e !== null && typeof (e as Cache[string]).etag === 'string' && typeof (e as Cache[string]).text === 'string') cache[key] = e as Cache[string]
+  }
+  return cache
+}
+
+/** Adds what this read fetched to the cache file, under its lock: what another refresh added meanwhile stays. */
+async function saveCache(path: string, added: Cache): Promise<void> {
+  await withFileLock(path, async () => {
+    const merged = { ...(await loadCache(path)), ...added }
+    await writePrivateFile(path, JSON.stringify(merged))
+  })
 }
 
 export interface ManifestReadOptions {
@@ -35,7 +53,7 @@ export async function readManifests(provider: BucketProvider, inventory: Invento
   const cache = await loadCache(opts.cacheFile)
   const out = new Map<string, ManifestText>()
   const limit = pLimit(opts.concurrency ?? 32)
-  let changed = false
+  const added: Cache = {}
   const read = async (key: string, obj: ListedObject): Promise<void> => {
     const stamp = obj.etag ?? `${obj.size}-${obj.lastModified}`
     const hit = cache[key]
@@ -51,18 +69,12 @@ export async function readManifests(provider: BucketProvider, inventory: Invento
       const { body } = obj.size === 0 ? { body: new Uint8Array(0) } : await provider.readRange(key, { start: 0, end: obj.size - 1 }, opts.signal)
       const text = new TextDecoder().decode(body)
       out.set(key, text)
-      cache[key] = { etag: stamp, text }
-      changed = true
+      cache[key] = added[key] = { etag: stamp, text }
     } catch (e) {
       out.set(key, { error: e instanceof BucketError ? e.userMessage : (e as Error).message })
     }
   }
   await Promise.all([...inventory.manifests].filter(([key]) => !opts.filter || opts.filter(key)).map(([key, m]) => limit(() => read(key, m.object))))
-  if (changed && opts.cacheFile) {
-    await mkdir(dirname(opts.cacheFile), { recursive: true })
-    const tmp = `${opts.cacheFile}.${process.pid}.tmp`
-    await writeFile(tmp, JSON.stringify(cache))
-    await rename(tmp, opts.cacheFile)
-  }
+  if (Object.keys(added).length > 0 && opts.cacheFile) await saveCache(opts.cacheFile, added)
   return out
 }

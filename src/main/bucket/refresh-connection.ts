@@ -1,12 +1,28 @@
-// Opens a connection's index from disk, refreshes it (incrementally when one was saved), and saves it back.
+// Opens a connection's index from disk, refreshes it (incrementally when a usable one was saved), and saves it
+// back. A saved index that is damaged or breaks the incremental refresh is dropped and the bucket listed in full.
 import { type RefreshOptions, type RefreshResult, refreshBucketIndex } from './bucket-index'
 import type { BucketProvider } from './bucket-provider'
-import { indexPath, loadIndex, saveIndex } from './index-store'
+import { indexPath, readIndex, saveIndex } from './index-store'
 
-export async function refreshConnectionIndex(dataDir: string, connectionId: string, provider: BucketProvider, opts: RefreshOptions = {}): Promise<RefreshResult> {
+export interface ConnectionRefreshResult extends RefreshResult {
+  /** Why the saved index was not used (for the user), or null. */
+  readonly indexProblem: string | null
+}
+
+export async function refreshConnectionIndex(dataDir: string, connectionId: string, provider: BucketProvider, opts: RefreshOptions = {}): Promise<ConnectionRefreshResult> {
   const path = indexPath(dataDir, connectionId)
-  const previous = opts.full ? null : await loadIndex(path)
-  const result = await refreshBucketIndex(provider, previous, opts)
+  const saved = opts.full ? { index: null, problem: null } : await readIndex(path)
+  let indexProblem = saved.problem
+  let result: RefreshResult
+  try {
+    result = await refreshBucketIndex(provider, saved.index, opts)
+  } catch (e) {
+    // A bucket error (denied, network, cancelled) would fail a full listing too; anything else came from the
+    // saved index, which passed the checks but still cannot be refreshed: list everything instead.
+    if (saved.index === null || opts.signal?.aborted || (e as { name?: string }).name === 'BucketError') throw e
+    indexProblem = `The saved listing ${path} could not be refreshed (${(e as Error).message}), so the whole bucket was listed again.`
+    result = await refreshBucketIndex(provider, null, opts)
+  }
   await saveIndex(path, result.index)
-  return result
+  return { ...result, indexProblem }
 }

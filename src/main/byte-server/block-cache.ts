@@ -1,11 +1,17 @@
 // A disk cache of object bytes in fixed blocks, keyed by object identity (key and ETag or generation): a
-// range read once is served from disk afterwards, and a rewritten object is a different identity.
+// range read once is served from disk afterwards, and a rewritten object is a different identity. Bounded: past
+// its cap the least recently used blocks are deleted (blocks being read are never). Files 0600 in 0700 folders.
 import { createHash } from 'node:crypto'
-import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import type { Dirent } from 'node:fs'
+import { open, readdir, rmdir, stat, unlink, utimes } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
 import type { ByteRange, BucketProvider } from '../bucket/bucket-provider'
+import { writePrivateFile } from '../files/private-file'
 
 export const BLOCK_SIZE = 16 * 1024
+
+/** The cap when none is given: enough for the Parquet footers and hot columns of a year of deliveries. */
+export const DEFAULT_CACHE_BYTES = 2 * 1024 ** 3
 
 export interface CacheStats {
   /** Bytes fetched from the bucket (whole blocks). */
@@ -21,30 +27,229 @@ export interface ObjectIdentity {
   readonly size: number
 }
 
-export class BlockCache {
-  readonly stats: CacheStats = { bytesFetched: 0, bytesServed: 0, blocksFetched: 0 }
-  private readonly inflight = new Map<string, Promise<void>>()
+export interface BlockCacheOptions {
+  /** Bytes of blocks kept on disk at most (default 2 GiB); past it the least recently used go. */
+  readonly maxBytes?: number
+}
+
+/** A block file's modification time is refreshed at most this often, so the order survives a restart. */
+const TOUCH_EVERY_MS = 60_000
+/** A temporary file older than this was left by a process that died mid-write. */
+const STALE_TEMP_MS = 3_600_000
+
+/** A block on disk: its size, and when its file's time was last set (ms). */
+interface Block {
+  size: number
+  touched: number
+}
+
+/**
+ * What is on disk in one cache folder, shared by every BlockCache of that folder in this process (the byte server
+ * makes a new one per connection it serves). The Map's order is the recency order: least recently used first.
+ */
+class DiskBlocks {
+  readonly blocks = new Map<string, Block>()
+  readonly inflight = new Map<string, Promise<void>>()
+  private readonly pins = new Map<string, number>()
+  private readonly perFolder = new Map<string, number>()
+  total = 0
+  /** Blocks deleted to stay under the cap. */
+  evicted = 0
+  private evicting: Promise<void> | null = null
+  private again = false
+  private scanning: Promise<void> | null = null
 
   constructor(
     private readonly dir: string,
-    private readonly provider: BucketProvider
+    public maxBytes: number
   ) {}
+
+  /** Learns, once and in the background, the blocks an earlier run left on disk (oldest first), then evicts. */
+  scanned(): Promise<void> {
+    if (!this.scanning) {
+      this.scanning = this.scan().catch(() => {})
+      void this.scanning.then(() => this.evict())
+    }
+    return this.scanning
+  }
+
+  /** Resolves once the scan and any eviction have finished. */
+  async idle(): Promise<void> {
+    await this.scanning
+    while (this.evicting) await this.evicting
+  }
+
+  private async scan(): Promise<void> {
+    const found: { path: string; size: number; mtime: number }[] = []
+    let folders: Dirent[]
+    try {
+      folders = await readdir(this.dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const f of folders) {
+      if (!f.isDirectory()) continue
+      const folder = join(this.dir, f.name)
+      for (const name of await readdir(folder).catch(() => [] as string[])) {
+        const path = join(folder, name)
+        const s = await stat(path).catch(() => null)
+        if (!s?.isFile()) continue
+        if (/^\d+$/.test(name)) found.push({ path, size: s.size, mtime: s.mtimeMs })
+        else if (Date.now() - s.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => {})
+      }
+    }
+    found.sort((a, b) => a.mtime - b.mtime)
+    // Blocks this process used meanwhile are more recent than anything found: keep them last.
+    const seen = [...this.blocks]
+    for (const b of found) if (!this.blocks.has(b.path)) this.add(b.path, b.size, b.mtime)
+    for (const [path, block] of seen) this.touch(path, block)
+  }
+
+  add(path: string, size: number, touched = Date.now()): void {
+    if (this.blocks.has(path)) this.forget(path)
+    this.blocks.set(path, { size, touched })
+    this.total += size
+    const folder = dirname(path)
+    this.perFolder.set(folder, (this.perFolder.get(folder) ?? 0) + 1)
+  }
+
+  forget(path: string): void {
+    const b = this.blocks.get(path)
+    if (!b) return
+    this.blocks.delete(path)
+    this.total -= b.size
+    const folder = dirname(path)
+    this.perFolder.set(folder, (this.perFolder.get(folder) ?? 1) - 1)
+  }
+
+  /** Marks a block as just used (most recent); its file's time follows now and then. */
+  touch(path: string, block = this.blocks.get(path)): void {
+    if (!block) return
+    this.blocks.delete(path)
+    this.blocks.set(path, block)
+    const now = Date.now()
+    if (now - block.touched > TOUCH_EVERY_MS) {
+      block.touched = now
+      void utimes(path, now / 1000, now / 1000).catch(() => {})
+    }
+  }
+
+  pin(paths: readonly string[]): void {
+    for (const p of paths) this.pins.set(p, (this.pins.get(p) ?? 0) + 1)
+  }
+
+  unpin(paths: readonly string[]): void {
+    for (const p of paths) {
+      const n = (this.pins.get(p) ?? 1) - 1
+      if (n <= 0) this.pins.delete(p)
+      else this.pins.set(p, n)
+    }
+  }
+
+  /** Deletes least recently used blocks until under the cap; one pass runs at a time, callers wait for it. */
+  evict(): Promise<void> {
+    if (this.evicting) {
+      this.again = true
+      return this.evicting
+    }
+    if (this.total <= this.maxBytes) return Promise.resolve()
+    this.evicting = (async () => {
+      await this.scanned()
+      do {
+        this.again = false
+        const victims: string[] = []
+        for (const path of this.blocks.keys()) {
+          if (this.total <= this.maxBytes) break
+          if (this.pins.has(path) || this.inflight.has(path)) continue
+          this.forget(path)
+          victims.push(path)
+        }
+        for (const path of victims) {
+          await unlink(path).catch(() => {})
+          this.evicted++
+          // An object's folder goes with its last block, unless a fetch is about to write into it.
+          const folder = dirname(path)
+          if ((this.perFolder.get(folder) ?? 0) <= 0 && ![...this.inflight.keys()].some((k) => dirname(k) === folder)) {
+            this.perFolder.delete(folder)
+            await rmdir(folder).catch(() => {})
+          }
+        }
+      } while (this.again && this.total > this.maxBytes)
+    })().finally(() => {
+      this.evicting = null
+    })
+    return this.evicting
+  }
+}
+
+/** One state per cache folder for the life of the process (a handful of folders: one per connection and use). */
+const shared = new Map<string, DiskBlocks>()
+
+/** A block read from disk that is not there (evicted by another process) or not whole (a crash mid-write). */
+class BlockGone extends Error {
+  constructor(readonly path: string) {
+    super(`block ${path} is missing or incomplete`)
+  }
+}
+
+export class BlockCache {
+  readonly stats: CacheStats = { bytesFetched: 0, bytesServed: 0, blocksFetched: 0 }
+  private readonly disk: DiskBlocks
+
+  constructor(
+    private readonly dir: string,
+    private readonly provider: BucketProvider,
+    opts: BlockCacheOptions = {}
+  ) {
+    const abs = resolve(dir)
+    let disk = shared.get(abs)
+    if (!disk) shared.set(abs, (disk = new DiskBlocks(abs, opts.maxBytes ?? DEFAULT_CACHE_BYTES)))
+    else if (opts.maxBytes !== undefined) disk.maxBytes = opts.maxBytes
+    this.disk = disk
+  }
+
+  /** Bytes of blocks on disk as this process knows them (what an earlier run left included once scanned). */
+  get bytesOnDisk(): number {
+    return this.disk.total
+  }
+
+  /** Blocks of this cache's folder deleted to stay under the cap, by any cache of that folder in this process. */
+  get blocksEvicted(): number {
+    return this.disk.evicted
+  }
+
+  /** Resolves once what an earlier run left on disk is known and the cache is under its cap. */
+  idle(): Promise<void> {
+    return this.disk.idle()
+  }
 
   private folder(id: ObjectIdentity): string {
     return join(this.dir, createHash('sha256').update(`${id.key}\u0000${id.etag}`).digest('hex'))
   }
 
+  /** The size block b of an object must have on disk. */
+  private blockSize(id: ObjectIdentity, b: number): number {
+    return Math.min(BLOCK_SIZE, id.size - b * BLOCK_SIZE)
+  }
+
+  /** Is a block on disk, whole? Known blocks are trusted; others (written by an earlier run) are checked. */
+  private async present(id: ObjectIdentity, path: string, b: number): Promise<boolean> {
+    if (this.disk.blocks.has(path)) return true
+    const s = await stat(path).catch(() => null)
+    if (!s || s.size !== this.blockSize(id, b)) return false
+    this.disk.add(path, s.size, s.mtimeMs)
+    return true
+  }
+
   /** Makes sure blocks first..last are on disk, fetching missing runs of blocks in one read each. */
-  private async ensure(id: ObjectIdentity, first: number, last: number, signal?: AbortSignal): Promise<void> {
-    const folder = this.folder(id)
-    await mkdir(folder, { recursive: true })
+  private async ensure(id: ObjectIdentity, folder: string, first: number, last: number, signal?: AbortSignal): Promise<void> {
     const missing: number[] = []
     const waits: Promise<void>[] = []
     for (let b = first; b <= last; b++) {
       const path = join(folder, String(b))
-      const pending = this.inflight.get(path)
+      const pending = this.disk.inflight.get(path)
       if (pending) waits.push(pending)
-      else if (!(await stat(path).then(() => true, () => false))) missing.push(b)
+      else if (!(await this.present(id, path, b))) missing.push(b)
     }
     // Contiguous runs of missing blocks: one ranged read per run.
     for (let i = 0; i < missing.length; ) {
@@ -53,8 +258,8 @@ export class BlockCache {
       const from = missing[i] as number
       const to = missing[j] as number
       const run = this.fetchRun(id, folder, from, to, signal)
-      for (let b = from; b <= to; b++) this.inflight.set(join(folder, String(b)), run)
-      waits.push(run.finally(() => { for (let b = from; b <= to; b++) this.inflight.delete(join(folder, String(b))) }))
+      for (let b = from; b <= to; b++) this.disk.inflight.set(join(folder, String(b)), run)
+      waits.push(run.finally(() => { for (let b = from; b <= to; b++) if (this.disk.inflight.get(join(folder, String(b))) === run) this.disk.inflight.delete(join(folder, String(b))) }))
       i = j + 1
     }
     await Promise.all(waits)
@@ -68,11 +273,38 @@ export class BlockCache {
     for (let b = from; b <= to; b++) {
       const slice = body.subarray((b - from) * BLOCK_SIZE, Math.min(body.length, (b - from + 1) * BLOCK_SIZE))
       const path = join(folder, String(b))
-      const tmp = `${path}.${process.pid}.tmp`
-      await writeFile(tmp, slice)
-      await rename(tmp, path)
+      // Not fsynced: a block lost to a crash is fetched again, and an incomplete one fails the size check.
+      await writePrivateFile(path, slice, { durable: false })
+      this.disk.add(path, slice.length)
       this.stats.blocksFetched++
     }
+  }
+
+  /** Reads blocks first..last of an object from disk into the range start..end. */
+  private async assemble(id: ObjectIdentity, folder: string, start: number, end: number, first: number, last: number): Promise<Buffer> {
+    const parts: Buffer[] = []
+    for (let b = first; b <= last; b++) {
+      const path = join(folder, String(b))
+      const from = b === first ? start - b * BLOCK_SIZE : 0
+      const to = b === last ? end - b * BLOCK_SIZE + 1 : BLOCK_SIZE
+      let fh
+      try {
+        fh = await open(path, 'r')
+      } catch (e) {
+        if ((e as { code?: string }).code === 'ENOENT') throw new BlockGone(path)
+        throw e
+      }
+      try {
+        const buf = Buffer.alloc(to - from)
+        const { bytesRead } = await fh.read(buf, 0, buf.length, from)
+        if (bytesRead !== buf.length) throw new BlockGone(path)
+        parts.push(buf)
+      } finally {
+        await fh.close()
+      }
+      this.disk.touch(path)
+    }
+    return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)
   }
 
   /** The bytes of an inclusive range (clamped to the object), from disk, fetching what is missing. */
@@ -82,25 +314,30 @@ export class BlockCache {
     if (id.size === 0 || end < start) return { start, end: start - 1, body: Buffer.alloc(0) }
     const first = Math.floor(start / BLOCK_SIZE)
     const last = Math.floor(end / BLOCK_SIZE)
-    await this.ensure(id, first, last, signal)
     const folder = this.folder(id)
-    const parts: Buffer[] = []
-    for (let b = first; b <= last; b++) {
-      const from = b === first ? start - b * BLOCK_SIZE : 0
-      const to = b === last ? end - b * BLOCK_SIZE + 1 : BLOCK_SIZE
-      if (from === 0 && to === BLOCK_SIZE) parts.push(await readFile(join(folder, String(b))))
-      else {
-        const fh = await open(join(folder, String(b)), 'r')
+    const paths: string[] = []
+    for (let b = first; b <= last; b++) paths.push(join(folder, String(b)))
+    void this.disk.scanned()
+    // Pinned from the check that a block is there until it has been read: eviction leaves it alone.
+    this.disk.pin(paths)
+    let body: Buffer
+    try {
+      for (let attempt = 0; ; attempt++) {
+        await this.ensure(id, folder, first, last, signal)
         try {
-          const buf = Buffer.alloc(to - from)
-          await fh.read(buf, 0, buf.length, from)
-          parts.push(buf)
-        } finally {
-          await fh.close()
+          body = await this.assemble(id, folder, start, end, first, last)
+          break
+        } catch (e) {
+          // Deleted by another process, or cut short by a crash: forget it and fetch it again (twice at most).
+          if (!(e instanceof BlockGone) || attempt >= 2) throw e
+          this.disk.forget(e.path)
+          await unlink(e.path).catch(() => {})
         }
       }
+    } finally {
+      this.disk.unpin(paths)
     }
-    const body = Buffer.concat(parts)
+    await this.disk.evict()
     this.stats.bytesServed += body.length
     return { start, end, body }
   }

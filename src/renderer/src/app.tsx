@@ -202,6 +202,9 @@ export function App(): React.JSX.Element {
             <button style={btn} onClick={() => refresh(false)} title="List what changed since the last refresh">
               Refresh
             </button>
+            <button style={btn} onClick={() => refresh(true)} title="Forget the saved listing and list the whole bucket again (slower; use it when something looks missing)">
+              Full refresh
+            </button>
           </>
         )}
       </header>

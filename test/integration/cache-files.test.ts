@@ -1,0 +1,182 @@
+// The index and the caches on disk: a saved index of the wrong shape is dropped and the bucket listed again (the
+// refresh succeeds with the right objects and says why), the manifest cache ignores damaged entries and merges
+// concurrent refreshes, and index, manifest cache and footer blocks are 0600 in 0700 folders.
+import { randomBytes } from 'node:crypto'
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AppService } from '../../src/main/app-service'
+import { listAll } from '../../src/main/bucket/bucket-provider'
+import { indexPath, saveIndex } from '../../src/main/bucket/index-store'
+import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import { readManifests } from '../../src/main/bucket/manifest-reader'
+import { refreshConnectionIndex } from '../../src/main/bucket/refresh-connection'
+import { buildInventory } from '../../src/shared/inventory'
+
+const NOW = Date.parse('2026-11-20T05:50:00Z')
+let work: string
+let bucket: string
+let provider: LocalFolderProvider
+let truth: string[]
+let n = 0
+const fresh = (): string => join(work, `data-${++n}`)
+const modeOf = async (p: string): Promise<number> => (await stat(p)).mode & 0o777
+
+/** A small v2 bucket: two hours of a full table and a parts table, with manifests. */
+async function writeBucket(root: string): Promise<void> {
+  const put = async (key: string, body: Buffer | string): Promise<void> => {
+    await mkdir(dirname(join(root, key)), { recursive: true })
+    await writeFile(join(root, key), body)
+    // Written 20 minutes into its hour: objects written after the evaluation instant do not exist yet.
+    const at = new Date(`2026-11-20T${/snapshot_hour=(\d\d)|etl_hour=(\d\d)/.exec(key)?.slice(1).find(Boolean) ?? '00'}:20:00Z`)
+    await utimes(join(root, key), at, at)
+  }
+  for (const hour of ['03', '04']) {
+    const csat = `v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=${hour}/`
+    const msgs = `v2/datamart_claudia/claudia_messages/etl_date=2026-11-20/etl_hour=${hour}/`
+    await put(`${csat}part-00000.parquet`, randomBytes(40_000))
+    await put(`${csat}_SUCCESS`, '')
+    await put(`${msgs}part-00000.parquet`, randomBytes(20_000))
+    await put(`${msgs}_SUCCESS`, '')
+    const manifest = { snapshot_date: '2026-11-20', snapshot_hour: hour, complete: false, tables_delivered: [{ schema: 'datamart_claudia', table: 'claudia_csat', mode: 'full', path: csat, format: 'parquet', files: 1, rows: 10 }], tables_missing: [], tables_pending: [] }
+    await put(`v2/_manifests/snapshot_date=2026-11-20/snapshot_hour=${hour}/manifest.json`, JSON.stringify(manifest))
+  }
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'ee-cachefiles-'))
+  bucket = join(work, 'bucket')
+  await writeBucket(bucket)
+  provider = new LocalFolderProvider(bucket)
+  truth = []
+  for await (const o of listAll(provider, '')) truth.push(o.key)
+  truth.sort()
+  expect(truth.length).toBe(10)
+})
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+type IndexFile = { format: number; rows: unknown[]; units: unknown[] } & Record<string, unknown>
+
+describe('a saved index of the wrong shape', () => {
+  // Each damage alone made every incremental refresh fail (or index garbage) before rows were checked on load.
+  const damages: [string, (f: IndexFile) => void][] = [
+    ['a row that is null', (f) => (f.rows[1] = null)],
+    ['a row missing fields', (f) => (f.rows[2] = (f.rows[2] as unknown[]).slice(0, 2))],
+    ['a size that is text', (f) => ((f.rows[3] as unknown[])[1] = 'big')],
+    ['a time that is not a number', (f) => ((f.rows[0] as unknown[])[2] = '2026-11-20')],
+    ['a listing unit of the wrong shape', (f) => (f.units[0] = { prefix: 42 })],
+    ['rows that are not a list', (f) => (f.rows = { a: 1 } as never)]
+  ]
+  for (const [what, damage] of damages) {
+    it(`${what}: dropped, the whole bucket listed again with the right objects, and said so`, async () => {
+      const dataDir = fresh()
+      expect((await refreshConnectionIndex(dataDir, 'c', provider, { now: NOW })).mode).toBe('cold')
+      const path = indexPath(dataDir, 'c')
+      const file = JSON.parse(await readFile(path, 'utf8')) as IndexFile
+      damage(file)
+      await writeFile(path, JSON.stringify(file))
+      const r = await refreshConnectionIndex(dataDir, 'c', provider, { now: NOW + 60_000 })
+      expect(r.mode).toBe('cold')
+      expect(r.indexProblem).toMatch(/^The saved listing .*c\.json .*, so it was dropped and the whole bucket was listed again\.$/)
+      expect([...r.index.objects.keys()].sort()).toEqual(truth)
+      expect(r.index.objects.get(truth[0] as string)?.size).toBe((await stat(join(bucket, truth[0] as string))).size)
+      // What was saved is whole again: the next refresh is incremental and has nothing to say.
+      const next = await refreshConnectionIndex(dataDir, 'c', provider, { now: NOW + 120_000 })
+      expect(next.mode).toBe('incremental')
+      expect(next.indexProblem).toBeNull()
+      expect([...next.index.objects.keys()].sort()).toEqual(truth)
+    })
+  }
+
+  it('an index of another format is listed again without a problem; a missing one is no problem either', async () => {
+    const dataDir = fresh()
+    await refreshConnectionIndex(dataDir, 'c', provider, { now: NOW })
+    const path = indexPath(dataDir, 'c')
+    await writeFile(path, JSON.stringify({ ...(JSON.parse(await readFile(path, 'utf8')) as object), format: 99 }))
+    const r = await refreshConnectionIndex(dataDir, 'c', provider, { now: NOW })
+    expect([r.mode, r.indexProblem]).toEqual(['cold', null])
+    expect((await refreshConnectionIndex(fresh(), 'c', provider, { now: NOW })).indexProblem).toBeNull()
+  })
+
+  it('the app shows the reason among the overview problems, and serves the right objects', async () => {
+    const dataDir = fresh()
+    const first = new AppService({ provider, connectionId: 'conn', dataDir, now: () => NOW })
+    await first.refresh()
+    expect((await first.overview()).problems).toEqual([])
+    const path = indexPath(dataDir, 'conn')
+    const file = JSON.parse(await readFile(path, 'utf8')) as IndexFile
+    file.rows[0] = { key: 'not a row' }
+    await writeFile(path, JSON.stringify(file))
+    // A restart: the next launch reads the damaged index.
+    const second = new AppService({ provider, connectionId: 'conn', dataDir, now: () => NOW })
+    await second.refresh()
+    const overview = await second.overview()
+    expect(overview.problems).toHaveLength(1)
+    expect(overview.problems[0]).toMatch(/saved listing .* has a damaged object row \(#1 is not a list of 6 fields\), so it was dropped/)
+    for (const key of truth) expect(second.object(key)?.key).toBe(key)
+    expect(overview.tables.find((t) => t.table === 'claudia_csat')?.newestPrefix).toBe('v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=04/')
+  })
+})
+
+describe('the manifest cache', () => {
+  it('ignores entries of the wrong shape and keeps what concurrent refreshes read', async () => {
+    const dir = fresh()
+    const cacheFile = join(dir, 'manifests', 'c.json')
+    await mkdir(dirname(cacheFile), { recursive: true })
+    const k3 = 'v2/_manifests/snapshot_date=2026-11-20/snapshot_hour=03/manifest.json'
+    const k4 = 'v2/_manifests/snapshot_date=2026-11-20/snapshot_hour=04/manifest.json'
+    await writeFile(cacheFile, JSON.stringify({ [k3]: { etag: 5, text: null }, other: 'x' }))
+    const listed = []
+    for await (const o of listAll(provider, '')) listed.push(o)
+    const inventory = buildInventory(listed)
+    const [a, b] = await Promise.all([readManifests(provider, inventory, { cacheFile, filter: (k) => k === k3 }), readManifests(provider, inventory, { cacheFile, filter: (k) => k === k4 })])
+    expect(a.get(k3)).toBe(await readFile(join(bucket, k3), 'utf8'))
+    expect(b.get(k4)).toBe(await readFile(join(bucket, k4), 'utf8'))
+    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as Record<string, { text: string }>
+    expect(Object.keys(cache).sort()).toEqual([k3, k4])
+    expect(cache[k3]?.text).toBe(await readFile(join(bucket, k3), 'utf8'))
+  })
+})
+
+describe('file modes of the index and caches', () => {
+  it('index, manifest cache and footer blocks are 0600 in 0700 folders, and a folder left 0755 is narrowed', async () => {
+    const dataDir = fresh()
+    // An earlier version made the index folder world-readable.
+    await mkdir(join(dataDir, 'index'), { recursive: true })
+    await chmod(join(dataDir, 'index'), 0o755)
+    const service = new AppService({ provider, connectionId: 'conn', dataDir, now: () => NOW })
+    await service.refresh()
+    // The hour inspector reads each Parquet footer through the footer block cache.
+    const detail = await service.hour({ start: '2026-11-20T04:00:00.000Z' })
+    expect(detail.tables.find((t) => t.table === 'claudia_csat')?.files[0]?.rowsError).toMatch(/not a readable Parquet file/)
+    const index = indexPath(dataDir, 'conn')
+    const manifests = join(dataDir, 'manifests', 'conn.json')
+    expect(await modeOf(index)).toBe(0o600)
+    expect(await modeOf(dirname(index))).toBe(0o700)
+    expect(await modeOf(manifests)).toBe(0o600)
+    expect(await modeOf(dirname(manifests))).toBe(0o700)
+    const footers = join(dataDir, 'footers', 'conn')
+    expect(await modeOf(footers)).toBe(0o700)
+    const objects = await readdir(footers)
+    expect(objects.length).toBeGreaterThan(0)
+    for (const o of objects) {
+      expect(await modeOf(join(footers, o))).toBe(0o700)
+      const blocks = await readdir(join(footers, o))
+      expect(blocks.length).toBeGreaterThan(0)
+      for (const b of blocks) expect(await modeOf(join(footers, o, b))).toBe(0o600)
+    }
+    // No temporary file is left anywhere.
+    expect((await readdir(dirname(index))).filter((f) => !f.endsWith('.json'))).toEqual([])
+    expect((await readdir(dirname(manifests))).filter((f) => !f.endsWith('.json'))).toEqual([])
+  })
+
+  it('saveIndex writes 0600 even where the umask would allow more', async () => {
+    const path = join(fresh(), 'index', 'x.json')
+    await saveIndex(path, { location: 'l', refreshedAt: NOW, units: [], objects: new Map() })
+    expect(await modeOf(path)).toBe(0o600)
+    expect(await modeOf(dirname(path))).toBe(0o700)
+  })
+})
