@@ -2,10 +2,12 @@
 // @tanstack/react-virtual for rows and columns, so only what is on screen is in the DOM. Rows come a page at a
 // time from the materialized result as the user scrolls (the renderer keeps a bounded number of pages).
 // Sort is done in SQL. Click selects a cell, Shift+click a range; Ctrl/⌘+C copies it as tab-separated text.
+// Values are the text DuckDB writes (see engine/result-set.ts); copy gives exactly what is shown, NULL empty.
 import { type ColumnDef, type SortingState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
-import { ResultSet, formatValue } from './engine/session'
+import { BLOB_NOTE, NULL_NOTE, isNumericType, toTsv } from './common/format-value'
+import { type DisplayRow, ResultSet } from './engine/result-set'
 
 const ROW_H = 24
 type Cell = { row: number; col: number }
@@ -13,7 +15,7 @@ type Cell = { row: number; col: number }
 export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet; onSort?: (column: string, desc: boolean) => void; height?: number }): React.JSX.Element {
   const scrollRef = useRef<HTMLDivElement | null>(null)
   const [, redraw] = useReducer((n: number) => n + 1, 0)
-  const loaded = useRef(new Map<number, Record<string, unknown>[]>())
+  const loaded = useRef(new Map<number, DisplayRow[]>())
   const [anchor, setAnchor] = useState<Cell | null>(null)
   const [focus, setFocus] = useState<Cell | null>(null)
   const [sorting, setSorting] = useState<SortingState>([])
@@ -62,7 +64,7 @@ export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet
   }, [first, last, result])
 
   const PAGE = ResultSet.PAGE
-  const rowAt = (i: number): Record<string, unknown> | undefined => loaded.current.get(Math.floor(i / PAGE))?.[i % PAGE]
+  const rowAt = (i: number): DisplayRow | undefined => loaded.current.get(Math.floor(i / PAGE))?.[i % PAGE]
 
   const sel = anchor && focus ? { r0: Math.min(anchor.row, focus.row), r1: Math.max(anchor.row, focus.row), c0: Math.min(anchor.col, focus.col), c1: Math.max(anchor.col, focus.col) } : null
 
@@ -77,7 +79,7 @@ export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet
     }
     const data = await result.rows(sel.r0, sel.r1)
     const cs = result.columns.slice(c0, c1 + 1)
-    const text = data.map((r) => cs.map((c) => formatValue(r[c.name], c.type).replace(/[\t\n]/g, ' ')).join('\t')).join('\n')
+    const text = toTsv(data.map((r) => r.slice(c0, c1 + 1)))
     await navigator.clipboard.writeText(text).then(
       () => setCopied(`Copied ${n} row${n === 1 ? '' : 's'} × ${cs.length} column${cs.length === 1 ? '' : 's'}`),
       () => setCopied('The clipboard is not available here.')
@@ -139,7 +141,8 @@ export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet
                   key={h.id}
                   role="columnheader"
                   data-column={h.id}
-                  title={`${h.id} · ${type} — click to sort`}
+                  title={`${h.id} · ${type}${/\bBLOB\b/.test(type) ? `\n${BLOB_NOTE}` : ''}\n${NULL_NOTE}\nClick to sort (on the typed values, in SQL).`}
+                  data-type={type}
                   onClick={() => {
                     const desc = s ? !s.desc : false
                     setSorting([{ id: h.id, desc }])
@@ -165,7 +168,7 @@ export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet
                 {colItems.map((ci) => {
                   const c = result.columns[ci.index]
                   if (!c) return null
-                  const v = row?.[c.name]
+                  const v = row?.[ci.index]
                   const selected = sel && ri.index >= sel.r0 && ri.index <= sel.r1 && ci.index >= sel.c0 && ci.index <= sel.c1
                   return (
                     <div
@@ -177,9 +180,10 @@ export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet
                         if (!e.shiftKey || !anchor) setAnchor(cell)
                         scrollRef.current?.focus()
                       }}
-                      style={{ position: 'absolute', top: 0, left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px`, padding: '0 6px', boxSizing: 'border-box', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', borderRight: '1px solid #f3f4f6', background: selected ? '#d8e8fb' : undefined, color: v === null ? '#aaa' : undefined, textAlign: typeof v === 'number' && !c.type.startsWith('TIMESTAMP') ? 'right' : 'left' }}
+                      style={{ position: 'absolute', top: 0, left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px`, padding: '0 6px', boxSizing: 'border-box', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', borderRight: '1px solid #f3f4f6', background: selected ? '#d8e8fb' : undefined, color: v === null ? '#aaa' : undefined, fontStyle: v === null ? 'italic' : undefined, textAlign: isNumericType(c.type) ? 'right' : 'left' }}
+                      {...(v === null ? { 'data-null': 'true', title: 'NULL (no value)' } : {})}
                     >
-                      {row === undefined ? '…' : v === null || v === undefined ? 'NULL' : formatValue(v, c.type)}
+                      {row === undefined ? '…' : v === null || v === undefined ? 'NULL' : v}
                     </div>
                   )
                 })}

@@ -8,7 +8,8 @@ import type { Overview } from '../../shared/api-contract'
 import { CATALOG } from '../../shared/catalog'
 import { type ColumnFilter, FILTER_OPS, type FilterOp, tableFiltersSql } from '../../shared/filter-sql'
 import { quoteIdent } from '../../shared/sql-quote'
-import { type Column, QueryError, type ResultSet, type ViewsState, ensureViews, formatValue, query, runQuery } from './engine/session'
+import { QueryError, type ResultSet } from './engine/result-set'
+import { type Column, type ViewsState, ensureViews, query, runQuery } from './engine/session'
 import { ExportDialog } from './export-dialog'
 import { ResultGrid } from './result-grid'
 import { ViewsProgressLine } from './views-progress'
@@ -326,8 +327,8 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
                             <>
                               <td>{s.nulls.toLocaleString('en')}</td>
                               <td>{s.distinct.toLocaleString('en')}</td>
-                              <td>{formatValue(s.min, 'VARCHAR').slice(0, 30)}</td>
-                              <td>{formatValue(s.max, 'VARCHAR').slice(0, 30)}</td>
+                              <td>{s.min.slice(0, 30)}</td>
+                              <td>{s.max.slice(0, 30)}</td>
                               <td>{s.histogram ? <Histogram bins={s.histogram} /> : null}</td>
                             </>
                           ) : (

@@ -1,0 +1,121 @@
+// Files that native DuckDB reads and DuckDB-WASM 0.9.1 (the query pane) cannot, through the renderer's engine in
+// Chromium and the byte server: a table whose files disagree on a column's Parquet type (INT32 in the older
+// folder, INT64 in the newer) and tables with a vendor column named `filename`. The pane names the table, the
+// files and why; the other tables' views open and answer, before and after the bad ones in catalog order.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listAll } from '../../src/main/bucket/bucket-provider'
+import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
+import type { ListedObject } from '../../src/shared/listing'
+import { quoteLiteral } from '../../src/shared/sql-quote'
+import { launchChromium } from '../helpers/chromium'
+import { openDb } from '../helpers/duckdb'
+import { serveFolder } from '../helpers/static-server'
+
+let work: string
+let bytes: ByteServer
+let site: { origin: string; close(): Promise<void> }
+const objects: ListedObject[] = []
+
+const CSAT = 'v1/datamart_claudia/claudia_csat/snapshot_date=2026-11-01/'
+const MSG_OLD = 'v1/datamart_claudia/claudia_messages/etl_date=__initial__/'
+const MSG_NEW = 'v1/datamart_claudia/claudia_messages/etl_date=2026-11-01/'
+const PROMPT = 'v1/datamart_claudia/claudia_prompt_revision/etl_date=2026-11-01/'
+const CHAT = 'v1/datamart_cloudchat_saas/cloud_chat_messages/etl_date=2026-11-01/'
+const TAGS = 'v1/datamart_cloudchat_saas/cloud_chat_tags/snapshot_date=2026-11-01/'
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'ee-wasm-files-'))
+  const bucket = join(work, 'bucket')
+  const db = await openDb()
+  try {
+    const write = async (prefix: string, select: string): Promise<void> => {
+      await mkdir(join(bucket, prefix), { recursive: true })
+      await db.run(`COPY (${select}) TO ${quoteLiteral(join(bucket, prefix, 'part-00000.parquet'))} (FORMAT parquet)`)
+      await writeFile(join(bucket, prefix, '_SUCCESS'), '')
+    }
+    await write(CSAT, `SELECT 'csat_' || range AS csat_id, range::INTEGER AS score FROM range(5)`)
+    // The vendor widened a column: INT32 in the initial load, INT64 later.
+    await write(MSG_OLD, `SELECT 'm' || range AS message_id, range::INTEGER AS tokens FROM range(4)`)
+    await write(MSG_NEW, `SELECT 'm' || range AS message_id, (range + 5000000000)::BIGINT AS tokens FROM range(2)`)
+    await write(PROMPT, `SELECT 'p' || range AS prompt_revision_id, 'vendor-file-' || range AS filename FROM range(3)`)
+    await write(CHAT, `SELECT 'c' || range AS chat_id, 'vendor-file-' || range AS filename FROM range(3)`)
+    await write(TAGS, `SELECT 't' || range AS tag_id FROM range(7)`)
+    // Native DuckDB 1.5 reads the widened table (the wider type), and the column named filename.
+    const [m] = await db.rows(`SELECT count(*)::INTEGER AS n, max(tokens)::VARCHAR AS hi FROM read_parquet(${quoteLiteral(join(bucket, 'v1/datamart_claudia/claudia_messages/*/*.parquet'))}, union_by_name = true)`)
+    expect(m).toEqual({ n: 6, hi: '5000000001' })
+  } finally {
+    db.close()
+  }
+  const provider = new LocalFolderProvider(bucket)
+  for await (const o of listAll(provider, '')) objects.push(o)
+  await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
+  site = await serveFolder(join(work, 'page'))
+  const byKey = new Map(objects.map((o) => [o.key, o]))
+  bytes = await startByteServer({ provider, lookup: (k) => byKey.get(k), cacheDir: join(work, 'cache'), allowOrigin: site.origin })
+}, 300_000)
+afterAll(async () => {
+  await site?.close()
+  await bytes?.close()
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+const SQL = [
+  'SELECT count(*)::INTEGER AS n FROM datamart_claudia.claudia_csat',
+  'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_tags',
+  'SELECT count(*)::INTEGER AS n FROM cloud_chat_messages',
+  'SELECT count(*)::INTEGER AS n FROM claudia_messages',
+  'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_tags'
+]
+
+async function runPane(guarded: boolean): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }> {
+  const browser = await launchChromium()
+  try {
+    const tab = await browser.newPage()
+    await tab.goto(`${site.origin}/index.html`)
+    await tab.waitForFunction(() => typeof window.runPaneViews === 'function')
+    const cfg = { objects, base: bytes.url(''), now: Date.now() + 60_000, sql: SQL, guarded }
+    return await tab.evaluate((c) => window.runPaneViews(c), cfg)
+  } finally {
+    await browser.close()
+  }
+}
+
+describe('files the query pane cannot read', () => {
+  it('without the guard, 0.9.1 fails on the widened column and then refuses every other table', async () => {
+    const out = await runPane(false)
+    // What a user met before: a raw internal error, then nothing works.
+    expect(JSON.stringify(out)).toMatch(/SetMin or SetMax called with Value that does not match statistics/)
+    expect(out.results.at(-1)).toEqual({ error: expect.stringMatching(/database has been invalidated/) })
+  })
+
+  it('names the table, its files and why; the other tables open and answer', async () => {
+    const out = await runPane(true)
+    const problem = (t: string): string => out.problems.find((p) => p.table === t)?.message ?? `<no problem for ${t}>`
+    const widened = problem('datamart_claudia.claudia_messages')
+    expect(widened).toContain('datamart_claudia.claudia_messages cannot be opened in the query pane')
+    expect(widened).toMatch(/column tokens is INT32 \(INT_32\) in 1 file \(v1\/datamart_claudia\/claudia_messages\/etl_date=__initial__\/part-00000\.parquet\), but INT64 \(INT_64\) in 1 file \(v1\/datamart_claudia\/claudia_messages\/etl_date=2026-11-01\/part-00000\.parquet\)/)
+    expect(widened).toMatch(/native DuckDB 1\.5.*combines them/)
+    expect(widened).not.toMatch(/ee\//)
+    const prompt = problem('datamart_claudia.claudia_prompt_revision')
+    expect(prompt).toContain(`a column named filename (${PROMPT}part-00000.parquet)`)
+    // cloud_chat_messages has no key: whether its rows view needs file names depends on the rules (etl_date and
+    // etl_hour come from them); its versions view always does. Each view that cannot open says so.
+    const chat = out.problems.filter((p) => ['datamart_cloudchat_saas.cloud_chat_messages', 'cloud_chat_messages__versions'].includes(p.table))
+    expect(chat.length).toBeGreaterThan(0)
+    for (const p of chat) expect(p.message).toMatch(new RegExp(`^${p.table.replace(/\./g, '\\.')} cannot be opened in the query pane: 1 file of datamart_cloudchat_saas\\.cloud_chat_messages has a column named filename \\(${CHAT}part-00000\\.parquet\\)`))
+    expect(out.created).toEqual(expect.arrayContaining(['datamart_claudia.claudia_csat', 'datamart_cloudchat_saas.cloud_chat_tags']))
+    expect(out.created).not.toContain('datamart_claudia.claudia_messages')
+    const chatOpen = out.created.includes('datamart_cloudchat_saas.cloud_chat_messages')
+    expect(out.results.slice(0, 3)).toEqual([[{ n: 5 }], [{ n: 7 }], chatOpen ? [{ n: 3 }] : { error: expect.stringContaining('cloud_chat_messages does not exist') }])
+    expect(out.results[3]).toEqual({ error: expect.stringContaining('claudia_messages does not exist') })
+    expect(out.results[4]).toEqual([{ n: 7 }])
+    // Nothing else is refused: the tables without folders say so, as before.
+    const others = out.problems.filter((p) => !['datamart_claudia.claudia_messages', 'datamart_claudia.claudia_prompt_revision'].includes(p.table) && !chat.includes(p))
+    expect(others.every((p) => /has no ready folder/.test(p.message))).toBe(true)
+  })
+})
