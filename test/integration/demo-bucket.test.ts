@@ -128,6 +128,30 @@ describe('logical tables computed by the core SQL', () => {
     expect(ca.non_null_in_logical_table).toBeGreaterThan(0)
   })
 
+  it('reads a column whose type changed part-way as the wider type, every row kept', async () => {
+    const tc = demo.expected.type_change
+    const [row] = await db.rows(`SELECT typeof(${quoteIdent(tc.column)}) AS type, sum(${quoteIdent(tc.column)})::DOUBLE AS s FROM (${logicalSql(table(tc.table))}) GROUP BY 1`)
+    expect(row).toEqual({ type: tc.logical_type, s: tc.sum_in_logical_table })
+    const before = snap.inventory.folders.get(tc.from_prefix)
+    expect(before?.dataFiles.length).toBeGreaterThan(0)
+  })
+
+  it('the switch: a full table missing in the first v2 hour reads its newest v1 copy as of that hour', () => {
+    const sf = demo.expected.switch_fallback
+    expect(latestReady(snap.inventory, table(sf.table), { asOf: Date.parse(sf.as_of) })?.ref.prefix).toBe(sf.latest_prefix)
+  })
+
+  it('an empty ready copy: as of its hour the table has no rows and the columns of the copy before', async () => {
+    const ec = demo.expected.empty_copy
+    const t = table(ec.table)
+    const folders = foldersForLogicalTable(snap.inventory, t, { asOf: Date.parse(ec.as_of) })
+    expect(folders[0]?.ref.prefix).toBe(ec.prefix)
+    const q = logicalTableSql(t, folders, (k) => join(demo.bucketDir, k))
+    if (!q.ok) throw new Error(q.message)
+    expect(await db.rows(`SELECT count(*)::INTEGER AS n FROM (${q.sql})`)).toEqual([{ n: 0 }])
+    expect((await db.rows(`DESCRIBE SELECT * FROM (${q.sql})`)).map((r) => r['column_name'])).toEqual(ec.columns)
+  })
+
   it('keeps partition values as strings in the versions view', async () => {
     const t = table('claudia_messages')
     const q = versionsSql(t, readyPartsFolders(snap.inventory, t), (k) => join(demo.bucketDir, k))

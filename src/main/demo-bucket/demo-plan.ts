@@ -23,7 +23,10 @@ export interface DemoOptions {
 
 export const DEFAULT_DEMO_OPTIONS: DemoOptions = { seed: 7, days: 10, scale: 1, v1Days: 5 }
 
-type Status = 'ok' | 'absent' | 'missing_declared' | 'pending' | 'failed' | 'in_flight' | 'pruned'
+type Status = 'ok' | 'absent' | 'missing_declared' | 'pending' | 'failed' | 'in_flight' | 'pruned' | 'empty'
+
+/** Delivered and ready (an empty copy is ready too: _SUCCESS, no file). */
+const isReadyStatus = (s: Status): boolean => s === 'ok' || s === 'empty'
 
 export interface Delivery {
   readonly index: number
@@ -52,6 +55,8 @@ export interface FolderWrite {
   readonly marker: number | null
   /** Columns written (a column added later is absent from earlier files). */
   readonly columns: readonly string[]
+  /** Columns written with another type than the table's (a type that changed part-way). */
+  readonly casts: Readonly<Record<string, string>>
 }
 
 export interface TextWrite {
@@ -96,6 +101,12 @@ export interface Expected {
   /** claudia_messages' logical table (newest version per key) counted by tenant_id and send_at's UTC day. */
   readonly messages_by_tenant_day: Record<string, Record<string, number>>
   readonly column_added: { table: string; column: string; from_prefix: string; non_null_in_logical_table: number }
+  /** A column written as another type from a folder on: the logical table reads it as the wider type, every row kept. */
+  readonly type_change: { table: string; column: string; from_prefix: string; type_before: string; type_after: string; logical_type: string; sum_in_logical_table: number }
+  /** The switch: a full table missing in the first v2 hour reads its newest v1 copy as of that hour. */
+  readonly switch_fallback: { table: string; as_of: string; latest_prefix: string }
+  /** A ready copy without a Parquet file: as of its hour the table has no rows and the columns of the copy before. */
+  readonly empty_copy: { table: string; prefix: string; as_of: string; columns: string[] }
   readonly faults: Fault[]
   readonly cells: { date: string; hour: string; table: string; state: string }[]
   readonly pruned_cells: number
@@ -112,6 +123,8 @@ export interface DemoPlan {
   readonly folders: FolderWrite[]
   readonly texts: TextWrite[]
   readonly storageClasses: Record<string, string>
+  /** Copies of a data file under a hidden name (Spark and Hive readers skip it; so must every reader). */
+  readonly hiddenCopies: readonly { readonly from: string; readonly to: string; readonly mtime: number }[]
   readonly addedColumn: { table: string; column: string; fromIndex: number }
   readonly expected: Expected
 }
@@ -170,8 +183,13 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     throughLag: E - 130,
     filesMismatch: E - 150,
     manifestAbsent: E - 160,
-    inFlight: E
+    inFlight: E,
+    emptyCopy: E - 40,
+    contradiction: E - 120,
+    hiddenFile: E - 20
   }
+  // Not in `at`: the first v2 hour may fall in a day retention has pruned (its finding is a manifest's, kept).
+  const firstV2Missing = 0
   const T = {
     inFlight: tableByName('cloud_chat_agent_metrics'),
     stuck: tableByName('cloud_chat_messages'),
@@ -181,7 +199,11 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     lag: tableByName('claudia_messages'),
     mismatch: tableByName('cloud_chat_contacts'),
     twoFiles: tableByName('claudia_conversation'),
-    stray: tableByName('claudia_conversation')
+    stray: tableByName('claudia_conversation'),
+    empty: tableByName('cloud_chat_outbound_events'),
+    contradiction: tableByName('claudia_contents'),
+    hidden: tableByName('cloud_chat_messages'),
+    firstV2Missing: tableByName('cloud_chat_team_metrics')
   }
 
   const status = (t: DemoTable, d: Delivery): Status => {
@@ -193,6 +215,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     if (h === at.missingAndPending && t === T.caughtUpPending) return 'pending'
     if (h === at.failedFolder && t === T.failed) return 'failed'
     if (h === at.inFlight && t === T.inFlight) return 'in_flight'
+    if (h === at.emptyCopy && t === T.empty) return 'empty'
+    if (h === firstV2Missing && t === T.firstV2Missing) return 'missing_declared'
     return 'ok'
   }
 
@@ -202,7 +226,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     if (t.mode !== 'full') continue
     for (let h = 0; h < H; h++) {
       const d = v2(h)
-      if (status(t, d) === 'ok') keptHour.set(`${t.table}|${d.date}`, h)
+      if (isReadyStatus(status(t, d))) keptHour.set(`${t.table}|${d.date}`, h)
     }
   }
   const prunedDay = (d: Delivery): boolean => Date.parse(`${d.date}T00:00:00Z`) + DAY <= now - 7 * DAY
@@ -242,6 +266,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   // Parts tables: each event arrives once; keyed tables also get later versions of some rows.
   const versions = new Map<string, RowVersion[]>()
   const addedColumn = { table: 'claudia_messages', column: 'model_name', fromIndex: v2(48).index }
+  const typeChange = { table: 'claudia_messages', column: 'tokens', from: 'BIGINT', to: 'DOUBLE', fromIndex: v2(60).index }
   const makeValues = (t: DemoTable, key: string, event: number, updated: number, version: number): Record<string, CellValue> => {
     const values: Record<string, CellValue> = {}
     for (const c of t.columns) {
@@ -351,7 +376,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     for (const d of deliveries) {
       if (t.mode === 'full' && d.kind === 'initial') continue
       const s = finalStatus(t, d)
-      if (s !== 'ok' && s !== 'failed' && s !== 'in_flight') continue
+      if (s !== 'ok' && s !== 'empty' && s !== 'failed' && s !== 'in_flight') continue
       const prefix = prefixOf(t, d)
       const times = timesFor(d)
       let columns = t.columns.map((c) => c.name)
@@ -368,8 +393,9 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
         for (const v of rows) v.seq = seqs[v.file]!++
       }
       const files: FileWrite[] = []
-      for (let k = 0; k < parts; k++) files.push({ key: `${prefix}part-${String(k).padStart(5, '0')}.parquet`, part: k, parts, mtime: times.data + k * 1000 })
-      folders.push({ table: t, delivery: d, prefix, files, marker: s === 'ok' ? times.marker : null, columns })
+      if (s !== 'empty') for (let k = 0; k < parts; k++) files.push({ key: `${prefix}part-${String(k).padStart(5, '0')}.parquet`, part: k, parts, mtime: times.data + k * 1000 })
+      const casts: Record<string, string> = t.table === typeChange.table && d.index >= typeChange.fromIndex ? { [typeChange.column]: typeChange.to } : {}
+      folders.push({ table: t, delivery: d, prefix, files, marker: isReadyStatus(s) ? times.marker : null, columns, casts })
     }
   }
   const folderByPrefix = new Map(folders.map((f) => [f.prefix, f]))
@@ -392,7 +418,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     }
     return lo
   }
-  const rowsIn = (t: DemoTable, d: Delivery): number => (t.mode === 'full' ? countBefore(createdSorted.get(t.table)!, d.cutoff) : perFolder.get(`${t.table}|${d.index}`) ?? 0)
+  const rowsIn = (t: DemoTable, d: Delivery): number =>
+    finalStatus(t, d) === 'empty' ? 0 : t.mode === 'full' ? countBefore(createdSorted.get(t.table)!, d.cutoff) : (perFolder.get(`${t.table}|${d.index}`) ?? 0)
   for (const d of deliveries) {
     // The failed folder's hour has no manifest either: the vendor's job stopped before writing it. (A manifest
     // listing the table missing would make the cell missing: the manifest's word beats a partial folder.)
@@ -416,6 +443,11 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     const body: Record<string, unknown> = { snapshot_date: d.date }
     if (d.kind === 'v2') body['snapshot_hour'] = d.hour
     body['complete'] = missing.length === 0 && pending.length === 0
+    // A manifest that contradicts itself: complete, yet it lists a table it also delivered as missing.
+    if (d.h === at.contradiction) {
+      missing.push(qn(T.contradiction))
+      body['complete'] = true
+    }
     body['tables_delivered'] = delivered
     body['tables_missing'] = missing
     if (d.kind === 'v2') body['tables_pending'] = pending
@@ -429,6 +461,11 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   texts.push({ key: strayKey, text: 'crc32c:8f3a12bc\n', mtime: timesFor(v2(E)).data })
   const archivedKey = `${prefixOf(msgs, v1(0))}part-00000.parquet`
   const storageClasses = { [archivedKey]: 'GLACIER' }
+  // A temporary file the vendor's job left behind: real Parquet (a copy of the folder's data) under a hidden name.
+  const hiddenFolder = folderByPrefix.get(prefixOf(T.hidden, v2(at.hiddenFile)))
+  if (!hiddenFolder?.files[0]) throw new Error('generator: the hidden-file folder has no data file; use another seed or hour')
+  const hiddenKey = `${hiddenFolder.prefix}_temporary-part-00000.parquet`
+  const hiddenCopies = [{ from: hiddenFolder.files[0].key, to: hiddenKey, mtime: hiddenFolder.files[0].mtime }]
 
   // The truth.
   const hourOfH = (h: number): { date: string; hour: string } => ({ date: v2(h).date, hour: v2(h).hour as string })
@@ -453,6 +490,12 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   fault('manifest_absent', at.manifestAbsent, null, mKey(at.manifestAbsent))
   fault('pending_not_caught_up', at.stuckPendingFrom, T.stuck, mKey(at.stuckPendingFrom))
   fault('ignored_key', E, T.stray, strayKey)
+  fault('ignored_key', at.hiddenFile, T.hidden, hiddenKey)
+  fault('empty_copy', at.emptyCopy, T.empty, prefixOf(T.empty, v2(at.emptyCopy)))
+  fault('manifest_contradiction', at.contradiction, null, mKey(at.contradiction))
+  fault('manifest_contradiction', at.contradiction, T.contradiction, mKey(at.contradiction))
+  fault('manifest_mismatch', at.contradiction, T.contradiction, mKey(at.contradiction))
+  fault('missing', firstV2Missing, T.firstV2Missing, prefixOf(T.firstV2Missing, v2(firstV2Missing)))
   fault('archived', null, msgs, archivedKey, v1(0).date)
 
   const latest_ready: Expected['latest_ready'] = {}
@@ -460,7 +503,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   for (const t of DEMO_TABLES) {
     if (t.mode === 'full') {
       let best: Delivery | null = null
-      for (let h = 0; h < H; h++) if (finalStatus(t, v2(h)) === 'ok') best = v2(h)
+      for (let h = 0; h < H; h++) if (isReadyStatus(finalStatus(t, v2(h)))) best = v2(h)
       latest_ready[t.table] = best ? { prefix: prefixOf(t, best), snapshot_date: best.date, snapshot_hour: best.hour as string } : null
       tables[t.table] = { mode: 'full', rows: best ? rowsIn(t, best) : 0, distinct_keys: null, versions: null, ready_folders: null, newest_folder: null }
       continue
@@ -486,6 +529,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   }
   const newest_values = tracked.map(({ table, key }) => ({ table: table.table, key_column: table.idColumn, key, column: 'content', value: newestOf(table, key).values['content'] ?? null }))
   let nonNull = 0
+  let tokensSum = 0
   const messages_by_tenant_day: Record<string, Record<string, number>> = {}
   for (const t of [msgs]) {
     const latest = new Map<string, RowVersion>()
@@ -495,6 +539,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
       if (!cur || cur.delivery!.index < v.delivery.index || (cur.delivery === v.delivery && (cur.file < v.file || (cur.file === v.file && cur.seq < v.seq)))) latest.set(v.key, v)
     }
     for (const v of latest.values()) if (v.delivery!.index >= addedColumn.fromIndex) nonNull++
+    for (const v of latest.values()) tokensSum += Number(v.values[typeChange.column] ?? 0)
     for (const v of latest.values()) {
       const tenant = String(v.values['tenant_id'])
       const day = new Date(Number(v.values['send_at'])).toISOString().slice(0, 10)
@@ -513,6 +558,9 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   cell(at.missingAndPending, T.declaredMissing, 'missing')
   cell(at.failedFolder, T.failed, 'failed')
   cell(at.inFlight, T.inFlight, 'missing')
+  cell(at.emptyCopy, T.empty, 'ready')
+  cell(at.contradiction, T.contradiction, 'ready')
+  cell(firstV2Missing, T.firstV2Missing, 'missing')
   for (const t of DEMO_TABLES) cell(at.lateHour, t, 'late')
   let pruned = 0
   for (const t of DEMO_TABLES) {
@@ -525,6 +573,9 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
 
   const planted_hours: Record<string, { date: string; hour: string }> = {}
   for (const [name, h] of Object.entries(at)) planted_hours[name] = hourOfH(h)
+  planted_hours['firstV2Missing'] = hourOfH(firstV2Missing)
+  // As of 50 minutes past an hour: its copies are ready (_SUCCESS by :28), the next hour's are not.
+  const asOfHour = (h: number): string => iso(v2(h).cutoff + 50 * MIN)
 
   const expected: Expected = {
     generator: options,
@@ -535,6 +586,9 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     newest_values,
     messages_by_tenant_day,
     column_added: { table: addedColumn.table, column: addedColumn.column, from_prefix: prefixOf(msgs, v2(48)), non_null_in_logical_table: nonNull },
+    type_change: { table: typeChange.table, column: typeChange.column, from_prefix: prefixOf(msgs, v2(60)), type_before: typeChange.from, type_after: typeChange.to, logical_type: 'DOUBLE', sum_in_logical_table: tokensSum },
+    switch_fallback: { table: T.firstV2Missing.table, as_of: asOfHour(firstV2Missing), latest_prefix: prefixOf(T.firstV2Missing, v1(v1Days - 1)) },
+    empty_copy: { table: T.empty.table, prefix: prefixOf(T.empty, v2(at.emptyCopy)), as_of: asOfHour(at.emptyCopy), columns: T.empty.columns.map((c) => c.name) },
     faults,
     cells,
     pruned_cells: pruned,
@@ -544,5 +598,5 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     ],
     planted_hours
   }
-  return { options, now, fullRows, versions, folders, texts, storageClasses, addedColumn, expected }
+  return { options, now, fullRows, versions, folders, texts, storageClasses, hiddenCopies, addedColumn, expected }
 }

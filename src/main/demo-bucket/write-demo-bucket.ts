@@ -2,7 +2,7 @@
 // manifests, object times (file mtimes), the storage-class sidecar the local provider reads, and
 // expected.json beside the bucket.
 import { DuckDBConnection, DuckDBInstance, timestampValue } from '@duckdb/node-api'
-import { mkdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { DEMO_TABLES, type DemoTable } from './demo-tables'
 import { type DemoOptions, type DemoPlan, planDemoBucket } from './demo-plan'
@@ -86,7 +86,7 @@ export async function writeDemoBucket(outDir: string, options: DemoOptions, onPr
         await mkdir(dir, { recursive: true })
         dirs.add(dir)
       }
-      const cols = f.columns.map(sqlIdent).join(', ')
+      const cols = f.columns.map((c) => (f.casts[c] ? `CAST(${sqlIdent(c)} AS ${f.casts[c]}) AS ${sqlIdent(c)}` : sqlIdent(c))).join(', ')
       for (const file of f.files) {
         const where =
           f.table.mode === 'full'
@@ -108,6 +108,10 @@ export async function writeDemoBucket(outDir: string, options: DemoOptions, onPr
     instance.closeSync()
   }
 
+  for (const c of plan.hiddenCopies) {
+    await copyFile(join(bucketDir, c.from), join(bucketDir, c.to))
+    await touch(join(bucketDir, c.to), c.mtime)
+  }
   for (const t of plan.texts) {
     const path = join(bucketDir, t.key)
     await mkdir(dirname(path), { recursive: true })
