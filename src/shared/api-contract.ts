@@ -1,7 +1,7 @@
 // The typed contract between the renderer and main: one entry per call, the same over Electron IPC and
 // over the web host's HTTP. Plain data only; a secret may travel to main (typed into a form), never back.
 import type { Version } from './bucket-key'
-import { type ConnectionConfig, validateConnection } from './connection-config'
+import { type ConnectionConfig, isConnectionId, validateConnection } from './connection-config'
 import type { ListedObject } from './listing'
 import type { Manifest } from './manifest'
 import { CELL_STATES, type CellState, type Finding, type ManifestState, type Severity } from './timeline'
@@ -192,11 +192,24 @@ const onlyKeys = (o: Record<string, unknown>, keys: readonly string[]): string |
   const extra = Object.keys(o).filter((k) => !keys.includes(k))
   return extra.length ? `unexpected argument ${extra.join(', ')}` : null
 }
-const id: Check = (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w.-]{1,100}$/.test(o['id']) ? null : 'id must be a connection id')
+const id: Check = (o) => onlyKeys(o, ['id']) ?? (isConnectionId(o['id']) ? null : 'id must be a connection id (1 to 64 letters, digits, "-" or "_")')
+/** Field names that hold a secret; a connection never does (its static key's secret travels apart, in secretAccessKey). */
+const SECRET_LOOKING = /secret|password|passwd|token|private.?key|credential/i
+function secretLookingField(v: unknown, path: string): string | null {
+  if (typeof v !== 'object' || v === null) return null
+  for (const [k, x] of Object.entries(v)) {
+    if (k !== 'secretRef' && SECRET_LOOKING.test(k)) return `${path}${k}`
+    const deeper = secretLookingField(x, `${path}${k}.`)
+    if (deeper) return deeper
+  }
+  return null
+}
 const connectionInput: Check = (o) => {
   const extra = onlyKeys(o, ['connection', 'secretAccessKey'])
   if (extra) return extra
   const c = o['connection']
+  const secretField = secretLookingField(c, '')
+  if (secretField) return `connection: the field ${secretField} looks like a secret, and a connection is saved in plain text; a static key's secret goes in secretAccessKey (kept in the secret store)`
   // A new connection has no id yet and a static key no secretRef yet: main assigns both.
   const filled = typeof c === 'object' && c !== null ? { id: 'new', ...(c as object) } : c
   const auth = (filled as { auth?: { kind?: string } } | null)?.auth
@@ -246,11 +259,37 @@ export const API_NAMES = Object.keys(CHECKS) as readonly ApiName[]
 
 export const isApiName = (name: string): name is ApiName => Object.prototype.hasOwnProperty.call(CHECKS, name)
 
+/** Limits on any call's arguments, checked before their shape: the deepest argument (a connection's auth) is 3
+ * levels down, the largest a 1,000,000-character SQL. */
+export const ARG_LIMITS = { depth: 8, values: 2000, chars: 1_100_000 } as const
+
+/** Why a value is too deep or too large to be arguments, walking at most ARG_LIMITS.values values. */
+function sizeProblem(args: unknown): string | null {
+  const stack: [unknown, number][] = [[args, 0]]
+  let values = 0
+  let chars = 0
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number]
+    if (++values > ARG_LIMITS.values) return `arguments hold more than ${ARG_LIMITS.values} values`
+    if (typeof v === 'string') chars += v.length
+    if (chars > ARG_LIMITS.chars) return `arguments hold more than ${ARG_LIMITS.chars} characters`
+    if (typeof v !== 'object' || v === null) continue
+    if (depth >= ARG_LIMITS.depth) return `arguments are nested more than ${ARG_LIMITS.depth} levels deep`
+    for (const [k, x] of Object.entries(v)) {
+      chars += k.length
+      stack.push([x, depth + 1])
+    }
+  }
+  return null
+}
+
 /** Checks a call's arguments as they arrive from a renderer (never trusted); returns them or the reason. */
 export function validateArgs<N extends ApiName>(name: N, args: unknown): { ok: true; args: ArgsOf<N> } | { ok: false; reason: string } {
   if (!isApiName(name)) return { ok: false, reason: `no call named ${String(name)}` }
   const obj = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : null
   if (!obj) return { ok: false, reason: 'arguments must be an object' }
+  const tooBig = sizeProblem(obj)
+  if (tooBig) return { ok: false, reason: `${name}: ${tooBig}` }
   const reason = CHECKS[name](obj)
   return reason === null ? { ok: true, args: obj as ArgsOf<N> } : { ok: false, reason: `${name}: ${reason}` }
 }

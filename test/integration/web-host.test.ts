@@ -188,6 +188,24 @@ describe('web host session', () => {
     expect(JSON.parse(notUtf8.body).error).toMatch(/not UTF-8/)
   }, 60_000)
 
+  it('saves a connection from its known fields only; refuses a secret-looking field, a ".." id and 3,000 levels of nesting', async () => {
+    const api = (name: string, body: unknown) => fetch(`${h.origin}/api/${name}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    let deep: unknown = 'x'
+    for (let i = 0; i < 3000; i++) deep = { a: deep }
+    const refusedDeep = await api('connectionSave', { connection: { name: 'deep', provider: 'local', path: '/data/x', extra: deep } })
+    expect(refusedDeep.status).toBe(400)
+    expect(((await refusedDeep.json()) as { error: string }).error).toMatch(/nested more than 8 levels/)
+    const refusedSecret = await api('connectionSave', { connection: { name: 'k', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI' } } })
+    expect(refusedSecret.status).toBe(400)
+    expect(((await refusedSecret.json()) as { error: string }).error).toMatch(/auth\.secretAccessKey looks like a secret/)
+    expect((await api('connectionSave', { connection: { id: '..', name: 'up', provider: 'local', path: '/data/x' } })).status).toBe(400)
+    const saved = await api('connectionSave', { connection: { name: 'copy', provider: 'local', path: '/data/x', notes: 'kept out', nested: { a: { b: 1 } } } })
+    expect(saved.status).toBe(200)
+    const file = await readFile(join(data, 'connections.json'), 'utf8')
+    expect(JSON.parse(file)).toEqual([{ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'copy', provider: 'local', path: '/data/x' }])
+    expect(file).not.toMatch(/notes|nested|wJalr|deep/)
+  })
+
   const asRoot = process.getuid?.() === 0
   it.skipIf(!asRoot)('gives another Unix user (nobody) nothing: not the page, not the API (runs only as root, which can switch user)', async () => {
     const script = `
