@@ -1,6 +1,7 @@
 // What the query pane's engine cannot read, decided from parquet_schema rows: leaf columns per file (struct
 // fields by path), the columns whose Parquet type differs across files, oldest files first in the message.
 import { describe, expect, it } from 'vitest'
+import { withViewProblem } from '../../src/renderer/src/engine/missing-view'
 import { leafColumns, typeConflictMessage, typeConflicts } from '../../src/renderer/src/engine/wasm-readable-files'
 
 const row = (file_name: string, name: string, type: string | null, num_children = 0, converted_type: string | null = null, logical_type: string | null = null) => ({ file_name, name, type, num_children, converted_type, logical_type, scale: null, precision: null })
@@ -35,5 +36,14 @@ describe('files DuckDB-WASM 0.9.1 cannot combine', () => {
 
   it('finds no conflict where the files agree', () => {
     expect(typeConflicts(leafColumns(rows.filter((r) => r.name !== 'n' && r.name !== 'at').map((r) => (r.num_children === 2 && r.name === 'meta' ? { ...r, num_children: 0, type: 'INT32' } : r))))).toEqual([])
+  })
+})
+
+describe('a query naming a table without a view', () => {
+  const problems = [{ table: 'datamart_claudia.claudia_messages', message: 'datamart_claudia.claudia_messages cannot be opened in the query pane: …' }]
+  it('says why the view is missing', () => {
+    const msg = withViewProblem('Catalog Error: Table with name claudia_messages does not exist!\nDid you mean "x"?', problems)
+    expect(msg).toMatch(/\n\nWhy datamart_claudia\.claudia_messages has no view: datamart_claudia\.claudia_messages cannot be opened in the query pane/)
+    expect(withViewProblem('Catalog Error: Table with name other does not exist!', problems)).toBe('Catalog Error: Table with name other does not exist!')
   })
 })

@@ -9,6 +9,7 @@ import { basicSetup } from 'codemirror'
 import { useEffect, useRef, useState } from 'react'
 import type { HistoryEntry } from '../../shared/api-contract'
 import { call } from './api'
+import { withViewProblem } from './engine/missing-view'
 import { QueryError, type ResultSet } from './engine/result-set'
 import { cancel, ensureViews, query, runQuery } from './engine/session'
 import { ExportDialog } from './export-dialog'
@@ -115,7 +116,7 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
     } catch (e) {
       const pos = e instanceof QueryError ? e.position : null
       const message = (e as Error).message
-      setError({ message, where: pos ? `line ${pos.line}, column ${pos.column}` : null })
+      setError({ message: withViewProblem(message, viewProblems), where: pos ? `line ${pos.line}, column ${pos.column}` : null })
       if (pos) {
         const base = sel.empty ? 0 : sel.from
         const at = Math.min(v.state.doc.length, base + pos.offset)
