@@ -1,4 +1,4 @@
-// npm run demo:generate -- --out DIR [--seed N] [--days N] [--scale N] [--if-missing]
+// npm run demo:generate -- --out DIR [--seed N] [--days N] [--scale N] [--start ISO] [--if-missing]
 // Writes a synthetic bucket (DIR/bucket) and the truth it planted (DIR/expected.json).
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_DEMO_OPTIONS } from '../main/demo-bucket/demo-plan'
 import { writeDemoBucket } from '../main/demo-bucket/write-demo-bucket'
 
-const usage = 'usage: npm run demo:generate -- --out DIR [--seed N] [--days N (>= 8)] [--scale N] [--if-missing]'
+const usage =
+  'usage: npm run demo:generate -- --out DIR [--seed N] [--days N (>= 8)] [--scale N] [--start ISO (the export\'s first delivery, a v2 hour such as 2026-11-03T14:00:00Z)] [--if-missing]'
 
 async function main(): Promise<number> {
   let values
@@ -17,6 +18,7 @@ async function main(): Promise<number> {
         seed: { type: 'string' },
         days: { type: 'string' },
         scale: { type: 'string' },
+        start: { type: 'string' },
         'if-missing': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
       }
@@ -39,6 +41,11 @@ async function main(): Promise<number> {
     if (!Number.isFinite(n)) throw new Error(`--${name} must be a number, not "${raw}"`)
     return n
   }
+  const instant = (name: string, raw: string): number => {
+    const t = Date.parse(raw)
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:00(:00)?(\.0+)?Z$/.test(raw) || Number.isNaN(t)) throw new Error(`--${name} must be a whole UTC hour such as 2026-11-03T14:00:00Z, not "${raw}"`)
+    return t
+  }
   if (values['if-missing'] && existsSync(join(values.out, 'expected.json'))) {
     process.stderr.write(`demo bucket already at ${values.out}; leaving it\n`)
     return 0
@@ -47,7 +54,8 @@ async function main(): Promise<number> {
     ...DEFAULT_DEMO_OPTIONS,
     seed: num('seed', values.seed, DEFAULT_DEMO_OPTIONS.seed),
     days: num('days', values.days, DEFAULT_DEMO_OPTIONS.days),
-    scale: num('scale', values.scale, DEFAULT_DEMO_OPTIONS.scale)
+    scale: num('scale', values.scale, DEFAULT_DEMO_OPTIONS.scale),
+    ...(values.start !== undefined ? { start: instant('start', values.start) } : {})
   }
   const started = Date.now()
   const tty = process.stderr.isTTY

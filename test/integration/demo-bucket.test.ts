@@ -212,3 +212,32 @@ describe('the generator', () => {
     }
   })
 })
+
+describe('an export that starts mid-day (--start)', () => {
+  let mid: Demo
+  beforeAll(async () => {
+    mid = await generateDemo({ seed: 11, days: 8, start: Date.UTC(2026, 10, 3, 14) })
+  }, 120_000)
+  afterAll(async () => {
+    await mid?.cleanup()
+  })
+
+  it('nothing is due before its first delivery: no finding before 14:00, the hours before it are no delivery, and the truth holds', async () => {
+    const s = await readLocalBucket(mid.bucketDir)
+    const tl = analyzeTimeline(s.inventory, s.manifestTexts, { now: Date.parse(mid.expected.now) })
+    expect(mid.expected.first_delivery).toBe('2026-11-03T14:00:00Z')
+    expect(tl.hours[0]?.start).toBe(Date.UTC(2026, 10, 3))
+    expect(tl.findings.map(fault).sort()).toEqual(mid.expected.faults.map(fault).sort())
+    const byHour = new Map(tl.hours.map((h) => [`${h.date} ${h.hour}`, h]))
+    for (const c of mid.expected.cells) expect({ ...c, state: byHour.get(`${c.date} ${c.hour}`)?.cells[c.table] }).toEqual(c)
+    expect(byHour.get('2026-11-03 13')?.cells['claudia_messages']).toBe('no_delivery')
+    // Everything delivered before the start arrives in the first delivery: the logical tables are whole.
+    for (const t of CATALOG) {
+      const q = logicalTableSql(t, foldersForLogicalTable(s.inventory, t), (k) => join(mid.bucketDir, k))
+      if (!q.ok) throw new Error(q.message)
+      const [row] = await db.rows(`SELECT count(*)::INTEGER AS n FROM (${q.sql})`)
+      expect(row?.['n'], t.table).toBe(mid.expected.tables[t.table]!.rows)
+    }
+    expect(latestReady(s.inventory, table(mid.expected.switch_fallback.table), { asOf: Date.parse(mid.expected.switch_fallback.as_of) })).toBeNull()
+  })
+})

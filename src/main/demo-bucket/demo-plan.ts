@@ -19,11 +19,14 @@ export interface DemoOptions {
   readonly scale: number
   /** Daily v1 deliveries before the switch (at least 3). */
   readonly v1Days: number
+  /** The export's first delivery (a v2 hour, UTC ms): nothing exists before it, and everything that arrived
+   * before it comes in it. Absent: the export starts with v1's __initial__ load. */
+  readonly start?: number
 }
 
 export const DEFAULT_DEMO_OPTIONS: DemoOptions = { seed: 7, days: 10, scale: 1, v1Days: 5 }
 
-type Status = 'ok' | 'absent' | 'missing_declared' | 'pending' | 'failed' | 'in_flight' | 'pruned' | 'empty'
+type Status = 'ok' | 'absent' | 'missing_declared' | 'pending' | 'failed' | 'in_flight' | 'pruned' | 'empty' | 'before_start'
 
 /** Delivered and ready (an empty copy is ready too: _SUCCESS, no file). */
 const isReadyStatus = (s: Status): boolean => s === 'ok' || s === 'empty'
@@ -104,7 +107,9 @@ export interface Expected {
   /** A column written as another type from a folder on: the logical table reads it as the wider type, every row kept. */
   readonly type_change: { table: string; column: string; from_prefix: string; type_before: string; type_after: string; logical_type: string; sum_in_logical_table: number }
   /** The switch: a full table missing in the first v2 hour reads its newest v1 copy as of that hour. */
-  readonly switch_fallback: { table: string; as_of: string; latest_prefix: string }
+  readonly switch_fallback: { table: string; as_of: string; latest_prefix: string | null }
+  /** The export's first delivery hour; the hours of its day before it are no delivery (nothing was due). */
+  readonly first_delivery: string
   /** A ready copy without a Parquet file: as of its hour the table has no rows and the columns of the copy before. */
   readonly empty_copy: { table: string; prefix: string; as_of: string; columns: string[] }
   readonly faults: Fault[]
@@ -171,6 +176,12 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   const E = H - 1
   const lastT = v2(E).cutoff
   const now = lastT + 50 * MIN
+  // The export's first v2 hour (0 without --start).
+  const start = options.start ?? FIRST_V2
+  const h0 = (start - FIRST_V2) / HOUR
+  if (!Number.isInteger(h0) || h0 < 0 || h0 > E - 161) {
+    throw new Error(`--start must be a whole hour from ${iso(FIRST_V2)} (the first v2 delivery) to ${iso(v2(E - 161).cutoff)}, so that every planted case comes after it; use more --days for a later start`)
+  }
 
   // Planted faults, all within the last 7 days so retention cannot hide them.
   const at = {
@@ -189,7 +200,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     hiddenFile: E - 20
   }
   // Not in `at`: the first v2 hour may fall in a day retention has pruned (its finding is a manifest's, kept).
-  const firstV2Missing = 0
+  const firstV2Missing = h0
   const T = {
     inFlight: tableByName('cloud_chat_agent_metrics'),
     stuck: tableByName('cloud_chat_messages'),
@@ -207,6 +218,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   }
 
   const status = (t: DemoTable, d: Delivery): Status => {
+    if (d.cutoff < start) return 'before_start'
     if (d.kind !== 'v2' || d.h === null) return 'ok'
     const h = d.h
     if (h === at.missingHour) return 'absent'
@@ -265,8 +277,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
 
   // Parts tables: each event arrives once; keyed tables also get later versions of some rows.
   const versions = new Map<string, RowVersion[]>()
-  const addedColumn = { table: 'claudia_messages', column: 'model_name', fromIndex: v2(48).index }
-  const typeChange = { table: 'claudia_messages', column: 'tokens', from: 'BIGINT', to: 'DOUBLE', fromIndex: v2(60).index }
+  const addedColumn = { table: 'claudia_messages', column: 'model_name', fromIndex: v2(h0 + 48).index }
+  const typeChange = { table: 'claudia_messages', column: 'tokens', from: 'BIGINT', to: 'DOUBLE', fromIndex: v2(h0 + 60).index }
   const makeValues = (t: DemoTable, key: string, event: number, updated: number, version: number): Record<string, CellValue> => {
     const values: Record<string, CellValue> = {}
     for (const c of t.columns) {
@@ -341,7 +353,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   track(revs, 'prompt_revision_tracked_a', [initial, v1(1), v2(7)])
   track(revs, 'prompt_revision_tracked_b', [v2(12), v2(at.missingAndPending)])
   for (const d of [v2(5), v2(10), v2(20), v2(30), v2(40), v2(41), v2(60), v2(7), v2(12), v2(E - 20)]) {
-    if (status(msgs, d) !== 'ok') throw new Error(`generator: a tracked delivery (${d.date} ${d.hour}) is not delivered; use more --days`)
+    // Before --start a tracked version comes in the first delivery, with the others.
+    if (status(msgs, d) !== 'ok' && status(msgs, d) !== 'before_start') throw new Error(`generator: a tracked delivery (${d.date} ${d.hour}) is not delivered; use more --days`)
   }
 
   // Assign each version to the first delivery of its table, at or after its arrival, that delivered.
@@ -387,7 +400,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
         const rows = (byFolder.get(prefix) ?? []).sort((a, b) => a.orderHint - b.orderHint)
         parts = Math.min(parts, rows.length)
         rows.forEach((v, i) => {
-          v.file = v.forcedFile ?? Math.floor((i * parts) / rows.length)
+          v.file = v.forcedFile !== null && v.forcedFile < parts ? v.forcedFile : Math.floor((i * parts) / rows.length)
         })
         const seqs = new Array<number>(parts).fill(0)
         for (const v of rows) v.seq = seqs[v.file]!++
@@ -423,7 +436,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   for (const d of deliveries) {
     // The failed folder's hour has no manifest either: the vendor's job stopped before writing it. (A manifest
     // listing the table missing would make the cell missing: the manifest's word beats a partial folder.)
-    if (d.kind === 'initial' || d.h === at.missingHour || d.h === at.manifestAbsent || d.h === at.failedFolder) continue
+    if (d.kind === 'initial' || d.cutoff < start || d.h === at.missingHour || d.h === at.manifestAbsent || d.h === at.failedFolder) continue
     const delivered: Record<string, unknown>[] = []
     const missing: string[] = []
     const pending: string[] = []
@@ -459,7 +472,9 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   }
   const strayKey = `${prefixOf(T.stray, v2(E))}part-00000.parquet.crc`
   texts.push({ key: strayKey, text: 'crc32c:8f3a12bc\n', mtime: timesFor(v2(E)).data })
-  const archivedKey = `${prefixOf(msgs, v1(0))}part-00000.parquet`
+  // The oldest folder of claudia_messages (v1's first day; the first delivery with --start) went to GLACIER.
+  const archivedDelivery = options.start === undefined ? v1(0) : v2(h0)
+  const archivedKey = `${prefixOf(msgs, archivedDelivery)}part-00000.parquet`
   const storageClasses = { [archivedKey]: 'GLACIER' }
   // A temporary file the vendor's job left behind: real Parquet (a copy of the folder's data) under a hidden name.
   const hiddenFolder = folderByPrefix.get(prefixOf(T.hidden, v2(at.hiddenFile)))
@@ -496,7 +511,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   fault('manifest_contradiction', at.contradiction, T.contradiction, mKey(at.contradiction))
   fault('manifest_mismatch', at.contradiction, T.contradiction, mKey(at.contradiction))
   fault('missing', firstV2Missing, T.firstV2Missing, prefixOf(T.firstV2Missing, v2(firstV2Missing)))
-  fault('archived', null, msgs, archivedKey, v1(0).date)
+  if (options.start === undefined) fault('archived', null, msgs, archivedKey, v1(0).date)
+  else fault('archived', h0, msgs, archivedKey)
 
   const latest_ready: Expected['latest_ready'] = {}
   const tables: Expected['tables'] = {}
@@ -561,6 +577,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   cell(at.emptyCopy, T.empty, 'ready')
   cell(at.contradiction, T.contradiction, 'ready')
   cell(firstV2Missing, T.firstV2Missing, 'missing')
+  // Nothing was due before the export's first delivery, on its first day either.
+  for (let t = Date.parse(`${dateOf(start)}T00:00:00Z`); t < start; t += HOUR) cells.push({ date: dateOf(t), hour: hourOf(t), table: T.failed.table, state: 'no_delivery' })
   for (const t of DEMO_TABLES) cell(at.lateHour, t, 'late')
   let pruned = 0
   for (const t of DEMO_TABLES) {
@@ -585,9 +603,10 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     tables,
     newest_values,
     messages_by_tenant_day,
-    column_added: { table: addedColumn.table, column: addedColumn.column, from_prefix: prefixOf(msgs, v2(48)), non_null_in_logical_table: nonNull },
-    type_change: { table: typeChange.table, column: typeChange.column, from_prefix: prefixOf(msgs, v2(60)), type_before: typeChange.from, type_after: typeChange.to, logical_type: 'DOUBLE', sum_in_logical_table: tokensSum },
-    switch_fallback: { table: T.firstV2Missing.table, as_of: asOfHour(firstV2Missing), latest_prefix: prefixOf(T.firstV2Missing, v1(v1Days - 1)) },
+    column_added: { table: addedColumn.table, column: addedColumn.column, from_prefix: prefixOf(msgs, v2(h0 + 48)), non_null_in_logical_table: nonNull },
+    type_change: { table: typeChange.table, column: typeChange.column, from_prefix: prefixOf(msgs, v2(h0 + 60)), type_before: typeChange.from, type_after: typeChange.to, logical_type: 'DOUBLE', sum_in_logical_table: tokensSum },
+    first_delivery: iso(start),
+    switch_fallback: { table: T.firstV2Missing.table, as_of: asOfHour(firstV2Missing), latest_prefix: options.start === undefined ? prefixOf(T.firstV2Missing, v1(v1Days - 1)) : null },
     empty_copy: { table: T.empty.table, prefix: prefixOf(T.empty, v2(at.emptyCopy)), as_of: asOfHour(at.emptyCopy), columns: T.empty.columns.map((c) => c.name) },
     faults,
     cells,
