@@ -72,13 +72,14 @@ const SQL = [
   'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_tags'
 ]
 
-async function runPane(guarded: boolean): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }> {
+type PaneStep = { created: string[]; problems: { table: string; message: string }[]; results: unknown[] }
+async function runPane(guarded: boolean, steps: { objects: ListedObject[]; sql: string[] }[]): Promise<PaneStep[]> {
   const browser = await launchChromium()
   try {
     const tab = await browser.newPage()
     await tab.goto(`${site.origin}/index.html`)
     await tab.waitForFunction(() => typeof window.runPaneViews === 'function')
-    const cfg = { objects, base: bytes.url(''), now: Date.now() + 60_000, sql: SQL, guarded }
+    const cfg = { base: bytes.url(''), now: Date.now() + 60_000, guarded, steps }
     return await tab.evaluate((c) => window.runPaneViews(c), cfg)
   } finally {
     await browser.close()
@@ -87,14 +88,14 @@ async function runPane(guarded: boolean): Promise<{ created: string[]; problems:
 
 describe('files the query pane cannot read', () => {
   it('without the guard, 0.9.1 fails on the widened column and then refuses every other table', async () => {
-    const out = await runPane(false)
+    const [out] = (await runPane(false, [{ objects, sql: SQL }])) as [PaneStep]
     // What a user met before: a raw internal error, then nothing works.
     expect(JSON.stringify(out)).toMatch(/SetMin or SetMax called with Value that does not match statistics/)
     expect(out.results.at(-1)).toEqual({ error: expect.stringMatching(/database has been invalidated/) })
   })
 
   it('names the table, its files and why; the other tables open and answer', async () => {
-    const out = await runPane(true)
+    const [out] = (await runPane(true, [{ objects, sql: SQL }])) as [PaneStep]
     const problem = (t: string): string => out.problems.find((p) => p.table === t)?.message ?? `<no problem for ${t}>`
     const widened = problem('datamart_claudia.claudia_messages')
     expect(widened).toContain('datamart_claudia.claudia_messages cannot be opened in the query pane')
@@ -117,5 +118,18 @@ describe('files the query pane cannot read', () => {
     // Nothing else is refused: the tables without folders say so, as before.
     const others = out.problems.filter((p) => !['datamart_claudia.claudia_messages', 'datamart_claudia.claudia_prompt_revision'].includes(p.table) && !chat.includes(p))
     expect(others.every((p) => /has no ready folder/.test(p.message))).toBe(true)
+  })
+
+  it('after a refresh brings the widened file, the view of the earlier listing is gone, not left to fail', async () => {
+    const before = objects.filter((o) => !o.key.startsWith(MSG_NEW))
+    const [first, second] = (await runPane(true, [
+      { objects: before, sql: ['SELECT count(*)::INTEGER AS n FROM claudia_messages'] },
+      { objects, sql: ['SELECT count(*)::INTEGER AS n FROM claudia_messages', 'SELECT count(*)::INTEGER AS n FROM datamart_claudia.claudia_messages', 'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_tags'] }
+    ])) as [PaneStep, PaneStep]
+    expect(first.created).toContain('datamart_claudia.claudia_messages')
+    expect(first.results).toEqual([[{ n: 4 }]])
+    expect(second.problems.find((p) => p.table === 'datamart_claudia.claudia_messages')?.message).toMatch(/cannot be opened in the query pane: its files disagree on column types/)
+    expect(second.results.slice(0, 2)).toEqual([{ error: expect.stringContaining('claudia_messages does not exist') }, { error: expect.stringContaining('claudia_messages does not exist') }])
+    expect(second.results[2]).toEqual([{ n: 7 }])
   })
 })

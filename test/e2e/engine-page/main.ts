@@ -10,7 +10,7 @@ declare global {
     runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[] }): Promise<{ problems: unknown[]; results: unknown[] }>
     runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
     runViewsSequence(cfg: { base: string; now: number; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<unknown[][]>
-    runPaneViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[]; guarded: boolean }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }>
+    runPaneViews(cfg: { base: string; now: number; guarded: boolean; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
   }
 }
 
@@ -68,16 +68,20 @@ window.runViewsSequence = async (cfg) => {
   }
 }
 
-// The views as the query pane opens them (session.ts): Parquet metadata cached, the engine guarded against
-// files DuckDB-WASM 0.9.1 cannot read (or not, to show what happens without).
+// The views as the query pane opens them (session.ts): one engine across listings (refreshes), Parquet metadata
+// cached, the engine guarded against files DuckDB-WASM 0.9.1 cannot read (or not, to show what happens without).
 window.runPaneViews = async (cfg) => {
   const engine = await startBrowserEngine((key) => cfg.base + encodeURIComponent(key))
   try {
     await engine.query('SET enable_object_cache = true')
-    const views = await createBucketViews(cfg.guarded ? guardForWasm(engine) : engine, buildInventory(cfg.objects), new Map(cfg.objects.map((o) => [o.key, o])), { now: cfg.now })
-    const results: unknown[] = []
-    for (const sql of cfg.sql) results.push(await engine.query(sql).catch((e: Error) => ({ error: e.message })))
-    return { created: views.created, problems: views.problems, results }
+    const out = []
+    for (const step of cfg.steps) {
+      const views = await createBucketViews(cfg.guarded ? guardForWasm(engine) : engine, buildInventory(step.objects), new Map(step.objects.map((o) => [o.key, o])), { now: cfg.now })
+      const results: unknown[] = []
+      for (const sql of step.sql) results.push(await engine.query(sql).catch((e: Error) => ({ error: e.message })))
+      out.push({ created: views.created, problems: views.problems, results })
+    }
+    return out
   } finally {
     await engine.close()
   }

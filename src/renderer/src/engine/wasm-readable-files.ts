@@ -6,7 +6,7 @@
 // provenance columns the rules need. Wraps the engine handed to createBucketViews, which records a table whose
 // registration or view fails as a problem with this message, and goes on with the next table.
 import type { SqlEngine } from '../../../shared/bucket-views'
-import { quoteLiteral } from '../../../shared/sql-quote'
+import { quoteIdent, quoteLiteral } from '../../../shared/sql-quote'
 
 interface SchemaRow {
   readonly file_name: string
@@ -109,6 +109,15 @@ const RESERVED = ['filename', 'file_row_number'] as const
 export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<Record<string, unknown>[]> }): SqlEngine {
   const keys = new Map<string, string>()
   let current: { table: string; columns: FileColumn[] } | null = null
+  // A view left from an earlier listing would read the new files through its glob (and 0.9.1 fail on them):
+  // a refused table has no view at all.
+  const viewsOf = (table: string): string[] => {
+    const [schema = '', name = ''] = table.split('.')
+    return [`${quoteIdent(schema)}.${quoteIdent(name)}`, quoteIdent(name), quoteIdent(`${name}__versions`)]
+  }
+  const drop = async (views: readonly string[]): Promise<void> => {
+    for (const v of views) await engine.query(`DROP VIEW IF EXISTS ${v}`).catch(() => [])
+  }
   return {
     async register(files) {
       await engine.register(files)
@@ -123,7 +132,10 @@ export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<R
       const columns = leafColumns(rows)
       current = { table, columns }
       const conflicts = typeConflicts(columns)
-      if (conflicts.length > 0) throw new Error(typeConflictMessage(table, conflicts, (n) => keys.get(n) ?? n))
+      if (conflicts.length > 0) {
+        await drop(viewsOf(table))
+        throw new Error(typeConflictMessage(table, conflicts, (n) => keys.get(n) ?? n))
+      }
     },
     async query(sql) {
       try {
@@ -134,7 +146,10 @@ export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<R
         if (current && view && /filename|file_row_number/.test(message)) {
           for (const column of RESERVED) {
             const files = [...new Set(current.columns.filter((c) => c.column === column).map((c) => keys.get(c.file) ?? c.file))]
-            if (files.length > 0) throw new Error(reservedColumnMessage(current.table, column, files, view))
+            if (files.length > 0) {
+              await drop(view.endsWith('__versions') ? [quoteIdent(view)] : viewsOf(current.table))
+              throw new Error(reservedColumnMessage(current.table, column, files, view))
+            }
           }
         }
         throw e
