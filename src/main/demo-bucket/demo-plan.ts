@@ -177,8 +177,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   const lastT = v2(E).cutoff
   const now = lastT + 50 * MIN
   // The export's first v2 hour (0 without --start).
-  const start = options.start ?? FIRST_V2
-  const h0 = (start - FIRST_V2) / HOUR
+  const start = options.start ?? -Infinity
+  const h0 = options.start === undefined ? 0 : (options.start - FIRST_V2) / HOUR
   if (!Number.isInteger(h0) || h0 < 0 || h0 > E - 161) {
     throw new Error(`--start must be a whole hour from ${iso(FIRST_V2)} (the first v2 delivery) to ${iso(v2(E - 161).cutoff)}, so that every planted case comes after it; use more --days for a later start`)
   }
@@ -578,7 +578,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   cell(at.contradiction, T.contradiction, 'ready')
   cell(firstV2Missing, T.firstV2Missing, 'missing')
   // Nothing was due before the export's first delivery, on its first day either.
-  for (let t = Date.parse(`${dateOf(start)}T00:00:00Z`); t < start; t += HOUR) cells.push({ date: dateOf(t), hour: hourOf(t), table: T.failed.table, state: 'no_delivery' })
+  const firstDelivery = options.start ?? v1(0).cutoff
+  for (let t = Date.parse(`${dateOf(firstDelivery)}T00:00:00Z`); t < firstDelivery; t += HOUR) cells.push({ date: dateOf(t), hour: hourOf(t), table: T.failed.table, state: 'no_delivery' })
   for (const t of DEMO_TABLES) cell(at.lateHour, t, 'late')
   let pruned = 0
   for (const t of DEMO_TABLES) {
@@ -605,7 +606,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     messages_by_tenant_day,
     column_added: { table: addedColumn.table, column: addedColumn.column, from_prefix: prefixOf(msgs, v2(h0 + 48)), non_null_in_logical_table: nonNull },
     type_change: { table: typeChange.table, column: typeChange.column, from_prefix: prefixOf(msgs, v2(h0 + 60)), type_before: typeChange.from, type_after: typeChange.to, logical_type: 'DOUBLE', sum_in_logical_table: tokensSum },
-    first_delivery: iso(start),
+    first_delivery: iso(firstDelivery),
     switch_fallback: { table: T.firstV2Missing.table, as_of: asOfHour(firstV2Missing), latest_prefix: options.start === undefined ? prefixOf(T.firstV2Missing, v1(v1Days - 1)) : null },
     empty_copy: { table: T.empty.table, prefix: prefixOf(T.empty, v2(at.emptyCopy)), as_of: asOfHour(at.emptyCopy), columns: T.empty.columns.map((c) => c.name) },
     faults,
