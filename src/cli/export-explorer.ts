@@ -201,18 +201,20 @@ async function main(argv: string[]): Promise<number> {
     const tables = CATALOG.map((t) => {
       if (t.mode === 'full') {
         const f = latestReady(inventory, t)
-        return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: f ? { prefix: f.ref.prefix, snapshot_date: f.ref.partition.date, snapshot_hour: f.ref.partition.hour } : null, ready_folders: null, newest_folder: null }
+        // Where a rule makes the copy read differ from the obvious one, say which rule.
+        const note = !f ? null : f.ref.version !== inventory.version ? `no ready ${inventory.version} copy yet: its newest ready ${f.ref.version} copy is read` : f.dataFiles.length === 0 ? 'the latest copy holds no Parquet file: read as a table with no rows' : null
+        return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: f ? { prefix: f.ref.prefix, snapshot_date: f.ref.partition.date, snapshot_hour: f.ref.partition.hour } : null, ready_folders: null, newest_folder: null, note }
       }
       const folders = readyPartsFolders(inventory, t)
       const n = folders.at(-1)
-      return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: null, ready_folders: folders.length, newest_folder: n ? { prefix: n.ref.prefix, etl_date: n.ref.partition.date, etl_hour: n.ref.partition.hour } : null }
+      return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: null, ready_folders: folders.length, newest_folder: n ? { prefix: n.ref.prefix, etl_date: n.ref.partition.date, etl_hour: n.ref.partition.hour } : null, note: null }
     })
     if (values.json) process.stdout.write(`${JSON.stringify({ version: inventory.version, tables })}\n`)
     else {
       process.stdout.write(`${provider.location}: on ${inventory.version}\n`)
       for (const t of tables) {
         const what = t.mode === 'full' ? (t.latest_ready ? `latest ready ${t.latest_ready.snapshot_date}${t.latest_ready.snapshot_hour ? ` ${t.latest_ready.snapshot_hour}:00` : ''}` : 'no ready copy') : `${t.ready_folders} ready folders, newest ${t.newest_folder ? `${t.newest_folder.etl_date}${t.newest_folder.etl_hour ? ` ${t.newest_folder.etl_hour}:00` : ''}` : '-'}`
-        process.stdout.write(`  ${`${t.schema}.${t.table}`.padEnd(64)} ${t.mode.padEnd(5)} ${what}\n`)
+        process.stdout.write(`  ${`${t.schema}.${t.table}`.padEnd(64)} ${t.mode.padEnd(5)} ${what}${t.note ? ` (${t.note})` : ''}\n`)
       }
     }
     return refreshed.problems.length > 0 ? 2 : 0

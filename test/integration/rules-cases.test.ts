@@ -11,6 +11,7 @@ import { readLocalBucket } from '../../src/main/bucket/local-bucket-snapshot'
 import { folderPrefix, manifestKey } from '../../src/shared/bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from '../../src/shared/catalog'
 import { type AsOf, buildInventory, foldersForLogicalTable } from '../../src/shared/inventory'
+import { createBucketViews } from '../../src/shared/bucket-views'
 import { logicalTableGlobSql, logicalTableSql } from '../../src/shared/logical-table-sql'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { analyzeTimeline } from '../../src/shared/timeline'
@@ -130,7 +131,10 @@ describe('the switch for full tables (item 1)', () => {
     const tl = await timeline(b, H04 + 50 * MIN)
     expect(tl.version).toBe('v2')
     expect(tl.hours.find((x) => x.start === H03)?.cells[CSAT.table]).toBe('missing')
-  })
+    // The CLI's status names the copy and says why it is a v1 one.
+    const r = await cli(['status', '--bucket', b.root, '--now', new Date(H04 + 50 * MIN).toISOString(), '--no-cache'])
+    expect(r.stdout).toMatch(/datamart_claudia\.claudia_csat +full +latest ready 2026-11-02 \(no ready v2 copy yet: its newest ready v1 copy is read\)/)
+  }, 60_000)
 })
 
 describe('hidden files (item 7)', () => {
@@ -229,4 +233,66 @@ describe('manifests that contradict themselves, and the manifest\'s word (items 
     const tl = await timeline(b, H03 + 50 * MIN)
     expect(tl.hours[0]).toMatchObject({ manifest: 'incomplete', cells: { [CSAT.table]: 'missing' } })
   }, 60_000)
+})
+
+describe('what a vendor reader sees (item 9)', () => {
+  const CCM = table('cloud_chat_messages')
+  async function partsBucket(): Promise<HandBucket> {
+    const b = await bucket()
+    await b.folder(folderPrefix(MSGS, 'v1', '__initial__', null), V1_LAST - 5 * 24 * HOUR, { 'part-0.parquet': msgSelect(['m1', 'm2'], 'initial') })
+    await b.folder(folderPrefix(MSGS, 'v1', '2026-11-02', null), V1_LAST, { 'part-0.parquet': msgSelect(['m2', 'm3'], 'v1') })
+    await b.folder(folderPrefix(MSGS, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': msgSelect(['m3', 'm4'], 'v2') })
+    // A keyless table whose files carry a column named etl_date of their own (the data's column wins).
+    await b.folder(folderPrefix(CCM, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': "SELECT 'c1' AS message_id, 'tnt_acme' AS tenant_id, 'vendor-value' AS etl_date" })
+    await b.manifest(H03, { delivered: [MSGS, CCM] })
+    return b
+  }
+
+  it('the parts tables carry etl_date and etl_hour as strings (NULL hour for v1, __initial__ for the initial load)', async () => {
+    const b = await partsBucket()
+    const { rows, columns } = await logical(b, MSGS)
+    expect(columns).toEqual(['message_id', 'tenant_id', 'content', 'etl_date', 'etl_hour'])
+    expect(rows).toEqual([
+      { message_id: 'm1', tenant_id: 'tnt_acme', content: 'initial', etl_date: '__initial__', etl_hour: null },
+      { message_id: 'm2', tenant_id: 'tnt_acme', content: 'v1', etl_date: '2026-11-02', etl_hour: null },
+      { message_id: 'm3', tenant_id: 'tnt_acme', content: 'v2', etl_date: d(H03), etl_hour: h(H03) },
+      { message_id: 'm4', tenant_id: 'tnt_acme', content: 'v2', etl_date: d(H03), etl_hour: h(H03) }
+    ])
+    const inv = buildInventory(await listLocalFolder(b.root))
+    const q = logicalTableSql(MSGS, foldersForLogicalTable(inv, MSGS), (k) => join(b.root, k))
+    if (!q.ok) throw new Error(q.message)
+    // A query written against the vendor's docs runs unchanged.
+    expect(await db.rows(`SELECT message_id FROM (${q.sql}) WHERE etl_date >= '2026-11-02' AND etl_date <> '__initial__' ORDER BY 1`)).toEqual([{ message_id: 'm2' }, { message_id: 'm3' }, { message_id: 'm4' }])
+    expect(await db.rows(`SELECT DISTINCT typeof(etl_date) AS a, typeof(etl_hour) AS b FROM (${q.sql})`)).toEqual([{ a: 'VARCHAR', b: 'VARCHAR' }])
+    const keyless = await logical(b, CCM)
+    expect(keyless.rows).toEqual([{ message_id: 'c1', tenant_id: 'tnt_acme', etl_date: 'vendor-value', etl_hour: h(H03) }])
+  })
+
+  it('the views both engines build say the same, on native DuckDB, and note a vendor column that wins', async () => {
+    const b = await partsBucket()
+    const inv = buildInventory(await listLocalFolder(b.root))
+    const files = join(b.root, '..', `views-${n}`)
+    await mkdir(join(files, 'ee'), { recursive: true })
+    const objects = new Map(inv.objects.map((o) => [o.key, o]))
+    // The engine: native DuckDB reading each registered name as a copy of its object.
+    const engine = {
+      register: async (regs: readonly { name: string; key: string }[]): Promise<void> => {
+        for (const r of regs) {
+          await mkdir(dirname(join(files, r.name)), { recursive: true })
+          await copyFile(join(b.root, r.key), join(files, r.name))
+        }
+      },
+      query: (sql: string): Promise<void> => db.run(sql.replaceAll("'ee/", `'${files}/ee/`))
+    }
+    const views = await createBucketViews(engine, inv, objects, { now: H03 + HOUR })
+    expect(views.created).toEqual(expect.arrayContaining(['datamart_claudia.claudia_messages', 'claudia_messages__versions', 'datamart_cloudchat_saas.cloud_chat_messages']))
+    expect(await db.rows('SELECT message_id, etl_date, etl_hour FROM claudia_messages ORDER BY 1')).toEqual([
+      { message_id: 'm1', etl_date: '__initial__', etl_hour: null },
+      { message_id: 'm2', etl_date: '2026-11-02', etl_hour: null },
+      { message_id: 'm3', etl_date: d(H03), etl_hour: h(H03) },
+      { message_id: 'm4', etl_date: d(H03), etl_hour: h(H03) }
+    ])
+    expect(await db.rows('SELECT etl_date, etl_hour FROM cloud_chat_messages')).toEqual([{ etl_date: 'vendor-value', etl_hour: h(H03) }])
+    expect(views.notes).toEqual([{ table: 'datamart_cloudchat_saas.cloud_chat_messages', message: expect.stringMatching(/files have their own etl_date column.*kept/) }])
+  })
 })
