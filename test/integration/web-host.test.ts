@@ -397,4 +397,25 @@ describe('web host', () => {
     await page.locator('[data-testid=inspector] summary').click()
     await page.screenshot({ path: 'test-results/inspector-malformed-manifest.png', fullPage: true })
   })
+  it('runs SQL in the pane under the CSP header: its DuckDB-WASM worker reads Parquet from the byte server, nothing refused', async () => {
+    // A worker takes its policy from its own response, so the header (unlike the old meta tag) governs it too.
+    const refused: string[] = []
+    const listen = (m: { text(): string }): void => void (/Content Security Policy|Refused to/i.test(m.text()) && refused.push(m.text()))
+    page.on('console', listen)
+    try {
+      await page.reload()
+      await page.getByRole('tab', { name: 'SQL' }).click()
+      await page.locator('[data-testid=sql-editor] .cm-content').click()
+      await page.keyboard.press('ControlOrMeta+a')
+      await page.keyboard.press('Delete')
+      await page.keyboard.insertText('SELECT count(*) AS n FROM cloud_chat_tags')
+      await page.keyboard.press('Escape')
+      await page.keyboard.press('ControlOrMeta+Enter')
+      await expect.poll(() => page.locator('[data-testid=sql-pane] [data-testid=result-count]').textContent(), { timeout: 90_000 }).toMatch(/^1 row · 1 column/)
+      expect(Number(/\d+$/.exec((await page.locator('[data-testid=sql-pane] [data-testid=result-grid]').textContent()) ?? '')?.[0])).toBeGreaterThan(0)
+      expect(refused).toEqual([])
+    } finally {
+      page.off('console', listen)
+    }
+  }, 180_000)
 })

@@ -26,6 +26,12 @@ describe('packaging', () => {
     expect(installed.filter((f) => f.endsWith('.js')).length).toBeGreaterThan(0)
   })
 
+  it('builds on a current Electron (45 or later), pinned exactly', () => {
+    const pinned = (JSON.parse(readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['electron'] ?? ''
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/)
+    expect(Number(pinned.split('.')[0])).toBeGreaterThanOrEqual(45)
+  })
+
   it('sets the Electron fuses of the security checklist', () => {
     expect(mapOf('electronFuses')).toEqual({
       runAsNode: 'false',
