@@ -112,11 +112,7 @@ export function objectsForViews(inventory: Inventory, opts: AsOf = {}): ListedOb
     for (const f of foldersForLogicalTable(inventory, t, opts)) add(f)
     if (t.mode === 'parts') for (const f of readyPartsFolders(inventory, t, opts)) add(f)
   }
-  let first: { object: ListedObject; at: string } | null = null
-  for (const m of inventory.manifests.values()) {
-    const at = `${m.ref.date}T${m.ref.hour ?? '00'}`
-    if (m.ref.version === 'v2' && (first === null || at < first.at)) first = { object: m.object, at }
-  }
-  if (first) out.push(first.object)
+  // The first object written under v2/_manifests/ decides the version at any instant, there as here.
+  if (inventory.v2Evidence) out.push(inventory.v2Evidence)
   return out
 }

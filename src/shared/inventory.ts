@@ -18,6 +18,8 @@ export interface Inventory {
   readonly version: Version
   /** When the first key under v2/_manifests/ was written (UTC ms); null while there is none. Decides the version at any instant. */
   readonly v2Since: number | null
+  /** The object that was written first under v2/_manifests/ (what another engine needs to decide the version alike). */
+  readonly v2Evidence: ListedObject | null
   /** Folders by prefix. */
   readonly folders: ReadonlyMap<string, Folder>
   /** Manifest objects by key, with their parsed reference. */
@@ -58,6 +60,7 @@ export function buildInventory(objects: Iterable<ListedObject>, opts: InventoryO
   const ignored: { object: ListedObject; folder: FolderRef; reason: string }[] = []
   const kept: ListedObject[] = []
   let v2Since: number | null = null
+  let v2Evidence: ListedObject | null = null
   let newestWrite = -Infinity
 
   for (const object of objects) {
@@ -65,7 +68,10 @@ export function buildInventory(objects: Iterable<ListedObject>, opts: InventoryO
     if (opts.now !== undefined && at > opts.now) continue
     kept.push(object)
     newestWrite = Math.max(newestWrite, at)
-    if (isV2Evidence(object.key)) v2Since = v2Since === null ? at : Math.min(v2Since, at)
+    if (isV2Evidence(object.key) && (v2Since === null || at < v2Since)) {
+      v2Since = at
+      v2Evidence = object
+    }
     const ref = parseKey(object.key)
     switch (ref.kind) {
       case 'manifest':
@@ -92,7 +98,7 @@ export function buildInventory(objects: Iterable<ListedObject>, opts: InventoryO
     }
   }
   for (const f of folders.values()) f.dataFiles.sort((a, b) => compareFileNames(a.key, b.key))
-  return { version: v2Since !== null ? 'v2' : 'v1', v2Since, folders, manifests, unrecognized, ignored, objects: kept, newestWrite }
+  return { version: v2Since !== null ? 'v2' : 'v1', v2Since, v2Evidence, folders, manifests, unrecognized, ignored, objects: kept, newestWrite }
 }
 
 // The last inventory cut at an instant, per inventory: views ask it once per table.

@@ -3,6 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseKey } from '../../src/shared/bucket-key'
+import { objectsForViews } from '../../src/shared/bucket-views'
 import { compareDelivery, compareFileNames } from '../../src/shared/delivery-order'
 import { buildInventory, detectVersion, foldersForLogicalTable, latestReady, readyPartsFolders, versionAt } from '../../src/shared/inventory'
 import { FIRST_V2_DELIVERY, LAST_V1_DELIVERY } from '../../src/shared/schedule'
@@ -172,6 +173,15 @@ describe('one version rule', () => {
     expect(inv.version).toBe('v2')
     expect(versionAt(inv, { asOf: FIRST_V2_DELIVERY + HOUR })).toBe('v2')
     expect(versionAt(inv, { asOf: FIRST_V2_DELIVERY })).toBe('v1')
+  })
+
+  it('the objects another engine rebuilds the views from decide the version at every instant as the full listing does', () => {
+    const early = obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=04/manifest.json', '2026-11-03T03:05:00Z')
+    const later = obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json', '2026-11-03T03:40:00Z')
+    const inv = buildInventory([...readyFolder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/', LAST_V1_DELIVERY), later, early])
+    const rebuilt = buildInventory(objectsForViews(inv))
+    for (const asOf of [FIRST_V2_DELIVERY, FIRST_V2_DELIVERY + 5 * MIN, FIRST_V2_DELIVERY + 30 * MIN]) expect(versionAt(rebuilt, { asOf })).toBe(versionAt(inv, { asOf }))
+    expect(versionAt(rebuilt, { asOf: FIRST_V2_DELIVERY + 10 * MIN })).toBe('v2')
   })
 
   it('a v2 parts folder counts only once the bucket is on v2, as in the vendor\'s job', () => {
