@@ -6,7 +6,7 @@ export default defineConfig({
   main: {
     build: {
       // The CLI is built beside the shell: it shares the services and never loads Electron.
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'export-explorer': resolve(__dirname, 'src/cli/export-explorer.ts'), 'engine-worker': resolve(__dirname, 'src/main/engine/engine-worker.ts') } }
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'export-explorer': resolve(__dirname, 'src/cli/export-explorer.ts') } }
     }
   },
   preload: {

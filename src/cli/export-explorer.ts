@@ -2,6 +2,10 @@
 // export-explorer: the delivery rules from a terminal or a scheduled job, over the same core and services
 // as the app. status | timeline | doctor (exit 0: no error findings, 1: some, 2: could not check).
 import { createHash } from 'node:crypto'
+import { once } from 'node:events'
+import { createReadStream } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { DuckDBTypeId } from '@duckdb/node-api'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -14,13 +18,16 @@ import { refreshConnectionIndex } from '../main/bucket/refresh-connection'
 import { readManifests } from '../main/bucket/manifest-reader'
 import { MemorySecretStore } from '../main/connections/secret-store'
 import { openConnection } from '../main/connections/open-connection'
-import { openBucketEngine } from '../main/engine/open-bucket-engine'
-import { csvLine } from '../main/export/csv'
+import { type BucketEngine, fileStoreFor, openBucketEngine } from '../main/engine/open-bucket-engine'
+import { toJsonValue } from '../main/engine/json-values'
+import type { NativeEngine, QueryProgress } from '../main/engine/native-engine'
 import { ExportError, exportQuery } from '../main/export/export-to-file'
 import { quoteIdent } from '../shared/sql-quote'
 import { connectionFromUrl } from './bucket-url'
 
+const DUCKDB_VERSION_NOTE = '1.5'
 const HOUR = 3_600_000
+const TABLE_ROWS = 1000
 const USAGE = `usage: export-explorer <command> --bucket <url> [options]
   <url>: s3://bucket[/prefix] | gs://bucket[/prefix] | a local folder path
   S3: --profile NAME --region R --endpoint URL (path-style);  GCS: --key-file F --endpoint URL
@@ -33,7 +40,14 @@ commands:
   doctor [--since D]            findings (default: the last 7 days); exit 0 none of severity error, 1 some, 2 could not check
   export (--table T [--where "SQL predicate"] | --sql "SQL") --out FILE [--format csv|parquet] [--force] [--as-of ISO]
   query "SQL" [--format table|csv|json] [--as-of ISO]   runs SQL over the views: <schema>.<table>, <table>,
-                                <table>__versions (parts tables); as of an hour, the views hold what was delivered by then`
+                                <table>__versions (parts tables); as of an hour, the views hold what was delivered by then
+query and export run native DuckDB ${DUCKDB_VERSION_NOTE} over local copies of the objects (downloaded once, kept in the cache
+folder); one read-only statement (SELECT, WITH, FROM, EXPLAIN); nothing else on the machine is readable from SQL.
+values: table and csv print each value as DuckDB casts it to VARCHAR (csv is DuckDB's own COPY ... (FORMAT csv),
+  the same bytes as an exported file); instants in UTC; BLOBs with \\xNN escapes for bytes that are not printable.
+  json: integers and decimals are numbers where a JSON reader gets exactly the value back, strings otherwise
+  (HUGEINT beyond 2^53, long DECIMALs); NaN and ±Infinity are the strings "NaN", "Infinity", "-Infinity"; LIST
+  and ARRAY are arrays, STRUCT and MAP objects; every other type is the string DuckDB casts it to.`
 
 class UsageError extends Error {}
 
@@ -64,6 +78,61 @@ function dayStart(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined
   if (!isValidDate(value)) throw new UsageError(`--${flag} must be a date YYYY-MM-DD, not "${value}"`)
   return instantOf(value)
+}
+
+const megabytes = (n: number): string => `${(n / 1e6).toFixed(1)} MB`
+
+async function writeOut(chunk: string | Uint8Array): Promise<void> {
+  if (!process.stdout.write(chunk)) await once(process.stdout, 'drain')
+}
+
+/** CSV as native DuckDB's COPY writes it (the same bytes as an exported file), streamed to stdout. */
+async function writeCsv(engine: NativeEngine, sql: string, signal: AbortSignal): Promise<void> {
+  const { path } = await engine.copyToScratch(sql, 'csv', { signal })
+  try {
+    for await (const chunk of createReadStream(path)) await writeOut(chunk as Buffer)
+  } finally {
+    await rm(path, { force: true })
+  }
+}
+
+/** One JSON array of row objects, written as rows arrive (values: see json-values.ts and --help). */
+async function writeJson(engine: NativeEngine, sql: string, signal: AbortSignal): Promise<void> {
+  let first = true
+  await engine.select(
+    sql,
+    async (columns, rows) => {
+      const isFloat = columns.types.map((t) => t.typeId === DuckDBTypeId.FLOAT)
+      for (const r of rows) {
+        const obj = Object.fromEntries(columns.names.map((c, i) => [c, toJsonValue(r[i] ?? null, isFloat[i])]))
+        await writeOut(`${first ? '[' : ','}\n${JSON.stringify(obj)}`)
+        first = false
+      }
+    },
+    { signal }
+  )
+  await writeOut(first ? '[]\n' : '\n]\n')
+}
+
+/** An aligned table of the first 1,000 rows, each value as DuckDB casts it to VARCHAR. */
+async function writeTable(engine: NativeEngine, sql: string, signal: AbortSignal): Promise<void> {
+  const shown: (string | null)[][] = []
+  let more = false
+  const columns = await engine.select(
+    sql,
+    (_columns, rows) => {
+      for (const r of rows) {
+        if (shown.length < TABLE_ROWS) shown.push(r.map((v) => (v === null ? null : String(v))))
+        else more = true
+      }
+    },
+    { signal, asText: true }
+  )
+  const cell = (v: string | null): string => (v === null ? 'NULL' : v)
+  const widths = columns.names.map((c, i) => Math.min(40, Math.max(c.length, ...shown.map((r) => cell(r[i] ?? null).length))))
+  await writeOut(`${columns.names.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}\n`)
+  for (const r of shown) await writeOut(`${columns.names.map((_, i) => cell(r[i] ?? null).slice(0, 40).padEnd(widths[i] as number)).join('  ')}\n`)
+  if (more) process.stderr.write(`(the first ${TABLE_ROWS} rows; --format csv or json gives them all)\n`)
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -133,22 +202,38 @@ async function main(argv: string[]): Promise<number> {
   for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
   const inventory = buildInventory(refreshed.index.objects.values(), { now })
 
-  if (command === 'export') {
+  /** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
+  const openEngine = async (): Promise<BucketEngine> => {
     show('opening the tables…')
-    const { engine, views } = await openBucketEngine(provider, inventory, refreshed.index.objects, join(cacheDir(), 'data', id), asOf !== undefined ? { asOf } : {})
+    const opened = await openBucketEngine(fileStoreFor(provider, cacheDir(), id), inventory, refreshed.index.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
+      now,
+      ...(asOf !== undefined ? { asOf } : {}),
+      onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
+    })
     show.done()
+    return opened
+  }
+  const interrupted = (): AbortController => {
     const ac = new AbortController()
-    const onSignal = (): void => ac.abort()
-    process.once('SIGINT', onSignal)
-    process.once('SIGTERM', onSignal)
+    process.once('SIGINT', () => ac.abort())
+    process.once('SIGTERM', () => ac.abort())
+    return ac
+  }
+
+  if (command === 'export') {
+    const { engine, views } = await openEngine()
+    const ac = interrupted()
+    const target = resolve(values.out as string)
     try {
-      const { rows } = await exportQuery(engine, sql as string, resolve(values.out as string), { format: format as 'csv' | 'parquet', overwrite: values.force === true, signal: ac.signal, onProgress: (n) => show(`exported ${n} rows`) })
+      const progressText = (p: QueryProgress): string => `exporting… ${p.percent >= 0 ? `${Math.round(p.percent)}%` : ''} ${p.rowsProcessed} rows read`
+      const { rows } = await exportQuery(engine, sql as string, target, { format: format as 'csv' | 'parquet', overwrite: values.force === true, signal: ac.signal, onProgress: (p) => show(progressText(p)) })
       show.done()
-      process.stderr.write(`wrote ${rows} rows to ${resolve(values.out as string)}\n`)
+      process.stderr.write(`wrote ${rows} rows to ${target}\n`)
       return 0
     } catch (e) {
       show.done()
-      process.stderr.write(`export-explorer: ${ac.signal.aborted ? 'export cancelled; no file was written' : `the export failed, no file was written: ${explain(e, views.problems)}`}\n`)
+      const why = ac.signal.aborted ? 'export cancelled; no file was written' : `the export failed, no file was written: ${explain(e, views.problems)}`
+      process.stderr.write(`export-explorer: ${why}${e instanceof ExportError ? ' (--force replaces it)' : ''}\n`)
       return ac.signal.aborted ? 130 : e instanceof ExportError ? 2 : 1
     } finally {
       await engine.close()
@@ -156,41 +241,16 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (command === 'query') {
-    show('opening the tables…')
-    const { engine, views } = await openBucketEngine(provider, inventory, refreshed.index.objects, join(cacheDir(), 'data', id), asOf !== undefined ? { asOf } : {})
-    show.done()
+    const { engine, views } = await openEngine()
     for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
+    const ac = interrupted()
     try {
-      let header = false
-      let first = true
-      const widths: number[] = []
-      const buffered: unknown[][] = []
-      let cols: string[] = []
-      const result = await engine.query(sql as string, (columns, rows) => {
-        cols = columns
-        if (format === 'csv') {
-          if (!header) process.stdout.write(csvLine(columns))
-          header = true
-          for (const r of rows) process.stdout.write(csvLine(r))
-        } else if (format === 'json') {
-          for (const r of rows) {
-            process.stdout.write(`${first ? '[' : ','}\n${JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null])))}`)
-            first = false
-          }
-        } else buffered.push(...rows.slice(0, Math.max(0, 1000 - buffered.length)))
-      })
-      cols = cols.length ? cols : result.columns
-      if (format === 'csv' && !header) process.stdout.write(csvLine(cols))
-      if (format === 'json') process.stdout.write(first ? '[]\n' : '\n]\n')
-      if (format === 'table') {
-        const cell = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v))
-        cols.forEach((c, i) => (widths[i] = Math.min(40, Math.max(c.length, ...buffered.map((r) => cell(r[i]).length)))))
-        process.stdout.write(`${cols.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}\n`)
-        for (const r of buffered) process.stdout.write(`${cols.map((_, i) => cell(r[i]).slice(0, 40).padEnd(widths[i] as number)).join('  ')}\n`)
-      }
+      if (format === 'csv') await writeCsv(engine, sql as string, ac.signal)
+      else if (format === 'json') await writeJson(engine, sql as string, ac.signal)
+      else await writeTable(engine, sql as string, ac.signal)
     } catch (e) {
       process.stderr.write(`export-explorer: the query failed: ${explain(e, views.problems)}\n`)
-      return 1
+      return ac.signal.aborted ? 130 : 1
     } finally {
       await engine.close()
     }

@@ -20,7 +20,7 @@ import type { SecretStore } from './connections/secret-store'
 import { QueryHistory } from './history/query-history'
 import { type ByteServer, startByteServer } from './byte-server/byte-server'
 import { checkExportPath } from './export/export-folder'
-import { type BucketEngine, openBucketEngine } from './engine/open-bucket-engine'
+import { type BucketEngine, fileStoreFor, openBucketEngine } from './engine/open-bucket-engine'
 import { exportQuery } from './export/export-to-file'
 
 export const DEMO_CONNECTION_ID = 'demo'
@@ -251,9 +251,9 @@ export class Workspace {
     this.rendererOrigin = origin
   }
 
-  /** The byte server's origin (http://127.0.0.1:PORT), started on first use; call setRendererOrigin first. */
+  /** The byte server's origin (http://127.0.0.1:PORT), started on first use; CORS follows setRendererOrigin. */
   async byteServerOrigin(): Promise<string> {
-    this.byteServer ??= { service: null, server: startByteServer(this.rendererOrigin ? { allowOrigin: this.rendererOrigin } : {}) }
+    this.byteServer ??= { service: null, server: startByteServer({ allowOrigin: () => this.rendererOrigin }) }
     return (await this.byteServer.server).origin
   }
 
@@ -291,7 +291,9 @@ export class Workspace {
     const key = `${service.connectionId}|${generation}|${asOf ?? 'latest'}`
     if (this.mainEngine?.key !== key) {
       const old = this.mainEngine
-      const engine = openBucketEngine(service.provider, inventory, objects, join(this.opts.dataDir, 'engine', service.connectionId), asOf ? { asOf: Date.parse(asOf) } : {})
+      const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
+      const workDir = join(this.opts.dataDir, 'engine', `${service.connectionId}-${randomUUID().slice(0, 8)}`)
+      const engine = openBucketEngine(store, inventory, objects, workDir, { now: service.now(), ...(asOf ? { asOf: Date.parse(asOf) } : {}) })
       this.mainEngine = { key, engine }
       engine.catch(() => {
         if (this.mainEngine?.engine === engine) this.mainEngine = null
@@ -325,7 +327,7 @@ export class Workspace {
     if (allowed && !allowed.ok) throw new Error(allowed.reason)
     const id = randomUUID()
     const abort = new AbortController()
-    const entry = { job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, error: null } as ExportJob, abort }
+    const entry = { job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, percent: null, error: null } as ExportJob, abort }
     this.exports.set(id, entry)
     const update = (patch: Partial<ExportJob>): void => {
       entry.job = { ...entry.job, ...patch }
@@ -334,8 +336,8 @@ export class Workspace {
       try {
         await mkdir(dirname(args.path), { recursive: true })
         const { engine } = await this.engineFor(args.asOf)
-        const r = await exportQuery(engine, args.sql, args.path, { format: args.format, overwrite: args.overwrite, signal: abort.signal, onProgress: (rows) => update({ rows }) })
-        update({ running: false, done: true, rows: r.rows })
+        const r = await exportQuery(engine, args.sql, args.path, { format: args.format, overwrite: args.overwrite, signal: abort.signal, onProgress: (p) => update({ rows: p.rowsProcessed, percent: p.percent >= 0 ? p.percent : null }) })
+        update({ running: false, done: true, rows: r.rows, percent: 100 })
       } catch (e) {
         update({ running: false, error: abort.signal.aborted ? 'Export cancelled: no file was written.' : `Export failed: ${userMessage(e)} No file was written.` })
       }
@@ -375,6 +377,8 @@ export class Workspace {
   private close(): void {
     this.refreshAbort?.abort()
     this.refreshAbort = null
+    // What the closed connection still waits for (a first refresh joined by overview, footer reads) ends too.
+    this.service?.close()
   }
 
   dispose(): void {

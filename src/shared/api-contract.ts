@@ -143,7 +143,10 @@ export interface ExportJob {
   readonly format: 'csv' | 'parquet'
   readonly running: boolean
   readonly done: boolean
+  /** Rows written (when done) or processed so far (while running). */
   readonly rows: number
+  /** How far along, 0–100, where the engine can tell. */
+  readonly percent: number | null
   readonly error: string | null
 }
 

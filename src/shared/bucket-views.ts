@@ -4,7 +4,7 @@
 import { CATALOG } from './catalog'
 import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders } from './inventory'
 import { isArchived, type ListedObject } from './listing'
-import { PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
+import { type GlobDialect, PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { quoteIdent } from './sql-quote'
 
 /** What the views need of an engine: the CLI's (DuckDB-WASM in a Node worker) and the renderer's (in a browser worker). */
@@ -27,7 +27,13 @@ export async function createBucketViews(
   engine: SqlEngine,
   inventory: Inventory,
   objects: ReadonlyMap<string, ListedObject>,
-  opts: AsOf & { readonly now?: number; readonly onProgress?: (p: { readonly done: number; readonly total: number; readonly table: string }) => void } = {}
+  opts: AsOf & {
+    readonly now?: number
+    readonly onProgress?: (p: { readonly done: number; readonly total: number; readonly table: string }) => void
+    /** Where file names start (default "ee/"): an engine that reads files by path gives its own folder. */
+    readonly fileBase?: string
+    readonly dialect?: GlobDialect
+  } = {}
 ): Promise<ViewsResult> {
   const now = opts.now ?? Date.now()
   const created: string[] = []
@@ -40,8 +46,8 @@ export async function createBucketViews(
     opts.onProgress?.({ done: i, total: CATALOG.length, table: `${t.schema}.${t.table}` })
     const schema = quoteIdent(t.schema)
     const name = quoteIdent(t.table)
-    const base = `ee/${t.schema}/${t.table}/`
-    const q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base)
+    const base = `${opts.fileBase ?? 'ee/'}${t.schema}/${t.table}/`
+    const q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
     await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
     if (!q.ok) {
       problems.push({ table: `${t.schema}.${t.table}`, message: q.message })
@@ -58,8 +64,9 @@ export async function createBucketViews(
       await engine.query(`DROP VIEW IF EXISTS ${name}`)
       continue
     }
-    await register(q.registrations)
     try {
+      // One table's failure (a file that cannot be fetched or read) never stops another table's view.
+      await register(q.registrations)
       for (const stmt of q.setup) await engine.query(stmt)
       await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${q.sql}`)
       await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
@@ -69,12 +76,16 @@ export async function createBucketViews(
       continue
     }
     if (t.mode === 'parts') {
-      const v = versionsGlobSql(t, readyPartsFolders(inventory, t, opts), base, `__ee_files_${t.table}`)
+      const v = versionsGlobSql(t, readyPartsFolders(inventory, t, opts), base, `__ee_files_${t.table}`, opts.dialect)
       if (!v.ok) continue
-      for (const stmt of v.setup) await engine.query(stmt)
-      await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(`${t.table}__versions`)} AS ${v.sql}`)
-      created.push(`${t.table}__versions`)
-      notes.push(...(await vendorPartitionColumns(engine, t)))
+      try {
+        for (const stmt of v.setup) await engine.query(stmt)
+        await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(`${t.table}__versions`)} AS ${v.sql}`)
+        created.push(`${t.table}__versions`)
+        notes.push(...(await vendorPartitionColumns(engine, t)))
+      } catch (e) {
+        problems.push({ table: `${t.table}__versions`, message: (e as Error).message })
+      }
     }
   }
   opts.onProgress?.({ done: CATALOG.length, total: CATALOG.length, table: '' })

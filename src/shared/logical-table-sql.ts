@@ -136,7 +136,15 @@ export type GlobTableSql =
 // DuckDB-WASM's parser runs out of stack on SQL holding a thousand literals (a year of hourly folders is ~9,000
 // files). So each file is registered as `<base><rank>.parquet`, read with one glob, and its rank is read back
 // from its name: the order is still decided here, by the rule.
-const RANK_FROM_NAME = `CAST(regexp_extract(filename, '([0-9]+)\\.parquet$', 1) AS BIGINT)`
+const rankFromName = (filenameColumn: string): string => `CAST(regexp_extract(${filenameColumn}, '([0-9]+)\\.parquet$', 1) AS BIGINT)`
+
+/** What differs between the engines reading glob SQL. DuckDB 1.x can name the file column, so a vendor column
+ * called `filename` is left alone; DuckDB-WASM 1.28 (0.9.1) only has `filename = true`. */
+export interface GlobDialect {
+  /** The column holding each row's file name: "filename" (0.9.1) or a name of ours such as "__ee_filename". */
+  readonly filenameColumn: string
+}
+const WASM_DIALECT: GlobDialect = { filenameColumn: 'filename' }
 
 /** FNV-1a (53-bit) of a string, in base 36: a short tag that tells two objects apart. */
 function objectTag(s: string): string {
@@ -158,8 +166,9 @@ function globRegistrations(folders: readonly Folder[], base: string): { files: R
   return { files, registrations: files.map((f) => ({ name: `${base}${objectTag(identity.get(f.key) ?? f.key)}-${String(f.rank).padStart(9, '0')}.parquet`, key: f.key })) }
 }
 
-function readGlob(base: string, withProvenance: boolean): string {
-  const extra = withProvenance ? ', filename = true, file_row_number = true' : ''
+function readGlob(base: string, withProvenance: boolean, dialect: GlobDialect): string {
+  const named = dialect.filenameColumn === 'filename' ? 'true' : quoteLiteral(dialect.filenameColumn)
+  const extra = withProvenance ? `, filename = ${named}, file_row_number = true` : ''
   return `read_parquet(${quoteLiteral(`${base}*.parquet`)}, union_by_name = true, hive_partitioning = false${extra})`
 }
 
@@ -168,18 +177,20 @@ export function logicalTableGlobSql(
   table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>,
   folders: readonly Folder[],
   base: string,
+  dialect: GlobDialect = WASM_DIALECT,
   /** Parts tables: the table `setup` fills with each file's folder (shared with the versions view). */
   filesTable = `__ee_files_${table.table}`
 ): GlobTableSql {
   const columnsFrom = emptyCopyColumnsFrom(table, folders)
-  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base, filesTable))
+  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base, dialect))
+  const fileCol = quoteIdent(dialect.filenameColumn)
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
-  if (table.mode === 'full') return { ok: true, sql: `SELECT * FROM ${readGlob(base, false)}`, files: files.length, registrations, setup: [] }
+  if (table.mode === 'full') return { ok: true, sql: `SELECT * FROM ${readGlob(base, false, dialect)}`, files: files.length, registrations, setup: [] }
   const t = quoteIdent(filesTable)
-  const ranked = `SELECT *, ${RANK_FROM_NAME} AS ${RANK} FROM ${readGlob(base, true)}`
+  const ranked = `SELECT *, ${rankFromName(fileCol)} AS ${RANK} FROM ${readGlob(base, true, dialect)}`
   const keep = table.keyColumn === null ? '' : ` QUALIFY ${keyedLatest(table.keyColumn)}`
-  const sql = `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (SELECT * FROM ${withPartitionColumns(ranked, t)})${keep}`
+  const sql = `SELECT * EXCLUDE (${fileCol}, file_row_number, ${RANK}) FROM (SELECT * FROM ${withPartitionColumns(ranked, t)})${keep}`
   return { ok: true, sql, files: files.length, registrations, setup: filesTableSetup(t, files) }
 }
 
@@ -197,12 +208,13 @@ function filesTableSetup(t: string, files: readonly RankedFile[]): string[] {
 }
 
 /** versionsSql for a glob engine: provenance comes from a table filled by `setup` (inserts of 100 rows). */
-export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[], base: string, filesTable: string): GlobTableSql {
+export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[], base: string, filesTable: string, dialect: GlobDialect = WASM_DIALECT): GlobTableSql {
+  const fileCol = quoteIdent(dialect.filenameColumn)
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
   const t = quoteIdent(filesTable)
   const setup = filesTableSetup(t, files)
-  const sql = `SELECT * EXCLUDE (filename, file_row_number, ${RANK}) FROM (SELECT *, ${RANK_FROM_NAME} AS ${RANK} FROM ${readGlob(base, true)}) JOIN ${t} USING (${RANK})`
+  const sql = `SELECT * EXCLUDE (${fileCol}, file_row_number, ${RANK}) FROM (SELECT *, ${rankFromName(fileCol)} AS ${RANK} FROM ${readGlob(base, true, dialect)}) JOIN ${t} USING (${RANK})`
   return { ok: true, sql, files: files.length, registrations, setup }
 }
 

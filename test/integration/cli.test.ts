@@ -120,7 +120,7 @@ describe('query and export', () => {
     expect(local.code).toBe(0)
     expect(JSON.parse(local.stdout)).toEqual([{ n: demo.expected.tables['claudia_messages']!.rows, k: demo.expected.tables['claudia_messages']!.distinct_keys }])
     const remote = await cli(['query', 'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_messages', '--bucket', 's3://cli-bucket/export', '--endpoint', s3.endpoint, '--format', 'csv'], s3Env)
-    expect(remote.stdout).toBe(`n\r\n${demo.expected.tables['cloud_chat_messages']!.rows}\r\n`)
+    expect(remote.stdout).toBe(`n\n${demo.expected.tables['cloud_chat_messages']!.rows}\n`)
   })
 
   it('every logical table equals the truth through the CLI, from a folder and from the S3 server', async () => {
@@ -179,7 +179,7 @@ describe('query and export', () => {
     expect(r.stderr).toMatch(/already exists/)
     expect(await readFile(target, 'utf8')).toBe('precious')
     expect((await cli(['export', '--table', 'claudia_csat', '--out', target, '--force', '--bucket', plain])).code).toBe(0)
-    expect((await readFile(target, 'utf8')).split('\r\n')[0]).toBe('csat_id,tenant_id,conversation_id,score,created_at,updated_at')
+    expect((await readFile(target, 'utf8')).split('\n')[0]).toBe('csat_id,tenant_id,conversation_id,score,created_at,updated_at')
   })
 
   it('a cancelled export leaves no file behind', async () => {
@@ -187,13 +187,17 @@ describe('query and export', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', 'export', '--sql', 'SELECT * FROM claudia_messages, range(400)', '--out', target, '--bucket', plain], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache } })
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    // Wait until the temporary file exists, then interrupt.
-    for (let i = 0; i < 400 && !(await readdir(out)).some((f) => f.endsWith('.partial')); i++) await new Promise((r) => setTimeout(r, 50))
+    // Wait until DuckDB is writing the file (in the engine's own scratch folder), then interrupt.
+    const writing = async (): Promise<boolean> => (await readdir(join(cache, 'engine'), { recursive: true }).catch(() => [])).some((f) => /scratch\/[^/]+\.csv$/.test(String(f)))
+    for (let i = 0; i < 400 && !(await writing()); i++) await new Promise((r) => setTimeout(r, 50))
+    expect(await writing()).toBe(true)
     child.kill('SIGINT')
     const code = await new Promise<number | null>((r) => child.once('exit', r))
     expect(code).toBe(130)
     expect(stderr).toMatch(/cancelled; no file was written/)
     expect((await readdir(out)).filter((f) => f.startsWith('big.csv') || f.includes('big.csv'))).toEqual([])
+    // Nothing of the interrupted export is left in the cache either.
+    expect(await writing()).toBe(false)
   }, 120_000)
 })
 

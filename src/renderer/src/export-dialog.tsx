@@ -91,7 +91,7 @@ export function ExportDialog({ sql, asOf, defaultName, onClose }: { sql: string;
           </button>
           {job?.running ? <button onClick={() => call('exportCancel', { id: job.id }).then(setJob, (e: Error) => setError(e.message))}>Cancel</button> : null}
           <span data-testid="export-status" data-done={job?.done ? 'true' : 'false'} role="status">
-            {job?.running ? `Exporting… ${job.rows.toLocaleString('en')} rows written` : job?.done ? `Saved ${job.rows.toLocaleString('en')} rows to ${job.path}` : (job?.error ?? '')}
+            {job?.running ? `Exporting… ${job.percent !== null ? `${Math.round(job.percent)}%, ` : ''}${job.rows.toLocaleString('en')} rows processed` : job?.done ? `Saved ${job.rows.toLocaleString('en')} rows to ${job.path}` : (job?.error ?? '')}
           </span>
           {job?.done && dialog ? <button onClick={() => void call('showInFolder', { path: job.path })}>Show in folder</button> : null}
         </div>

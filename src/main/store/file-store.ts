@@ -1,0 +1,156 @@
+// The local file store: bucket objects downloaded whole, once, so that native DuckDB (which reads local files
+// only) can query them. A file is named by its key and version (ETag / generation), so a changed object is
+// fetched again and an unchanged one never is; parts folders are never rewritten, so history is downloaded
+// once per machine. A download goes to a unique temporary name, is checked against the listed size, then
+// renamed: a download cut in the middle never leaves a file that looks complete.
+import { createHash, randomBytes } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import pLimit from 'p-limit'
+import type { ListedObject } from '../../shared/listing'
+import { BucketError, bucketError } from '../bucket/bucket-errors'
+import type { BucketProvider } from '../bucket/bucket-provider'
+
+export interface StoreProgress {
+  readonly files: number
+  readonly filesTotal: number
+  readonly bytes: number
+  readonly bytesTotal: number
+}
+
+export interface EnsureResult {
+  /** Local path of every object that is held whole. */
+  readonly paths: ReadonlyMap<string, string>
+  /** Objects that could not be downloaded, with why (the rest are still usable). */
+  readonly failures: readonly { readonly key: string; readonly error: BucketError }[]
+}
+
+/** Where a provider's objects already are on disk (a local folder needs no copy). */
+export interface LocalFiles {
+  localPath(key: string): string
+}
+
+const notParquet = (key: string): BucketError =>
+  bucketError('other', key, 'Not a readable Parquet file (empty, cut short, or its footer is damaged)', 'Ask the vendor to deliver it again; until then its table cannot use it.')
+
+/** Parquet's frame: "PAR1" at both ends and a footer that fits in the file. Catches empty, truncated and garbled files. */
+async function looksLikeParquet(path: string, size: number): Promise<boolean> {
+  if (size < 12) return false
+  const f = await open(path, 'r')
+  try {
+    const head = Buffer.alloc(4)
+    const tail = Buffer.alloc(8)
+    await f.read(head, 0, 4, 0)
+    await f.read(tail, 0, 8, size - 8)
+    const footer = tail.readUInt32LE(0)
+    return head.toString('latin1') === 'PAR1' && tail.toString('latin1', 4) === 'PAR1' && footer > 0 && footer <= size - 12
+  } finally {
+    await f.close()
+  }
+}
+
+const identity = (o: ListedObject): string => `${o.key}\u0000${o.etag ?? `${o.size}/${o.lastModified}`}`
+
+export class FileStore {
+  private readonly inflight = new Map<string, Promise<string>>()
+
+  constructor(
+    /** The store's folder (one per connection). */
+    readonly dir: string,
+    private readonly provider: BucketProvider & Partial<LocalFiles>,
+    private readonly opts: { readonly concurrency?: number } = {}
+  ) {}
+
+  /** The folder native DuckDB must be allowed to read for this store's files. */
+  get readableRoot(): string {
+    return this.provider.localPath ? this.provider.localPath('') : this.dir
+  }
+
+  /** Where an object's whole copy lives (whether or not it is there yet). */
+  pathOf(o: ListedObject): string {
+    if (this.provider.localPath) return this.provider.localPath(o.key)
+    const h = createHash('sha256').update(identity(o)).digest('hex')
+    const ext = /\.[A-Za-z0-9]{1,10}$/.exec(o.key)?.[0] ?? ''
+    return join(this.dir, 'objects', h.slice(0, 2), `${h.slice(2, 40)}${ext}`)
+  }
+
+  /** True when the object is held whole (by size: a partial download never has the final name). */
+  async has(o: ListedObject): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(o))).size === o.size
+    } catch {
+      return false
+    }
+  }
+
+  /** Downloads what is missing, in parallel (bounded), and answers where each object is. */
+  async ensure(objects: readonly ListedObject[], opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: StoreProgress) => void } = {}): Promise<EnsureResult> {
+    const paths = new Map<string, string>()
+    const failures: { key: string; error: BucketError }[] = []
+    const missing: ListedObject[] = []
+    for (const o of objects) {
+      if (!(await this.has(o))) missing.push(o)
+      else if (this.provider.localPath && !(await looksLikeParquet(this.pathOf(o), o.size))) failures.push({ key: o.key, error: notParquet(o.key) })
+      else paths.set(o.key, this.pathOf(o))
+    }
+    const progress = { files: 0, filesTotal: missing.length, bytes: 0, bytesTotal: missing.reduce((n, o) => n + o.size, 0) }
+    opts.onProgress?.({ ...progress })
+    const limit = pLimit(this.opts.concurrency ?? 8)
+    await Promise.all(
+      missing.map((o) =>
+        limit(async () => {
+          opts.signal?.throwIfAborted()
+          try {
+            paths.set(o.key, await this.download(o, opts.signal, (n) => {
+              progress.bytes += n
+              opts.onProgress?.({ ...progress })
+            }))
+          } catch (e) {
+            if (opts.signal?.aborted) throw bucketError('cancelled', o.key, 'Download cancelled')
+            failures.push({ key: o.key, error: e instanceof BucketError ? e : bucketError('network', o.key, `Could not download the object: ${(e as Error).message}`) })
+          }
+          progress.files++
+          opts.onProgress?.({ ...progress })
+        })
+      )
+    )
+    return { paths, failures }
+  }
+
+  /** One download at a time per object, even when several callers ask for it. */
+  private download(o: ListedObject, signal: AbortSignal | undefined, onBytes: (n: number) => void): Promise<string> {
+    const target = this.pathOf(o)
+    const running = this.inflight.get(target)
+    if (running) return running
+    const p = this.fetchTo(o, target, signal, onBytes).finally(() => this.inflight.delete(target))
+    this.inflight.set(target, p)
+    return p
+  }
+
+  private async fetchTo(o: ListedObject, target: string, signal: AbortSignal | undefined, onBytes: (n: number) => void): Promise<string> {
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 })
+    const tmp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.partial`
+    try {
+      const body = await this.provider.readStream(o.key, signal)
+      let received = 0
+      const count = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          received += chunk.length
+          onBytes(chunk.length)
+          done(null, chunk)
+        }
+      })
+      await pipeline(body, count, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), ...(signal ? [{ signal }] : []))
+      if (received !== o.size) throw bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
+      if (o.key.endsWith('.parquet') && !(await looksLikeParquet(tmp, o.size))) throw notParquet(o.key)
+      await rename(tmp, target)
+      return target
+    } catch (e) {
+      await rm(tmp, { force: true })
+      throw e
+    }
+  }
+}
