@@ -397,6 +397,20 @@ describe('web host', () => {
     await page.locator('[data-testid=inspector] summary').click()
     await page.screenshot({ path: 'test-results/inspector-malformed-manifest.png', fullPage: true })
   })
+
+  it('shows the rules of issue 12 on the planted cases: a manifest that contradicts itself, an empty copy, the manifest\'s word over a partial folder', async () => {
+    for (const kind of ['manifest_contradiction', 'empty_copy']) {
+      expect(await page.locator(`[data-testid=findings] li[data-kind=${kind}]`).count(), kind).toBe(demo.expected.faults.filter((f) => f.kind === kind).length)
+    }
+    await page.locator('[data-testid=findings] li[data-kind=manifest_contradiction] button').first().click()
+    const at = hourIso(demo.expected.planted_hours['contradiction']!)
+    await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(at)
+    await expect.poll(() => page.locator('[data-testid=manifest-warnings]').textContent()).toMatch(/complete is true, yet tables are listed as missing/)
+    const partial = demo.expected.partial_folders.find((f) => f.state === 'missing')!
+    await page.locator('[data-testid=findings] li[data-kind=missing]', { hasText: partial.prefix }).locator('button').click()
+    await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(hourIso(partial))
+    await expect.poll(() => page.locator('[data-testid=inspector-findings]').textContent()).toContain(`${partial.prefix} has no _SUCCESS and the hour's manifest lists it in tables_missing`)
+  })
   it('runs SQL in the pane under the CSP header: its DuckDB-WASM worker reads Parquet from the byte server, nothing refused', async () => {
     // A worker takes its policy from its own response, so the header (unlike the old meta tag) governs it too.
     const refused: string[] = []
