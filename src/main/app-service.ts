@@ -12,7 +12,8 @@ import { type Inventory, buildInventory, latestReady, readyPartsFolders } from '
 import { type ListedObject, isArchived } from '../shared/listing'
 import { HOUR_MS, switchInProgress } from '../shared/schedule'
 import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../shared/timeline'
-import { BucketError } from './bucket/bucket-errors'
+import { BucketError, bucketError } from './bucket/bucket-errors'
+import { abortable } from './bucket/bounded-wait'
 import type { IndexProgress } from './bucket/bucket-index'
 import type { BucketProvider } from './bucket/bucket-provider'
 import { readManifests } from './bucket/manifest-reader'
@@ -35,7 +36,9 @@ export class AppService {
   generation = 0
   private timelineCache: Timeline | null = null
   private problems: readonly string[] = []
-  private inflight: Promise<void> | null = null
+  private inflight: { readonly promise: Promise<void>; readonly signal: AbortSignal } | null = null
+  /** Aborted by close(): ends whatever this service still waits for (a refresh, footer reads). */
+  private readonly lifetime = new AbortController()
   private readonly parsedManifests = new Map<string, { readonly text: ManifestText | undefined; readonly parsed: ParsedManifest }>()
   private readonly footers: BlockCache
 
@@ -53,16 +56,23 @@ export class AppService {
   }
 
   /** Lists the bucket (incrementally after the first time), reads new manifests, analyzes. What was shown is
-   * kept until a refresh succeeds: a failed or cancelled refresh loses nothing. One runs at a time. */
+   * kept until a refresh succeeds: a failed or cancelled refresh loses nothing. One runs at a time; a caller
+   * that joins it leaves when its own signal aborts. A cancelled refresh rejects at once (what it still waits
+   * for unwinds behind it and is never used) and is not joined by the next one. */
   refresh(opts: { full?: boolean; signal?: AbortSignal; onProgress?: (p: IndexProgress) => void } = {}): Promise<void> {
-    if (this.inflight) return this.inflight
+    const cancelled = (): BucketError => bucketError('cancelled', '', 'Refresh cancelled')
+    if (this.inflight && !this.inflight.signal.aborted) return abortable(this.inflight.promise, opts.signal, cancelled)
+    const signal = opts.signal ? AbortSignal.any([opts.signal, this.lifetime.signal]) : this.lifetime.signal
+    const check = (): void => {
+      if (signal.aborted) throw cancelled()
+    }
     const run = async (): Promise<void> => {
       const now = this.now()
-      const r = await refreshConnectionIndex(this.opts.dataDir, this.opts.connectionId, this.opts.provider, { now, ...(opts.full ? { full: true } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) })
-      opts.signal?.throwIfAborted()
+      const r = await refreshConnectionIndex(this.opts.dataDir, this.opts.connectionId, this.opts.provider, { now, ...(opts.full ? { full: true } : {}), signal, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) })
+      check()
       const inventory = buildInventory(r.index.objects.values(), { now })
-      const manifests = await readManifests(this.opts.provider, inventory, { cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`) })
-      opts.signal?.throwIfAborted()
+      const manifests = await readManifests(this.opts.provider, inventory, { cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`), signal })
+      check()
       this.inventory = inventory
       this.manifests = manifests
       this.objectMap = r.index.objects
@@ -70,10 +80,19 @@ export class AppService {
       this.timelineCache = analyzeTimeline(inventory, manifests, { now, parsedCache: this.parsedManifests })
       this.problems = [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
     }
-    this.inflight = run().finally(() => {
-      this.inflight = null
-    })
-    return this.inflight
+    const entry = { promise: abortable(run(), signal, cancelled), signal }
+    this.inflight = entry
+    entry.promise
+      .finally(() => {
+        if (this.inflight === entry) this.inflight = null
+      })
+      .catch(() => {})
+    return entry.promise
+  }
+
+  /** Ends what the service waits for: its refresh and footer reads reject as cancelled. */
+  close(): void {
+    this.lifetime.abort()
   }
 
   /** The listed object of a key (what the byte server may serve). */
@@ -110,7 +129,7 @@ export class AppService {
         {
           byteLength: o.size,
           slice: async (start: number, end?: number) => {
-            const r = await this.footers.read(id, { start, end: (end ?? o.size) - 1 })
+            const r = await this.footers.read(id, { start, end: (end ?? o.size) - 1 }, this.lifetime.signal)
             return r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer
           }
         },

@@ -46,7 +46,7 @@ afterAll(async () => {
 const s3Provider = (overrides: Partial<ConstructorParameters<typeof S3Provider>[0]> = {}): S3Provider =>
   new S3Provider({ bucket: BUCKET, prefix: ROOT, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS }, ...overrides })
 
-const gcsProvider = (): GcsProvider => new GcsProvider({ bucket: BUCKET, prefix: ROOT, endpoint: gcsProxy.endpoint, credentials: { kind: 'none' }, stallTimeoutMs: 1500 })
+const gcsProvider = (): GcsProvider => new GcsProvider({ bucket: BUCKET, prefix: ROOT, endpoint: gcsProxy.endpoint, credentials: { kind: 'none' }, timeouts: { connectMs: 1000, idleMs: 1500 } })
 
 // The GCS emulator reports every object as STANDARD, and GCS has no archive to restore from.
 const providers: [string, () => BucketProvider, { archive: boolean; restore: boolean }][] = [

@@ -1,7 +1,18 @@
 // One interface over S3, GCS and a local folder. Keys are relative to the connection's root (its bucket
-// and prefix); every call can be cancelled with an AbortSignal; failures are BucketErrors.
+// and prefix); every call can be cancelled with an AbortSignal and has connect and idle timeouts, so none
+// can hang; failures are BucketErrors.
 import type { Readable } from 'node:stream'
 import type { ListedObject } from '../../shared/listing'
+
+/** How long a request may wait before it fails with a `timeout` BucketError (final: retry.ts; GCS asks once more). */
+export interface RequestTimeouts {
+  /** Establishing the connection (TCP and TLS). */
+  readonly connectMs: number
+  /** Silence on an open connection: waiting for the answer, or between two chunks of a body. */
+  readonly idleMs: number
+}
+
+export const DEFAULT_TIMEOUTS: RequestTimeouts = { connectMs: 10_000, idleMs: 30_000 }
 
 export interface ListOptions {
   /** Group keys below the first occurrence of this after the prefix (usually "/"). */
@@ -35,6 +46,7 @@ export interface BucketProvider {
   list(prefix: string, options?: ListOptions): AsyncIterable<ListPage>
   head(key: string, signal?: AbortSignal): Promise<ListedObject>
   readRange(key: string, range: ByteRange, signal?: AbortSignal): Promise<RangeRead>
+  /** The whole object. The stream fails with a BucketError (timeout after idleMs of silence, cancelled on abort). */
   readStream(key: string, signal?: AbortSignal): Promise<Readable>
   /** Starts bringing an archived object back (S3 RestoreObject); providers without archives refuse. */
   restore(key: string, days: number, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'>

@@ -1,11 +1,15 @@
 // Google Cloud Storage through @google-cloud/storage (7.x: the 8.x line needs Node 22). Credentials are
-// Application Default Credentials or a service-account key file, resolved here in main. The client retries
-// 429, 5xx and dropped connections with exponential backoff and jitter; withRetry covers bodies cut mid-read.
+// Application Default Credentials or a service-account key file, resolved here in main. withRetry retries
+// 429, 5xx and dropped connections with backoff and jitter (the client's own retries are off: see below).
+// The client takes no AbortSignal: each call is awaited abortably and within its timeouts (the client's own
+// per-request timeout then ends the request left behind), and each body stream is guarded (guarded-stream.ts).
 import { type File, Storage } from '@google-cloud/storage'
 import type { Readable } from 'node:stream'
 import type { ListedObject } from '../../shared/listing'
-import { classifyGcsError } from './bucket-errors'
-import type { BucketProvider, ByteRange, ListOptions, ListPage, RangeRead } from './bucket-provider'
+import { BucketError, bucketError, classifyGcsError, timeoutError } from './bucket-errors'
+import { abortable, within } from './bounded-wait'
+import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
+import { guardStream } from './guarded-stream'
 import { withRetry } from './retry'
 import { normalizePrefix } from './s3-provider'
 
@@ -23,8 +27,8 @@ export interface GcsConnectionOptions {
   /** A custom endpoint (an emulator or a private endpoint), e.g. http://127.0.0.1:9199. */
   readonly endpoint?: string
   readonly projectId?: string
-  /** A read that receives nothing for this long is abandoned and retried (default 30 s). */
-  readonly stallTimeoutMs?: number
+  /** Connect and idle timeouts (DEFAULT_TIMEOUTS for what is omitted). */
+  readonly timeouts?: Partial<RequestTimeouts>
 }
 
 interface GcsMetadata {
@@ -36,32 +40,27 @@ interface GcsMetadata {
   storageClass?: string
 }
 
-/**
- * Gives up on a call that has not answered within `ms`: a connection cut mid-answer can leave the client
- * waiting forever. The error is a network error, so it is retried.
- */
-function answerWithin<T>(ms: number, run: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: 'ETIMEDOUT' })), ms)
-  })
-  return Promise.race([run(), timeout]).finally(() => clearTimeout(timer))
-}
-
 export class GcsProvider implements BucketProvider {
   readonly location: string
   private readonly root: string
   private readonly storage: Storage
 
+  private readonly timeouts: RequestTimeouts
+
   constructor(private readonly options: GcsConnectionOptions) {
     this.root = normalizePrefix(options.prefix)
     this.location = `gs://${options.bucket}/${this.root}`
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
     const c = options.credentials
     this.storage = new Storage({
+      // Per HTTP request, up to its answer's headers (node-fetch's timeout: connect included, body not).
+      timeout: this.timeouts.connectMs + this.timeouts.idleMs,
       ...(options.projectId ? { projectId: options.projectId } : {}),
       ...(options.endpoint ? { apiEndpoint: options.endpoint, useAuthWithCustomEndpoint: c.kind !== 'none' } : {}),
       ...(c.kind === 'key_file' ? { keyFilename: c.keyFile } : {}),
-      retryOptions: { autoRetry: true, maxRetries: 4, retryDelayMultiplier: 2, maxRetryDelay: 8, totalTimeout: 120 }
+      // Retries are ours (withRetry), not the client's: it retries every request error, timeouts included, out of
+      // reach of any signal (measured: a silent server held one call 30 s and 5 connections with a 1.5 s timeout).
+      retryOptions: { autoRetry: false }
     })
   }
 
@@ -84,10 +83,9 @@ export class GcsProvider implements BucketProvider {
     const after = options.startAfter !== undefined ? this.root + options.startAfter : undefined
     let pageToken: string | undefined
     do {
-      options.signal?.throwIfAborted()
-      const [files, , raw] = await withRetry(
+      const [files, , raw] = await this.retried(
         () =>
-          answerWithin(this.stallMs, () => bucket.getFiles({
+          this.bounded(prefix, options.signal, bucket.getFiles({
             prefix: this.root + prefix,
             autoPaginate: false,
             ...(options.delimiter ? { delimiter: options.delimiter } : {}),
@@ -96,7 +94,7 @@ export class GcsProvider implements BucketProvider {
             // startOffset is inclusive; the key itself is dropped below.
             ...(after !== undefined ? { startOffset: after } : {})
           })),
-        (e) => classifyGcsError(e, prefix),
+        prefix,
         options.signal
       )
       const resp = (raw ?? {}) as { nextPageToken?: string; prefixes?: string[] }
@@ -109,9 +107,36 @@ export class GcsProvider implements BucketProvider {
     } while (pageToken)
   }
 
+  /**
+   * withRetry, and one more attempt after a timeout: the client (node-fetch 2) can miss a connection cut
+   * mid-answer, which then looks exactly like a silent server; a second silence is final (retry.ts).
+   */
+  private async retried<T>(run: () => Promise<T>, key: string, signal: AbortSignal | undefined): Promise<T> {
+    const attempt = (): Promise<T> => withRetry(run, (e) => classifyGcsError(e, key), signal)
+    try {
+      return await attempt()
+    } catch (e) {
+      if (!(e instanceof BucketError) || e.kind !== 'timeout' || signal?.aborted) throw e
+      return attempt()
+    }
+  }
+
+  /**
+   * A call of the client, awaited no longer than the signal allows nor than its timeouts (the client's own
+   * timeout can miss a connection cut mid-answer). The signal is checked first: the client starts a request
+   * even when told nothing.
+   */
+  private bounded<T>(key: string, signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
+    const cancelled = (): BucketError => bucketError('cancelled', key, 'Cancelled')
+    if (signal?.aborted) {
+      work.catch(() => {})
+      return Promise.reject(cancelled())
+    }
+    return abortable(within(work, this.timeouts.connectMs + this.timeouts.idleMs, () => timeoutError(key, 'idle', this.timeouts.connectMs + this.timeouts.idleMs)), signal, cancelled)
+  }
+
   async head(key: string, signal?: AbortSignal): Promise<ListedObject> {
-    signal?.throwIfAborted()
-    const [m] = await withRetry(() => answerWithin(this.stallMs, () => this.file(key).getMetadata()), (e) => classifyGcsError(e, key), signal)
+    const [m] = await this.retried(() => this.bounded(key, signal, this.file(key).getMetadata()), key, signal)
     return this.toListed(m as GcsMetadata)
   }
 
@@ -120,58 +145,27 @@ export class GcsProvider implements BucketProvider {
     const start = 'suffix' in range ? Math.max(0, obj.size - range.suffix) : range.start
     const end = 'suffix' in range ? obj.size - 1 : Math.min(range.end ?? obj.size - 1, obj.size - 1)
     if (end < start) return { body: new Uint8Array(0), size: obj.size }
-    const buf = await withRetry(() => this.readBytes(key, start, end, signal), (e) => classifyGcsError(e, key), signal)
+    const buf = await this.retried(() => this.readBytes(key, start, end, signal), key, signal)
     return { body: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), size: obj.size }
   }
 
-  /**
-   * Reads [start, end] as a stream with a stall timer: a connection cut mid-body can leave the client's
-   * stream waiting forever, so silence for stallTimeoutMs, or a short body, counts as a network failure.
-   */
-  private get stallMs(): number {
-    return this.options.stallTimeoutMs ?? 30_000
+  /** Reads [start, end]; a short body counts as a dropped connection (retried), silence as a timeout. */
+  private async readBytes(key: string, start: number, end: number, signal?: AbortSignal): Promise<Buffer> {
+    const chunks: Buffer[] = []
+    for await (const c of this.guarded(key, this.file(key).createReadStream({ start, end, validation: false }), signal)) chunks.push(c as Buffer)
+    const body = Buffer.concat(chunks)
+    if (body.length !== end - start + 1) throw Object.assign(new Error(`short read: ${body.length} of ${end - start + 1} bytes`), { code: 'ECONNRESET' })
+    return body
   }
 
-  private readBytes(key: string, start: number, end: number, signal?: AbortSignal): Promise<Buffer> {
-    const stallMs = this.stallMs
-    return new Promise((resolve, reject) => {
-      const stream = this.file(key).createReadStream({ start, end, validation: false })
-      const chunks: Buffer[] = []
-      let timer: NodeJS.Timeout | undefined
-      const fail = (message: string): void => {
-        stream.destroy(Object.assign(new Error(message), { code: 'ECONNRESET' }))
-      }
-      const arm = (): void => {
-        clearTimeout(timer)
-        timer = setTimeout(() => fail(`no data for ${stallMs} ms while reading`), stallMs)
-      }
-      const onAbort = (): void => {
-        stream.destroy(Object.assign(new Error('Cancelled'), { name: 'AbortError' }))
-      }
-      signal?.addEventListener('abort', onAbort, { once: true })
-      arm()
-      stream.on('data', (c: Buffer) => {
-        chunks.push(c)
-        arm()
-      })
-      stream.on('error', (e) => {
-        clearTimeout(timer)
-        signal?.removeEventListener('abort', onAbort)
-        reject(e)
-      })
-      stream.on('end', () => {
-        clearTimeout(timer)
-        signal?.removeEventListener('abort', onAbort)
-        const body = Buffer.concat(chunks)
-        if (body.length !== end - start + 1) reject(Object.assign(new Error(`short read: ${body.length} of ${end - start + 1} bytes`), { code: 'ECONNRESET' }))
-        else resolve(body)
-      })
-    })
+  private guarded(key: string, stream: Readable, signal?: AbortSignal): Readable {
+    // The stream makes its request when read: its first chunk waits for the connection and the answer too.
+    return guardStream(stream, { key, idleMs: this.timeouts.idleMs, firstMs: this.timeouts.connectMs + this.timeouts.idleMs, signal, classify: (e) => classifyGcsError(e, key) })
   }
 
   async readStream(key: string, signal?: AbortSignal): Promise<Readable> {
     await this.head(key, signal)
-    return this.file(key).createReadStream({ validation: false })
+    return this.guarded(key, this.file(key).createReadStream({ validation: false }), signal)
   }
 
   async restore(key: string, _days: number, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {

@@ -1,16 +1,22 @@
 // A local folder (a synced copy of the bucket) behind the bucket interface. File modification times are
 // object times; storage classes come from the sidecar (a folder has none), and an object the sidecar puts
-// in an archive class is refused as S3 would refuse it.
+// in an archive class is refused as S3 would refuse it. Signals are checked between files and end streams.
 import { createReadStream } from 'node:fs'
 import { open, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import { bucketError, classifyFsError } from './bucket-errors'
-import type { BucketProvider, ByteRange, ListOptions, ListPage, RangeRead } from './bucket-provider'
+import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead } from './bucket-provider'
+import { guardStream } from './guarded-stream'
 import { LOCAL_METADATA_DIR, readStorageClasses } from './local-sidecar'
 
 const utf8Compare = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
+
+/** A cancelled BucketError (not the signal's bare DOMException) once the signal has aborted. */
+function checkSignal(signal: AbortSignal | undefined, key: string): void {
+  if (signal?.aborted) throw bucketError('cancelled', key, 'Cancelled')
+}
 
 export class LocalFolderProvider implements BucketProvider {
   readonly location: string
@@ -106,7 +112,7 @@ export class LocalFolderProvider implements BucketProvider {
       return page
     }
     for (const key of keys) {
-      options.signal?.throwIfAborted()
+      checkSignal(options.signal, prefix)
       if (options.startAfter !== undefined && utf8Compare(key, options.startAfter) <= 0) continue
       if (options.delimiter) {
         const idx = key.slice(prefix.length).indexOf(options.delimiter)
@@ -126,7 +132,7 @@ export class LocalFolderProvider implements BucketProvider {
   }
 
   async head(key: string, signal?: AbortSignal): Promise<ListedObject> {
-    signal?.throwIfAborted()
+    checkSignal(signal, key)
     try {
       return await this.describe(key, this.path(key))
     } catch (e) {
@@ -134,15 +140,14 @@ export class LocalFolderProvider implements BucketProvider {
     }
   }
 
-  private async readable(key: string): Promise<ListedObject> {
-    const obj = await this.head(key)
+  private async readable(key: string, signal?: AbortSignal): Promise<ListedObject> {
+    const obj = await this.head(key, signal)
     if (isArchived(obj, Date.now())) throw bucketError('archived', key, `The object is in ${obj.storageClass} and has not been restored`, 'Restore it in the source bucket and sync the folder again.')
     return obj
   }
 
   async readRange(key: string, range: ByteRange, signal?: AbortSignal): Promise<RangeRead> {
-    signal?.throwIfAborted()
-    const obj = await this.readable(key)
+    const obj = await this.readable(key, signal)
     const start = 'suffix' in range ? Math.max(0, obj.size - range.suffix) : range.start
     const end = 'suffix' in range ? obj.size - 1 : Math.min(range.end ?? obj.size - 1, obj.size - 1)
     if (start > end && obj.size > 0) throw bucketError('other', key, `The range ${start}-${end} is outside the object (${obj.size} bytes)`, 'This is a bug of the reader; report it.')
@@ -159,12 +164,13 @@ export class LocalFolderProvider implements BucketProvider {
   }
 
   async readStream(key: string, signal?: AbortSignal): Promise<Readable> {
-    await this.readable(key)
-    return createReadStream(this.path(key), signal ? { signal } : {})
+    await this.readable(key, signal)
+    // A folder on a network share can stall like a server.
+    return guardStream(createReadStream(this.path(key)), { key, idleMs: DEFAULT_TIMEOUTS.idleMs, signal, classify: (e) => classifyFsError(e, key) })
   }
 
-  async restore(key: string): Promise<'started' | 'in_progress' | 'done'> {
-    const obj = await this.head(key)
+  async restore(key: string, _days?: number, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
+    const obj = await this.head(key, signal)
     if (!isArchived(obj, Date.now())) return 'done'
     throw bucketError('archived', key, 'A local folder cannot restore an archived object', 'Restore it in the source bucket (S3 RestoreObject) and sync the folder again.')
   }

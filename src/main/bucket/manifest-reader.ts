@@ -6,7 +6,7 @@ import pLimit from 'p-limit'
 import type { Inventory } from '../../shared/inventory'
 import type { ListedObject } from '../../shared/listing'
 import type { ManifestText } from '../../shared/timeline'
-import { BucketError } from './bucket-errors'
+import { BucketError, bucketError } from './bucket-errors'
 import type { BucketProvider } from './bucket-provider'
 import { withFileLock } from '../files/file-lock'
 import { writePrivateFile } from '../files/private-file'
@@ -44,6 +44,7 @@ export interface ManifestReadOptions {
   /** A JSON file holding manifests already read. */
   readonly cacheFile?: string
   readonly concurrency?: number
+  /** Ends the reads: what is queued never starts, what is in flight is abandoned, and readManifests rejects. */
   readonly signal?: AbortSignal
 }
 
@@ -61,6 +62,8 @@ export async function readManifests(provider: BucketProvider, inventory: Invento
       out.set(key, hit.text)
       return
     }
+    // A cancelled refresh rejects as a whole; an unreadable manifest (a timeout included) is the hour's warning.
+    if (opts.signal?.aborted) return
     if (obj.size > MAX_MANIFEST_BYTES) {
       out.set(key, { error: `${obj.size} bytes is too large for a manifest` })
       return
@@ -71,10 +74,12 @@ export async function readManifests(provider: BucketProvider, inventory: Invento
       out.set(key, text)
       cache[key] = added[key] = { etag: stamp, text }
     } catch (e) {
+      if (opts.signal?.aborted) return
       out.set(key, { error: e instanceof BucketError ? e.userMessage : (e as Error).message })
     }
   }
   await Promise.all([...inventory.manifests].filter(([key]) => !opts.filter || opts.filter(key)).map(([key, m]) => limit(() => read(key, m.object))))
+  if (opts.signal?.aborted) throw bucketError('cancelled', '', 'Reading the manifests was cancelled')
   if (Object.keys(added).length > 0 && opts.cacheFile) await saveCache(opts.cacheFile, added)
   return out
 }

@@ -1,15 +1,19 @@
 // S3 (and S3-compatible endpoints) through @aws-sdk/client-s3. Credentials are resolved here, in main,
 // and never leave it. The SDK's adaptive retry mode handles throttling (503 SlowDown, 429) and transient
-// network failures with backoff and jitter; withRetry covers bodies cut off mid-read.
+// network failures with backoff and jitter; withRetry covers bodies cut off mid-read. Every request has a
+// connect and an idle timeout (the SDK's request handler has none by default) and honours its signal.
 import {
   GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, RestoreObjectCommand, S3Client,
   type S3ClientConfig, type _Object
 } from '@aws-sdk/client-s3'
 import { fromIni, fromNodeProviderChain } from '@aws-sdk/credential-providers'
+import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import type { ListedObject, RestoreState } from '../../shared/listing'
-import { classifyS3Error } from './bucket-errors'
-import type { BucketProvider, ByteRange, ListOptions, ListPage, RangeRead } from './bucket-provider'
+import { bucketError, classifyS3Error, isTimeout } from './bucket-errors'
+import { abortable } from './bounded-wait'
+import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
+import { guardStream } from './guarded-stream'
 import { withRetry } from './retry'
 
 export type S3Credentials =
@@ -34,6 +38,41 @@ export interface S3ConnectionOptions {
   readonly credentials: S3Credentials
   /** Attempts per request, retries included (SDK adaptive mode). */
   readonly maxAttempts?: number
+  /** Connect and idle timeouts (DEFAULT_TIMEOUTS for what is omitted). */
+  readonly timeouts?: Partial<RequestTimeouts>
+}
+
+/** No pool limit (the SDK's is 50): smithy's connect timer counts from the send, a wait for a free socket
+ * included, so a queue behind long downloads would fail as "could not connect". The app bounds its own
+ * concurrency (64 listings, 32 manifest reads, the file store's downloads). */
+const MAX_SOCKETS = Infinity
+
+type Next = (args: unknown) => Promise<{ response?: unknown }>
+
+/**
+ * Makes a timeout final: the SDK would retry it (maxAttempts times the idle timeout before an answer), while
+ * a server silent for a whole idle timeout is rather down or blocked (retry.ts). Added just inside the retry
+ * middleware (finalizeRequest step), so it sees timeouts of the request and of reading an error's body.
+ */
+const timeoutsAreFinal = (next: Next) => async (args: unknown): Promise<unknown> => {
+  try {
+    return await next(args)
+  } catch (e) {
+    if (isTimeout(e)) throw Object.assign(new Error((e as Error).message), { name: 'RequestTimedOut' })
+    throw e
+  }
+}
+
+/**
+ * The body of a successful GetObject is read by the caller through guardStream (guarded-stream.ts), whose idle
+ * timer tells a silent server from a slow reader. The socket's own idle timer cannot (the socket is idle while
+ * a reader holds the body back): switched off as soon as the headers arrive, next to the handler.
+ */
+const objectBodyIdleByGuard = (next: Next, context: { commandName?: string }) => async (args: unknown): Promise<unknown> => {
+  const out = await next(args)
+  const res = out.response as { statusCode?: number; body?: { socket?: Socket | null } } | undefined
+  if (context.commandName === 'GetObjectCommand' && res?.statusCode !== undefined && res.statusCode < 300) res.body?.socket?.setTimeout(0)
+  return out
 }
 
 function credentialProvider(c: S3Credentials): S3ClientConfig['credentials'] {
@@ -76,33 +115,46 @@ export class S3Provider implements BucketProvider {
     return this.options.credentials.kind === 'profile' ? this.options.credentials.profile : process.env['AWS_PROFILE']
   }
 
+  private get timeouts(): RequestTimeouts {
+    return { ...DEFAULT_TIMEOUTS, ...this.options.timeouts }
+  }
+
   private makeClient(region: string): S3Client {
     const o = this.options
-    return new S3Client({
+    const t = this.timeouts
+    const client = new S3Client({
       region,
       credentials: credentialProvider(o.credentials),
       ...(o.endpoint ? { endpoint: o.endpoint, forcePathStyle: true } : {}),
       maxAttempts: o.maxAttempts ?? 5,
       retryMode: 'adaptive',
+      // socketTimeout is the idle timeout of @smithy/node-http-handler 4 (waiting for the answer and between
+      // chunks of the bodies the SDK reads itself). Its requestTimeout (up to the headers) is not needed then.
+      requestHandler: { connectionTimeout: t.connectMs, socketTimeout: t.idleMs, httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS }, httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS } },
       // Ask for checksums only where S3 requires them: S3-compatible servers may not know the newer ones.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED'
     })
+    client.middlewareStack.add(timeoutsAreFinal as never, { step: 'finalizeRequest', name: 'timeoutsAreFinal' })
+    client.middlewareStack.add(objectBodyIdleByGuard as never, { step: 'deserialize', priority: 'low', name: 'objectBodyIdleByGuard' })
+    return client
   }
 
-  /** The client, once the bucket's region is known (asked of S3 when not configured). */
+  /** The client, once the bucket's region is known (asked of S3 when not configured). The question is shared by
+   * every caller, so it does not take one caller's signal (its timeouts bound it); each caller waits abortably. */
   private async getClient(signal?: AbortSignal): Promise<S3Client> {
     if (this.client) return this.client
     this.clientPromise ??= (async () => {
-      const region = this.options.region ?? (await this.findRegion(signal))
+      const region = this.options.region ?? (await this.findRegion())
       this.resolvedRegion = region
       this.client = this.makeClient(region)
       return this.client
     })()
+    const pending = this.clientPromise
     try {
-      return await this.clientPromise
+      return await abortable(pending, signal, () => bucketError('cancelled', '', 'Cancelled'))
     } catch (e) {
-      this.clientPromise = null
+      if (this.clientPromise === pending && !signal?.aborted) this.clientPromise = null
       throw e
     }
   }
@@ -114,10 +166,10 @@ export class S3Provider implements BucketProvider {
   }
 
   /** S3 names a bucket's region in x-amz-bucket-region, even when it refuses the request (301, 403). */
-  private async findRegion(signal?: AbortSignal): Promise<string> {
+  private async findRegion(): Promise<string> {
     const probe = this.makeClient('us-east-1')
     try {
-      const out = await probe.send(new HeadBucketCommand({ Bucket: this.options.bucket }), { abortSignal: signal })
+      const out = await probe.send(new HeadBucketCommand({ Bucket: this.options.bucket }))
       return out.BucketRegion ?? 'us-east-1'
     } catch (e) {
       const headers = (e as { $response?: { headers?: Record<string, string> } }).$response?.headers
@@ -189,7 +241,9 @@ export class S3Provider implements BucketProvider {
     return withRetry(
       async () => {
         const out = await client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.root + key, Range: header }), { abortSignal: signal })
-        const body = await out.Body!.transformToByteArray()
+        const chunks: Buffer[] = []
+        for await (const c of this.guardedBody(key, out.Body, signal)) chunks.push(c as Buffer)
+        const body = new Uint8Array(Buffer.concat(chunks))
         // A body cut short is a dropped connection, whatever the client made of it.
         if (out.ContentLength !== undefined && body.length !== out.ContentLength) throw Object.assign(new Error(`short read: ${body.length} of ${out.ContentLength} bytes`), { code: 'ECONNRESET' })
         const total = /\/(\d+)$/.exec(out.ContentRange ?? '')?.[1]
@@ -200,15 +254,21 @@ export class S3Provider implements BucketProvider {
     )
   }
 
+  /** An object's body, guarded (its socket's idle timer is off: objectBodyIdleByGuard). */
+  private guardedBody(key: string, body: unknown, signal?: AbortSignal): Readable {
+    return guardStream(body as Readable, { key, idleMs: this.timeouts.idleMs, signal, classify: (e) => classifyS3Error(e, key, this.profile) })
+  }
+
   async readStream(key: string, signal?: AbortSignal): Promise<Readable> {
     const client = await this.getClient(signal)
     const out = await withRetry(() => client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.root + key }), { abortSignal: signal }), (e) => classifyS3Error(e, key, this.profile), signal)
-    return out.Body as Readable
+    return this.guardedBody(key, out.Body, signal)
   }
 
   async restore(key: string, days: number, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
     const client = await this.getClient(signal)
     try {
+      signal?.throwIfAborted()
       const out = await client.send(new RestoreObjectCommand({ Bucket: this.options.bucket, Key: this.root + key, RestoreRequest: { Days: days, GlacierJobParameters: { Tier: 'Standard' } } }), { abortSignal: signal })
       return out.$metadata.httpStatusCode === 200 ? 'done' : 'started'
     } catch (e) {

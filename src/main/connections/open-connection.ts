@@ -4,7 +4,7 @@ import { loadSharedConfigFiles } from '@smithy/shared-ini-file-loader'
 import { detectVersion } from '../../shared/inventory'
 import type { Version } from '../../shared/bucket-key'
 import { BucketError, bucketError } from '../bucket/bucket-errors'
-import type { BucketProvider } from '../bucket/bucket-provider'
+import type { BucketProvider, RequestTimeouts } from '../bucket/bucket-provider'
 import { GcsProvider } from '../bucket/gcs-provider'
 import { LocalFolderProvider } from '../bucket/local-provider'
 import { S3Provider } from '../bucket/s3-provider'
@@ -15,6 +15,8 @@ export interface OpenOptions {
   /** For tests and non-default setups: the AWS config and credentials files. */
   readonly awsConfigFile?: string
   readonly awsCredentialsFile?: string
+  /** Connect and idle timeouts of every request (the providers' defaults: 10 s and 30 s); tests shorten them. */
+  readonly timeouts?: Partial<RequestTimeouts>
 }
 
 export async function openConnection(c: ConnectionConfig, secrets: SecretStore, opts: OpenOptions = {}): Promise<BucketProvider> {
@@ -22,9 +24,9 @@ export async function openConnection(c: ConnectionConfig, secrets: SecretStore, 
     case 'local':
       return new LocalFolderProvider(c.path)
     case 'gcs':
-      return new GcsProvider({ bucket: c.bucket, prefix: c.prefix, credentials: c.auth.kind === 'key_file' ? { kind: 'key_file', keyFile: c.auth.keyFile } : c.auth, ...(c.endpoint ? { endpoint: c.endpoint } : {}), ...(c.projectId ? { projectId: c.projectId } : {}) })
+      return new GcsProvider({ bucket: c.bucket, prefix: c.prefix, credentials: c.auth.kind === 'key_file' ? { kind: 'key_file', keyFile: c.auth.keyFile } : c.auth, ...(c.endpoint ? { endpoint: c.endpoint } : {}), ...(c.projectId ? { projectId: c.projectId } : {}), ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) })
     case 's3': {
-      const base = { bucket: c.bucket, prefix: c.prefix, ...(c.region ? { region: c.region } : {}), ...(c.endpoint ? { endpoint: c.endpoint } : {}) }
+      const base = { bucket: c.bucket, prefix: c.prefix, ...(c.region ? { region: c.region } : {}), ...(c.endpoint ? { endpoint: c.endpoint } : {}), ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) }
       if (c.auth.kind === 'static') {
         const secret = await secrets.get(c.auth.secretRef)
         if (secret === null) throw bucketError('auth', '', `The secret key of connection "${c.name}" is not saved on this computer`, 'Edit the connection and enter the secret key again.')
