@@ -21,8 +21,8 @@ export interface ByteSource {
 }
 
 export interface ByteServerOptions extends Partial<ByteSource> {
-  /** Origin allowed to read from a page (the renderer's), for CORS. */
-  readonly allowOrigin?: string
+  /** Origin allowed to read from a page (the renderer's), for CORS; a function when it is known only later. */
+  readonly allowOrigin?: string | (() => string | undefined)
 }
 
 export interface ByteServer {
@@ -71,8 +71,9 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
   let current: Current | null = opts.provider && opts.lookup && opts.cacheDir ? sourceOf({ provider: opts.provider, lookup: opts.lookup, cacheDir: opts.cacheDir, ...(opts.now ? { now: opts.now } : {}) }) : null
 
   const cors = (res: ServerResponse): void => {
-    if (!opts.allowOrigin) return
-    res.setHeader('Access-Control-Allow-Origin', opts.allowOrigin)
+    const allowed = typeof opts.allowOrigin === 'function' ? opts.allowOrigin() : opts.allowOrigin
+    if (!allowed) return
+    res.setHeader('Access-Control-Allow-Origin', allowed)
     res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Range, Accept-Ranges, ETag, Last-Modified')
     res.setHeader('Vary', 'Origin')
   }
