@@ -281,7 +281,7 @@ describe('GCS provider (the Storage emulator) against servers that hang', () => 
   })
 })
 
-describe('refresh and overview when a manifest GET never answers', () => {
+describe('refresh and overview when a manifest GET or a listing never answers', () => {
   const manifestHour = (key: string): string => {
     const m = /snapshot_date=(\d{4}-\d\d-\d\d)\/snapshot_hour=(\d\d)\//.exec(key)!
     return `${m[1]}T${m[2]}:00:00.000Z`
@@ -371,6 +371,29 @@ describe('refresh and overview when a manifest GET never answers', () => {
       const hour = (await dispatch(w, 'hour', { start: manifestHour(key) })) as { ok: true; result: HourDetail }
       expect(hour.result.manifest?.state).toBe('malformed')
       expect(hour.result.manifest?.warnings.join(' ')).toMatch(new RegExp(`sent nothing for 1.5 s \\(${key.replace(/[.]/g, '\\.')}\\).*check the network`))
+    } finally {
+      s3Proxy.stall = () => null
+      w.dispose()
+    }
+  }, 30_000)
+
+  it('overview during a first refresh whose listing of a table never answers lists the rest and names that table', async () => {
+    const table = 'v2/datamart_claudia/claudia_csat/'
+    s3Proxy.stalled.length = 0
+    s3Proxy.stall = (req) => (new URL(req.url ?? '/', 'http://x').searchParams.get('prefix')?.startsWith(ROOT + table) ? 'silent' : null)
+    const now = Date.parse(demo.expected.now)
+    const w = await s3Workspace('listing', { connectMs: 1000, idleMs: 1500 }, () => now)
+    try {
+      const t0 = Date.now()
+      const overview = (await dispatch(w, 'overview', {})) as { ok: true; result: Overview }
+      expect(overview.ok).toBe(true)
+      expect(Date.now() - t0).toBeLessThan(15_000)
+      expect(s3Proxy.stalled.length).toBeGreaterThan(0)
+      const problems = overview.result.problems.filter((p) => p.startsWith(table))
+      expect(problems.length).toBe(s3Proxy.stalled.length)
+      expect(problems[0]).toMatch(/The server sent nothing for 1.5 s .*check the network/)
+      // The other tables were listed.
+      expect(overview.result.tables.find((t) => t.table === 'claudia_messages')?.folders).toBeGreaterThan(0)
     } finally {
       s3Proxy.stall = () => null
       w.dispose()
