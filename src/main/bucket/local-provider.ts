@@ -31,6 +31,11 @@ export class LocalFolderProvider implements BucketProvider {
     return this.classes
   }
 
+  /** Where a key's file is (the file store reads a local folder in place instead of copying it). */
+  localPath(key: string): string {
+    return key === '' ? this.root : this.path(key)
+  }
+
   private path(key: string): string {
     if (key.split('/').some((s) => s === '..' || s === '.')) throw bucketError('not_found', key, 'Not a key of this folder')
     return join(this.root, ...key.split('/'))
