@@ -1,8 +1,8 @@
 // Creates, in an engine, the views of a connected bucket: `<schema>.<table>` and `<table>` (the logical table)
 // and, for parts tables, `<table>__versions` (every row of every ready folder, with where it came from).
 // An "as of" hour rebuilds them from the folders delivered up to that hour.
-import { CATALOG } from './catalog'
-import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders } from './inventory'
+import { CATALOG, type CatalogTable } from './catalog'
+import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders, unreadableLeftOut } from './inventory'
 import { isArchived, type ListedObject } from './listing'
 import { type GlobDialect, PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { quoteIdent } from './sql-quote'
@@ -49,8 +49,9 @@ export async function createBucketViews(
     const base = `${opts.fileBase ?? 'ee/'}${t.schema}/${t.table}/`
     const q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
     await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    const leftOut = unreadableNote(inventory, t, opts)
     if (!q.ok) {
-      problems.push({ table: `${t.schema}.${t.table}`, message: q.message })
+      problems.push({ table: `${t.schema}.${t.table}`, message: leftOut ?? q.message })
       await engine.query(`DROP VIEW IF EXISTS ${schema}.${name}`)
       await engine.query(`DROP VIEW IF EXISTS ${name}`)
       continue
@@ -71,6 +72,7 @@ export async function createBucketViews(
       await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${q.sql}`)
       await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
       created.push(`${t.schema}.${t.table}`)
+      if (leftOut) notes.push({ table: `${t.schema}.${t.table}`, message: leftOut })
     } catch (e) {
       problems.push({ table: `${t.schema}.${t.table}`, message: (e as Error).message })
       continue
@@ -90,6 +92,30 @@ export async function createBucketViews(
   }
   opts.onProgress?.({ done: CATALOG.length, total: CATALOG.length, table: '' })
   return { created, problems, notes }
+}
+
+const keyList = (keys: readonly string[]): string => `${keys.slice(0, 5).join(', ')}${keys.length > 5 ? `, … (${keys.length} in all)` : ''}`
+
+/**
+ * What a table's view leaves out because files are not readable Parquet (empty, cut short, damaged footer), in
+ * words; null when nothing is. The views, `status` and the app say it the same way.
+ */
+export function unreadableNote(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, opts: AsOf = {}): string | null {
+  const name = `${t.schema}.${t.table}`
+  const out = unreadableLeftOut(inventory, t, opts)
+  const again = 'Ask the vendor to deliver them again.'
+  if (t.mode === 'parts') {
+    if (out.files.length === 0) return null
+    const rows = t.keyColumn === null ? 'their rows are not in the table' : `their rows are not in the table, and a ${t.keyColumn} whose newest version is in them shows an older version or none`
+    return `${name}: ${out.files.length} file(s) are not readable Parquet and are left out: ${keyList(out.files.map((o) => o.key))}; ${rows}. ${again}`
+  }
+  const newest = out.copies[0]
+  if (!newest) return null
+  const bad = out.copies.flatMap((c) => c.files.map((o) => o.key))
+  const read = foldersForLogicalTable(inventory, t, opts)[0]
+  const copies = out.copies.length > 1 ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix}) hold` : `its newest ready copy ${newest.folder.ref.prefix} holds`
+  const instead = read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'
+  return `${name}: ${copies} file(s) that are not readable Parquet (${keyList(bad)}); ${instead}. ${again}`
 }
 
 /** A parts table whose files hold a column named etl_date or etl_hour keeps the data's values there: say so. The

@@ -126,6 +126,20 @@ export function isReady(f: Folder): boolean {
 export interface AsOf {
   readonly asOf?: number
   readonly now?: number
+  /** Data files found not to be readable Parquet (empty, cut short, damaged footer), by key: a full table's copy holding
+   * one is passed over for the previous readable copy; a parts folder is read without it. */
+  readonly unreadable?: ReadonlySet<string>
+}
+
+/** True when the copy holds a data file known to be unreadable. */
+function holdsUnreadable(f: Folder, opts: AsOf): boolean {
+  const bad = opts.unreadable
+  return bad !== undefined && bad.size > 0 && f.dataFiles.some((o) => bad.has(o.key))
+}
+
+/** The folder without its unreadable files (the same object when it has none). */
+function withoutUnreadable(f: Folder, opts: AsOf): Folder {
+  return holdsUnreadable(f, opts) ? { ...f, dataFiles: f.dataFiles.filter((o) => !opts.unreadable?.has(o.key)) } : f
 }
 
 function seen(inv: Inventory, opts: AsOf): Inventory {
@@ -152,14 +166,15 @@ function foldersOf(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>): F
 /**
  * Latest ready copy of a table rewritten in full: the most recent partition holding _SUCCESS, by date then hour, in
  * the current version's prefix. Until the table has a ready v2 copy, its newest ready v1 copy, even once the bucket
- * is on v2 (the vendor: "for those, read the previous hour"). Null when no ready copy exists.
+ * is on v2 (the vendor: "for those, read the previous hour"). A copy holding an unreadable file is passed over for
+ * the previous readable one (`unreadableCopiesPassedOver` says which). Null when no ready copy exists.
  */
 export function latestReady(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf = {}): Folder | null {
   const version = versionAt(inv, opts)
   const newest = (v: Version): Folder | null => {
     let best: Folder | null = null
     for (const f of foldersOf(seen(inv, opts), t)) {
-      if (f.ref.mode !== 'full' || f.ref.version !== v || !readyAsOf(f, opts)) continue
+      if (f.ref.mode !== 'full' || f.ref.version !== v || !readyAsOf(f, opts) || holdsUnreadable(f, opts)) continue
       if (!best || compareDelivery(f.ref, best.ref) > 0) best = f
     }
     return best
@@ -171,18 +186,50 @@ export function latestReady(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'ta
 export function previousCopyWithFiles(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, than: Folder, opts: AsOf = {}): Folder | null {
   let best: Folder | null = null
   for (const f of foldersOf(seen(inv, opts), t)) {
-    if (f.ref.mode !== 'full' || f.dataFiles.length === 0 || !readyAsOf(f, opts) || compareDelivery(f.ref, than.ref) >= 0) continue
+    if (f.ref.mode !== 'full' || f.dataFiles.length === 0 || !readyAsOf(f, opts) || holdsUnreadable(f, opts) || compareDelivery(f.ref, than.ref) >= 0) continue
     if (!best || compareDelivery(f.ref, best.ref) > 0) best = f
   }
   return best
 }
 
-/** Every ready parts folder of a table, oldest delivery first: v1 always, v2 once the bucket is on v2 (as the vendor's job reads them). */
+/** Every ready parts folder of a table, oldest delivery first: v1 always, v2 once the bucket is on v2 (as the vendor's
+ * job reads them). Unreadable files are left out of their folder (`unreadableLeftOut` says which). */
 export function readyPartsFolders(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf = {}): Folder[] {
+  return readyPartsFoldersWhole(inv, t, opts).map((f) => withoutUnreadable(f, opts))
+}
+
+function readyPartsFoldersWhole(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf): Folder[] {
   const onV2 = versionAt(inv, opts) === 'v2'
   return foldersOf(seen(inv, opts), t)
     .filter((f) => f.ref.mode === 'parts' && (f.ref.version === 'v1' || onV2) && readyAsOf(f, opts))
     .sort((a, b) => compareDelivery(a.ref, b.ref))
+}
+
+/** What a table's logical view leaves out because files are unreadable: the newer ready copies of a full table passed
+ * over (each with its unreadable files), or the unreadable files of a parts table's ready folders. */
+export interface UnreadableLeftOut {
+  /** Full tables: ready copies newer than the one read, newest first, each holding at least one unreadable file. */
+  readonly copies: readonly { readonly folder: Folder; readonly files: readonly ListedObject[] }[]
+  /** Parts tables: files left out of the ready folders, in delivery order. */
+  readonly files: readonly ListedObject[]
+}
+
+export function unreadableLeftOut(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table' | 'mode'>, opts: AsOf = {}): UnreadableLeftOut {
+  const bad = opts.unreadable
+  if (!bad || bad.size === 0) return { copies: [], files: [] }
+  if (t.mode === 'parts') return { copies: [], files: readyPartsFoldersWhole(inv, t, opts).flatMap((f) => f.dataFiles.filter((o) => bad.has(o.key))) }
+  const read = latestReady(inv, t, opts)
+  const newest = latestReady(inv, t, { ...opts, unreadable: new Set() })
+  if (!newest || newest === read) return { copies: [], files: [] }
+  // The copies the rule would have read in turn, from the newest down to the one it reads.
+  const copies: { folder: Folder; files: ListedObject[] }[] = []
+  const passed = new Set<string>()
+  for (let f: Folder | null = newest; f && f !== read; ) {
+    copies.push({ folder: f, files: f.dataFiles.filter((o) => bad.has(o.key)) })
+    for (const o of f.dataFiles) passed.add(o.key)
+    f = latestReady(inv, t, { ...opts, unreadable: passed })
+  }
+  return { copies, files: [] }
 }
 
 /**

@@ -4,7 +4,8 @@ import { type Version, folderPrefix, manifestKey } from './bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
-import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt } from './inventory'
+import { unreadableNote } from './bucket-views'
+import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt, unreadableLeftOut } from './inventory'
 import { isArchived } from './listing'
 import { type ParsedManifest, parseManifest } from './manifest'
 import {
@@ -31,6 +32,8 @@ export type FindingKind =
   | 'manifest_warning'
   /** A ready copy of a full table that holds no Parquet file: the table reads as empty, with the previous copy's columns. */
   | 'empty_copy'
+  /** A data file a logical table needs that is not readable Parquet (empty, cut short, damaged footer): left out. */
+  | 'corrupt_file'
 
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -38,6 +41,7 @@ export const FINDING_SEVERITY: Readonly<Record<FindingKind, Severity>> = {
   missing: 'error',
   failed: 'error',
   pending_not_caught_up: 'error',
+  corrupt_file: 'error',
   late: 'warning',
   manifest_mismatch: 'warning',
   manifest_malformed: 'warning',
@@ -94,6 +98,8 @@ export interface TimelineOptions {
   readonly to?: number
   /** Parsed manifests kept between analyses (by key and text): a refresh parses only what is new. */
   readonly parsedCache?: Map<string, { readonly text: ManifestText | undefined; readonly parsed: ParsedManifest }>
+  /** Data files found not to be readable Parquet, by key (main checks their frame): each one a logical table needs is a `corrupt_file`. */
+  readonly unreadable?: ReadonlySet<string>
 }
 
 const floorHour = (t: number): number => Math.floor(t / HOUR_MS) * HOUR_MS
@@ -261,6 +267,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
     add('off_schedule', f.ref.partition.date, f.ref.partition.hour, f.ref.table, f.ref.prefix, `${f.ref.prefix} is dated where ${f.ref.version}/ delivers nothing (v1/ receives nothing after Nov 2, 2026; v2/ starts Nov 3, 2026 03:00 UTC). It is not shown on the timeline.`)
   }
   archivedFindings(inv, now, inRange, add)
+  if (opts.unreadable && opts.unreadable.size > 0) unreadableFindings(inv, opts.unreadable, inRange, add)
   for (const { object, folder, reason } of inv.ignored) {
     if (inRange(deliveryInstant(folder))) add('ignored_key', folder.partition.date, folder.partition.hour, folder.table, object.key, `${object.key}: ${reason}. Nothing to do unless you expected it to be read.`)
   }
@@ -312,6 +319,25 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
       add('archived', f.ref.partition.date, f.ref.partition.hour, c.table, archived[0]?.key ?? f.ref.prefix, `${archived.length} of ${f.dataFiles.length} file(s) in ${f.ref.prefix} are in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`)
     }
   }
+}
+
+/** One `corrupt_file` per unreadable file a logical table needs (a full table's copies passed over, a parts table's files
+ * left out), at its folder's hour, saying what the table reads instead. */
+function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, inRange: (t: number | null) => boolean, add: Add): void {
+  for (const c of CATALOG) {
+    const out = unreadableLeftOut(inv, c, { unreadable })
+    const files = [...out.copies.flatMap((x) => x.files.map((o) => ({ o, folder: x.folder }))), ...out.files.map((o) => ({ o, folder: folderOf(inv, o.key) }))]
+    if (files.length === 0) continue
+    const note = unreadableNote(inv, c, { unreadable }) ?? ''
+    for (const { o, folder } of files) {
+      if (!folder || !inRange(deliveryInstant(folder.ref))) continue
+      add('corrupt_file', folder.ref.partition.date, folder.ref.partition.hour, c.table, o.key, `${o.key} is not a readable Parquet file (${o.size === 0 ? 'zero bytes' : 'empty, cut short, or its footer is damaged'}). ${note}`)
+    }
+  }
+}
+
+function folderOf(inv: Inventory, key: string): Folder | undefined {
+  return inv.folders.get(key.slice(0, key.lastIndexOf('/') + 1))
 }
 
 /** The timeline hour a finding belongs to (a v1 date's delivery hour when it has none), or null. */
