@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CATALOG } from '../shared/catalog'
 import { instantOf, isValidDate, parseInstant } from '../shared/dates'
+import { unreadableNote } from '../shared/bucket-views'
 import { buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
 import { analyzeTimeline, type Finding } from '../shared/timeline'
 import { BucketError } from '../main/bucket/bucket-errors'
@@ -22,6 +23,7 @@ import { type BucketEngine, fileStoreFor, openBucketEngine } from '../main/engin
 import { toJsonValue } from '../main/engine/json-values'
 import type { NativeEngine, QueryProgress } from '../main/engine/native-engine'
 import { ExportError, exportQuery } from '../main/export/export-to-file'
+import { findUnreadableFiles } from '../main/store/parquet-frame-check'
 import { quoteIdent } from '../shared/sql-quote'
 import { connectionFromUrl } from './bucket-url'
 
@@ -202,6 +204,18 @@ async function main(argv: string[]): Promise<number> {
   for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
   const inventory = buildInventory(refreshed.index.objects.values(), { now })
 
+  /** Data files the views need that are not Parquet (first and last bytes, by ranged reads; remembered by key + ETag). */
+  const unreadableFiles = async (): Promise<Set<string>> => {
+    show('checking the Parquet files…')
+    const r = await findUnreadableFiles(inventory, (o, start, end, signal) => provider.readRange(o.key, { start, end }, signal).then((x) => x.body), {
+      now,
+      cacheFile: join(cacheDir(), 'frames', `${id}.json`),
+      onProgress: (p) => show(`checking ${p.checked}/${p.total} Parquet files`)
+    })
+    show.done()
+    return r.unreadable
+  }
+
   /** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
   const openEngine = async (): Promise<BucketEngine> => {
     show('opening the tables…')
@@ -222,6 +236,7 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === 'export') {
     const { engine, views } = await openEngine()
+    for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
     const ac = interrupted()
     const target = resolve(values.out as string)
     try {
@@ -243,6 +258,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'query') {
     const { engine, views } = await openEngine()
     for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
+    for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
     const ac = interrupted()
     try {
       if (format === 'csv') await writeCsv(engine, sql as string, ac.signal)
@@ -258,16 +274,18 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (command === 'status') {
+    const unreadable = await unreadableFiles()
     const tables = CATALOG.map((t) => {
+      const leftOut = unreadableNote(inventory, t, { unreadable })
       if (t.mode === 'full') {
-        const f = latestReady(inventory, t)
+        const f = latestReady(inventory, t, { unreadable })
         // Where a rule makes the copy read differ from the obvious one, say which rule.
-        const note = !f ? null : f.ref.version !== inventory.version ? `no ready ${inventory.version} copy yet: its newest ready ${f.ref.version} copy is read` : f.dataFiles.length === 0 ? 'the latest copy holds no Parquet file: read as a table with no rows' : null
+        const note = leftOut ?? (!f ? null : f.ref.version !== inventory.version ? `no ready ${inventory.version} copy yet: its newest ready ${f.ref.version} copy is read` : f.dataFiles.length === 0 ? 'the latest copy holds no Parquet file: read as a table with no rows' : null)
         return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: f ? { prefix: f.ref.prefix, snapshot_date: f.ref.partition.date, snapshot_hour: f.ref.partition.hour } : null, ready_folders: null, newest_folder: null, note }
       }
       const folders = readyPartsFolders(inventory, t)
       const n = folders.at(-1)
-      return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: null, ready_folders: folders.length, newest_folder: n ? { prefix: n.ref.prefix, etl_date: n.ref.partition.date, etl_hour: n.ref.partition.hour } : null, note: null }
+      return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: null, ready_folders: folders.length, newest_folder: n ? { prefix: n.ref.prefix, etl_date: n.ref.partition.date, etl_hour: n.ref.partition.hour } : null, note: leftOut }
     })
     if (values.json) process.stdout.write(`${JSON.stringify({ version: inventory.version, tables })}\n`)
     else {
@@ -287,7 +305,7 @@ async function main(argv: string[]): Promise<number> {
     filter: (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate,
     cacheFile: join(cacheDir(), 'manifests', `${id}.json`)
   })
-  const tl = analyzeTimeline(inventory, manifests, { now, from: since, to: until })
+  const tl = analyzeTimeline(inventory, manifests, { now, from: since, to: until, ...(command === 'doctor' ? { unreadable: await unreadableFiles() } : {}) })
 
   if (command === 'timeline') {
     const hours = tl.hours.map((h) => ({ date: h.date, hour: h.hour, manifest: h.manifest, cells: h.cells }))

@@ -19,6 +19,7 @@ import type { BucketProvider } from './bucket/bucket-provider'
 import { readManifests } from './bucket/manifest-reader'
 import { refreshConnectionIndex } from './bucket/refresh-connection'
 import { BlockCache } from './byte-server/block-cache'
+import { findUnreadableFiles } from './store/parquet-frame-check'
 
 export interface AppServiceOptions {
   readonly provider: BucketProvider
@@ -32,6 +33,8 @@ export class AppService {
   private inventory: Inventory | null = null
   private manifests: ReadonlyMap<string, ManifestText> = new Map()
   private objectMap: ReadonlyMap<string, ListedObject> = new Map()
+  /** Data files the logical tables need that are not readable Parquet (their frame), as of the last refresh. */
+  private unreadable: ReadonlySet<string> = new Set()
   /** Increases with each successful refresh. */
   generation = 0
   private timelineCache: Timeline | null = null
@@ -73,11 +76,19 @@ export class AppService {
       const inventory = buildInventory(r.index.objects.values(), { now })
       const manifests = await readManifests(this.opts.provider, inventory, { cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`), signal })
       check()
+      // First and last bytes of each file the tables need, through the footer cache (the inspector reads the same end).
+      const frames = await findUnreadableFiles(inventory, (o, start, end, sig) => this.footers.read(this.footerId(o), { start, end }, sig).then((x) => x.body), {
+        now,
+        signal,
+        cacheFile: join(this.opts.dataDir, 'frames', `${this.opts.connectionId}.json`)
+      })
+      check()
+      this.unreadable = frames.unreadable
       this.inventory = inventory
       this.manifests = manifests
       this.objectMap = r.index.objects
       this.generation++
-      this.timelineCache = analyzeTimeline(inventory, manifests, { now, parsedCache: this.parsedManifests })
+      this.timelineCache = analyzeTimeline(inventory, manifests, { now, parsedCache: this.parsedManifests, unreadable: this.unreadable })
       this.problems = [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
     }
     const entry = { promise: abortable(run(), signal, cancelled), signal }
@@ -105,9 +116,13 @@ export class AppService {
   }
 
   /** The index and listing as of the last refresh, for an engine. */
-  async snapshot(): Promise<{ inventory: Inventory; objects: ReadonlyMap<string, ListedObject>; generation: number }> {
+  async snapshot(): Promise<{ inventory: Inventory; objects: ReadonlyMap<string, ListedObject>; generation: number; unreadable: ReadonlySet<string> }> {
     const { inventory } = await this.ready()
-    return { inventory, objects: this.objectMap, generation: this.generation }
+    return { inventory, objects: this.objectMap, generation: this.generation, unreadable: this.unreadable }
+  }
+
+  private footerId(o: ListedObject): { key: string; etag: string; size: number } {
+    return { key: o.key, etag: o.etag ?? o.lastModified, size: o.size }
   }
 
   get loaded(): boolean {
@@ -123,7 +138,7 @@ export class AppService {
   private async footerRows(o: ListedObject): Promise<{ rows: number | null; rowsError?: string }> {
     if (!o.key.endsWith('.parquet') || o.size < 12) return { rows: null }
     if (isArchived(o, this.now())) return { rows: null, rowsError: `archived (${o.storageClass}): restore it to read its footer` }
-    const id = { key: o.key, etag: o.etag ?? o.lastModified, size: o.size }
+    const id = this.footerId(o)
     try {
       const meta = await parquetMetadataAsync(
         {
@@ -146,7 +161,7 @@ export class AppService {
     const { inventory, timeline } = await this.ready()
     const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString())
     const tables = CATALOG.map((t) => {
-      const f = t.mode === 'full' ? latestReady(inventory, t) : (readyPartsFolders(inventory, t).at(-1) ?? null)
+      const f = t.mode === 'full' ? latestReady(inventory, t, { unreadable: this.unreadable }) : (readyPartsFolders(inventory, t).at(-1) ?? null)
       const folders = t.mode === 'parts' ? readyPartsFolders(inventory, t).length : [...inventory.folders.values()].filter((x) => x.ref.schema === t.schema && x.ref.table === t.table && x.marker !== null && x.ref.version === inventory.version).length
       return { schema: t.schema, table: t.table, mode: t.mode, newest: f ? iso(deliveryInstant(f.ref)) : null, newestPrefix: f?.ref.prefix ?? null, folders }
     })

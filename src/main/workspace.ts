@@ -271,9 +271,10 @@ export class Workspace {
 
   async engineSource(args: { asOf: string | null }): Promise<EngineSource> {
     const service = await this.current()
-    const { inventory, generation } = await service.snapshot()
+    const { inventory, generation, unreadable } = await service.snapshot()
     const server = await this.byteServerFor(service)
-    const opts = args.asOf ? { asOf: Date.parse(args.asOf) } : {}
+    // Files that are not Parquet are left out of what the renderer's engine builds its views from (the rules' fallback).
+    const opts = { unreadable, ...(args.asOf ? { asOf: Date.parse(args.asOf) } : {}) }
     const counts = new Map<string, number>()
     for (const f of inventory.folders.values()) if (!f.ref.catalog) counts.set(`${f.ref.schema}.${f.ref.table}`, (counts.get(`${f.ref.schema}.${f.ref.table}`) ?? 0) + 1)
     return {
@@ -287,13 +288,13 @@ export class Workspace {
 
   private async engineFor(asOf: string | null): Promise<BucketEngine> {
     const service = await this.current()
-    const { inventory, objects, generation } = await service.snapshot()
+    const { inventory, objects, generation, unreadable } = await service.snapshot()
     const key = `${service.connectionId}|${generation}|${asOf ?? 'latest'}`
     if (this.mainEngine?.key !== key) {
       const old = this.mainEngine
       const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
       const workDir = join(this.opts.dataDir, 'engine', `${service.connectionId}-${randomUUID().slice(0, 8)}`)
-      const engine = openBucketEngine(store, inventory, objects, workDir, { now: service.now(), ...(asOf ? { asOf: Date.parse(asOf) } : {}) })
+      const engine = openBucketEngine(store, inventory, objects, workDir, { now: service.now(), unreadable, ...(asOf ? { asOf: Date.parse(asOf) } : {}) })
       this.mainEngine = { key, engine }
       engine.catch(() => {
         if (this.mainEngine?.engine === engine) this.mainEngine = null

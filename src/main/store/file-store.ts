@@ -24,8 +24,8 @@ export interface StoreProgress {
 export interface EnsureResult {
   /** Local path of every object that is held whole. */
   readonly paths: ReadonlyMap<string, string>
-  /** Objects that could not be downloaded, with why (the rest are still usable). */
-  readonly failures: readonly { readonly key: string; readonly error: BucketError }[]
+  /** Objects that could not be downloaded, with why (the rest are still usable); `unreadable` when it is not Parquet. */
+  readonly failures: readonly { readonly key: string; readonly error: BucketError; readonly unreadable?: true }[]
 }
 
 /** Where a provider's objects already are on disk (a local folder needs no copy). */
@@ -33,8 +33,13 @@ export interface LocalFiles {
   localPath(key: string): string
 }
 
-const notParquet = (key: string): BucketError =>
-  bucketError('other', key, 'Not a readable Parquet file (empty, cut short, or its footer is damaged)', 'Ask the vendor to deliver it again; until then its table cannot use it.')
+// The errors that say a file is not Parquet (the rules then pass over its copy or leave it out), apart from failed downloads.
+const notParquetErrors = new WeakSet<BucketError>()
+const notParquet = (key: string): BucketError => {
+  const e = bucketError('other', key, 'Not a readable Parquet file (empty, cut short, or its footer is damaged)', 'Ask the vendor to deliver it again; until then its table cannot use it.')
+  notParquetErrors.add(e)
+  return e
+}
 
 /** Parquet's frame: "PAR1" at both ends and a footer that fits in the file. Catches empty, truncated and garbled files. */
 async function looksLikeParquet(path: string, size: number): Promise<boolean> {
@@ -89,11 +94,14 @@ export class FileStore {
   /** Downloads what is missing, in parallel (bounded), and answers where each object is. */
   async ensure(objects: readonly ListedObject[], opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: StoreProgress) => void } = {}): Promise<EnsureResult> {
     const paths = new Map<string, string>()
-    const failures: { key: string; error: BucketError }[] = []
+    const failures: { key: string; error: BucketError; unreadable?: true }[] = []
+    const fail = (key: string, error: BucketError): void => {
+      failures.push({ key, error, ...(notParquetErrors.has(error) ? { unreadable: true as const } : {}) })
+    }
     const missing: ListedObject[] = []
     for (const o of objects) {
       if (!(await this.has(o))) missing.push(o)
-      else if (this.provider.localPath && !(await looksLikeParquet(this.pathOf(o), o.size))) failures.push({ key: o.key, error: notParquet(o.key) })
+      else if (this.provider.localPath && !(await looksLikeParquet(this.pathOf(o), o.size))) fail(o.key, notParquet(o.key))
       else paths.set(o.key, this.pathOf(o))
     }
     const progress = { files: 0, filesTotal: missing.length, bytes: 0, bytesTotal: missing.reduce((n, o) => n + o.size, 0) }
@@ -110,7 +118,7 @@ export class FileStore {
             }))
           } catch (e) {
             if (opts.signal?.aborted) throw bucketError('cancelled', o.key, 'Download cancelled')
-            failures.push({ key: o.key, error: e instanceof BucketError ? e : bucketError('network', o.key, `Could not download the object: ${(e as Error).message}`) })
+            fail(o.key, e instanceof BucketError ? e : bucketError('network', o.key, `Could not download the object: ${(e as Error).message}`))
           }
           progress.files++
           opts.onProgress?.({ ...progress })
