@@ -5,6 +5,8 @@ import { CATALOG, type CatalogTable } from './catalog'
 import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders, unreadableLeftOut } from './inventory'
 import { isArchived, type ListedObject } from './listing'
 import { type GlobDialect, PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
+import { type MirroredSegment, selectSegments } from './mirror-plan'
+import { mirrorLogicalSql, mirrorVersionsSql } from './mirror-sql'
 import { quoteIdent } from './sql-quote'
 
 /** What the views need of an engine: the CLI's (DuckDB-WASM in a Node worker) and the renderer's (in a browser worker). */
@@ -33,6 +35,8 @@ export async function createBucketViews(
     /** Where file names start (default "ee/"): an engine that reads files by path gives its own folder. */
     readonly fileBase?: string
     readonly dialect?: GlobDialect
+    /** The compacted mirror's segments: parts tables read them where they hold every folder the rules include. */
+    readonly mirror?: MirrorSource
   } = {}
 ): Promise<ViewsResult> {
   const now = opts.now ?? Date.now()
@@ -49,6 +53,7 @@ export async function createBucketViews(
     const base = `${opts.fileBase ?? 'ee/'}${t.schema}/${t.table}/`
     const q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
     await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, opts, created, notes))) continue
     const leftOut = unreadableNote(inventory, t, opts)
     if (!q.ok) {
       problems.push({ table: `${t.schema}.${t.table}`, message: leftOut ?? q.message })
@@ -92,6 +97,49 @@ export async function createBucketViews(
   }
   opts.onProgress?.({ done: CATALOG.length, total: CATALOG.length, table: '' })
   return { created, problems, notes }
+}
+
+/** The mirror as the views read it: its segments, and where their registered names start. */
+export interface MirrorSource {
+  readonly segments: readonly MirroredSegment[]
+  readonly base: string
+}
+
+/**
+ * A parts table's views from the mirror's segments (same rules, few files). False when the mirror does not hold every
+ * folder the rules include yet, or cannot be read: the raw files are read instead.
+ */
+async function createMirrorViews(
+  engine: SqlEngine,
+  inventory: Inventory,
+  t: CatalogTable,
+  mirror: MirrorSource,
+  opts: AsOf,
+  created: string[],
+  notes: { table: string; message: string }[]
+): Promise<boolean> {
+  const selection = selectSegments(inventory, t, mirror.segments, opts)
+  if (!selection.ok || selection.segments.length === 0) return false
+  const base = `${mirror.base}${t.schema}/${t.table}/`
+  const logical = mirrorLogicalSql(t, selection, base)
+  const versions = mirrorVersionsSql(selection, base)
+  const schema = quoteIdent(t.schema)
+  const name = quoteIdent(t.table)
+  try {
+    await engine.register(logical.registrations.map((r) => ({ ...r, size: 0 })))
+    await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${logical.sql}`)
+    await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
+    await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(`${t.table}__versions`)} AS ${versions.sql}`)
+  } catch {
+    return false
+  }
+  created.push(`${t.schema}.${t.table}`, `${t.table}__versions`)
+  if (selection.leftOut.length > 0) {
+    const bytes = selection.leftOut.reduce((n, o) => n + o.size, 0)
+    const what = t.keyColumn === null ? 'their rows are not in the table' : `their rows are not in the table, and a ${t.keyColumn} whose newest version is in them shows an older version or none`
+    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${selection.leftOut.length} archived file(s) (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and are left out: ${keyList(selection.leftOut.map((o) => o.key))}; ${what}. Restore them to complete the table.` })
+  }
+  return true
 }
 
 const keyList = (keys: readonly string[]): string => `${keys.slice(0, 5).join(', ')}${keys.length > 5 ? `, … (${keys.length} in all)` : ''}`

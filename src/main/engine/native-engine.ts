@@ -116,6 +116,16 @@ export class NativeEngine {
     }
   }
 
+  /** Trusted SQL (the mirror's builder) whose rows are wanted. */
+  async execRows(sql: string): Promise<DuckDBValue[][]> {
+    this.assertOpen()
+    try {
+      return (await this.conn.runAndReadAll(sql)).getRows()
+    } catch (e) {
+      throw new Error(this.withKeys((e as Error).message))
+    }
+  }
+
   /**
    * The user's SQL: exactly one read-only statement, on a connection of its own (so queries and exports run
    * side by side and each can be interrupted). Rows are handed over chunk by chunk; the next chunk is fetched

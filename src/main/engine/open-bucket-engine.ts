@@ -6,6 +6,9 @@ import type { AsOf, Inventory } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { FileStore, type StoreProgress } from '../store/file-store'
+import { CATALOG } from '../../shared/catalog'
+import { selectSegments } from '../../shared/mirror-plan'
+import type { Mirror } from '../mirror/mirror'
 import { NativeEngine } from './native-engine'
 
 export interface BucketEngine {
@@ -14,6 +17,8 @@ export interface BucketEngine {
 }
 
 export interface OpenEngineOptions extends AsOf {
+  /** The connection's compacted mirror: parts tables it holds whole are read from it. */
+  readonly mirror?: Mirror
   /** The instant the bucket is evaluated at (archived objects are judged then). */
   readonly now?: number
   readonly signal?: AbortSignal
@@ -32,10 +37,39 @@ export function fileStoreFor(provider: BucketProvider, dataDir: string, connecti
  */
 export async function openBucketEngine(store: FileStore, inventory: Inventory, objects: ReadonlyMap<string, ListedObject>, workDir: string, opts: OpenEngineOptions = {}): Promise<BucketEngine> {
   const now = opts.now ?? Date.now()
-  const needed = objectsForViews(inventory, opts).filter((o) => o.key.endsWith('.parquet') && !isArchived(o, now))
-  const { paths, failures } = await store.ensure(needed, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onDownload ? { onProgress: opts.onDownload } : {}) })
-  const failed = new Map(failures.map((f) => [f.key, f.error.userMessage]))
-  const engine = await NativeEngine.open({ workDir, readableRoots: [store.readableRoot] })
+  // A file that is not Parquet makes the rules read another copy (full tables), whose files are then needed in turn.
+  const unreadable = new Set(opts.unreadable ?? [])
+  // Parts tables the mirror holds whole are read from its segments: their raw files are not needed.
+  const segments = opts.mirror ? await opts.mirror.segments() : []
+  const mirrored = CATALOG.filter((t) => t.mode === 'parts' && segments.length > 0).filter((t) => {
+    const sel = selectSegments(inventory, t, segments, opts)
+    return sel.ok && sel.segments.length > 0
+  })
+  const fromMirror = (key: string): boolean => mirrored.some((t) => key.startsWith(`v1/${t.schema}/${t.table}/`) || key.startsWith(`v2/${t.schema}/${t.table}/`))
+  const paths = new Map<string, string>()
+  const failed = new Map<string, string>()
+  // Progress adds up over the rounds (a fallback copy is a second, small round).
+  const done = { files: 0, filesTotal: 0, bytes: 0, bytesTotal: 0 }
+  const onDownload = opts.onDownload
+  let last = done
+  for (;;) {
+    const needed = objectsForViews(inventory, { ...opts, unreadable }).filter((o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !paths.has(o.key) && !failed.has(o.key) && !fromMirror(o.key))
+    if (needed.length === 0) break
+    const onProgress = (p: StoreProgress): void => {
+      last = { files: done.files + p.files, filesTotal: done.filesTotal + p.filesTotal, bytes: done.bytes + p.bytes, bytesTotal: done.bytesTotal + p.bytesTotal }
+      onDownload?.(last)
+    }
+    const got = await store.ensure(needed, { ...(opts.signal ? { signal: opts.signal } : {}), onProgress })
+    Object.assign(done, last)
+    for (const [k, p] of got.paths) paths.set(k, p)
+    for (const f of got.failures) {
+      if (f.unreadable) unreadable.add(f.key)
+      else failed.set(f.key, f.error.userMessage)
+    }
+  }
+  const mirror = opts.mirror
+  const engine = await NativeEngine.open({ workDir, readableRoots: [store.readableRoot, ...(mirror ? [mirror.dir] : [])] })
+  for (const s of segments) if (s.rows > 0 && mirror) paths.set(`mirror/${s.file}`, mirror.pathOf(s.file))
   try {
     const views = await createBucketViews(
       {
@@ -48,7 +82,7 @@ export async function openBucketEngine(store: FileStore, inventory: Inventory, o
       },
       inventory,
       objects,
-      { ...opts, now, fileBase: engine.fileBase, dialect: { filenameColumn: '__ee_filename' } }
+      { ...opts, now, unreadable, fileBase: engine.fileBase, dialect: { filenameColumn: '__ee_filename' }, mirror: mirror ? { segments, base: `${engine.fileBase}__mirror/` } : undefined }
     )
     return { engine, views }
   } catch (e) {

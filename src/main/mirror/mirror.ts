@@ -1,0 +1,178 @@
+// The compacted mirror of a connection: the parts tables' history as few immutable Parquet files (segments), built
+// by native DuckDB from the file store's whole copies, per the plan in src/shared/mirror-plan.ts. A refresh builds
+// only segments whose folders changed; each segment is written under a new name and renamed; the index is written
+// last, so a crash (even kill -9) leaves the previous mirror valid, and the next refresh completes it.
+import { randomUUID } from 'node:crypto'
+import { readFile, readdir, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Inventory } from '../../shared/inventory'
+import { type MirroredSegment, type SegmentPlan, planMirror } from '../../shared/mirror-plan'
+import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
+import { quoteLiteral } from '../../shared/sql-quote'
+import { NativeEngine } from '../engine/native-engine'
+import { ensurePrivateDir, writePrivateFile } from '../files/private-file'
+import type { FileStore } from '../store/file-store'
+
+export interface MirrorProgress {
+  readonly segments: number
+  readonly segmentsTotal: number
+  readonly table: string
+}
+
+export interface MirrorRefresh {
+  readonly built: number
+  readonly kept: number
+  readonly removed: number
+  /** Segments that could not be built (their files could not be fetched or read), with why. */
+  readonly problems: readonly { readonly table: string; readonly period: string; readonly message: string }[]
+}
+
+const INDEX_VERSION = 2
+
+function isSegment(v: unknown): v is MirroredSegment {
+  const s = v as MirroredSegment
+  return typeof s === 'object' && s !== null && typeof s.table === 'string' && typeof s.period === 'string' && typeof s.identity === 'string' && typeof s.file === 'string' && typeof s.rows === 'number' && Array.isArray(s.columns) && Array.isArray(s.columnSets) && Array.isArray(s.folders)
+}
+
+export class Mirror {
+  constructor(
+    /** The connection's mirror folder. */
+    readonly dir: string,
+    private readonly store: FileStore
+  ) {}
+
+  private get indexFile(): string {
+    return join(this.dir, 'index.json')
+  }
+
+  /** The built segments; none when there is no index yet or it cannot be read (the next refresh rebuilds). */
+  async segments(): Promise<MirroredSegment[]> {
+    try {
+      const parsed = JSON.parse(await readFile(this.indexFile, 'utf8')) as { version?: number; segments?: unknown[] }
+      if (parsed.version !== INDEX_VERSION || !Array.isArray(parsed.segments) || !parsed.segments.every(isSegment)) return []
+      return parsed.segments
+    } catch {
+      return []
+    }
+  }
+
+  /** Where a segment's file is. */
+  pathOf(file: string): string {
+    return join(this.dir, ...file.split('/'))
+  }
+
+  /** Bytes on disk, per table. */
+  async usage(): Promise<{ readonly total: number; readonly byTable: Readonly<Record<string, number>> }> {
+    const byTable: Record<string, number> = {}
+    for (const s of await this.segments()) byTable[s.table] = (byTable[s.table] ?? 0) + s.bytes
+    return { total: Object.values(byTable).reduce((a, b) => a + b, 0), byTable }
+  }
+
+  /** Removes the mirror (the next refresh builds it again). */
+  async clear(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true })
+  }
+
+  /** Brings the mirror to the plan for this inventory at `now`: builds what changed, keeps the rest. */
+  async refresh(inventory: Inventory, now: number, opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: MirrorProgress) => void } = {}): Promise<MirrorRefresh> {
+    const plan = planMirror(inventory, now)
+    const current = await this.segments()
+    const existing = new Map<string, MirroredSegment>()
+    for (const s of current) if (await this.exists(s)) existing.set(`${s.table}|${s.period}|${s.identity}`, s)
+    const next: MirroredSegment[] = []
+    const todo = plan.filter((p) => {
+      const kept = existing.get(`${p.table}|${p.period}|${p.identity}`)
+      if (kept) next.push(kept)
+      return !kept
+    })
+    const problems: { table: string; period: string; message: string }[] = []
+    if (todo.length > 0) {
+      await ensurePrivateDir(this.dir)
+      const engine = await NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots: [this.store.readableRoot] })
+      try {
+        for (const [i, p] of todo.entries()) {
+          opts.signal?.throwIfAborted()
+          opts.onProgress?.({ segments: i, segmentsTotal: todo.length, table: p.table })
+          try {
+            next.push(await this.build(engine, p, opts.signal))
+          } catch (e) {
+            if (opts.signal?.aborted) throw e
+            problems.push({ table: p.table, period: p.period, message: (e as Error).message })
+          }
+        }
+      } finally {
+        await engine.close()
+      }
+      opts.onProgress?.({ segments: todo.length, segmentsTotal: todo.length, table: '' })
+    }
+    // The index last: until it is written, the previous one (and its files) stands.
+    const order = new Map(plan.map((p, i) => [`${p.table}|${p.period}`, i]))
+    next.sort((a, b) => (order.get(`${a.table}|${a.period}`) ?? 0) - (order.get(`${b.table}|${b.period}`) ?? 0))
+    await writePrivateFile(this.indexFile, JSON.stringify({ version: INDEX_VERSION, segments: next }))
+    const removed = await this.removeUnlisted(next)
+    return { built: todo.length - problems.length, kept: next.length - (todo.length - problems.length), removed, problems }
+  }
+
+  private async exists(s: MirroredSegment): Promise<boolean> {
+    if (s.rows === 0) return true
+    try {
+      return (await stat(this.pathOf(s.file))).size === s.bytes
+    } catch {
+      return false
+    }
+  }
+
+  private async build(engine: NativeEngine, p: SegmentPlan, signal: AbortSignal | undefined): Promise<MirroredSegment> {
+    const objects = p.folders.flatMap((f) => f.files.map((x) => x.object))
+    const { paths, failures } = await this.store.ensure(objects, signal ? { signal } : {})
+    const failed = failures[0]
+    if (failed) throw new Error(failed.error.userMessage)
+    const sql = segmentBuildSql(p, (key) => paths.get(key) as string)
+    // Each folder's columns (a column added part-way: a view "as of" before it must not have it).
+    const columnSets: string[][] = []
+    const setOf = new Map<string, number>()
+    const folders = []
+    for (const f of p.folders) {
+      let columns: string[] = []
+      if (f.files.length > 0) {
+        const list = f.files.map((x) => quoteLiteral(paths.get(x.object.key) as string)).join(', ')
+        columns = (await engine.execRows(`DESCRIBE SELECT * FROM read_parquet([${list}], union_by_name = true, hive_partitioning = false)`)).map((r) => String(r[0]))
+      }
+      const id = columns.join('\u0000')
+      if (!setOf.has(id)) {
+        setOf.set(id, columnSets.length)
+        columnSets.push(columns)
+      }
+      folders.push({ prefix: f.folder.ref.prefix, order: f.order, readyAt: f.readyAt, columnSet: setOf.get(id) as number, leftOut: f.leftOut.map((o) => ({ key: o.key, size: o.size, storageClass: o.storageClass ?? null })) })
+    }
+    const base = { table: p.table, period: p.period, identity: p.identity, folders, columnSets }
+    if (sql === null) return { ...base, file: '', rows: 0, bytes: 0, columns: [] }
+    const file = `segments/${p.table}/${p.period}-${p.identity}.parquet`
+    const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
+    const copied = await engine.execRows(`COPY (${sql}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
+    const described = await engine.execRows(`DESCRIBE SELECT * FROM read_parquet(${quoteLiteral(scratch)})`)
+    const own = new Set<string>(MIRROR_COLUMNS)
+    const columns = described.map((r) => String(r[0])).filter((c) => !own.has(c))
+    await ensurePrivateDir(join(this.dir, 'segments', p.table))
+    await rename(scratch, this.pathOf(file))
+    return { ...base, file, rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(this.pathOf(file))).size, columns }
+  }
+
+  /** Segment files no index entry names (replaced, or left by a crash), and build folders of earlier runs. */
+  private async removeUnlisted(segments: readonly MirroredSegment[]): Promise<number> {
+    const listed = new Set(segments.map((s) => this.pathOf(s.file)))
+    let removed = 0
+    const segRoot = join(this.dir, 'segments')
+    for (const table of await readdir(segRoot).catch(() => [] as string[])) {
+      for (const f of await readdir(join(segRoot, table)).catch(() => [] as string[])) {
+        const path = join(segRoot, table, f)
+        if (!listed.has(path)) {
+          await rm(path, { force: true })
+          removed++
+        }
+      }
+    }
+    for (const d of await readdir(this.dir).catch(() => [] as string[])) if (d.startsWith('.build-')) await rm(join(this.dir, d), { recursive: true, force: true })
+    return removed
+  }
+}

@@ -1,0 +1,150 @@
+// The compacted mirror's plan: which segments (one Parquet file per parts table and period) hold which ready
+// folders, from the inventory and the clock. `__initial__` alone; v1 by month; v2 by month once the month is over,
+// by day once the day is over, and the current day by hour. A segment is named by its folders' identities, so a
+// segment whose folders did not change is never rebuilt, and one whose folders changed (a folder that became
+// ready, a new hour of the day) is.
+import type { FolderRef } from './bucket-key'
+import { CATALOG, type CatalogTable } from './catalog'
+import { compareFileNames } from './delivery-order'
+import { type AsOf, type Folder, type Inventory, readyPartsFolders, writtenAt } from './inventory'
+import { isArchived, type ListedObject } from './listing'
+
+/** A folder's place in delivery order as one integer: `__initial__` < v1 by date < v2 by date and hour. */
+export function deliveryOrderKey(f: FolderRef): number {
+  const p = f.partition
+  if (p.kind === 'etl' && p.initial) return 0
+  const day = Number(p.date.replaceAll('-', ''))
+  return (f.version === 'v1' ? 1 : 2) * 1e10 + day * 100 + (p.hour === null ? 0 : Number(p.hour))
+}
+
+export interface SegmentFile {
+  readonly object: ListedObject
+  /** Position of the file in its folder by name (the rule's tie-break within a folder). */
+  readonly fileRank: number
+}
+
+export interface SegmentFolder {
+  readonly folder: Folder
+  readonly order: number
+  /** When its _SUCCESS was written (UTC ms): "as of" reads a folder once that is at or before the instant. */
+  readonly readyAt: number
+  /** Its readable files, and those left out (archived: they cannot be read until restored). */
+  readonly files: readonly SegmentFile[]
+  readonly leftOut: readonly ListedObject[]
+}
+
+export interface SegmentPlan {
+  /** "schema.table". */
+  readonly table: string
+  /** The period: "initial", "v1-2026-10", "v2-2026-11", "v2-2026-11-12" or "v2-2026-11-13T03". */
+  readonly period: string
+  readonly folders: readonly SegmentFolder[]
+  /** Names what the segment holds (folders, markers and files with their versions): a change means a rebuild. */
+  readonly identity: string
+}
+
+const objectId = (o: ListedObject): string => `${o.key}\u0000${o.etag ?? `${o.size}/${o.lastModified}`}`
+
+function periodOf(f: FolderRef, now: number): string {
+  const p = f.partition
+  if (p.kind === 'etl' && p.initial) return 'initial'
+  if (f.version === 'v1') return `v1-${p.date.slice(0, 7)}`
+  const today = new Date(now).toISOString().slice(0, 10)
+  if (p.date.slice(0, 7) < today.slice(0, 7)) return `v2-${p.date.slice(0, 7)}`
+  if (p.date < today) return `v2-${p.date}`
+  return `v2-${p.date}T${p.hour ?? '00'}`
+}
+
+/** FNV-1a (53-bit) in base 36: a short, stable name for an identity. */
+export function identityTag(s: string): string {
+  let h1 = 0x811c9dc5
+  let h2 = 0x01000193
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 16777619)
+    h2 = Math.imul(h2 ^ c, 2246822519)
+  }
+  return ((h2 >>> 0) * 2097152 + ((h1 >>> 0) & 0x1fffff)).toString(36)
+}
+
+/** The segments of one parts table: every folder it reads now (`now`: the evaluation instant), grouped by period. */
+export function planTableSegments(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, now: number): SegmentPlan[] {
+  const byPeriod = new Map<string, SegmentFolder[]>()
+  for (const folder of readyPartsFolders(inventory, t, { now })) {
+    const sorted = [...folder.dataFiles].sort((a, b) => compareFileNames(a.key, b.key))
+    const files: SegmentFile[] = []
+    const leftOut: ListedObject[] = []
+    sorted.forEach((o, fileRank) => (isArchived(o, now) ? leftOut.push(o) : files.push({ object: o, fileRank })))
+    const entry: SegmentFolder = { folder, order: deliveryOrderKey(folder.ref), readyAt: writtenAt(folder.marker as ListedObject), files, leftOut }
+    const period = periodOf(folder.ref, now)
+    byPeriod.set(period, [...(byPeriod.get(period) ?? []), entry])
+  }
+  return [...byPeriod].map(([period, folders]) => ({
+    table: `${t.schema}.${t.table}`,
+    period,
+    folders,
+    identity: identityTag(folders.map((f) => `${f.folder.ref.prefix}|${objectId(f.folder.marker as ListedObject)}|${f.files.map((x) => objectId(x.object)).join('|')}|${f.leftOut.map(objectId).join('|')}`).join('\n'))
+  }))
+}
+
+/** Every parts table's segments. */
+export function planMirror(inventory: Inventory, now: number): SegmentPlan[] {
+  return CATALOG.filter((t) => t.mode === 'parts').flatMap((t) => planTableSegments(inventory, t, now))
+}
+
+/** A built segment as the mirror's index records it. */
+export interface MirroredSegment {
+  readonly table: string
+  readonly period: string
+  readonly identity: string
+  /** The segment's file, relative to the mirror folder. */
+  readonly file: string
+  readonly rows: number
+  readonly bytes: number
+  /** Columns of the vendor's data in the segment (without the mirror's own). */
+  readonly columns: readonly string[]
+  /** The column sets its folders' files have (a column added part-way: "as of" before it, the view lacks it). */
+  readonly columnSets: readonly (readonly string[])[]
+  /** The folders it holds: delivery-order key, _SUCCESS time, its column set, and the files left out (archived when built). */
+  readonly folders: readonly { readonly prefix: string; readonly order: number; readonly readyAt: number; readonly columnSet: number; readonly leftOut: readonly LeftOut[] }[]
+}
+
+export interface LeftOut {
+  readonly key: string
+  readonly size: number
+  readonly storageClass: string | null
+}
+
+/**
+ * What a logical table reads from the mirror for the folders the rules include (as of an instant, or now), or
+ * why it cannot: a folder the rules include that no segment holds yet (the mirror is behind the listing).
+ */
+export type MirrorSelection =
+  | {
+      readonly ok: true
+      readonly segments: readonly MirroredSegment[]
+      readonly excludedOrders: readonly number[]
+      readonly maxOrder: number
+      readonly leftOut: readonly LeftOut[]
+      /** The vendor's columns of the included folders, in delivery order of first appearance. */
+      readonly columns: readonly string[]
+    }
+  | { readonly ok: false; readonly missing: number }
+
+export function selectSegments(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, mirrored: readonly MirroredSegment[], opts: AsOf = {}): MirrorSelection {
+  const name = `${t.schema}.${t.table}`
+  const mine = mirrored.filter((s) => s.table === name)
+  const held = new Map<string, MirroredSegment>()
+  for (const s of mine) for (const f of s.folders) held.set(f.prefix, s)
+  const included = readyPartsFolders(inventory, t, opts)
+  const missing = included.filter((f) => !held.has(f.ref.prefix)).length
+  if (missing > 0) return { ok: false, missing }
+  const includedOrders = new Set(included.map((f) => deliveryOrderKey(f.ref)))
+  const maxOrder = Math.max(-1, ...includedOrders)
+  const segments = mine.filter((s) => s.folders.some((f) => includedOrders.has(f.order)))
+  const excludedOrders = segments.flatMap((s) => s.folders.map((f) => f.order)).filter((o) => !includedOrders.has(o) && o < maxOrder)
+  const leftOut = segments.flatMap((s) => s.folders.filter((f) => includedOrders.has(f.order)).flatMap((f) => f.leftOut))
+  const columns = new Set<string>()
+  for (const s of segments) for (const f of s.folders) if (includedOrders.has(f.order)) for (const c of s.columnSets[f.columnSet] ?? []) columns.add(c)
+  return { ok: true, segments: segments.filter((s) => s.rows > 0), excludedOrders, maxOrder, leftOut, columns: [...columns] }
+}

@@ -1,0 +1,76 @@
+// The SQL of the compacted mirror (DuckDB dialect). Building a segment: the files of its folders with, per row, what
+// the rules need (the folder's delivery-order key, the file's rank in its folder, the row's position, when the
+// folder became ready, and where it came from). Reading it: the same logical table and `__versions` as the raw
+// files give (newest version per key by folder, then file name, then row position; "as of" by the folders
+// included), for native DuckDB and DuckDB-WASM 0.9.1 alike.
+import type { CatalogTable } from './catalog'
+import type { FileRegistration, GlobDialect } from './logical-table-sql'
+import { type MirrorSelection, type SegmentPlan, identityTag } from './mirror-plan'
+import { quoteIdent, quoteLiteral } from './sql-quote'
+
+/** The mirror's own columns in every segment. `_prefix`, `_etl_date`, `_etl_hour` and `_file` are the `__versions` columns. */
+export const MIRROR_COLUMNS = ['__ee_order', '__ee_file_rank', '__ee_row', '__ee_ready_at', '_prefix', '_etl_date', '_etl_hour', '_file'] as const
+const INTERNAL = ['__ee_order', '__ee_file_rank', '__ee_row', '__ee_ready_at'] as const
+
+const nullable = (v: string | null): string => (v === null ? 'CAST(NULL AS VARCHAR)' : quoteLiteral(v))
+
+/** Native DuckDB: the rows of a segment, with the mirror's columns, in delivery order. Null when it has no file. */
+export function segmentBuildSql(segment: SegmentPlan, locate: (key: string) => string): string | null {
+  const files = segment.folders.flatMap((f) => f.files.map((x) => ({ folder: f, file: x })))
+  if (files.length === 0) return null
+  const list = files.map((x) => quoteLiteral(locate(x.file.object.key))).join(', ')
+  const values = files
+    .map(({ folder, file }) => {
+      const p = folder.folder.ref.partition
+      const name = file.object.key.slice(file.object.key.lastIndexOf('/') + 1)
+      return `(${quoteLiteral(locate(file.object.key))}, ${folder.order}::BIGINT, ${file.fileRank}, ${folder.readyAt}::BIGINT, ${quoteLiteral(folder.folder.ref.prefix)}, ${quoteLiteral(p.date)}, ${nullable(p.hour)}, ${quoteLiteral(name)})`
+    })
+    .join(', ')
+  return (
+    `SELECT r.* EXCLUDE (__ee_filename, file_row_number), f.__ee_order, f.__ee_file_rank, r.file_row_number AS __ee_row, f.__ee_ready_at, f._prefix, f._etl_date, f._etl_hour, f._file ` +
+    `FROM read_parquet([${list}], union_by_name = true, hive_partitioning = false, filename = '__ee_filename', file_row_number = true) r ` +
+    `JOIN (VALUES ${values}) f(__ee_location, __ee_order, __ee_file_rank, __ee_ready_at, _prefix, _etl_date, _etl_hour, _file) ON r.__ee_filename = f.__ee_location ` +
+    `ORDER BY f.__ee_order, f.__ee_file_rank, r.file_row_number`
+  )
+}
+
+export interface MirrorTableSql {
+  readonly sql: string
+  readonly registrations: readonly FileRegistration[]
+}
+
+/** Segment files as the engine must know them: `<base><tag>.parquet`, the key being the segment's file in the mirror. */
+function registrations(selection: Extract<MirrorSelection, { ok: true }>, base: string): FileRegistration[] {
+  return selection.segments.map((s) => ({ name: `${base}${identityTag(`${s.file}\u0000${s.identity}`)}.parquet`, key: `mirror/${s.file}` }))
+}
+
+function readSegments(base: string, selection: Extract<MirrorSelection, { ok: true }>): string {
+  const held = selection.segments.flatMap((s) => s.folders.map((f) => f.order))
+  const conditions: string[] = []
+  if (held.some((o) => o > selection.maxOrder)) conditions.push(`__ee_order <= ${selection.maxOrder}`)
+  if (selection.excludedOrders.length > 0) conditions.push(`__ee_order NOT IN (${selection.excludedOrders.join(', ')})`)
+  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''
+  // The included folders' columns only: as of an hour before a column was added, the view does not have it.
+  const columns = [...selection.columns, ...MIRROR_COLUMNS].map(quoteIdent).join(', ')
+  return `SELECT ${columns} FROM read_parquet(${quoteLiteral(`${base}*.parquet`)}, union_by_name = true, hive_partitioning = false)${where}`
+}
+
+/**
+ * The logical parts table from its segments. `etl_date` and `etl_hour` come from the folder, as Spark's partition
+ * discovery gives them, unless the vendor's data has a column of that name (then the data's is kept).
+ */
+export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selection: Extract<MirrorSelection, { ok: true }>, base: string, _dialect?: GlobDialect): MirrorTableSql {
+  const vendor = new Set(selection.columns)
+  const added = [...(vendor.has('etl_date') ? [] : ['_etl_date AS etl_date']), ...(vendor.has('etl_hour') ? [] : ['_etl_hour AS etl_hour'])]
+  const rows = `SELECT *${added.map((a) => `, ${a}`).join('')} FROM (${readSegments(base, selection)})`
+  const drop = MIRROR_COLUMNS.join(', ')
+  if (table.keyColumn === null) return { sql: `SELECT * EXCLUDE (${drop}) FROM (${rows})`, registrations: registrations(selection, base) }
+  const key = quoteIdent(table.keyColumn)
+  const keep = `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY __ee_order DESC, __ee_file_rank DESC, __ee_row DESC) = 1`
+  return { sql: `SELECT * EXCLUDE (${drop}) FROM (${rows}) QUALIFY ${keep}`, registrations: registrations(selection, base) }
+}
+
+/** Every row version from the segments, with `_prefix`, `_etl_date`, `_etl_hour` and `_file`. */
+export function mirrorVersionsSql(selection: Extract<MirrorSelection, { ok: true }>, base: string): MirrorTableSql {
+  return { sql: `SELECT * EXCLUDE (${INTERNAL.join(', ')}) FROM (${readSegments(base, selection)})`, registrations: registrations(selection, base) }
+}

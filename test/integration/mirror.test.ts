@@ -1,0 +1,223 @@
+// The compacted mirror against the rules on the raw files, in native DuckDB: every parts table, its __versions and
+// "as of" an hour read from the mirror equal the same views over the raw files; a refresh rebuilds only what
+// changed; a crash in the middle of a build (kill -9) leaves the previous mirror valid, and the next refresh
+// completes it; archived history is left out and said, and the rest of the table still reads.
+import { spawn } from 'node:child_process'
+import { cp, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
+import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import type { NativeEngine } from '../../src/main/engine/native-engine'
+import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
+import { Mirror } from '../../src/main/mirror/mirror'
+import { CATALOG } from '../../src/shared/catalog'
+import { type Inventory, buildInventory } from '../../src/shared/inventory'
+import type { ListedObject } from '../../src/shared/listing'
+import { quoteIdent } from '../../src/shared/sql-quote'
+import { type Demo, generateDemo } from '../helpers/demo'
+
+let demo: Demo
+let work: string
+let bucket: string
+const PARTS = CATALOG.filter((t) => t.mode === 'parts')
+
+beforeAll(async () => {
+  demo = await generateDemo({ days: 8 })
+  work = await mkdtemp(join(tmpdir(), 'ee-mirror-'))
+  bucket = join(work, 'bucket')
+  await cp(demo.bucketDir, bucket, { recursive: true, preserveTimestamps: true })
+  // Equivalence first on a bucket without archived objects (the raw path refuses a table that needs one).
+  await writeFile(join(bucket, '.export-explorer', 'storage-classes.json'), '{}')
+}, 300_000)
+afterAll(async () => {
+  await demo?.cleanup()
+  await rm(work, { recursive: true, force: true })
+})
+
+async function listing(root: string, now: number): Promise<{ inventory: Inventory; objects: ReadonlyMap<string, ListedObject> }> {
+  const { index } = await refreshBucketIndex(new LocalFolderProvider(root), null, { now })
+  return { inventory: buildInventory(index.objects.values(), { now }), objects: index.objects }
+}
+
+let opened = 0
+async function engineOn(root: string, now: number, opts: { mirror?: Mirror; asOf?: number } = {}): Promise<BucketEngine> {
+  const provider = new LocalFolderProvider(root)
+  const { inventory, objects } = await listing(root, now)
+  return openBucketEngine(fileStoreFor(provider, join(work, 'data'), 'c'), inventory, objects, join(work, 'engines', String(++opened)), { now, ...opts })
+}
+
+type Types = Record<string, Record<string, string>>
+
+async function typesOf(engine: NativeEngine, view: string): Promise<Record<string, string>> {
+  return Object.fromEntries((await engine.selectAll(`DESCRIBE SELECT * FROM ${quoteIdent(view)}`)).rows.map((r) => [String(r[0]), String(r[1])]))
+}
+
+/**
+ * An order-free digest of a view's rows, over its columns by name (the two paths may order columns differently).
+ * `as`: the types to read each column in. The mirror unifies a column's type over its whole history, as native
+ * DuckDB combines files (BIGINT then DOUBLE: DOUBLE); "as of" before the change the raw files still give BIGINT.
+ */
+async function digest(engine: NativeEngine, view: string, as?: Record<string, string>): Promise<string> {
+  const types = await typesOf(engine, view)
+  const cols = Object.keys(types).sort()
+  const packed = cols.map((c) => `${quoteIdent(c)} := CAST(${quoteIdent(c)} AS ${as?.[c] ?? types[c]})`).join(', ')
+  const r = await engine.selectAll(`SELECT count(*)::VARCHAR || '/' || coalesce(sum(hash(struct_pack(${packed})))::VARCHAR, '0') FROM ${quoteIdent(view)}`)
+  return `${cols.join(',')}|${String(r.rows[0]?.[0])}`
+}
+
+const views = PARTS.flatMap((t) => [t.table, `${t.table}__versions`])
+
+async function digests(engine: NativeEngine, as: Types = {}): Promise<Record<string, string>> {
+  const out: Record<string, string> = {}
+  for (const v of views) out[v] = await digest(engine, v, as[v])
+  return out
+}
+
+/** The views' column types in the mirror's engine. */
+async function mirrorTypes(engine: NativeEngine): Promise<Types> {
+  return Object.fromEntries(await Promise.all(views.map(async (v) => [v, await typesOf(engine, v)] as const)))
+}
+
+describe('the mirror', () => {
+  const now = (): number => Date.parse(demo.expected.now)
+
+  it('gives every parts table, its versions and "as of" exactly what the raw files give, from few files', async () => {
+    const mirror = new Mirror(join(work, 'mirror'), fileStoreFor(new LocalFolderProvider(bucket), join(work, 'data'), 'c'))
+    const first = await mirror.refresh((await listing(bucket, now())).inventory, now())
+    expect(first.problems).toEqual([])
+    const segments = await mirror.segments()
+    const folders = segments.reduce((n, s) => n + s.folders.length, 0)
+    expect(folders).toBeGreaterThan(100)
+    // Far fewer files than folders: __initial__, v1 months, v2 past days, the current day by hour.
+    expect(segments.length).toBeLessThan(folders / 3)
+
+    const raw = await engineOn(bucket, now())
+    const fromMirror = await engineOn(bucket, now(), { mirror })
+    try {
+      expect(fromMirror.views.problems).toEqual([])
+      expect(await digests(fromMirror.engine)).toEqual(await digests(raw.engine))
+      // The truth too (the generator's own model).
+      for (const t of PARTS) {
+        const n = (await fromMirror.engine.selectAll(`SELECT count(*) FROM ${quoteIdent(t.table)}`)).rows[0]?.[0]
+        expect([t.table, Number(n)]).toEqual([t.table, demo.expected.tables[t.table]!.rows])
+      }
+    } finally {
+      await raw.engine.close()
+      await fromMirror.engine.close()
+    }
+
+    for (const hoursBack of [1, 30, 24 * 6]) {
+      const asOf = now() - hoursBack * 3_600_000
+      const a = await engineOn(bucket, now(), { asOf })
+      const b = await engineOn(bucket, now(), { asOf, mirror })
+      try {
+        const unified = await mirrorTypes(b.engine)
+        expect([hoursBack, await digests(b.engine)]).toEqual([hoursBack, await digests(a.engine, unified)])
+      } finally {
+        await a.engine.close()
+        await b.engine.close()
+      }
+    }
+  })
+
+  it('rebuilds only what changed: nothing for the same listing, the new hour for a new hour', async () => {
+    const mirror = new Mirror(join(work, 'mirror'), fileStoreFor(new LocalFolderProvider(bucket), join(work, 'data'), 'c'))
+    const again = await mirror.refresh((await listing(bucket, now())).inventory, now())
+    expect(again.built).toBe(0)
+    const before = await mirror.segments()
+
+    // The next hour arrives for claudia_messages (a new ready folder, one file), 50 minutes later.
+    const last = before.filter((s) => s.table === 'datamart_claudia.claudia_messages').flatMap((s) => s.folders).sort((x, y) => y.order - x.order)[0]!
+    const next = new Date(now() + 10 * 60_000)
+    const d = next.toISOString().slice(0, 10)
+    const h = next.toISOString().slice(11, 13)
+    const folder = join(bucket, `v2/datamart_claudia/claudia_messages/etl_date=${d}/etl_hour=${h}`)
+    expect(last.prefix).not.toContain(`etl_date=${d}/etl_hour=${h}`)
+    await mkdir(folder, { recursive: true })
+    const source = join(bucket, last.prefix, (await readdir(join(bucket, last.prefix))).find((f) => f.endsWith('.parquet'))!)
+    await cp(source, join(folder, 'part-00000.parquet'))
+    await writeFile(join(folder, '_SUCCESS'), '')
+    for (const f of ['part-00000.parquet', '_SUCCESS']) await utimes(join(folder, f), next, next)
+    const later = now() + 50 * 60_000
+    const r = await mirror.refresh((await listing(bucket, later)).inventory, later)
+    expect(r.problems).toEqual([])
+    expect(r.built).toBe(1)
+    const after = await mirror.segments()
+    const unchanged = before.filter((s) => after.some((a) => a.file === s.file))
+    expect(unchanged.length).toBe(before.length - (before.some((s) => s.period === `v2-${d}T${h}`) ? 1 : 0))
+
+    const raw = await engineOn(bucket, later)
+    const fromMirror = await engineOn(bucket, later, { mirror })
+    try {
+      expect(await digests(fromMirror.engine)).toEqual(await digests(raw.engine))
+    } finally {
+      await raw.engine.close()
+      await fromMirror.engine.close()
+    }
+  })
+
+  it('survives kill -9 in the middle of a build: the previous mirror stays valid and the next refresh completes it', async () => {
+    const dir = join(work, 'mirror-crash')
+    const script = `
+      import { Mirror } from './src/main/mirror/mirror.ts'
+      import { fileStoreFor } from './src/main/engine/open-bucket-engine.ts'
+      import { LocalFolderProvider } from './src/main/bucket/local-provider.ts'
+      import { refreshBucketIndex } from './src/main/bucket/bucket-index.ts'
+      import { buildInventory } from './src/shared/inventory.ts'
+      const now = ${now()}
+      const p = new LocalFolderProvider(${JSON.stringify(bucket)})
+      const { index } = await refreshBucketIndex(p, null, { now })
+      await new Mirror(${JSON.stringify(dir)}, fileStoreFor(p, ${JSON.stringify(join(work, 'data'))}, 'crash')).refresh(buildInventory(index.objects.values(), { now }), now, { onProgress: (x) => console.log('segment', x.segments) })
+    `
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (b: Buffer) => {
+        if (/segment [3-9]/.test(b.toString())) resolve()
+      })
+    })
+    child.kill('SIGKILL')
+    await new Promise((r) => child.once('exit', r))
+    const mirror = new Mirror(dir, fileStoreFor(new LocalFolderProvider(bucket), join(work, 'data'), 'crash'))
+    // No index was written: the mirror is empty (never half), and the views read the raw files.
+    expect(await mirror.segments()).toEqual([])
+    const leftovers = await readdir(join(dir, 'segments'), { recursive: true }).catch(() => [])
+    expect(leftovers.length).toBeGreaterThan(0)
+    const later = now() + 50 * 60_000
+    const done = await mirror.refresh((await listing(bucket, later)).inventory, later)
+    expect(done.problems).toEqual([])
+    // What the killed build left behind and no index names is removed.
+    const files = (await readdir(join(dir, 'segments'), { recursive: true })).filter((f) => String(f).endsWith('.parquet'))
+    expect(files.length).toBe((await mirror.segments()).filter((s) => s.rows > 0).length)
+    const raw = await engineOn(bucket, later)
+    const fromMirror = await engineOn(bucket, later, { mirror })
+    try {
+      expect(await digests(fromMirror.engine)).toEqual(await digests(raw.engine))
+    } finally {
+      await raw.engine.close()
+      await fromMirror.engine.close()
+    }
+  }, 180_000)
+
+  it('leaves archived history out and says exactly what, while the rest of the table reads', async () => {
+    const archived = join(work, 'archived-bucket')
+    await cp(demo.bucketDir, archived, { recursive: true, preserveTimestamps: true })
+    const mirror = new Mirror(join(work, 'mirror-archived'), fileStoreFor(new LocalFolderProvider(archived), join(work, 'data'), 'archived'))
+    await mirror.refresh((await listing(archived, now())).inventory, now())
+    const be = await engineOn(archived, now(), { mirror })
+    try {
+      expect(be.views.created).toContain('datamart_claudia.claudia_messages')
+      const note = be.views.notes.find((n) => n.table === 'datamart_claudia.claudia_messages')
+      const planted = demo.expected.faults.find((f) => f.kind === 'archived')!
+      expect(note?.message).toMatch(/archived file\(s\) .* cannot be read until restored and are left out/)
+      expect(note?.message).toContain(planted.key)
+      const n = Number((await be.engine.selectAll('SELECT count(*) FROM claudia_messages')).rows[0]?.[0])
+      expect(n).toBeGreaterThan(0)
+      expect(n).toBeLessThanOrEqual(demo.expected.tables['claudia_messages']!.rows)
+    } finally {
+      await be.engine.close()
+    }
+    expect((await stat(join(work, 'mirror-archived', 'index.json'))).size).toBeGreaterThan(0)
+  })
+})
