@@ -103,6 +103,8 @@ export interface MirroredSegment {
   readonly bytes: number
   /** Columns of the vendor's data in the segment (without the mirror's own). */
   readonly columns: readonly string[]
+  /** Their DuckDB types: the same in every segment of a table (unified as native DuckDB combines its files). */
+  readonly types: Readonly<Record<string, string>>
   /** The column sets its folders' files have (a column added part-way: "as of" before it, the view lacks it). */
   readonly columnSets: readonly (readonly string[])[]
   /** The folders it holds: delivery-order key, _SUCCESS time, its column set, and the files left out (archived when built). */

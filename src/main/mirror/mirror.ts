@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto'
 import { readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Inventory } from '../../shared/inventory'
-import { type MirroredSegment, type SegmentPlan, planMirror } from '../../shared/mirror-plan'
+import { type MirroredSegment, type SegmentPlan, identityTag, planMirror } from '../../shared/mirror-plan'
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
-import { quoteLiteral } from '../../shared/sql-quote'
+import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
 import { ensurePrivateDir, writePrivateFile } from '../files/private-file'
 import type { FileStore } from '../store/file-store'
@@ -27,11 +27,11 @@ export interface MirrorRefresh {
   readonly problems: readonly { readonly table: string; readonly period: string; readonly message: string }[]
 }
 
-const INDEX_VERSION = 2
+const INDEX_VERSION = 3
 
 function isSegment(v: unknown): v is MirroredSegment {
   const s = v as MirroredSegment
-  return typeof s === 'object' && s !== null && typeof s.table === 'string' && typeof s.period === 'string' && typeof s.identity === 'string' && typeof s.file === 'string' && typeof s.rows === 'number' && Array.isArray(s.columns) && Array.isArray(s.columnSets) && Array.isArray(s.folders)
+  return typeof s === 'object' && s !== null && typeof s.table === 'string' && typeof s.period === 'string' && typeof s.identity === 'string' && typeof s.file === 'string' && typeof s.rows === 'number' && Array.isArray(s.columns) && Array.isArray(s.columnSets) && typeof s.types === 'object' && Array.isArray(s.folders)
 }
 
 export class Mirror {
@@ -86,9 +86,10 @@ export class Mirror {
       return !kept
     })
     const problems: { table: string; period: string; message: string }[] = []
+    let unify = todo.length > 0
     if (todo.length > 0) {
       await ensurePrivateDir(this.dir)
-      const engine = await NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots: [this.store.readableRoot] })
+      const engine = await NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots: [this.store.readableRoot, this.dir] })
       try {
         for (const [i, p] of todo.entries()) {
           opts.signal?.throwIfAborted()
@@ -100,6 +101,8 @@ export class Mirror {
             problems.push({ table: p.table, period: p.period, message: (e as Error).message })
           }
         }
+        if (unify) await this.unifyTypes(engine, next)
+        unify = false
       } finally {
         await engine.close()
       }
@@ -146,16 +149,38 @@ export class Mirror {
       folders.push({ prefix: f.folder.ref.prefix, order: f.order, readyAt: f.readyAt, columnSet: setOf.get(id) as number, leftOut: f.leftOut.map((o) => ({ key: o.key, size: o.size, storageClass: o.storageClass ?? null })) })
     }
     const base = { table: p.table, period: p.period, identity: p.identity, folders, columnSets }
-    if (sql === null) return { ...base, file: '', rows: 0, bytes: 0, columns: [] }
+    if (sql === null) return { ...base, file: '', rows: 0, bytes: 0, columns: [], types: {} }
     const file = `segments/${p.table}/${p.period}-${p.identity}.parquet`
     const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
     const copied = await engine.execRows(`COPY (${sql}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
-    const described = await engine.execRows(`DESCRIBE SELECT * FROM read_parquet(${quoteLiteral(scratch)})`)
-    const own = new Set<string>(MIRROR_COLUMNS)
-    const columns = described.map((r) => String(r[0])).filter((c) => !own.has(c))
+    const types = await vendorTypes(engine, [scratch])
     await ensurePrivateDir(join(this.dir, 'segments', p.table))
     await rename(scratch, this.pathOf(file))
-    return { ...base, file, rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(this.pathOf(file))).size, columns }
+    return { ...base, file, rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(this.pathOf(file))).size, columns: Object.keys(types), types }
+  }
+
+  /**
+   * Gives every segment of each table the same column types, as native DuckDB combines the table's files (BIGINT
+   * in older files, DOUBLE in newer: DOUBLE everywhere), rewriting a segment whose types differ: DuckDB-WASM 0.9.1
+   * cannot read files of one table that disagree on a column's type.
+   */
+  private async unifyTypes(engine: NativeEngine, segments: MirroredSegment[]): Promise<void> {
+    const tables = [...new Set(segments.filter((s) => s.rows > 0).map((s) => s.table))]
+    for (const table of tables) {
+      const mine = segments.filter((s) => s.table === table && s.rows > 0)
+      const unified = await vendorTypes(engine, mine.map((s) => this.pathOf(s.file)))
+      for (const s of mine) {
+        const differ = Object.entries(s.types).filter(([c, t]) => unified[c] !== undefined && unified[c] !== t)
+        if (differ.length === 0) continue
+        const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
+        const casts = differ.map(([c]) => `CAST(${quoteIdent(c)} AS ${unified[c]}) AS ${quoteIdent(c)}`).join(', ')
+        await engine.execRows(`COPY (SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
+        const file = s.file.replace(/(-u[0-9a-z]+)?\.parquet$/, `-u${identityTag(JSON.stringify(unified))}.parquet`)
+        await rename(scratch, this.pathOf(file))
+        const types = Object.fromEntries(Object.keys(s.types).map((c) => [c, unified[c] ?? (s.types[c] as string)]))
+        segments[segments.indexOf(s)] = { ...s, file, types, bytes: (await stat(this.pathOf(file))).size }
+      }
+    }
   }
 
   /** Segment files no index entry names (replaced, or left by a crash), and build folders of earlier runs. */
@@ -175,4 +200,11 @@ export class Mirror {
     for (const d of await readdir(this.dir).catch(() => [] as string[])) if (d.startsWith('.build-')) await rm(join(this.dir, d), { recursive: true, force: true })
     return removed
   }
+}
+
+/** The vendor's columns of Parquet files and their types, as native DuckDB combines them. */
+async function vendorTypes(engine: NativeEngine, files: readonly string[]): Promise<Record<string, string>> {
+  const own = new Set<string>(MIRROR_COLUMNS)
+  const rows = await engine.execRows(`DESCRIBE SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}], union_by_name = true)`)
+  return Object.fromEntries(rows.map((r) => [String(r[0]), String(r[1])]).filter(([c]) => !own.has(c as string)))
 }
