@@ -32,14 +32,14 @@ const table = (name: string): CatalogTable => CATALOG.find((t) => t.table === na
 const fault = (f: { kind: string; date: string | null; hour: string | null; table: string | null; key: string }): string => [f.kind, f.date, f.hour, f.table, f.key].join(' | ')
 
 function logicalSql(t: CatalogTable): string {
-  const q = logicalTableSql(t, foldersForLogicalTable(snap.inventory, t), (k) => join(demo.bucketDir, k))
+  const q = logicalTableSql(t, foldersForLogicalTable(snap.inventory, t, { unreadable: snap.unreadable }), (k) => join(demo.bucketDir, k))
   if (!q.ok) throw new Error(q.message)
   return q.sql
 }
 
 describe('timeline analysis of the generated bucket', () => {
   it('reports exactly the planted faults', () => {
-    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now) })
+    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
     expect(tl.findings.map(fault).sort()).toEqual(demo.expected.faults.map(fault).sort())
   })
 
@@ -93,7 +93,7 @@ describe('timeline analysis of the generated bucket', () => {
 describe('logical tables computed by the core SQL', () => {
   it('picks the latest ready copy of every full table', () => {
     for (const t of CATALOG.filter((c) => c.mode === 'full')) {
-      const f = latestReady(snap.inventory, t)
+      const f = latestReady(snap.inventory, t, { unreadable: snap.unreadable })
       const want = demo.expected.latest_ready[t.table]
       expect(f ? { prefix: f.ref.prefix, snapshot_date: f.ref.partition.date, snapshot_hour: f.ref.partition.hour } : null, t.table).toEqual(want)
     }
@@ -139,6 +139,19 @@ describe('logical tables computed by the core SQL', () => {
   it('the switch: a full table missing in the first v2 hour reads its newest v1 copy as of that hour', () => {
     const sf = demo.expected.switch_fallback
     expect(latestReady(snap.inventory, table(sf.table), { asOf: Date.parse(sf.as_of) })?.ref.prefix).toBe(sf.latest_prefix)
+  })
+
+  it('a file cut short in a full table\'s newest copy: the previous readable copy is read, and it is a corrupt_file finding', async () => {
+    const cf = demo.expected.corrupt_file
+    const t = table(cf.table)
+    expect([...snap.unreadable]).toEqual([cf.key])
+    expect(latestReady(snap.inventory, t)?.ref.prefix).toBe(cf.prefix)
+    expect(cf.reads_prefix).not.toBe(cf.prefix)
+    expect(foldersForLogicalTable(snap.inventory, t, { unreadable: snap.unreadable }).map((f) => f.ref.prefix)).toEqual([cf.reads_prefix])
+    const [row] = await db.rows(`SELECT count(*)::INTEGER AS n FROM (${logicalSql(t)})`)
+    expect(row?.['n']).toBe(demo.expected.tables[cf.table]!.rows)
+    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
+    expect(tl.findings.find((f) => f.kind === 'corrupt_file')?.message).toContain(`the previous readable ready copy ${cf.reads_prefix} is read instead`)
   })
 
   it('an empty ready copy: as of its hour the table has no rows and the columns of the copy before', async () => {
@@ -224,7 +237,7 @@ describe('an export that starts mid-day (--start)', () => {
 
   it('nothing is due before its first delivery: no finding before 14:00, the hours before it are no delivery, and the truth holds', async () => {
     const s = await readLocalBucket(mid.bucketDir)
-    const tl = analyzeTimeline(s.inventory, s.manifestTexts, { now: Date.parse(mid.expected.now) })
+    const tl = analyzeTimeline(s.inventory, s.manifestTexts, { now: Date.parse(mid.expected.now), unreadable: s.unreadable })
     expect(mid.expected.first_delivery).toBe('2026-11-03T14:00:00Z')
     expect(tl.hours[0]?.start).toBe(Date.UTC(2026, 10, 3))
     expect(tl.findings.map(fault).sort()).toEqual(mid.expected.faults.map(fault).sort())
@@ -233,7 +246,7 @@ describe('an export that starts mid-day (--start)', () => {
     expect(byHour.get('2026-11-03 13')?.cells['claudia_messages']).toBe('no_delivery')
     // Everything delivered before the start arrives in the first delivery: the logical tables are whole.
     for (const t of CATALOG) {
-      const q = logicalTableSql(t, foldersForLogicalTable(s.inventory, t), (k) => join(mid.bucketDir, k))
+      const q = logicalTableSql(t, foldersForLogicalTable(s.inventory, t, { unreadable: s.unreadable }), (k) => join(mid.bucketDir, k))
       if (!q.ok) throw new Error(q.message)
       const [row] = await db.rows(`SELECT count(*)::INTEGER AS n FROM (${q.sql})`)
       expect(row?.['n'], t.table).toBe(mid.expected.tables[t.table]!.rows)

@@ -220,7 +220,7 @@ describe('engine details', () => {
     }
   })
 
-  it('names the object when a Parquet file is corrupt, and the other tables still work', async () => {
+  it('passes over a copy whose Parquet file is corrupt for the previous readable one, names the object, and the other tables still work', async () => {
     const copy = join(work, 'corrupt-bucket')
     await cp(demo.bucketDir, copy, { recursive: true, preserveTimestamps: true })
     const bad = demo.expected.latest_ready['cloud_chat_tags']!.prefix + 'part-00000.parquet'
@@ -230,8 +230,13 @@ describe('engine details', () => {
     await utimes(join(copy, bad), written, written)
     const be = await open(new LocalFolderProvider(copy), 'corrupt')
     try {
-      const problem = be.views.problems.find((p) => p.table === 'datamart_cloudchat_saas.cloud_chat_tags')
-      expect(problem?.message, JSON.stringify(be.views.problems)).toContain(bad)
+      expect(be.views.problems.find((p) => p.table === 'datamart_cloudchat_saas.cloud_chat_tags'), JSON.stringify(be.views.problems)).toBeUndefined()
+      const note = be.views.notes.find((n) => n.table === 'datamart_cloudchat_saas.cloud_chat_tags')
+      expect(note?.message, JSON.stringify(be.views.notes)).toContain(`not readable Parquet (${bad})`)
+      expect(note?.message).toMatch(/the previous readable ready copy v2\/\S+\/ is read instead/)
+      const tags = (await rows(be.engine, 'SELECT count(*) FROM cloud_chat_tags'))[0]?.[0] as number
+      expect(tags).toBeGreaterThan(0)
+      expect(tags).toBeLessThanOrEqual(demo.expected.tables['cloud_chat_tags']!.rows)
       expect((await rows(be.engine, 'SELECT count(*) FROM claudia_csat'))[0]?.[0]).toBe(demo.expected.tables['claudia_csat']!.rows)
     } finally {
       await be.engine.close()

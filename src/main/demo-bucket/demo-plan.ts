@@ -112,6 +112,8 @@ export interface Expected {
   readonly first_delivery: string
   /** A ready copy without a Parquet file: as of its hour the table has no rows and the columns of the copy before. */
   readonly empty_copy: { table: string; prefix: string; as_of: string; columns: string[] }
+  /** A file cut short in a full table's newest ready copy: the table reads the previous readable copy (`reads_prefix`). */
+  readonly corrupt_file: { table: string; key: string; prefix: string; reads_prefix: string }
   readonly faults: Fault[]
   readonly cells: { date: string; hour: string; table: string; state: string }[]
   readonly pruned_cells: number
@@ -130,6 +132,8 @@ export interface DemoPlan {
   readonly storageClasses: Record<string, string>
   /** Copies of a data file under a hidden name (Spark and Hive readers skip it; so must every reader). */
   readonly hiddenCopies: readonly { readonly from: string; readonly to: string; readonly mtime: number }[]
+  /** Data files written cut short (half their bytes): not readable Parquet. */
+  readonly corruptFiles: readonly string[]
   readonly addedColumn: { table: string; column: string; fromIndex: number }
   readonly expected: Expected
 }
@@ -197,7 +201,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     inFlight: E,
     emptyCopy: E - 40,
     contradiction: E - 120,
-    hiddenFile: E - 20
+    hiddenFile: E - 20,
+    corruptFile: E
   }
   // Not in `at`: the first v2 hour may fall in a day retention has pruned (its finding is a manifest's, kept).
   const firstV2Missing = h0
@@ -214,7 +219,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     empty: tableByName('cloud_chat_outbound_events'),
     contradiction: tableByName('claudia_contents'),
     hidden: tableByName('cloud_chat_messages'),
-    firstV2Missing: tableByName('cloud_chat_team_metrics')
+    firstV2Missing: tableByName('cloud_chat_team_metrics'),
+    corrupt: tableByName('cloud_chat_conversations_custom_fields')
   }
 
   const status = (t: DemoTable, d: Delivery): Status => {
@@ -481,6 +487,10 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   if (!hiddenFolder?.files[0]) throw new Error('generator: the hidden-file folder has no data file; use another seed or hour')
   const hiddenKey = `${hiddenFolder.prefix}_temporary-part-00000.parquet`
   const hiddenCopies = [{ from: hiddenFolder.files[0].key, to: hiddenKey, mtime: hiddenFolder.files[0].mtime }]
+  // An upload cut short in a full table's newest ready copy (its _SUCCESS written all the same).
+  const corruptKey = folderByPrefix.get(prefixOf(T.corrupt, v2(at.corruptFile)))?.files[0]?.key
+  if (!corruptKey) throw new Error('generator: the corrupt-file copy has no data file; use another seed or hour')
+  const passedOver = (t: DemoTable, h: number): boolean => t === T.corrupt && h === at.corruptFile
 
   // The truth.
   const hourOfH = (h: number): { date: string; hour: string } => ({ date: v2(h).date, hour: v2(h).hour as string })
@@ -511,6 +521,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   fault('manifest_contradiction', at.contradiction, T.contradiction, mKey(at.contradiction))
   fault('manifest_mismatch', at.contradiction, T.contradiction, mKey(at.contradiction))
   fault('missing', firstV2Missing, T.firstV2Missing, prefixOf(T.firstV2Missing, v2(firstV2Missing)))
+  fault('corrupt_file', at.corruptFile, T.corrupt, corruptKey)
   if (options.start === undefined) fault('archived', null, msgs, archivedKey, v1(0).date)
   else fault('archived', h0, msgs, archivedKey)
 
@@ -519,7 +530,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   for (const t of DEMO_TABLES) {
     if (t.mode === 'full') {
       let best: Delivery | null = null
-      for (let h = 0; h < H; h++) if (isReadyStatus(finalStatus(t, v2(h)))) best = v2(h)
+      // A copy holding an unreadable file is passed over for the previous readable one.
+      for (let h = 0; h < H; h++) if (isReadyStatus(finalStatus(t, v2(h))) && !passedOver(t, h)) best = v2(h)
       latest_ready[t.table] = best ? { prefix: prefixOf(t, best), snapshot_date: best.date, snapshot_hour: best.hour as string } : null
       tables[t.table] = { mode: 'full', rows: best ? rowsIn(t, best) : 0, distinct_keys: null, versions: null, ready_folders: null, newest_folder: null }
       continue
@@ -576,6 +588,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   cell(at.inFlight, T.inFlight, 'missing')
   cell(at.emptyCopy, T.empty, 'ready')
   cell(at.contradiction, T.contradiction, 'ready')
+  cell(at.corruptFile, T.corrupt, 'ready')
   cell(firstV2Missing, T.firstV2Missing, 'missing')
   // Nothing was due before the export's first delivery, on its first day either.
   const firstDelivery = options.start ?? v1(0).cutoff
@@ -609,6 +622,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     first_delivery: iso(firstDelivery),
     switch_fallback: { table: T.firstV2Missing.table, as_of: asOfHour(firstV2Missing), latest_prefix: options.start === undefined ? prefixOf(T.firstV2Missing, v1(v1Days - 1)) : null },
     empty_copy: { table: T.empty.table, prefix: prefixOf(T.empty, v2(at.emptyCopy)), as_of: asOfHour(at.emptyCopy), columns: T.empty.columns.map((c) => c.name) },
+    corrupt_file: { table: T.corrupt.table, key: corruptKey, prefix: prefixOf(T.corrupt, v2(at.corruptFile)), reads_prefix: latest_ready[T.corrupt.table]?.prefix ?? '' },
     faults,
     cells,
     pruned_cells: pruned,
@@ -618,5 +632,5 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     ],
     planted_hours
   }
-  return { options, now, fullRows, versions, folders, texts, storageClasses, hiddenCopies, addedColumn, expected }
+  return { options, now, fullRows, versions, folders, texts, storageClasses, hiddenCopies, corruptFiles: [corruptKey], addedColumn, expected }
 }

@@ -2,7 +2,7 @@
 // manifests, object times (file mtimes), the storage-class sidecar the local provider reads, and
 // expected.json beside the bucket.
 import { DuckDBConnection, DuckDBInstance, timestampValue } from '@duckdb/node-api'
-import { copyFile, mkdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { DEMO_TABLES, type DemoTable } from './demo-tables'
 import { type DemoOptions, type DemoPlan, planDemoBucket } from './demo-plan'
@@ -73,6 +73,7 @@ export async function writeDemoBucket(outDir: string, options: DemoOptions, onPr
   await rm(bucketDir, { recursive: true, force: true })
   await mkdir(bucketDir, { recursive: true })
 
+  const corrupt = new Set(plan.corruptFiles)
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   try {
@@ -94,6 +95,8 @@ export async function writeDemoBucket(outDir: string, options: DemoOptions, onPr
             : `__folder = ${sqlString(f.prefix)} AND __file = ${file.part} ORDER BY __seq`
         const path = join(bucketDir, file.key)
         await conn.run(`COPY (SELECT ${cols} FROM ${sqlIdent(f.table.table)} WHERE ${where}) TO ${sqlString(path)} (FORMAT parquet)`)
+        // An upload cut short: the first half of a real file, its footer gone.
+        if (corrupt.has(file.key)) await truncate(path, Math.floor((await stat(path)).size / 2))
         await touch(path, file.mtime)
       }
       if (f.marker !== null) {

@@ -5,7 +5,7 @@
 // renamed: a download cut in the middle never leaves a file that looks complete.
 import { createHash, randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -57,6 +57,16 @@ async function looksLikeParquet(path: string, size: number): Promise<boolean> {
   }
 }
 
+/** Beside an object's name: this version was downloaded and is not Parquet (a changed object has another name). */
+const NOT_PARQUET_MARK = '.not-parquet'
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false
+  )
+}
+
 const identity = (o: ListedObject): string => `${o.key}\u0000${o.etag ?? `${o.size}/${o.lastModified}`}`
 
 export class FileStore {
@@ -100,7 +110,9 @@ export class FileStore {
     }
     const missing: ListedObject[] = []
     for (const o of objects) {
-      if (!(await this.has(o))) missing.push(o)
+      // Known not to be Parquet (this very version was downloaded and checked before): not fetched again.
+      if (!this.provider.localPath && (await exists(`${this.pathOf(o)}${NOT_PARQUET_MARK}`))) fail(o.key, notParquet(o.key))
+      else if (!(await this.has(o))) missing.push(o)
       else if (this.provider.localPath && !(await looksLikeParquet(this.pathOf(o), o.size))) fail(o.key, notParquet(o.key))
       else paths.set(o.key, this.pathOf(o))
     }
@@ -153,7 +165,10 @@ export class FileStore {
       })
       await pipeline(body, count, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), ...(signal ? [{ signal }] : []))
       if (received !== o.size) throw bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
-      if (o.key.endsWith('.parquet') && !(await looksLikeParquet(tmp, o.size))) throw notParquet(o.key)
+      if (o.key.endsWith('.parquet') && !(await looksLikeParquet(tmp, o.size))) {
+        await writeFile(`${target}${NOT_PARQUET_MARK}`, '', { mode: 0o600 })
+        throw notParquet(o.key)
+      }
       await rename(tmp, target)
       return target
     } catch (e) {
