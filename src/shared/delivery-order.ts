@@ -5,18 +5,26 @@ import type { FolderRef } from './bucket-key'
 import { instantOf } from './dates'
 import { V1_DELIVERY_HOUR } from './schedule'
 
-function rank(f: FolderRef): number {
+function rank(f: Pick<FolderRef, 'version' | 'partition'>): number {
   if (f.partition.kind === 'etl' && f.partition.initial) return 0
   return f.version === 'v1' ? 1 : 2
 }
 
+/**
+ * A folder's place in delivery order as a sort key, most significant first: rank (0 __initial__, 1 v1, 2 v2), date,
+ * hour ('' for v1). Compared element by element (code units) it is compareDelivery; engines that sort rows themselves
+ * (the Athena and BigQuery views, src/shared/warehouse-ddl) order by the same key.
+ */
+export function deliverySortKey(f: Pick<FolderRef, 'version' | 'partition'>): readonly [number, string, string] {
+  return [rank(f), f.partition.date, f.partition.hour ?? '']
+}
+
 /** Negative when a was delivered before b. Ties only for the same folder. */
 export function compareDelivery(a: FolderRef, b: FolderRef): number {
-  const r = rank(a) - rank(b)
-  if (r !== 0) return r
-  if (a.partition.date !== b.partition.date) return a.partition.date < b.partition.date ? -1 : 1
-  const ha = a.partition.hour ?? ''
-  const hb = b.partition.hour ?? ''
+  const [ra, da, ha] = deliverySortKey(a)
+  const [rb, db, hb] = deliverySortKey(b)
+  if (ra !== rb) return ra - rb
+  if (da !== db) return da < db ? -1 : 1
   if (ha !== hb) return ha < hb ? -1 : 1
   return 0
 }
