@@ -1,11 +1,14 @@
 // The loopback byte server DuckDB-WASM reads Parquet through: 127.0.0.1, a random port kept for the server's
 // life (so a page's CSP can name it exactly), a secret token in every URL, GET and HEAD with Range, read-only,
-// objects of the connected bucket only, streamed from the disk block cache piece by piece. An archived object
-// answers at once with a message naming it, never a hang.
+// objects of the connected bucket only, streamed from the local file store where the object is already held whole
+// (one copy of the bytes on disk), else from the disk block cache piece by piece (a few ranges of a large object
+// need not wait for the whole file). An archived object answers at once with a message naming it, never a hang.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { once } from 'node:events'
+import { open } from 'node:fs/promises'
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { pipeline } from 'node:stream/promises'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import { BucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
@@ -18,6 +21,15 @@ export interface ByteSource {
   readonly lookup: (key: string) => ListedObject | undefined
   readonly cacheDir: string
   readonly now?: () => number
+  /** The connection's local file store: an object it holds whole is served from there, not copied into the block cache. */
+  readonly store?: HeldFiles
+}
+
+/** What the byte server needs of the file store (src/main/store/file-store.ts). */
+export interface HeldFiles {
+  /** True when the object is held whole under pathOf(o). */
+  has(o: ListedObject): Promise<boolean>
+  pathOf(o: ListedObject): string
 }
 
 export interface ByteServerOptions extends Partial<ByteSource> {
@@ -31,7 +43,8 @@ export interface ByteServer {
   url(key: string): string
   /** The current source's block cache (throws when there is none). */
   readonly cache: BlockCache
-  readonly stats: { requests: number; refused: number }
+  /** `fromStore`: ranges served from the file store's whole copies (the rest went through the block cache). */
+  readonly stats: { requests: number; refused: number; fromStore: number }
   /** Serves another bucket (or none) on the same origin; URLs given for the previous source stop working. */
   setSource(source: ByteSource | null): void
   close(): Promise<void>
@@ -66,9 +79,10 @@ interface Current {
 }
 
 export async function startByteServer(opts: ByteServerOptions): Promise<ByteServer> {
-  const stats = { requests: 0, refused: 0 }
+  const stats = { requests: 0, refused: 0, fromStore: 0 }
   const sourceOf = (s: ByteSource | null): Current | null => (s ? { source: s, cache: new BlockCache(s.cacheDir, s.provider), token: Buffer.from(randomBytes(24).toString('hex')) } : null)
-  let current: Current | null = opts.provider && opts.lookup && opts.cacheDir ? sourceOf({ provider: opts.provider, lookup: opts.lookup, cacheDir: opts.cacheDir, ...(opts.now ? { now: opts.now } : {}) }) : null
+  let current: Current | null =
+    opts.provider && opts.lookup && opts.cacheDir ? sourceOf({ provider: opts.provider, lookup: opts.lookup, cacheDir: opts.cacheDir, ...(opts.now ? { now: opts.now } : {}), ...(opts.store ? { store: opts.store } : {}) }) : null
 
   const cors = (res: ServerResponse): void => {
     const allowed = typeof opts.allowOrigin === 'function' ? opts.allowOrigin() : opts.allowOrigin
@@ -150,6 +164,15 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
     }
     const ac = new AbortController()
     res.on('close', () => ac.abort())
+    // Held whole in the file store: read from that copy (opened before the status line, so a file that has just
+    // gone falls back to the block cache). Its size is checked by has(); the listing's size is the one served.
+    const held = source.store && (await source.store.has(obj)) ? await open(source.store.pathOf(obj), 'r').catch(() => null) : null
+    if (held) {
+      stats.fromStore++
+      res.writeHead(status, { ...headers, 'content-length': String(length) })
+      await pipeline(held.createReadStream({ start: range.start, end: range.end, highWaterMark: PIECE_SIZE }), res, { signal: ac.signal })
+      return
+    }
     const id = { key, etag: obj.etag ?? `${obj.size}-${obj.lastModified}`, size: obj.size }
     // The first piece before the status line: an object that cannot be read still gets its own status (409, 404, 502).
     const first = (await cache.read(id, { start: range.start, end: Math.min(range.end, (Math.floor(range.start / PIECE_SIZE) + 1) * PIECE_SIZE - 1) }, ac.signal)).body

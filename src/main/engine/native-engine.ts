@@ -3,7 +3,7 @@
 // only its scratch folder (external access off, for good); the user's SQL runs as one read-only statement;
 // nothing is installed or loaded.
 import { randomUUID } from 'node:crypto'
-import { mkdir, rm, symlink } from 'node:fs/promises'
+import { mkdir, rm, stat, symlink } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { type DuckDBConnection, type DuckDBInstance, type DuckDBType, DuckDBTypeId, type DuckDBValue, DuckDBInstance as Instance, StatementType } from '@duckdb/node-api'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
@@ -20,6 +20,9 @@ export interface QueryProgress {
   /** 0–100, or -1 where DuckDB cannot tell. */
   readonly percent: number
   readonly rowsProcessed: number
+  /** Exports: bytes of the file written so far. DuckDB's progress stays at 0 or -1 for most COPYs of the logical
+   * tables (a window, a join), so this is what moves while an export runs. */
+  readonly bytesWritten?: number
 }
 
 export interface RunOptions {
@@ -160,14 +163,27 @@ export class NativeEngine {
 
   /** Writes the user's query to a new file in the scratch folder with DuckDB's own COPY; answers its path and rows. */
   async copyToScratch(sql: string, format: 'csv' | 'parquet', opts: RunOptions = {}): Promise<{ path: string; rows: number }> {
+    // A fresh name every time, never reused (an engine may hand back an earlier file written under a name).
+    const path = join(this.scratchDir, `${randomUUID()}.${format}`)
+    // The size of the file being written, read beside DuckDB's own progress (a stat every 250 ms).
+    let written = 0
+    const onProgress = opts.onProgress
+    const sizes = onProgress ? setInterval(() => void stat(path).then((s) => (written = s.size), () => {}), 250) : null
+    const withBytes: RunOptions = onProgress ? { ...opts, onProgress: (p) => onProgress({ ...p, bytesWritten: written }) } : opts
+    try {
+      return await this.copyTo(sql, format, path, withBytes)
+    } finally {
+      if (sizes) clearInterval(sizes)
+    }
+  }
+
+  private async copyTo(sql: string, format: 'csv' | 'parquet', path: string, opts: RunOptions): Promise<{ path: string; rows: number }> {
     return this.withConnection(opts, async (conn) => {
       const prepared = await this.prepareReadOnly(conn, sql)
       // DuckDB writes HUGEINT to Parquet as DOUBLE, which rounds past 2^53 (sum() of integers is a HUGEINT):
       // write it as DECIMAL(38,0) instead, exact (a value beyond 38 digits fails loudly rather than rounding).
       const wide = [...Array(prepared.columnCount).keys()].filter((i) => [DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT].includes(prepared.columnTypeId(i)))
       const body = format === 'parquet' && wide.length > 0 ? `SELECT * REPLACE (${wide.map((i) => `CAST(${quoteIdent(prepared.columnName(i))} AS DECIMAL(38,0)) AS ${quoteIdent(prepared.columnName(i))}`).join(', ')}) FROM (\n${sql}\n)` : sql
-      // A fresh name every time, never reused (an engine may hand back an earlier file written under a name).
-      const path = join(this.scratchDir, `${randomUUID()}.${format}`)
       const options = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet'
       try {
         const r = await conn.runAndReadAll(`COPY (\n${body}\n) TO ${quoteLiteral(path)} (${options})`)
