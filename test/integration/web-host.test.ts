@@ -329,7 +329,7 @@ describe('web host', () => {
   it('opens on the demo bucket: overview, latest copies, and the planted faults where the generator put them', async () => {
     await page.goto(host.url)
     await page.waitForSelector('[data-testid=timeline-canvas]')
-    const errors = demo.expected.faults.filter((f) => ['missing', 'failed', 'pending_not_caught_up'].includes(f.kind)).length
+    const errors = demo.expected.faults.filter((f) => ['missing', 'failed', 'pending_not_caught_up', 'corrupt_file'].includes(f.kind)).length
     await expect.poll(() => page.locator('[data-testid=overview] [data-severity=error]').textContent()).toBe(`${errors} errors`)
     expect(await page.locator('[data-testid=version]').textContent()).toBe('v2')
     expect(await page.locator('select[aria-label=connection] option:checked').textContent()).toBe('Demo bucket (built in)')
@@ -399,9 +399,12 @@ describe('web host', () => {
   })
 
   it('shows the rules of issue 12 on the planted cases: a manifest that contradicts itself, an empty copy, the manifest\'s word over a partial folder', async () => {
-    for (const kind of ['manifest_contradiction', 'empty_copy']) {
+    for (const kind of ['manifest_contradiction', 'empty_copy', 'corrupt_file']) {
       expect(await page.locator(`[data-testid=findings] li[data-kind=${kind}]`).count(), kind).toBe(demo.expected.faults.filter((f) => f.kind === kind).length)
     }
+    // The file cut short: named, with the copy its table reads instead (issue 12 item 10).
+    const cf = demo.expected.corrupt_file
+    expect(await page.locator('[data-testid=findings] li[data-kind=corrupt_file]').textContent()).toContain(`the previous readable ready copy ${cf.reads_prefix} is read instead`)
     await page.locator('[data-testid=findings] li[data-kind=manifest_contradiction] button').first().click()
     const at = hourIso(demo.expected.planted_hours['contradiction']!)
     await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(at)
