@@ -1,13 +1,13 @@
 // Test harness: the renderer's engine and the shared views, driven by Playwright.
 import { startBrowserEngine } from '../../../src/renderer/src/engine/browser-engine'
 import { guardForWasm } from '../../../src/renderer/src/engine/wasm-readable-files'
-import { createBucketViews } from '../../../src/shared/bucket-views'
+import { type MirrorSource, createBucketViews } from '../../../src/shared/bucket-views'
 import { buildInventory } from '../../../src/shared/inventory'
 import type { ListedObject } from '../../../src/shared/listing'
 
 declare global {
   interface Window {
-    runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[] }): Promise<{ problems: unknown[]; results: unknown[] }>
+    runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[]; mirror?: MirrorSource; asOf?: number }): Promise<{ problems: unknown[]; results: unknown[] }>
     runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
     runViewsSequence(cfg: { base: string; now: number; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<unknown[][]>
     runPaneViews(cfg: { base: string; now: number; guarded: boolean; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
@@ -35,7 +35,7 @@ window.runStreamAndCancel = async () => {
 window.runViews = async (cfg) => {
   const engine = await startBrowserEngine((key) => cfg.base + encodeURIComponent(key))
   try {
-    const views = await createBucketViews(engine, buildInventory(cfg.objects), new Map(cfg.objects.map((o) => [o.key, o])), { now: cfg.now })
+    const views = await createBucketViews(engine, buildInventory(cfg.objects), new Map(cfg.objects.map((o) => [o.key, o])), { now: cfg.now, ...(cfg.mirror ? { mirror: cfg.mirror } : {}), ...(cfg.asOf !== undefined ? { asOf: cfg.asOf } : {}) })
     const results: unknown[] = []
     for (const sql of cfg.sql) {
       try {
