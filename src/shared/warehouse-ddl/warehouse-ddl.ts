@@ -102,13 +102,19 @@ function placeholder(engine: WarehouseEngine): string {
   return engine === 'athena' ? 's3://YOUR_BUCKET/YOUR_PREFIX' : 'gs://YOUR_BUCKET/YOUR_PREFIX'
 }
 
+/** Why the engine cannot read the export at `location` (Athena reads S3, BigQuery Cloud Storage), or null when it can. */
+export function engineMismatch(engine: WarehouseEngine, location: string | null): string | null {
+  const d = engine === 'athena' ? ATHENA : BIGQUERY
+  if (location === null || location.startsWith(`${d.scheme}://`)) return null
+  const other = d.scheme === 's3' ? 'BigQuery (--engine bigquery)' : 'Athena (--engine athena)'
+  return `${d.name} reads ${d.scheme === 's3' ? 'S3' : 'Cloud Storage'}, and this export is at ${location}: generate the ${other} definitions instead.`
+}
+
 /** The definitions for one table or the whole export. */
 export function warehouseDdl(input: WarehouseDdlInput): WarehouseDdl {
   const d = input.engine === 'athena' ? ATHENA : BIGQUERY
-  if (input.location !== null && !input.location.startsWith(`${d.scheme}://`)) {
-    const other = d.scheme === 's3' ? 'BigQuery (--engine bigquery)' : 'Athena (--engine athena)'
-    return { ok: false, message: `${d.name} reads ${d.scheme === 's3' ? 'S3' : 'Cloud Storage'}, and this export is at ${input.location}: generate the ${other} definitions instead.` }
-  }
+  const mismatch = engineMismatch(input.engine, input.location)
+  if (mismatch) return { ok: false, message: mismatch }
   const tables = input.table === null ? CATALOG : [findTable(input.table)].filter((t): t is CatalogTable => t !== undefined)
   if (tables.length === 0) return { ok: false, message: `${input.table} is not a table of the catalog: give one of the 19 names, e.g. claudia_messages or datamart_claudia.claudia_messages.` }
   const root = (input.location ?? placeholder(input.engine)).replace(/\/+$/, '')
