@@ -4,7 +4,7 @@
 import { BrowserWindow, Menu, app, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { API_NAMES, channelOf } from '../shared/api-contract'
+import { API_NAMES, channelOf, eventChannelOf } from '../shared/api-contract'
 import { APP_NAME } from '../shared/app-info'
 import { MENU_CHANNEL, type MenuCommand } from '../shared/menu-commands'
 import { dispatch } from './api-handlers'
@@ -81,6 +81,9 @@ async function start(): Promise<void> {
       return reply.ok ? { result: reply.result } : { error: reply.error }
     })
   }
+
+  // Pushed events go to our window only (its webContents), one channel per event.
+  workspace.events.on((e) => win?.webContents.send(eventChannelOf(e.name), e.payload))
 
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ mac: process.platform === 'darwin', packaged: app.isPackaged, send })))
   win = new BrowserWindow(mainWindowOptions({ preload: join(here, '../preload/index.cjs'), icon: join(here, '../../resources/icon.png'), title: APP_NAME }))

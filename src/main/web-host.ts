@@ -17,6 +17,8 @@ const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.j
 /** The largest API body: the contract's largest argument is a 1,000,000-character SQL (up to 3 bytes each in UTF-8). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024
 const COOKIE = 'ee_session'
+/** The Server-Sent Events stream of the contract's ApiEvents. */
+export const EVENTS_PATH = '/api/events'
 
 export interface WebHost {
   /** The address to open, once: http://127.0.0.1:PORT/?t=<one-time token>. */
@@ -107,6 +109,20 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
     }
     if (!hasSession(req)) return text(res, 403, noSession)
 
+    // What main pushes (refresh and export progress), as Server-Sent Events, for the session's page only.
+    if (url.pathname === EVENTS_PATH) {
+      if (req.method !== 'GET') return text(res, 405, 'GET only', { allow: 'GET' })
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+      res.write(': connected\n\n')
+      const off = opts.workspace.events.on((e) => void res.write(`event: ${e.name}\ndata: ${JSON.stringify(e.payload)}\n\n`))
+      // A comment now and then: an idle stream is not taken for a dead one.
+      const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 25_000)
+      req.on('close', () => {
+        off()
+        clearInterval(keepAlive)
+      })
+      return
+    }
     const api = /^\/api\/([A-Za-z]+)$/.exec(url.pathname)
     if (api) {
       if (req.method !== 'POST') return text(res, 405, 'POST only', { allow: 'POST' })

@@ -22,6 +22,7 @@ import { type ByteServer, startByteServer } from './byte-server/byte-server'
 import { checkExportPath } from './export/export-folder'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from './engine/open-bucket-engine'
 import { exportQuery } from './export/export-to-file'
+import { MainEvents } from './main-events'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -57,6 +58,8 @@ export class Workspace {
   private service: AppService | null = null
   private activeId: string | null = null
   private refreshAbort: AbortController | null = null
+  /** Refresh progress and end, export progress: pushed to the renderer (IPC or Server-Sent Events). */
+  readonly events = new MainEvents()
   private progress: IndexProgress | null = null
   private generation = 0
   private lastRefreshed: number | null = null
@@ -209,7 +212,14 @@ export class Workspace {
       this.progress = null
       this.lastRefreshStart = this.clock()
       const done = service
-        .refresh({ full: args.full, signal: abort.signal, onProgress: (p) => (this.progress = p) })
+        .refresh({
+          full: args.full,
+          signal: abort.signal,
+          onProgress: (p) => {
+            this.progress = p
+            this.events.emitThrottled('refreshProgress', this.refreshStatus())
+          }
+        })
         .then(
           () => {
             if (this.service !== service) return
@@ -224,8 +234,10 @@ export class Workspace {
         )
         .finally(() => {
           if (this.refreshAbort === abort) this.refreshAbort = null
+          this.events.emit('refreshDone', this.refreshStatus())
         })
       this.running = done
+      this.events.emit('refreshProgress', this.refreshStatus())
     }
     return this.refreshStatus()
   }
@@ -332,6 +344,8 @@ export class Workspace {
     this.exports.set(id, entry)
     const update = (patch: Partial<ExportJob>): void => {
       entry.job = { ...entry.job, ...patch }
+      if (entry.job.running) this.events.emitThrottled('exportProgress', entry.job, id)
+      else this.events.emit('exportProgress', entry.job)
     }
     void (async () => {
       try {

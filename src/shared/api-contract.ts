@@ -299,3 +299,24 @@ export function validateArgs<N extends ApiName>(name: N, args: unknown): { ok: t
 
 /** The IPC channel of a call. */
 export const channelOf = (name: ApiName): string => `export-explorer:${name}`
+
+/** Messages main pushes to the renderer, beside the calls: each name and its payload. */
+export interface ApiEvents {
+  /** A refresh started or listed more folders. */
+  refreshProgress: RefreshStatus
+  /** A refresh ended (done, failed or cancelled): the status says which, and its generation. */
+  refreshDone: RefreshStatus
+  /** An export's job changed (rows so far, done, failed, cancelled). */
+  exportProgress: ExportJob
+}
+
+export type EventName = keyof ApiEvents
+export type EventOf<E extends EventName> = ApiEvents[E]
+export const EVENT_NAMES: readonly EventName[] = ['refreshProgress', 'refreshDone', 'exportProgress']
+export const isEventName = (name: string): name is EventName => (EVENT_NAMES as readonly string[]).includes(name)
+
+/** The preload's subscription method of an event: refreshProgress → onRefreshProgress. */
+export const subscriptionOf = (name: EventName): `on${Capitalize<EventName>}` => `on${name.charAt(0).toUpperCase()}${name.slice(1)}` as `on${Capitalize<EventName>}`
+
+/** The IPC channel of a pushed event (main → renderer). */
+export const eventChannelOf = (name: EventName): string => `export-explorer:event:${name}`

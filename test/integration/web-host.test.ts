@@ -139,6 +139,43 @@ describe('web host session', () => {
     expect(ok.status).toBe(200)
   })
 
+  it('pushes refresh progress and its end as Server-Sent Events to the session only', async () => {
+    expect((await fetch(`${h.origin}/api/events`)).status).toBe(403)
+    expect((await fetch(`${h.origin}/api/events`, { headers: { cookie: `ee_session=${'0'.repeat(64)}` } })).status).toBe(403)
+    // The demo open and its first refresh over (when this test runs alone), so the next refresh is one generation on.
+    expect((await fetch(`${h.origin}/api/overview`, { method: 'POST', body: '{}', headers: { cookie, 'content-type': 'application/json' } })).status).toBe(200)
+    await w.running
+    const g = w.refreshStatus().generation
+    const abort = new AbortController()
+    const res = await fetch(`${h.origin}/api/events`, { headers: { cookie }, signal: abort.signal })
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8'])
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    const events: { name: string; data: { running: boolean; generation: number } }[] = []
+    const read = (async () => {
+      while (!events.some((e) => e.name === 'refreshDone')) {
+        const { value, done } = await reader.read()
+        if (done) break
+        text += decoder.decode(value, { stream: true })
+        const blocks = text.split('\n\n')
+        text = blocks.pop() ?? ''
+        for (const b of blocks) {
+          const name = /^event: (\w+)$/m.exec(b)?.[1]
+          const data = /^data: (.*)$/m.exec(b)?.[1]
+          if (name && data) events.push({ name, data: JSON.parse(data) as { running: boolean; generation: number } })
+        }
+      }
+    })()
+    const started = await fetch(`${h.origin}/api/refresh`, { method: 'POST', body: '{"full":true}', headers: { cookie, 'content-type': 'application/json' } })
+    expect(started.status).toBe(200)
+    await read
+    abort.abort()
+    await w.running
+    expect(events[0]).toMatchObject({ name: 'refreshProgress', data: { running: true } })
+    expect(events.at(-1)).toMatchObject({ name: 'refreshDone', data: { running: false, generation: g + 1 } })
+  })
+
   it('refuses a foreign Origin, and a body that is not application/json', async () => {
     const base = h.origin
     const json = { cookie, 'content-type': 'application/json' }

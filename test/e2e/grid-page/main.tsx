@@ -3,7 +3,7 @@
 import { createRoot } from 'react-dom/client'
 import { type BrowserEngine, startBrowserEngine } from '../../../src/renderer/src/engine/browser-engine'
 import { runQueryOn } from '../../../src/renderer/src/engine/result-set'
-import { ResultGrid } from '../../../src/renderer/src/result-grid'
+import { ResultGrid } from '../../../src/renderer/src/common/result-grid'
 
 declare global {
   interface Window {

@@ -6,7 +6,8 @@ import { useState } from 'react'
 import type { TimelineView } from '../../../src/shared/api-contract'
 import { CATALOG } from '../../../src/shared/catalog'
 import { CELL_STATES, type CellState } from '../../../src/shared/timeline'
-import { type Focus, TimelineHeatmap } from '../../../src/renderer/src/timeline-heatmap'
+import { TimelineHeatmap } from '../../../src/renderer/src/deliveries/timeline-heatmap'
+import type { Focus } from '../../../src/renderer/src/deliveries/timeline-viewport'
 
 function yearView(hours: number): TimelineView {
   let seed = 42

@@ -6,7 +6,7 @@
 import type { EngineSource } from '../../../shared/api-contract'
 import { type ViewsResult, createBucketViews } from '../../../shared/bucket-views'
 import { buildInventory } from '../../../shared/inventory'
-import { call } from '../api'
+import { call } from '../common/api-transport'
 import { type BrowserEngine, startBrowserEngine } from './browser-engine'
 import { type ResultSet, runQueryOn } from './result-set'
 import { guardForWasm } from './wasm-readable-files'

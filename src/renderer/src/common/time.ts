@@ -1,6 +1,6 @@
 // Times as the app shows them: UTC (the bucket's clock), Brasília (the vendor's, UTC−3 with no daylight
 // saving since 2019) and the user's local time.
-import { BRASILIA_OFFSET_MINUTES } from '../../shared/schedule'
+import { BRASILIA_OFFSET_MINUTES } from '../../../shared/schedule'
 
 export type AxisZone = 'utc' | 'brasilia' | 'local'
 

@@ -1,7 +1,7 @@
 // The hour inspector: the manifest (state, warnings, raw JSON) and, per table, the folder with its files,
 // object times, storage classes and delivered_through, with the findings of the hour.
-import type { HourDetail } from '../../shared/api-contract'
-import { STATE_STYLE } from './timeline-heatmap'
+import type { HourDetail } from '../../../shared/api-contract'
+import { STATE_STYLE } from './cell-states'
 
 const kb = (n: number): string => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`)
 const utc = (iso: string): string => `${iso.slice(0, 19).replace('T', ' ')} UTC`

@@ -6,8 +6,8 @@
 import { type ColumnDef, type SortingState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
-import { BLOB_NOTE, NULL_NOTE, isNumericType, toTsv } from './common/format-value'
-import { type DisplayRow, ResultSet } from './engine/result-set'
+import { BLOB_NOTE, NULL_NOTE, isNumericType, toTsv } from './format-value'
+import { type DisplayRow, ResultSet } from '../engine/result-set'
 
 const ROW_H = 24
 type Cell = { row: number; col: number }

@@ -3,16 +3,18 @@
 // no SQL (a time range on its event-time column, a tenant picker, per-column filters), the generated SQL (to
 // open in the SQL pane or export), and its columns with types, nulls, distinct estimate, min/max and a small
 // histogram for numbers and times.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { Overview } from '../../shared/api-contract'
-import { CATALOG } from '../../shared/catalog'
-import { type ColumnFilter, FILTER_OPS, type FilterOp, tableFiltersSql } from '../../shared/filter-sql'
-import { quoteIdent } from '../../shared/sql-quote'
-import { QueryError, type ResultSet } from './engine/result-set'
-import { type Column, type ViewsState, ensureViews, query, runQuery } from './engine/session'
-import { ExportDialog } from './export-dialog'
-import { ResultGrid } from './result-grid'
-import { ViewsProgressLine } from './views-progress'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { Overview } from '../../../shared/api-contract'
+import { CATALOG } from '../../../shared/catalog'
+import { tableFiltersSql } from '../../../shared/filter-sql'
+import { quoteIdent } from '../../../shared/sql-quote'
+import { QueryError, type ResultSet } from '../engine/result-set'
+import { type Column, type ViewsState, ensureViews, query, runQuery } from '../engine/session'
+import { ResultGrid } from '../common/result-grid'
+import { ViewsProgressLine } from '../common/views-progress'
+import { appStore, useApp } from '../store/use-app-store'
+import { ColumnHistogram } from './column-histogram'
+import { FilterRow } from './filter-row'
 
 interface Stats {
   readonly nulls: number
@@ -25,24 +27,24 @@ interface Stats {
 const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL.*|REAL)$/
 const isTime = (t: string): boolean => t.startsWith('TIMESTAMP') || t === 'DATE'
 
-export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview; asOf: string | null; onOpenSql: (sql: string) => void }): React.JSX.Element {
+export function TableBrowser({ overview }: { overview: Overview }): React.JSX.Element {
+  const asOf = useApp((s) => s.asOf)
+  const selected = useApp((s) => s.selectedTable)
+  const tab = useApp((s) => s.tableTab)
+  const filters = useApp((s) => s.filters)
+  const time = useApp((s) => s.timeRange)
+  const tenants = useApp((s) => s.tenants)
+  const { selectTable, setTableTab: setTab, addFilter, changeFilter, removeFilter, setTimeRange: setTime, setTenants, openInSql: onOpenSql, openExport } = appStore.getState()
   const [views, setViews] = useState<ViewsState | null>(null)
   const [viewsError, setViewsError] = useState<string | null>(null)
-  const [selected, setSelected] = useState<{ schema: string; table: string }>({ schema: 'datamart_claudia', table: 'claudia_messages' })
-  const picked = useRef(false)
   const [counts, setCounts] = useState<Record<string, number | string>>({})
   const [columns, setColumns] = useState<readonly Column[]>([])
-  const [tab, setTab] = useState<'rows' | 'columns'>('rows')
-  const [filters, setFilters] = useState<ColumnFilter[]>([])
-  const [time, setTime] = useState<{ from: string; to: string }>({ from: '', to: '' })
-  const [tenants, setTenants] = useState<string[]>([])
   const [tenantChoices, setTenantChoices] = useState<string[]>([])
   const [applied, setApplied] = useState<string | null>(null)
   const [result, setResult] = useState<ResultSet | null>(null)
   const [running, setRunning] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [stats, setStats] = useState<Record<string, Stats | string>>({})
-  const [exporting, setExporting] = useState(false)
 
   const entry = CATALOG.find((t) => t.schema === selected.schema && t.table === selected.table)
   const qualified = `${selected.schema}.${selected.table}`
@@ -55,9 +57,9 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
     ensureViews(asOf).then((v) => {
       setViews(v)
       // Until the user picks one: claudia_messages, or the first table that can be read now.
-      if (!picked.current && !v.created.includes('datamart_claudia.claudia_messages')) {
+      if (!appStore.getState().tablePickedByUser && !v.created.includes('datamart_claudia.claudia_messages')) {
         const first = v.created.find((n) => !n.endsWith('__versions') && n.includes('.'))
-        if (first) setSelected({ schema: first.split('.')[0] as string, table: first.split('.')[1] as string })
+        if (first) selectTable({ schema: first.split('.')[0] as string, table: first.split('.')[1] as string }, false)
       }
     }, (e: Error) => setViewsError(e.message))
   }, [asOf, overview])
@@ -83,13 +85,10 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
     }
   }, [views])
 
-  // The picked table: its columns and tenants; filters reset.
+  // The picked table: its columns and tenants (its filters were reset by selectTable).
   useEffect(() => {
     setColumns([])
     setStats({})
-    setFilters([])
-    setTenants([])
-    setTime({ from: '', to: '' })
     setTenantChoices([])
     setResult(null)
     setError(null)
@@ -187,10 +186,7 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
                   <button
                     key={name}
                     data-table-item={t.table}
-                    onClick={() => {
-                      picked.current = true
-                      setSelected({ schema: t.schema, table: t.table })
-                    }}
+                    onClick={() => selectTable({ schema: t.schema, table: t.table }, true)}
                     style={{ all: 'unset', display: 'block', cursor: 'pointer', padding: '3px 6px', borderRadius: 4, width: '100%', boxSizing: 'border-box', background: selected.table === t.table && selected.schema === t.schema ? '#eef6ff' : undefined }}
                   >
                     <b>{t.table}</b>{' '}
@@ -269,9 +265,9 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
                   <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
                     <legend>columns</legend>
                     {filters.map((f, i) => (
-                      <FilterRow key={i} filter={f} columns={columns} onChange={(nf) => setFilters(filters.map((x, j) => (j === i ? nf : x)))} onRemove={() => setFilters(filters.filter((_, j) => j !== i))} />
+                      <FilterRow key={i} filter={f} columns={columns} onChange={(nf) => changeFilter(i, nf)} onRemove={() => removeFilter(i)} />
                     ))}
-                    <button onClick={() => setFilters([...filters, { column: columns[0]?.name ?? '', op: 'equals', value: '' }])}>+ filter</button>
+                    <button onClick={() => addFilter(columns[0]?.name ?? '')}>+ filter</button>
                   </fieldset>
                 </div>
                 <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginBottom: 6 }}>
@@ -281,7 +277,7 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
                   <button onClick={() => sql && onOpenSql(sql)} disabled={!sql}>
                     Open in SQL
                   </button>
-                  <button onClick={() => setExporting(true)} disabled={!sql}>
+                  <button onClick={() => sql && void openExport({ sql, asOf, defaultName: selected.table })} disabled={!sql}>
                     Export…
                   </button>
                   {running ? <span>Running…</span> : null}
@@ -329,7 +325,7 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
                               <td>{s.distinct.toLocaleString('en')}</td>
                               <td>{s.min.slice(0, 30)}</td>
                               <td>{s.max.slice(0, 30)}</td>
-                              <td>{s.histogram ? <Histogram bins={s.histogram} /> : null}</td>
+                              <td>{s.histogram ? <ColumnHistogram bins={s.histogram} /> : null}</td>
                             </>
                           ) : (
                             <td colSpan={5} style={{ color: '#999' }}>
@@ -346,51 +342,6 @@ export function TableBrowser({ overview, asOf, onOpenSql }: { overview: Overview
           </>
         ) : null}
       </div>
-      {exporting && sql ? <ExportDialog sql={sql} asOf={asOf} defaultName={selected.table} onClose={() => setExporting(false)} /> : null}
     </section>
-  )
-}
-
-function Histogram({ bins }: { bins: number[] }): React.JSX.Element {
-  const max = Math.max(1, ...bins)
-  return (
-    <svg width={100} height={20} role="img" aria-label="histogram">
-      {bins.map((n, i) => (
-        <rect key={i} x={i * 5} y={20 - (n / max) * 20} width={4} height={(n / max) * 20} fill="#7fb3e6" />
-      ))}
-    </svg>
-  )
-}
-
-function FilterRow({ filter, columns, onChange, onRemove }: { filter: ColumnFilter; columns: readonly Column[]; onChange: (f: ColumnFilter) => void; onRemove: () => void }): React.JSX.Element {
-  const op = filter.op
-  return (
-    <div data-filter-row style={{ display: 'flex', gap: 4, alignItems: 'center', marginBottom: 4 }}>
-      <select aria-label="filter column" value={filter.column} onChange={(e) => onChange({ ...filter, column: e.target.value })}>
-        {columns.map((c) => (
-          <option key={c.name} value={c.name}>
-            {c.name}
-          </option>
-        ))}
-      </select>
-      <select aria-label="filter operator" value={op} onChange={(e) => onChange({ column: filter.column, op: e.target.value as FilterOp })}>
-        {FILTER_OPS.map((o) => (
-          <option key={o.op} value={o.op}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {op === 'equals' || op === 'contains' ? <input aria-label="filter value" value={filter.value ?? ''} onChange={(e) => onChange({ ...filter, value: e.target.value })} /> : null}
-      {op === 'in' ? <input aria-label="filter values" placeholder="comma-separated" value={(filter.values ?? []).join(',')} onChange={(e) => onChange({ ...filter, values: e.target.value.split(',').map((v) => v.trim()) })} /> : null}
-      {op === 'range' ? (
-        <>
-          <input aria-label="filter from" placeholder="from (inclusive)" value={filter.from ?? ''} onChange={(e) => onChange({ ...filter, from: e.target.value })} />
-          <input aria-label="filter to" placeholder="to (exclusive)" value={filter.to ?? ''} onChange={(e) => onChange({ ...filter, to: e.target.value })} />
-        </>
-      ) : null}
-      <button aria-label="remove filter" onClick={onRemove}>
-        ×
-      </button>
-    </div>
   )
 }

@@ -7,18 +7,21 @@ import { Compartment, Prec } from '@codemirror/state'
 import { EditorView, keymap } from '@codemirror/view'
 import { basicSetup } from 'codemirror'
 import { useEffect, useRef, useState } from 'react'
-import type { HistoryEntry } from '../../shared/api-contract'
-import { call } from './api'
-import { withViewProblem } from './engine/missing-view'
-import { QueryError, type ResultSet } from './engine/result-set'
-import { cancel, ensureViews, query, runQuery } from './engine/session'
-import { ExportDialog } from './export-dialog'
-import { ResultGrid } from './result-grid'
-import { ViewsProgressLine } from './views-progress'
+import { withViewProblem } from '../engine/missing-view'
+import { QueryError, type ResultSet } from '../engine/result-set'
+import { cancel, ensureViews, query, runQuery } from '../engine/session'
+import { ResultGrid } from '../common/result-grid'
+import { ViewsProgressLine } from '../common/views-progress'
+import { appStore, useApp } from '../store/use-app-store'
+import { AsOfPicker } from './as-of-picker'
 
 const THEME = EditorView.theme({ '&': { fontSize: '13px', border: '1px solid #dde1e6', borderRadius: '6px' }, '.cm-scroller': { minHeight: '140px', maxHeight: '300px' } })
 
-export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | null; asOf: string | null; onAsOf: (h: string | null) => void }): React.JSX.Element {
+export function SqlPane(): React.JSX.Element {
+  const asOf = useApp((s) => s.asOf)
+  const handedOver = useApp((s) => s.handedOver)
+  const history = useApp((s) => s.history)
+  const { setAsOf: onAsOf, loadHistory, addHistory, openExport } = appStore.getState()
   const host = useRef<HTMLDivElement | null>(null)
   const view = useRef<EditorView | null>(null)
   const runRef = useRef<() => void>(() => {})
@@ -27,17 +30,15 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
   const [running, setRunning] = useState<{ since: number } | null>(null)
   const [elapsed, setElapsed] = useState(0)
   const [error, setError] = useState<{ message: string; where: string | null } | null>(null)
-  const [history, setHistory] = useState<readonly HistoryEntry[]>([])
   const [schema, setSchema] = useState<Record<string, string[]>>({})
   const [viewProblems, setViewProblems] = useState<readonly { table: string; message: string }[]>([])
-  const [exporting, setExporting] = useState(false)
 
   // The editor, once.
   useEffect(() => {
     if (!host.current) return
     const v = new EditorView({
       parent: host.current,
-      doc: initialSql ?? 'SELECT tenant_id, count(*) AS messages\nFROM cloud_chat_messages\nGROUP BY 1\nORDER BY 2 DESC',
+      doc: appStore.getState().handedOver?.sql ?? 'SELECT tenant_id, count(*) AS messages\nFROM cloud_chat_messages\nGROUP BY 1\nORDER BY 2 DESC',
       extensions: [
         Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (runRef.current(), true) }])),
         basicSetup,
@@ -52,8 +53,8 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
   // A query handed over from the table browser replaces the text.
   useEffect(() => {
     const v = view.current
-    if (v && initialSql !== null) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: initialSql } })
-  }, [initialSql])
+    if (v && handedOver) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: handedOver.sql } })
+  }, [handedOver])
 
   // Completion of views and columns, from the engine, after the views are (re)built.
   useEffect(() => {
@@ -88,8 +89,8 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
   }, [schema])
 
   useEffect(() => {
-    call('history', {}).then((h) => setHistory(h.entries), () => {})
-  }, [])
+    void loadHistory()
+  }, [loadHistory])
 
   useEffect(() => {
     if (!running) return
@@ -112,7 +113,7 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
       const old = result
       setResult(r)
       if (old) void old.drop()
-      call('historyAdd', { sql: text, rows: r.rowCount, ms: Math.round(performance.now() - since), error: null }).then((h) => setHistory(h.entries), () => {})
+      void addHistory({ sql: text, rows: r.rowCount, ms: Math.round(performance.now() - since), error: null })
     } catch (e) {
       const pos = e instanceof QueryError ? e.position : null
       const message = (e as Error).message
@@ -123,7 +124,7 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
         v.dispatch({ selection: { anchor: at, head: Math.min(v.state.doc.length, at + 1) }, scrollIntoView: true })
         v.focus()
       }
-      call('historyAdd', { sql: text, rows: null, ms: Math.round(performance.now() - since), error: message.slice(0, 500) }).then((h) => setHistory(h.entries), () => {})
+      void addHistory({ sql: text, rows: null, ms: Math.round(performance.now() - since), error: message.slice(0, 500) })
     } finally {
       setRunning(null)
       setElapsed(performance.now() - since)
@@ -156,7 +157,7 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
             Cancel
           </button>
           <AsOfPicker asOf={asOf} onAsOf={onAsOf} />
-          <button disabled={!result || result.columns.length === 0} onClick={() => setExporting(true)}>
+          <button disabled={!result || result.columns.length === 0} onClick={() => result && void openExport({ sql: result.sql, asOf, defaultName: 'query-result' })}>
             Export…
           </button>
           <span data-testid="sql-status" style={{ color: '#555' }}>
@@ -204,27 +205,6 @@ export function SqlPane({ initialSql, asOf, onAsOf }: { initialSql: string | nul
           ))}
         </ul>
       </aside>
-      {exporting && result ? <ExportDialog sql={result.sql} asOf={asOf} defaultName="query-result" onClose={() => setExporting(false)} /> : null}
     </section>
-  )
-}
-
-/** "As of" an hour: latest, or a past delivery hour (UTC). */
-export function AsOfPicker({ asOf, onAsOf }: { asOf: string | null; onAsOf: (h: string | null) => void }): React.JSX.Element {
-  return (
-    <label title="Read the tables as they were after the delivery of this hour (UTC)">
-      As of{' '}
-      <input
-        aria-label="as of hour"
-        type="datetime-local"
-        step={3600}
-        value={asOf ? asOf.slice(0, 16) : ''}
-        onChange={(e) => {
-          const v = e.target.value
-          onAsOf(v ? `${v.slice(0, 13)}:00:00Z` : null)
-        }}
-      />{' '}
-      UTC {asOf ? <button onClick={() => onAsOf(null)}>latest</button> : <span style={{ color: '#777' }}>(latest)</span>}
-    </label>
   )
 }

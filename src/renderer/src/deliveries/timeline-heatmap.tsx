@@ -4,58 +4,31 @@
 // Mouse: drag or wheel to pan, Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
 // focused cell (Shift: a day), Home/End, Enter inspects. The focused cell is read out in a status line.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { type TimelineView, decodeCell } from '../../shared/api-contract'
-import { CELL_STATES, type CellState } from '../../shared/timeline'
-import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from './time'
-
-export const STATE_STYLE: Record<CellState, { color: string; label: string }> = {
-  ready: { color: '#2e9e5b', label: 'ready' },
-  late: { color: '#e3b23c', label: 'late (after 40 min)' },
-  in_flight: { color: '#7fb3e6', label: 'in flight (not due yet)' },
-  failed: { color: '#b3261e', label: 'failed (no _SUCCESS after 3 h)' },
-  pending: { color: '#9b6bd1', label: 'pending (catch-up later)' },
-  missing: { color: '#e5484d', label: 'missing' },
-  pruned: { color: '#b8c4d6', label: 'pruned by retention (expected)' },
-  no_delivery: { color: '#eef0f3', label: 'no delivery due (v1 day, switch gap)' },
-  not_due: { color: '#ffffff', label: 'not due yet' }
-}
+import { type TimelineView, decodeCell } from '../../../shared/api-contract'
+import { CELL_STATES } from '../../../shared/timeline'
+import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from '../common/time'
+import { ERA_COLOR, STATE_STYLE } from './cell-states'
+import {
+  AXIS_H,
+  type Focus,
+  LABEL_W,
+  ROW_H,
+  type Row,
+  SCHEMA_H,
+  type Viewport,
+  cellAt as cellAtPoint,
+  clampOffset,
+  initialViewport,
+  isTick,
+  keepInView,
+  layoutRows,
+  panBy,
+  tickStep,
+  visibleHours,
+  zoomAt as zoomViewport
+} from './timeline-viewport'
 
 const HOUR_MS = 3_600_000
-const ROW_H = 16
-const SCHEMA_H = 18
-const AXIS_H = 34
-const LABEL_W = 190
-const MIN_PXH = 0.02
-const MAX_PXH = 40
-
-type Row = { kind: 'schema'; name: string; y: number } | { kind: 'table'; index: number; name: string; y: number }
-
-export interface Focus {
-  readonly hour: number
-  readonly table: number
-}
-
-function layoutRows(view: TimelineView): { rows: Row[]; height: number } {
-  const rows: Row[] = []
-  let y = AXIS_H
-  let last = ''
-  view.tables.forEach((t, index) => {
-    if (t.schema !== last) {
-      rows.push({ kind: 'schema', name: t.schema, y })
-      y += SCHEMA_H
-      last = t.schema
-    }
-    rows.push({ kind: 'table', index, name: t.table, y })
-    y += ROW_H
-  })
-  return { rows, height: y + 4 }
-}
-
-/** Tick step in hours so labels stand ~70 px apart; aligned to the axis zone's wall clock. */
-function tickStep(pxh: number): number {
-  for (const h of [1, 3, 6, 12, 24, 48, 7 * 24, 14 * 24, 30 * 24, 91 * 24]) if (h * pxh >= 70) return h
-  return 182 * 24
-}
 
 export function TimelineHeatmap(props: {
   view: TimelineView
@@ -84,19 +57,13 @@ export function TimelineHeatmap(props: {
   }, [view, n])
   const plotW = Math.max(100, width - LABEL_W)
   // The view: pixels per hour and the (fractional) hour index at the left edge. Starts on the latest hours.
-  const [pxh, setPxh] = useState(() => Math.max(MIN_PXH, Math.min(12, plotW / Math.max(1, Math.min(n, 7 * 24)))))
-  const [offset, setOffset] = useState(() => Math.max(0, n - plotW / Math.max(MIN_PXH, Math.min(12, plotW / Math.max(1, Math.min(n, 7 * 24))))))
+  const [vp, setVp] = useState<Viewport>(() => initialViewport(n, plotW))
+  const { pxh, offset } = vp
   const [hover, setHover] = useState<{ x: number; y: number; hour: number; table: number } | null>(null)
   const drag = useRef<{ x: number; offset: number; moved: boolean } | null>(null)
 
-  const clampOffset = useCallback((o: number, p: number) => Math.max(Math.min(0, n - plotW / p), Math.min(o, n - plotW / p + 2)), [n, plotW])
-
-  // A new range (2 days → a year) shows its whole span when it fits, else the latest hours at 2 px/hour.
-  useEffect(() => {
-    const p = Math.max(MIN_PXH, Math.min(12, plotW / Math.max(1, n)))
-    setPxh(p)
-    setOffset(Math.max(0, n - plotW / p))
-  }, [n, plotW])
+  // A new range (2 days → a year) shows its whole span when it fits, else the latest hours.
+  useEffect(() => setVp(initialViewport(n, plotW)), [n, plotW])
 
   useEffect(() => {
     const el = wrapRef.current
@@ -107,15 +74,7 @@ export function TimelineHeatmap(props: {
     return () => ro.disconnect()
   }, [])
 
-  const zoomAt = useCallback(
-    (factor: number, anchorX: number) => {
-      const p = Math.max(MIN_PXH, Math.min(MAX_PXH, pxh * factor))
-      const hourAtAnchor = offset + anchorX / pxh
-      setPxh(p)
-      setOffset(clampOffset(hourAtAnchor - anchorX / p, p))
-    },
-    [pxh, offset, clampOffset]
-  )
+  const zoomAt = useCallback((factor: number, anchorX: number) => setVp((v) => zoomViewport(v, factor, anchorX, n, plotW)), [n, plotW])
 
   const zc = props.zoomCommand
   useEffect(() => {
@@ -129,10 +88,7 @@ export function TimelineHeatmap(props: {
       lastN.current = n
       return
     }
-    if (!focus) return
-    const left = offset
-    const right = offset + plotW / pxh
-    if (focus.hour < left || focus.hour + 1 > right) setOffset(clampOffset(focus.hour - plotW / pxh / 2, pxh))
+    if (focus) setVp((v) => keepInView(v, focus.hour, n, plotW))
   }, [focus, n])
 
   // Draw.
@@ -149,10 +105,8 @@ export function TimelineHeatmap(props: {
     const t = view.tables.length
     const tableRows = rows.filter((r): r is Extract<Row, { kind: 'table' }> => r.kind === 'table')
     const colors = CELL_STATES.map((s) => STATE_STYLE[s].color)
-    const first = Math.max(0, Math.floor(offset))
-    const last = Math.min(n - 1, Math.ceil(offset + plotW / pxh))
-    // Era band: v1 daily, switch gap, v2 hourly.
-    const eraColor = { v1: '#dbe4f0', gap: '#f3e3c3', v2: '#d6efdf' } as const
+    const { first, last } = visibleHours(vp, n, plotW)
+    const eraColor = ERA_COLOR
     if (pxh >= 1) {
       const gap = pxh >= 4 ? 1 : 0
       for (let i = first; i <= last; i++) {
@@ -196,11 +150,8 @@ export function TimelineHeatmap(props: {
     for (let i = first; i <= last; i++) {
       const s = t0 + i * HOUR_MS
       const wall = s + zoneOffsetMinutes(zone, s) * 60_000
-      const wallHour = Math.floor(wall / HOUR_MS)
       const d = new Date(wall)
-      const aligned =
-        step < 24 ? wallHour % step === 0 : step === 24 || step === 48 ? d.getUTCHours() === 0 && (step === 24 || Math.floor(wallHour / 24) % 2 === 0) : step <= 14 * 24 ? d.getUTCHours() === 0 && d.getUTCDay() === 1 : d.getUTCHours() === 0 && d.getUTCDate() === 1
-      if (!aligned) continue
+      if (!isTick(wall, step)) continue
       const x = (i - offset) * pxh
       g.beginPath()
       g.moveTo(x + 0.5, 12)
@@ -220,17 +171,12 @@ export function TimelineHeatmap(props: {
         g.lineWidth = 1
       }
     }
-  }, [view, rows, height, codes, starts, n, pxh, offset, plotW, zone, focus])
+  }, [view, rows, height, codes, starts, n, vp, pxh, offset, plotW, zone, focus])
 
   const cellAt = (clientX: number, clientY: number): { hour: number; table: number } | null => {
     const rect = canvasRef.current?.getBoundingClientRect()
     if (!rect) return null
-    const x = clientX - rect.left
-    const y = clientY - rect.top
-    const hour = Math.floor(offset + x / pxh)
-    const row = rows.find((r) => r.kind === 'table' && y >= r.y && y < r.y + ROW_H)
-    if (!row || row.kind !== 'table' || hour < 0 || hour >= n) return null
-    return { hour, table: row.index }
+    return cellAtPoint(clientX - rect.left, clientY - rect.top, vp, rows, n)
   }
 
   const move = (dh: number, dt: number): void => {
@@ -262,11 +208,11 @@ export function TimelineHeatmap(props: {
       e.preventDefault()
       const rect = c.getBoundingClientRect()
       if (e.ctrlKey || e.metaKey) zoomAt(Math.pow(1.0015, -e.deltaY), e.clientX - rect.left)
-      else setOffset((o) => clampOffset(o + (Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY) / pxh, pxh))
+      else setVp((v) => panBy(v, Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY, n, plotW))
     }
     c.addEventListener('wheel', onWheel, { passive: false })
     return () => c.removeEventListener('wheel', onWheel)
-  }, [zoomAt, clampOffset, pxh])
+  }, [zoomAt, n, plotW])
 
   const focusState = focus ? decodeCell(view.hours[focus.hour]?.cells ?? '', focus.table) : null
   const focusHour = focus ? view.hours[focus.hour] : null
@@ -317,7 +263,7 @@ export function TimelineHeatmap(props: {
             const d = drag.current
             if (d) {
               if (Math.abs(e.clientX - d.x) > 3) d.moved = true
-              if (d.moved) setOffset(clampOffset(d.offset - (e.clientX - d.x) / pxh, pxh))
+              if (d.moved) setVp((v) => ({ pxh: v.pxh, offset: clampOffset(d.offset - (e.clientX - d.x) / v.pxh, v.pxh, n, plotW) }))
             }
             const c = cellAt(e.clientX, e.clientY)
             const rect = canvasRef.current?.getBoundingClientRect()
@@ -376,9 +322,9 @@ export function Legend(): React.JSX.Element {
         </li>
       ))}
       <li style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
-        <span style={{ width: 18, height: 6, background: '#dbe4f0', display: 'inline-block' }} />v1 daily
-        <span style={{ width: 18, height: 6, background: '#f3e3c3', display: 'inline-block', marginLeft: 6 }} />switch gap
-        <span style={{ width: 18, height: 6, background: '#d6efdf', display: 'inline-block', marginLeft: 6 }} />v2 hourly
+        <span style={{ width: 18, height: 6, background: ERA_COLOR.v1, display: 'inline-block' }} />v1 daily
+        <span style={{ width: 18, height: 6, background: ERA_COLOR.gap, display: 'inline-block', marginLeft: 6 }} />switch gap
+        <span style={{ width: 18, height: 6, background: ERA_COLOR.v2, display: 'inline-block', marginLeft: 6 }} />v2 hourly
       </li>
     </ul>
   )

@@ -1,6 +1,6 @@
 // While the views open (the first time, every file's Parquet footer is read): which table, how many done.
 import { useEffect, useState } from 'react'
-import { type ViewsProgress, onViewsProgress } from './engine/session'
+import { type ViewsProgress, onViewsProgress } from '../engine/session'
 
 export function ViewsProgressLine(): React.JSX.Element | null {
   const [p, setP] = useState<ViewsProgress | null>(null)

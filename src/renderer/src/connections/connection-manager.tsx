@@ -2,9 +2,9 @@
 // or local-folder connection with "Test connection". A static S3 secret key is sent to main once, kept there
 // (encrypted by the OS keychain), and never shown again.
 import { useEffect, useState } from 'react'
-import type { ConnectionVerdictView, ConnectionsView } from '../../shared/api-contract'
-import type { ConnectionConfig } from '../../shared/connection-config'
-import { call } from './api'
+import type { ConnectionVerdictView, ConnectionsView } from '../../../shared/api-contract'
+import type { ConnectionConfig } from '../../../shared/connection-config'
+import { appStore } from '../store/use-app-store'
 
 type Provider = ConnectionConfig['provider']
 
@@ -52,7 +52,9 @@ function input(f: Form): { connection: ConnectionConfig; secretAccessKey?: strin
 
 const field: React.CSSProperties = { display: 'grid', gridTemplateColumns: '170px 1fr', alignItems: 'center', gap: 8, margin: '4px 0', fontSize: 13 }
 
-export function ConnectionManager({ view, onChanged, onClose }: { view: ConnectionsView; onChanged: (v: ConnectionsView, opened: boolean) => void; onClose: () => void }): React.JSX.Element {
+export function ConnectionManager({ view }: { view: ConnectionsView }): React.JSX.Element {
+  const { openConnection, setManagerOpen, testConnection, saveAndOpen, deleteConnection, getConnection, awsProfiles } = appStore.getState()
+  const onClose = (): void => setManagerOpen(false)
   const [form, setForm] = useState<Form | null>(null)
   const [verdict, setVerdict] = useState<ConnectionVerdictView | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
@@ -63,7 +65,7 @@ export function ConnectionManager({ view, onChanged, onClose }: { view: Connecti
     setVerdict(null)
   }
   useEffect(() => {
-    if (form?.provider === 's3' && form.s3Auth === 'profile' && !profiles) call('awsProfiles', {}).then(setProfiles, (e: Error) => setError(e.message))
+    if (form?.provider === 's3' && form.s3Auth === 'profile' && !profiles) awsProfiles().then(setProfiles, (e: Error) => setError(e.message))
   }, [form?.provider, form?.s3Auth, profiles])
 
   const run = async (label: string, f: () => Promise<void>): Promise<void> => {
@@ -78,7 +80,7 @@ export function ConnectionManager({ view, onChanged, onClose }: { view: Connecti
     }
   }
 
-  const open = (id: string): Promise<void> => run('Opening…', async () => onChanged(await call('connectionOpen', { id }), true))
+  const open = (id: string): Promise<void> => run('Opening…', () => openConnection(id))
 
   return (
     <div role="dialog" aria-modal="true" aria-label="Connections" data-testid="connections" style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,0.35)', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', paddingTop: 48, zIndex: 10 }}>
@@ -102,8 +104,8 @@ export function ConnectionManager({ view, onChanged, onClose }: { view: Connecti
                   <button disabled={busy !== null} onClick={() => void open(c.id)}>Open</button>{' '}
                   {!c.builtin ? (
                     <>
-                      <button disabled={busy !== null} onClick={() => void run('Loading…', async () => setForm(fromConfig(await call('connectionGet', { id: c.id }))))}>Edit</button>{' '}
-                      <button disabled={busy !== null} onClick={() => void run('Deleting…', async () => onChanged(await call('connectionDelete', { id: c.id }), false))}>Delete</button>
+                      <button disabled={busy !== null} onClick={() => void run('Loading…', async () => setForm(fromConfig(await getConnection(c.id))))}>Edit</button>{' '}
+                      <button disabled={busy !== null} onClick={() => void run('Deleting…', async () => deleteConnection(c.id))}>Delete</button>
                     </>
                   ) : null}
                 </td>
@@ -121,9 +123,8 @@ export function ConnectionManager({ view, onChanged, onClose }: { view: Connecti
             onSubmit={(e) => {
               e.preventDefault()
               void run('Saving…', async () => {
-                const { id } = await call('connectionSave', input(form))
+                await saveAndOpen(input(form))
                 setForm(null)
-                onChanged(await call('connectionOpen', { id }), true)
               })
             }}
             style={{ borderTop: '1px solid #dde1e6', marginTop: 12, paddingTop: 8 }}
@@ -232,7 +233,7 @@ export function ConnectionManager({ view, onChanged, onClose }: { view: Connecti
               </p>
             ) : null}
             <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
-              <button type="button" disabled={busy !== null} onClick={() => void run('Testing…', async () => setVerdict(await call('connectionTest', input(form))))}>
+              <button type="button" disabled={busy !== null} onClick={() => void run('Testing…', async () => setVerdict(await testConnection(input(form))))}>
                 Test connection
               </button>
               <button type="submit" disabled={busy !== null}>

@@ -1,48 +1,33 @@
 // Export a table with its filters, or a query, to CSV or Parquet. The file is written by main (its own engine,
 // the same views), into a temporary file renamed when complete: it is whole or absent. Progress and cancel;
 // "Show in folder" when done (desktop). In a browser there is no native dialog: the path is typed.
-import { useEffect, useRef, useState } from 'react'
-import type { ExportJob } from '../../shared/api-contract'
-import { call } from './api'
+import { useEffect, useState } from 'react'
+import { appStore, useApp } from '../store/use-app-store'
 
-export function ExportDialog({ sql, asOf, defaultName, onClose }: { sql: string; asOf: string | null; defaultName: string; onClose: () => void }): React.JSX.Element {
+export function ExportDialog(): React.JSX.Element | null {
+  const request = useApp((s) => s.exportRequest)
+  const defaults = useApp((s) => s.exportDefaults)
+  const job = useApp((s) => s.exportJob)
+  const error = useApp((s) => s.exportError)
+  const { closeExport: onClose, chooseExportPath, startExport, cancelExport, showExportInFolder } = appStore.getState()
   const [format, setFormat] = useState<'csv' | 'parquet'>('csv')
   const [path, setPath] = useState('')
-  const [dialog, setDialog] = useState(false)
   const [overwrite, setOverwrite] = useState(false)
-  const [job, setJob] = useState<ExportJob | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const dialog = defaults?.dialog ?? false
+  const defaultName = request?.defaultName ?? 'export'
 
+  // In a browser the path is typed, starting in the one folder main may write in.
   useEffect(() => {
-    call('exportDefaults', {}).then((d) => {
-      setDialog(d.dialog)
-      if (!d.dialog) setPath(`${d.directory.replace(/[\\/]$/, '')}/${defaultName}.csv`)
-    }, (e: Error) => setError(e.message))
-    return () => {
-      if (timer.current) clearTimeout(timer.current)
-    }
-  }, [defaultName])
+    if (defaults && !defaults.dialog) setPath(`${defaults.directory.replace(/[\\/]$/, '')}/${defaultName}.csv`)
+  }, [defaults, defaultName])
 
   const switchFormat = (f: 'csv' | 'parquet'): void => {
     setFormat(f)
     setPath((p) => p.replace(/\.(csv|parquet)$/, `.${f}`))
   }
-
-  const poll = (id: string): void => {
-    call('exportStatus', { id }).then((j) => {
-      setJob(j)
-      if (j.running) timer.current = setTimeout(() => poll(id), 250)
-    }, (e: Error) => setError(e.message))
-  }
-
-  const start = (): void => {
-    setError(null)
-    call('exportStart', { sql, format, path, overwrite, asOf }).then((j) => {
-      setJob(j)
-      poll(j.id)
-    }, (e: Error) => setError(e.message))
-  }
+  const start = (): void => void startExport({ format, path, overwrite })
+  if (!request) return null
+  const { sql, asOf } = request
 
   return (
     <div role="dialog" aria-modal="true" aria-label="Export" data-testid="export-dialog" style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,0.35)', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', paddingTop: 80, zIndex: 10 }}>
@@ -66,9 +51,9 @@ export function ExportDialog({ sql, asOf, defaultName, onClose }: { sql: string;
             <>
               <button
                 onClick={() =>
-                  call('chooseSavePath', { defaultName: `${defaultName}.${format}`, format }).then((r) => {
-                    if (r.path) setPath(r.path)
-                  }, (e: Error) => setError(e.message))
+                  void chooseExportPath(`${defaultName}.${format}`, format).then((p) => {
+                    if (p) setPath(p)
+                  })
                 }
               >
                 Choose file…
@@ -89,11 +74,11 @@ export function ExportDialog({ sql, asOf, defaultName, onClose }: { sql: string;
           <button onClick={start} disabled={!path || job?.running}>
             Export
           </button>
-          {job?.running ? <button onClick={() => call('exportCancel', { id: job.id }).then(setJob, (e: Error) => setError(e.message))}>Cancel</button> : null}
+          {job?.running ? <button onClick={() => void cancelExport()}>Cancel</button> : null}
           <span data-testid="export-status" data-done={job?.done ? 'true' : 'false'} role="status">
             {job?.running ? `Exporting… ${job.percent !== null ? `${Math.round(job.percent)}%, ` : ''}${job.rows.toLocaleString('en')} rows processed` : job?.done ? `Saved ${job.rows.toLocaleString('en')} rows to ${job.path}` : (job?.error ?? '')}
           </span>
-          {job?.done && dialog ? <button onClick={() => void call('showInFolder', { path: job.path })}>Show in folder</button> : null}
+          {job?.done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}
         </div>
         {error ? (
           <p role="alert" style={{ color: '#b3261e' }}>

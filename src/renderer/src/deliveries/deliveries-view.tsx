@@ -1,0 +1,78 @@
+// The deliveries view: the overview, the delivery timeline (range, axis zone, legend), the hour inspector and
+// the findings list. State and calls are the deliveries slice's.
+import { useMemo } from 'react'
+import { ZONE_LABEL, type AxisZone } from '../common/time'
+import { TIMELINE_RANGES } from '../store/deliveries-slice'
+import { appStore, useApp } from '../store/use-app-store'
+import { FindingsList } from './findings-list'
+import { HourInspector } from './hour-inspector'
+import { OverviewPanel } from './overview-panel'
+import { Legend, TimelineHeatmap } from './timeline-heatmap'
+import type { Focus } from './timeline-viewport'
+
+export function DeliveriesView(): React.JSX.Element {
+  const overview = useApp((s) => s.overview)
+  const timeline = useApp((s) => s.timeline)
+  const error = useApp((s) => s.error)
+  const connections = useApp((s) => s.connections)
+  const rangeHours = useApp((s) => s.rangeHours)
+  const zone = useApp((s) => s.zone)
+  const focused = useApp((s) => s.focused)
+  const inspected = useApp((s) => s.inspected)
+  const zoomCommand = useApp((s) => s.zoomCommand)
+  const { setRange, setZone, setFocused, inspect, closeInspector } = appStore.getState()
+
+  const focus = useMemo<Focus | null>(() => {
+    if (!focused || !timeline) return null
+    const hour = timeline.hours.findIndex((h) => h.start === focused.start)
+    return hour < 0 ? null : { hour, table: focused.table }
+  }, [focused, timeline])
+  const now = overview ? Date.parse(overview.now) : Date.now()
+  const active = connections?.connections.find((c) => c.id === connections.active)
+
+  return (
+    <>
+      {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : error ? null : <p>Reading the bucket…</p>}
+      <section style={{ marginTop: 12 }}>
+        <div style={{ display: 'flex', gap: 16, alignItems: 'center', fontSize: 13, flexWrap: 'wrap' }}>
+          <h2 style={{ fontSize: 16, margin: 0 }}>Delivery timeline</h2>
+          <label>
+            Show the last{' '}
+            <select value={rangeHours} onChange={(e) => void setRange(Number(e.target.value))} aria-label="hours shown">
+              {TIMELINE_RANGES.map(([h, label]) => (
+                <option key={h} value={h}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Axis in{' '}
+            <select value={zone} onChange={(e) => setZone(e.target.value as AxisZone)} aria-label="axis time zone">
+              {(Object.keys(ZONE_LABEL) as AxisZone[]).map((z) => (
+                <option key={z} value={z}>
+                  {ZONE_LABEL[z]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <Legend />
+        {timeline ? (
+          <TimelineHeatmap
+            view={timeline}
+            zone={zone}
+            focus={focus}
+            onFocus={(f) => setFocused({ start: timeline.hours[f.hour]?.start ?? '', table: f.table })}
+            onSelect={(start) => void inspect(start)}
+            zoomCommand={zoomCommand}
+          />
+        ) : error ? null : (
+          <p>Reading the bucket…</p>
+        )}
+      </section>
+      {inspected ? <HourInspector detail={inspected} onClose={closeInspector} /> : null}
+      <FindingsList />
+    </>
+  )
+}

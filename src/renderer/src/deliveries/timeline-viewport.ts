@@ -1,0 +1,100 @@
+// The timeline's geometry, apart from painting and input: rows by schema, the viewport (pixels per hour and
+// the fractional hour at the left edge), zooming about an anchor, panning within bounds, hit testing a point
+// to a cell, and which hours carry an axis tick on a zone's wall clock. Pure, so it is unit-tested.
+import type { TimelineView } from '../../../shared/api-contract'
+
+export const ROW_H = 16
+export const SCHEMA_H = 18
+export const AXIS_H = 34
+export const LABEL_W = 190
+export const MIN_PXH = 0.02
+export const MAX_PXH = 40
+const HOUR_MS = 3_600_000
+
+export type Row = { kind: 'schema'; name: string; y: number } | { kind: 'table'; index: number; name: string; y: number }
+
+export interface Focus {
+  readonly hour: number
+  readonly table: number
+}
+
+/** Pixels per hour and the (fractional) hour index at the left edge of the plot. */
+export interface Viewport {
+  readonly pxh: number
+  readonly offset: number
+}
+
+export function layoutRows(view: Pick<TimelineView, 'tables'>): { rows: Row[]; height: number } {
+  const rows: Row[] = []
+  let y = AXIS_H
+  let last = ''
+  view.tables.forEach((t, index) => {
+    if (t.schema !== last) {
+      rows.push({ kind: 'schema', name: t.schema, y })
+      y += SCHEMA_H
+      last = t.schema
+    }
+    rows.push({ kind: 'table', index, name: t.table, y })
+    y += ROW_H
+  })
+  return { rows, height: y + 4 }
+}
+
+/** The range's whole span when it fits at up to 12 px an hour, else its latest hours at the smallest zoom. */
+export function initialViewport(hours: number, plotW: number): Viewport {
+  const pxh = Math.max(MIN_PXH, Math.min(12, plotW / Math.max(1, hours)))
+  return { pxh, offset: Math.max(0, hours - plotW / pxh) }
+}
+
+/** Keeps the left edge so the plot never scrolls past the first hour or more than 2 hours past the last. */
+export function clampOffset(offset: number, pxh: number, hours: number, plotW: number): number {
+  return Math.max(Math.min(0, hours - plotW / pxh), Math.min(offset, hours - plotW / pxh + 2))
+}
+
+/** Zooms by a factor keeping the hour under anchorX (pixels from the plot's left) where it is. */
+export function zoomAt(v: Viewport, factor: number, anchorX: number, hours: number, plotW: number): Viewport {
+  const pxh = Math.max(MIN_PXH, Math.min(MAX_PXH, v.pxh * factor))
+  const hourAtAnchor = v.offset + anchorX / v.pxh
+  return { pxh, offset: clampOffset(hourAtAnchor - anchorX / pxh, pxh, hours, plotW) }
+}
+
+/** Pans by a number of pixels (positive: later hours). */
+export function panBy(v: Viewport, dx: number, hours: number, plotW: number): Viewport {
+  return { pxh: v.pxh, offset: clampOffset(v.offset + dx / v.pxh, v.pxh, hours, plotW) }
+}
+
+/** The cell under a point of the plot (x from its left, y from its top), or null between rows or off the hours. */
+export function cellAt(x: number, y: number, v: Viewport, rows: readonly Row[], hours: number): Focus | null {
+  const hour = Math.floor(v.offset + x / v.pxh)
+  const row = rows.find((r) => r.kind === 'table' && y >= r.y && y < r.y + ROW_H)
+  if (!row || row.kind !== 'table' || hour < 0 || hour >= hours) return null
+  return { hour, table: row.index }
+}
+
+/** The first and last hour indexes drawn (partly visible included). */
+export function visibleHours(v: Viewport, hours: number, plotW: number): { first: number; last: number } {
+  return { first: Math.max(0, Math.floor(v.offset)), last: Math.min(hours - 1, Math.ceil(v.offset + plotW / v.pxh)) }
+}
+
+/** The viewport moved just enough to show a focused hour (centred on it when it was out of view). */
+export function keepInView(v: Viewport, hour: number, hours: number, plotW: number): Viewport {
+  const right = v.offset + plotW / v.pxh
+  if (hour >= v.offset && hour + 1 <= right) return v
+  return { pxh: v.pxh, offset: clampOffset(hour - plotW / v.pxh / 2, v.pxh, hours, plotW) }
+}
+
+/** Tick step in hours so labels stand ~70 px apart. */
+export function tickStep(pxh: number): number {
+  for (const h of [1, 3, 6, 12, 24, 48, 7 * 24, 14 * 24, 30 * 24, 91 * 24]) if (h * pxh >= 70) return h
+  return 182 * 24
+}
+
+/** Whether an hour starting at wall-clock instant `wall` (UTC ms shifted to the zone) carries a tick. */
+export function isTick(wall: number, step: number): boolean {
+  const wallHour = Math.floor(wall / HOUR_MS)
+  const d = new Date(wall)
+  if (step < 24) return wallHour % step === 0
+  if (step === 24 || step === 48) return d.getUTCHours() === 0 && (step === 24 || Math.floor(wallHour / 24) % 2 === 0)
+  if (step <= 14 * 24) return d.getUTCHours() === 0 && d.getUTCDay() === 1
+  return d.getUTCHours() === 0 && d.getUTCDate() === 1
+}

@@ -1,0 +1,30 @@
+// The renderer's one store (zustand): slices for the connection and its refresh, the deliveries view, the
+// tables view, the SQL pane, exports and navigation. Actions own every call to main; components select
+// state and call actions. Built on zustand/vanilla so the slices run and are tested in Node.
+import { type StoreApi, createStore } from 'zustand/vanilla'
+import type { ApiPort } from './api-port'
+import { type ConnectionSlice, createConnectionSlice } from './connection-slice'
+import { type DeliveriesSlice, createDeliveriesSlice } from './deliveries-slice'
+import { type ExportSlice, createExportSlice } from './export-slice'
+import { type NavigationSlice, createNavigationSlice } from './navigation-slice'
+import { type QuerySlice, createQuerySlice } from './query-slice'
+import { type TablesSlice, createTablesSlice } from './tables-slice'
+
+export type AppState = ConnectionSlice & DeliveriesSlice & TablesSlice & QuerySlice & ExportSlice & NavigationSlice
+
+export interface StoreDeps {
+  readonly api: ApiPort
+}
+
+export type AppStore = StoreApi<AppState>
+
+export function createAppStore(deps: StoreDeps): AppStore {
+  return createStore<AppState>()((...a) => ({
+    ...createConnectionSlice(deps)(...a),
+    ...createDeliveriesSlice(deps)(...a),
+    ...createTablesSlice(...a),
+    ...createQuerySlice(deps)(...a),
+    ...createExportSlice(deps)(...a),
+    ...createNavigationSlice(...a)
+  }))
+}

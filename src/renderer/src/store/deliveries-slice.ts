@@ -1,0 +1,129 @@
+// The deliveries view's state: the overview, the timeline of the chosen range, the axis zone, the focused
+// cell (by its hour, not its column: a refresh or another range moves the columns, not the focus), the hour
+// open in the inspector, the findings filter and the menu's zoom commands. Its actions own the calls.
+import type { HourDetail, Overview, TimelineView } from '../../../shared/api-contract'
+import { type Finding, type Severity, findingHour } from '../../../shared/timeline'
+import type { StateCreator } from 'zustand/vanilla'
+import type { AxisZone } from '../common/time'
+import type { AppState, StoreDeps } from './app-store'
+
+/** The ranges the timeline offers, in hours back from the evaluation instant. */
+export const TIMELINE_RANGES = [
+  [48, '2 days'],
+  [7 * 24, '7 days'],
+  [30 * 24, '30 days'],
+  [91 * 24, '3 months'],
+  [366 * 24, '1 year']
+] as const
+
+export interface FocusedCell {
+  readonly start: string
+  readonly table: number
+}
+
+export interface DeliveriesSlice {
+  readonly overview: Overview | null
+  readonly timeline: TimelineView | null
+  readonly rangeHours: number
+  readonly zone: AxisZone
+  readonly focused: FocusedCell | null
+  readonly inspected: HourDetail | null
+  readonly severities: Readonly<Record<Severity, boolean>>
+  /** Bumped by the menu's zoom commands (n counts them, dir says which way). */
+  readonly zoomCommand: { readonly n: number; readonly dir: 1 | -1 }
+  /** A finding whose hour is outside the range: jumped to once the wider range has loaded. */
+  readonly pendingJump: Finding | null
+  reloadDeliveries(): Promise<void>
+  clearDeliveries(): void
+  setRange(hours: number): Promise<void>
+  setZone(zone: AxisZone): void
+  setFocused(cell: FocusedCell | null): void
+  inspect(start: string): Promise<void>
+  closeInspector(): void
+  /** Widens the range if the hour is older than it, focuses the cell, opens the inspector. */
+  jumpTo(finding: Finding): Promise<void>
+  setSeverity(severity: Severity, shown: boolean): void
+  zoom(dir: 1 | -1): void
+}
+
+export const createDeliveriesSlice =
+  (deps: StoreDeps): StateCreator<AppState, [], [], DeliveriesSlice> =>
+  (set, get) => {
+    const { api } = deps
+    const loadTimeline = async (): Promise<void> => {
+      const hours = get().rangeHours
+      try {
+        const timeline = await api.call('timeline', { fromHours: hours })
+        // An answer for a range the user has left since is dropped.
+        if (get().rangeHours !== hours) return
+        set({ timeline })
+        const pending = get().pendingJump
+        if (pending && timeline.hours.some((h) => Date.parse(h.start) === findingHour(pending))) {
+          set({ pendingJump: null })
+          await get().jumpTo(pending)
+        }
+      } catch (e) {
+        get().fail(e)
+      }
+    }
+    return {
+      overview: null,
+      timeline: null,
+      rangeHours: 7 * 24,
+      zone: 'utc',
+      focused: null,
+      inspected: null,
+      severities: { error: true, warning: true, info: false },
+      zoomCommand: { n: 0, dir: 1 },
+      pendingJump: null,
+      reloadDeliveries: async () => {
+        set({ error: null })
+        const overview = api.call('overview', {}).then(
+          async (o) => {
+            set({ overview: o })
+            // The overview may have opened the first connection: the list says which is open now.
+            await get().loadConnections()
+          },
+          (e: unknown) => get().fail(e)
+        )
+        await Promise.all([overview, loadTimeline()])
+      },
+      clearDeliveries: () => set({ overview: null, timeline: null, inspected: null, focused: null, pendingJump: null }),
+      setRange: async (hours) => {
+        set({ rangeHours: hours })
+        await loadTimeline()
+      },
+      setZone: (zone) => set({ zone }),
+      setFocused: (cell) => set({ focused: cell }),
+      inspect: async (start) => {
+        if (!start) return
+        try {
+          const detail = await api.call('hour', { start })
+          set({ inspected: detail })
+        } catch (e) {
+          get().fail(e)
+        }
+      },
+      closeInspector: () => set({ inspected: null }),
+      jumpTo: async (f) => {
+        const t = findingHour(f)
+        const { timeline, overview, rangeHours } = get()
+        if (t === null || !timeline) return
+        const idx = timeline.hours.findIndex((h) => Date.parse(h.start) === t)
+        if (idx < 0) {
+          const needed = TIMELINE_RANGES.find(([h]) => Date.parse(overview?.now ?? '') - t < h * 3_600_000)
+          if (needed && needed[0] !== rangeHours) {
+            set({ pendingJump: f })
+            await get().setRange(needed[0])
+          }
+          return
+        }
+        const start = timeline.hours[idx]?.start ?? ''
+        const table = Math.max(0, timeline.tables.findIndex((x) => x.table === f.table))
+        set({ focused: { start, table } })
+        await get().inspect(start)
+      },
+      setSeverity: (severity, shown) => set((s) => ({ severities: { ...s.severities, [severity]: shown } })),
+      zoom: (dir) => set((s) => ({ zoomCommand: { n: s.zoomCommand.n + 1, dir } }))
+    }
+  }

@@ -1,0 +1,168 @@
+// The renderer's store slices in Node (zustand/vanilla), their actions calling a real Workspace through the
+// same dispatch the web host and IPC use, on a small hand-written local bucket: opening a connection, a
+// refresh that reloads what is shown, jumping to a finding (widening the range), the inspector, filters reset
+// by another table, and the query pane's handover.
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dispatch } from '../../src/main/api-handlers'
+import { MemorySecretStore } from '../../src/main/connections/secret-store'
+import { Workspace } from '../../src/main/workspace'
+import type { ApiPort } from '../../src/renderer/src/store/api-port'
+import { createAppStore, type AppStore } from '../../src/renderer/src/store/app-store'
+import type { ApiName, ArgsOf, ResultOf } from '../../src/shared/api-contract'
+import { CATALOG } from '../../src/shared/catalog'
+import { findingHour } from '../../src/shared/timeline'
+
+const H = 3_600_000
+const day = (t: number): string => new Date(t).toISOString().slice(0, 10)
+const hh = (t: number): string => new Date(t).toISOString().slice(11, 13)
+// Hours delivered: one long ago (first delivery), then the last two; everything between is missing.
+const FIRST = Date.UTC(2026, 10, 16, 8)
+const RECENT = [Date.UTC(2026, 10, 20, 8), Date.UTC(2026, 10, 20, 9)]
+const NOW = Date.UTC(2026, 10, 20, 9, 50)
+
+let work: string
+let bucket: string
+let workspace: Workspace
+let store: AppStore
+
+async function put(key: string, body: string, at: number): Promise<void> {
+  const file = join(bucket, key)
+  await mkdir(dirname(file), { recursive: true })
+  await writeFile(file, body)
+  await utimes(file, at / 1000, at / 1000)
+}
+
+async function deliverHour(t: number): Promise<void> {
+  for (const c of CATALOG) {
+    const folder = c.mode === 'full' ? `v2/${c.schema}/${c.table}/snapshot_date=${day(t)}/snapshot_hour=${hh(t)}/` : `v2/${c.schema}/${c.table}/etl_date=${day(t)}/etl_hour=${hh(t)}/`
+    await put(`${folder}part-00000.parquet`, 'PAR1', t + 10 * 60_000)
+    await put(`${folder}_SUCCESS`, '', t + 12 * 60_000)
+  }
+  const delivered = CATALOG.map((c) => ({ schema: c.schema, table: c.table, mode: c.mode }))
+  await put(`v2/_manifests/snapshot_date=${day(t)}/snapshot_hour=${hh(t)}/manifest.json`, JSON.stringify({ snapshot_date: day(t), snapshot_hour: hh(t), complete: true, tables_delivered: delivered, tables_missing: [], tables_pending: [] }), t + 13 * 60_000)
+}
+
+/** The store's transport: the same dispatch and event source as the web host's and the IPC's, on a real Workspace. */
+function api(w: Workspace): ApiPort {
+  return {
+    async call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise<ResultOf<N>> {
+      const reply = await dispatch(w, name, args)
+      if (!reply.ok) throw new Error(reply.error)
+      return reply.result as ResultOf<N>
+    },
+    subscribe: (name, listener) => w.events.on((e) => e.name === name && listener(e.payload as never))
+  }
+}
+
+const until = async (what: () => boolean, ms = 10_000): Promise<void> => {
+  const end = Date.now() + ms
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'ee-store-'))
+  bucket = join(work, 'bucket')
+  for (const t of [FIRST, ...RECENT]) await deliverHour(t)
+  workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => NOW, autoRefresh: false })
+  store = createAppStore({ api: api(workspace) })
+}, 30_000)
+afterAll(async () => {
+  workspace?.dispose()
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+describe('store slices on a real workspace', () => {
+  it('saves and opens a local connection: the old view is cleared, the pushed end of its first refresh reloads overview and timeline', async () => {
+    const stop = store.getState().followRefresh()
+    await store.getState().loadConnections()
+    expect(store.getState().connections?.active).toBeNull()
+    await store.getState().saveAndOpen({ connection: { name: 'hand-written', provider: 'local', path: bucket } as never })
+    const s = store.getState()
+    expect(s.connections?.connections.find((c) => c.id === s.connections?.active)?.name).toBe('hand-written')
+    expect(s.overview).toBeNull()
+    // No call from the test: main's refreshDone event makes the store reload.
+    await until(() => store.getState().overview !== null && store.getState().timeline !== null)
+    expect(store.getState().refreshStatus).toMatchObject({ running: false, generation: workspace.refreshStatus().generation })
+    expect(store.getState().overview?.version).toBe('v2')
+    expect(store.getState().overview?.lastCompleteHour).toBe(new Date(RECENT[1]!).toISOString())
+    // 7 days asked, but nothing before the first delivery's day: from its midnight to the last hour.
+    const hours = store.getState().timeline!.hours
+    expect([hours[0]?.start, hours.at(-1)?.start]).toEqual([new Date(Date.UTC(2026, 10, 16)).toISOString(), new Date(RECENT[1]!).toISOString()])
+    // The same generation again reloads nothing (no second round of calls on every poll).
+    const shown = store.getState().overview
+    store.getState().applyRefreshStatus(workspace.refreshStatus())
+    expect(store.getState().overview).toBe(shown)
+    stop()
+  })
+
+  it('follows a refresh by its pushed progress: running while it lists, then done with a new generation', async () => {
+    const seen: boolean[] = []
+    const stop = store.getState().followRefresh()
+    const unsub = store.subscribe((s, before) => {
+      if (s.refreshStatus !== before.refreshStatus) seen.push(s.refreshStatus?.running ?? false)
+    })
+    const g = workspace.refreshStatus().generation
+    await store.getState().refresh(true)
+    await workspace.running
+    await until(() => store.getState().refreshStatus?.running === false && store.getState().refreshStatus?.generation === g + 1)
+    expect(seen[0]).toBe(true)
+    expect(seen.at(-1)).toBe(false)
+    unsub()
+    stop()
+  })
+
+  it('jumps to a finding older than the range: widens it, then focuses the cell and opens the inspector', async () => {
+    await store.getState().setRange(48)
+    expect(store.getState().timeline?.hours.length).toBe(48)
+    // A table missing in the hour after the first delivery: 4 days back, outside 2 days.
+    const old = await api(workspace).call('timeline', { fromHours: 7 * 24 })
+    const f = old.findings.find((x) => x.kind === 'missing' && findingHour(x) === FIRST + H)
+    expect(f).toBeDefined()
+    await store.getState().jumpTo(f!)
+    await until(() => store.getState().inspected !== null)
+    const s = store.getState()
+    expect(s.rangeHours).toBe(7 * 24)
+    expect(s.pendingJump).toBeNull()
+    expect(s.focused).toEqual({ start: new Date(FIRST + H).toISOString(), table: s.timeline!.tables.findIndex((t) => t.table === f!.table) })
+    expect(s.inspected?.start).toBe(new Date(FIRST + H).toISOString())
+    expect(s.inspected?.tables.find((t) => t.table === f!.table)?.state).toBe('missing')
+    s.closeInspector()
+    expect(store.getState().inspected).toBeNull()
+  })
+
+  it('a call that fails says why in the store, and the next reload clears it', async () => {
+    await store.getState().inspect('not-an-hour')
+    expect(store.getState().error).toMatch(/start/)
+    await store.getState().reloadDeliveries()
+    expect(store.getState().error).toBeNull()
+  })
+
+  it('another table resets the filters; the same table keeps them; the pane receives handed-over SQL and shows itself', () => {
+    const s = store.getState()
+    s.addFilter('tenant_id')
+    s.setTenants(['t1'])
+    s.setTimeRange({ from: '2026-11-20T00:00', to: '' })
+    s.selectTable({ schema: 'datamart_claudia', table: 'claudia_messages' }, true)
+    expect(store.getState().filters).toHaveLength(1)
+    s.selectTable({ schema: 'datamart_claudia', table: 'claudia_csat' }, true)
+    expect(store.getState()).toMatchObject({ filters: [], tenants: [], timeRange: { from: '', to: '' }, tablePickedByUser: true })
+    s.openInSql('SELECT 1')
+    s.openInSql('SELECT 1')
+    expect(store.getState().handedOver).toEqual({ sql: 'SELECT 1', n: 2 })
+    expect(store.getState().tab).toBe('sql')
+    expect(store.getState().visited.sql).toBe(true)
+  })
+
+  it('keeps the query history in main: an entry added is in the next load', async () => {
+    await store.getState().addHistory({ sql: 'SELECT 42', rows: 1, ms: 3, error: null })
+    const fresh = createAppStore({ api: api(workspace) })
+    await fresh.getState().loadHistory()
+    expect(fresh.getState().history[0]?.sql).toBe('SELECT 42')
+  })
+})
