@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { createReadStream } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { DuckDBTypeId } from '@duckdb/node-api'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -21,10 +21,13 @@ import { MemorySecretStore } from '../main/connections/secret-store'
 import { openConnection } from '../main/connections/open-connection'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from '../main/engine/open-bucket-engine'
 import { toJsonValue } from '../main/engine/json-values'
+import { Mirror } from '../main/mirror/mirror'
 import type { NativeEngine, QueryProgress } from '../main/engine/native-engine'
 import { ExportError, exportQuery } from '../main/export/export-to-file'
 import { findUnreadableFiles } from '../main/store/parquet-frame-check'
 import { quoteIdent } from '../shared/sql-quote'
+import { logicalTableColumns } from '../main/engine/logical-table-columns'
+import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
 import { connectionFromUrl } from './bucket-url'
 
 const DUCKDB_VERSION_NOTE = '1.5'
@@ -43,6 +46,9 @@ commands:
   export (--table T [--where "SQL predicate"] | --sql "SQL") --out FILE [--format csv|parquet] [--force] [--as-of ISO]
   query "SQL" [--format table|csv|json] [--as-of ISO]   runs SQL over the views: <schema>.<table>, <table>,
                                 <table>__versions (parts tables); as of an hour, the views hold what was delivered by then
+  ddl --engine athena|bigquery [--table T] [--database D] [--json]   Athena / Glue (S3) or BigQuery (GCS) definitions
+                                of every table (or T): external tables per prefix and views with the same rules, notes
+                                on what SQL cannot know; the location comes from --bucket (a local folder: a placeholder)
 query and export run native DuckDB ${DUCKDB_VERSION_NOTE} over local copies of the objects (downloaded once, kept in the cache
 folder); one read-only statement (SELECT, WITH, FROM, EXPLAIN); nothing else on the machine is readable from SQL.
 values: table and csv print each value as DuckDB casts it to VARCHAR (csv is DuckDB's own COPY ... (FORMAT csv),
@@ -160,6 +166,8 @@ async function main(argv: string[]): Promise<number> {
       out: { type: 'string' },
       force: { type: 'boolean' },
       'as-of': { type: 'string' },
+      engine: { type: 'string' },
+      database: { type: 'string' },
       help: { type: 'boolean', short: 'h' }
     }
   })
@@ -168,7 +176,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`)
     return command || values.help ? 0 : 2
   }
-  if (!['status', 'timeline', 'doctor', 'query', 'export'].includes(command)) throw new UsageError(`unknown command "${command}"`)
+  if (!['status', 'timeline', 'doctor', 'query', 'export', 'ddl'].includes(command)) throw new UsageError(`unknown command "${command}"`)
+  if (command === 'ddl' && values.engine !== 'athena' && values.engine !== 'bigquery') throw new UsageError('ddl needs --engine athena (an S3 bucket) or --engine bigquery (a GCS bucket)')
   let sql = command === 'query' ? positionals[1] : undefined
   if (command === 'query' && !sql) throw new UsageError('query needs the SQL to run, in quotes')
   if (command === 'export') {
@@ -190,6 +199,9 @@ async function main(argv: string[]): Promise<number> {
   if (Number.isNaN(now)) throw new UsageError(`--now must be an ISO-8601 instant such as 2026-11-13T02:50:00Z, not "${values.now}"`)
 
   const conn = connectionFromUrl(values.bucket, { ...(values.profile ? { profile: values.profile } : {}), ...(values.region ? { region: values.region } : {}), ...(values.endpoint ? { endpoint: values.endpoint } : {}), ...(values['key-file'] ? { keyFile: values['key-file'] } : {}) })
+  const location = warehouseLocation(conn)
+  const mismatch = command === 'ddl' ? engineMismatch(values.engine as 'athena' | 'bigquery', location) : null
+  if (mismatch) throw new UsageError(mismatch)
   const provider = await openConnection(conn, new MemorySecretStore())
   const show = progress(!values.json)
   const id = createHash('sha256').update(`${conn.id}|${values.endpoint ?? ''}`).digest('hex').slice(0, 32)
@@ -219,8 +231,14 @@ async function main(argv: string[]): Promise<number> {
   /** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
   const openEngine = async (): Promise<BucketEngine> => {
     show('opening the tables…')
-    const opened = await openBucketEngine(fileStoreFor(provider, cacheDir(), id), inventory, refreshed.index.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
+    const store = fileStoreFor(provider, cacheDir(), id)
+    // The parts tables' history compacted once into the cache (only new hours are added later): few files to read.
+    const mirror = new Mirror(join(cacheDir(), 'mirror', id), store)
+    const built = await mirror.refresh(inventory, now, { onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`) })
+    for (const p of built.problems) process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
+    const opened = await openBucketEngine(store, inventory, refreshed.index.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
       now,
+      mirror,
       ...(asOf !== undefined ? { asOf } : {}),
       onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
     })
@@ -240,10 +258,11 @@ async function main(argv: string[]): Promise<number> {
     const ac = interrupted()
     const target = resolve(values.out as string)
     try {
-      const progressText = (p: QueryProgress): string => `exporting… ${p.percent >= 0 ? `${Math.round(p.percent)}%` : ''} ${p.rowsProcessed} rows read`
+      // DuckDB's own progress moves for few COPYs of the logical tables: the bytes written always do.
+      const progressText = (p: QueryProgress): string => `exporting… ${megabytes(p.bytesWritten ?? 0)} written${p.percent > 0 ? `, ${Math.round(p.percent)}%` : ''}${p.rowsProcessed > 0 ? `, ${p.rowsProcessed} rows read` : ''}`
       const { rows } = await exportQuery(engine, sql as string, target, { format: format as 'csv' | 'parquet', overwrite: values.force === true, signal: ac.signal, onProgress: (p) => show(progressText(p)) })
       show.done()
-      process.stderr.write(`wrote ${rows} rows to ${target}\n`)
+      process.stderr.write(`wrote ${rows} rows (${megabytes((await stat(target)).size)}) to ${target}\n`)
       return 0
     } catch (e) {
       show.done()
@@ -255,9 +274,25 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
+  if (command === 'ddl') {
+    // The columns come from the logical tables themselves (native DuckDB), the rest from the listing and the core.
+    const unreadable = await unreadableFiles()
+    const opened = await openEngine()
+    try {
+      const columns = await logicalTableColumns(opened, fileStoreFor(provider, cacheDir(), id), inventory, { now, unreadable })
+      const r = warehouseDdl({ engine: values.engine as 'athena' | 'bigquery', location, database: values.database ?? null, table: values.table ?? null, inventory, columns, now, unreadable })
+      if (!r.ok) throw new UsageError(r.message)
+      await writeOut(values.json ? `${JSON.stringify({ text: r.text, notes: r.notes })}\n` : r.text)
+      return 0
+    } finally {
+      await opened.engine.close()
+    }
+  }
+
   if (command === 'query') {
     const { engine, views } = await openEngine()
     for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
+    for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
     for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
     const ac = interrupted()
     try {
