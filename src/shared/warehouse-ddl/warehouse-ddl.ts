@@ -3,6 +3,7 @@
 // The order is the core's (deliverySortKey); the engines only sort by it. What SQL cannot know is said in notes.
 import { INITIAL, SUCCESS_MARKER } from '../bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from '../catalog'
+import type { ConnectionConfig } from '../connection-config'
 import { dateOf } from '../dates'
 import { deliverySortKey } from '../delivery-order'
 import { type Folder, type Inventory, latestReady, readyPartsFolders } from '../inventory'
@@ -100,6 +101,11 @@ function findTable(name: string): CatalogTable | undefined {
 
 function placeholder(engine: WarehouseEngine): string {
   return engine === 'athena' ? 's3://YOUR_BUCKET/YOUR_PREFIX' : 'gs://YOUR_BUCKET/YOUR_PREFIX'
+}
+
+/** Where a connection's export lives as a warehouse names it (`s3://bucket/prefix`, `gs://bucket/prefix`); null for a local folder. */
+export function warehouseLocation(c: ConnectionConfig): string | null {
+  return c.provider === 'local' ? null : `${c.provider === 's3' ? 's3' : 'gs'}://${c.bucket}/${c.prefix}`.replace(/\/+$/, '')
 }
 
 /** Why the engine cannot read the export at `location` (Athena reads S3, BigQuery Cloud Storage), or null when it can. */
