@@ -1,0 +1,195 @@
+// npm run bench -- mirror
+// A year of the three parts tables (real Parquet written by native DuckDB: etl_date=__initial__, BENCH_V1_DAYS daily
+// v1 folders, BENCH_DAYS × 24 hourly v2 folders) in the S3 test server behind a loopback proxy adding 30 ms to every
+// request. Times, in one run: the cold mirror (listing, downloads, compaction) against reading each file with one
+// sequential request (what DuckDB-WASM does per file); the warm path from opening the connection to the first
+// count(*) of each parts table on the mirror; one new hour (time, requests, bytes); the mirror's size against the
+// raw bytes; and a query on the mirror against native DuckDB on the raw files.
+import { createHash } from 'node:crypto'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
+import { S3Provider } from '../../src/main/bucket/s3-provider'
+import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
+import { Mirror } from '../../src/main/mirror/mirror'
+import { CATALOG } from '../../src/shared/catalog'
+import { buildInventory, foldersForLogicalTable } from '../../src/shared/inventory'
+import { logicalTableSql } from '../../src/shared/logical-table-sql'
+import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
+import { startFaultProxy } from '../helpers/fault-proxy'
+import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
+
+const BUCKET = 'bench-mirror'
+const DAYS = Number(process.env['BENCH_DAYS'] ?? 365)
+const V1_DAYS = Number(process.env['BENCH_V1_DAYS'] ?? 60)
+const ROWS = Number(process.env['BENCH_ROWS_PER_FOLDER'] ?? 40)
+const LATENCY_MS = Number(process.env['BENCH_LATENCY_MS'] ?? 30)
+const V2_START = Date.UTC(2026, 10, 3, 3)
+const PARTS = CATALOG.filter((t) => t.mode === 'parts')
+
+/** An object in s3rver's on-disk layout (what its PUT would write), with its modification time. */
+async function putRaw(dir: string, key: string, body: Buffer, mtime: number): Promise<void> {
+  const parts = key.split('/')
+  const name = parts.pop() as string
+  const d = join(dir, BUCKET, ...parts)
+  await mkdir(d, { recursive: true })
+  const file = join(d, `${name}._S3rver_object`)
+  await writeFile(file, body)
+  await writeFile(`${file}.md5`, createHash('md5').update(body).digest('hex'))
+  await writeFile(join(d, `${name}._S3rver_metadata.json`), '{"content-type":"application/octet-stream"}')
+  await utimes(file, new Date(mtime), new Date(mtime))
+}
+
+interface Folder {
+  readonly prefix: string
+  readonly date: string
+  readonly hour: string | null
+  readonly at: number
+}
+
+function folders(t: { schema: string; table: string }, hours: number): Folder[] {
+  const out: Folder[] = [{ prefix: `v1/${t.schema}/${t.table}/etl_date=__initial__/`, date: '__initial__', hour: null, at: V2_START - (V1_DAYS + 2) * 86_400_000 }]
+  for (let d = V1_DAYS; d >= 1; d--) {
+    const at = V2_START - 20 * 3_600_000 - d * 86_400_000
+    out.push({ prefix: `v1/${t.schema}/${t.table}/etl_date=${new Date(at).toISOString().slice(0, 10)}/`, date: new Date(at).toISOString().slice(0, 10), hour: null, at })
+  }
+  for (let h = 0; h < hours; h++) {
+    const at = V2_START + h * 3_600_000
+    const iso = new Date(at).toISOString()
+    out.push({ prefix: `v2/${t.schema}/${t.table}/etl_date=${iso.slice(0, 10)}/etl_hour=${iso.slice(11, 13)}/`, date: iso.slice(0, 10), hour: iso.slice(11, 13), at })
+  }
+  return out
+}
+
+/** One folder's Parquet, written by native DuckDB: new rows, and for keyed tables some re-deliveries of older keys. */
+async function parquetFor(c: Awaited<ReturnType<DuckDBInstance['connect']>>, t: (typeof PARTS)[number], i: number, scratch: string): Promise<Buffer> {
+  const key = t.keyColumn ?? 'message_id'
+  const redo = i > 0 ? ` UNION ALL SELECT 'k' || lpad(((r * 7919 + ${i}) % ${i * ROWS})::VARCHAR, 9, '0'), 'tnt_acme', 'edited in ${i}', TIMESTAMP '2026-01-01' + to_seconds(${i}::BIGINT * 3600) FROM range(${Math.ceil(ROWS / 10)}) t(r)` : ''
+  const sql = `SELECT 'k' || lpad((${i * ROWS} + r)::VARCHAR, 9, '0') AS ${quoteIdent(key)}, ['tnt_acme','tnt_globex','tnt_initech'][1 + r % 3] AS tenant_id, 'text ' || r || ' of ' || ${i} AS content, TIMESTAMP '2026-01-01' + to_seconds(${i}::BIGINT * 3600 + r) AS ${t.eventTimeColumn ?? 'created_at'} FROM range(${ROWS}) t(r)${redo}`
+  const file = join(scratch, 'f.parquet')
+  await c.run(`COPY (${sql}) TO ${quoteLiteral(file)} (FORMAT parquet)`)
+  return readFile(file)
+}
+
+export async function benchMirror(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'ee-bench-mirror-'))
+  const s3 = await startS3Server({ childProcess: true })
+  const proxy = await startFaultProxy(s3.endpoint)
+  try {
+    const hours = DAYS * 24
+    const db = await DuckDBInstance.create(':memory:')
+    const c = await db.connect()
+    let files = 0
+    let rawBytes = 0
+    process.stderr.write(`writing ${PARTS.length} × ${1 + V1_DAYS + hours - 1} folders into the S3 server…\n`)
+    const last: Record<string, Folder> = {}
+    for (const t of PARTS) {
+      const all = folders(t, hours)
+      last[t.table] = all.pop() as Folder
+      for (const [i, f] of all.entries()) {
+        const body = await parquetFor(c, t, i, work)
+        await putRaw(s3.directory, `${f.prefix}part-00000.parquet`, body, f.at + 10 * 60_000)
+        await putRaw(s3.directory, `${f.prefix}_SUCCESS`, Buffer.alloc(0), f.at + 20 * 60_000)
+        files++
+        rawBytes += body.length
+      }
+    }
+    await putRaw(s3.directory, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json', Buffer.from('{}'), V2_START + 20 * 60_000)
+    const now = V2_START + (hours - 2) * 3_600_000 + 50 * 60_000
+    const provider = new S3Provider({ bucket: BUCKET, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+    proxy.rules.latencyMs = LATENCY_MS
+    const dataDir = join(work, 'data')
+    const store = fileStoreFor(provider, dataDir, 'bench')
+    const mirror = new Mirror(join(dataDir, 'mirror', 'bench'), store)
+    const time = async <T>(f: () => Promise<T>): Promise<[number, T]> => {
+      const t0 = performance.now()
+      const r = await f()
+      return [performance.now() - t0, r]
+    }
+
+    // Cold: listing, downloads, compaction.
+    let requests = proxy.stats.requests
+    const [listMs, cold] = await time(() => refreshBucketIndex(provider, null, { now }))
+    const [mirrorMs, built] = await time(() => mirror.refresh(buildInventory(cold.index.objects.values(), { now }), now))
+    const coldRequests = proxy.stats.requests - requests
+    if (built.problems.length > 0) throw new Error(JSON.stringify(built.problems.slice(0, 3)))
+    const segments = await mirror.segments()
+    const mirrorBytes = segments.reduce((n, s) => n + s.bytes, 0)
+
+    // Warm: open the connection (incremental listing), mirror already current, first count(*) of each parts table.
+    requests = proxy.stats.requests
+    const [warmMs, warmAnswers] = await time(async () => {
+      const again = await refreshBucketIndex(provider, cold.index, { now })
+      const inventory = buildInventory(again.index.objects.values(), { now })
+      await mirror.refresh(inventory, now)
+      const be = await openBucketEngine(store, inventory, again.index.objects, join(work, 'engine-warm'), { now, mirror })
+      try {
+        const out: number[] = []
+        for (const t of PARTS) out.push(Number((await be.engine.selectAll(`SELECT count(*) FROM ${quoteIdent(t.table)}`)).rows[0]?.[0]))
+        return out
+      } finally {
+        await be.engine.close()
+      }
+    })
+    const warmRequests = proxy.stats.requests - requests
+
+    // One new hour for each parts table.
+    for (const t of PARTS) {
+      const f = last[t.table] as Folder
+      const body = await parquetFor(c, t, 1 + V1_DAYS + hours, work)
+      await putRaw(s3.directory, `${f.prefix}part-00000.parquet`, body, f.at + 10 * 60_000)
+      await putRaw(s3.directory, `${f.prefix}_SUCCESS`, Buffer.alloc(0), f.at + 20 * 60_000)
+    }
+    const later = now + 3_600_000
+    requests = proxy.stats.requests
+    const storeBefore = await du(join(dataDir, 'store'))
+    const [hourMs, hourResult] = await time(async () => {
+      const again = await refreshBucketIndex(provider, cold.index, { now: later })
+      return mirror.refresh(buildInventory(again.index.objects.values(), { now: later }), later)
+    })
+    const hourRequests = proxy.stats.requests - requests
+    const hourBytes = (await du(join(dataDir, 'store'))) - storeBefore
+
+    // A query on the mirror against native DuckDB on the raw files (the store's copies), same rules.
+    const final = await refreshBucketIndex(provider, cold.index, { now: later })
+    const inventory = buildInventory(final.index.objects.values(), { now: later })
+    const q = "SELECT tenant_id, count(*) AS n FROM claudia_messages GROUP BY 1 ORDER BY 1"
+    const be = await openBucketEngine(store, inventory, final.index.objects, join(work, 'engine-q'), { now: later, mirror })
+    const [mirrorQueryMs] = await time(() => be.engine.selectAll(q))
+    await be.engine.close()
+    const t = PARTS.find((x) => x.table === 'claudia_messages')!
+    const paths = (await store.ensure(foldersForLogicalTable(inventory, t).flatMap((f) => f.dataFiles))).paths
+    const raw = logicalTableSql(t, foldersForLogicalTable(inventory, t), (k) => paths.get(k) as string)
+    if (!raw.ok) throw new Error(raw.message)
+    await c.run(`CREATE VIEW claudia_messages AS ${raw.sql}`)
+    const [rawQueryMs] = await time(async () => (await c.runAndReadAll(q)).getRows())
+    c.closeSync()
+    db.closeSync()
+
+    const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
+    const mb = (b: number): string => `${(b / 1e6).toFixed(1)} MB`
+    const perFile = files * LATENCY_MS
+    console.log(`mirror benchmark: ${PARTS.length} parts tables, ${files} Parquet files (${DAYS} days of v2 hours, ${V1_DAYS} v1 days, __initial__), ${mb(rawBytes)}, ${LATENCY_MS} ms added per request`)
+    console.log(`  cold: listing ${s(listMs)} + mirror ${s(mirrorMs)} (downloads and compaction) = ${s(listMs + mirrorMs)}, ${coldRequests} requests; ${segments.length} segments for ${files} files`)
+    console.log(`        one sequential request per file (DuckDB-WASM on the raw files) would take at least ${s(perFile)}: ${(perFile / (listMs + mirrorMs)).toFixed(1)}x the mirror's cold build`)
+    console.log(`  warm: opening the connection to the first count(*) of each parts table: ${s(warmMs)}, ${warmRequests} requests (counts ${warmAnswers.join(', ')})`)
+    console.log(`  one new hour: ${s(hourMs)}, ${hourRequests} requests, ${mb(hourBytes)} downloaded, ${hourResult.built} segment(s) built`)
+    console.log(`  a tenant aggregate on claudia_messages: mirror ${s(mirrorQueryMs)}, native DuckDB on the raw files ${s(rawQueryMs)} (${(mirrorQueryMs / rawQueryMs).toFixed(2)}x)`)
+    console.log(`  size: mirror ${mb(mirrorBytes)} for ${mb(rawBytes)} of raw Parquet (${((100 * mirrorBytes) / rawBytes).toFixed(0)}%)`)
+  } finally {
+    await proxy.close()
+    await s3.close()
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+async function du(dir: string): Promise<number> {
+  let n = 0
+  for (const f of await readdir(dir, { recursive: true }).catch(() => [] as string[])) {
+    const st = await stat(join(dir, String(f))).catch(() => null)
+    if (st?.isFile()) n += st.size
+  }
+  return n
+}
