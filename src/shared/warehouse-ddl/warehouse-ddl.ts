@@ -6,7 +6,7 @@ import { CATALOG, type CatalogTable, qualifiedName } from '../catalog'
 import type { ConnectionConfig } from '../connection-config'
 import { dateOf } from '../dates'
 import { deliverySortKey } from '../delivery-order'
-import { type Folder, type Inventory, latestReady, readyPartsFolders } from '../inventory'
+import { type Folder, type Inventory, latestReady, versionAt } from '../inventory'
 import { isArchived } from '../listing'
 import { PARTITION_COLUMNS } from '../logical-table-sql'
 import { FIRST_V2_DELIVERY } from '../schedule'
@@ -173,7 +173,7 @@ function tableStatements(d: WarehouseDialect, input: WarehouseDdlInput, t: Catal
   const folders = [...inv.folders.values()].filter((f) => f.ref.schema === t.schema && f.ref.table === t.table)
   const v1Dates = [...new Set(folders.filter((f) => f.ref.version === 'v1').map((f) => f.ref.partition.date))].sort()
   const v2Dates = [...new Set(folders.filter((f) => f.ref.version === 'v2').map((f) => f.ref.partition.date))].sort()
-  const onV1 = inv.version === 'v1'
+  const onV1 = versionAt(inv, { now: input.now }) === 'v1'
   const withV1 = v1Dates.length > 0 || onV1
   const statements: WarehouseStatement[] = []
   const caveats = new Set<string>()
@@ -236,7 +236,7 @@ function tableStatements(d: WarehouseDialect, input: WarehouseDdlInput, t: Catal
     const what = d.scheme === 's3' ? 'Athena reads every file whose name does not start with _ or ., so one that is not Parquet fails the query: remove it' : 'the app skips them (a name starting with _ or .), but the uris pattern *.parquet matches them: check whether BigQuery reads them, and remove them if it does'
     notes.push(`${qn}: ${strays.length} file(s) the app ignores are in its folders (${strays[0]?.object.key}${strays.length > 1 ? ', …' : ''}): ${what}.`)
   }
-  if (t.mode === 'parts' && readyPartsFolders(inv, t, asOf).some((f) => f.ref.version === 'v2') === false && folders.some((f) => f.ref.version === 'v2')) {
+  if (onV1 && folders.some((f) => f.ref.version === 'v2')) {
     notes.push(`${qn}: its v2 folders do not count yet for the app (the bucket is not on v2), but the view reads them.`)
   }
   return { statements, notes }
