@@ -4,6 +4,7 @@
 import type { CatalogTable } from './catalog'
 import { compareFileNames } from './delivery-order'
 import type { Folder } from './inventory'
+import { identityTag, objectIdentity } from './identity-tag'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
 /** Where the engine finds a file: a local path or a URL of the byte server. */
@@ -146,24 +147,12 @@ export interface GlobDialect {
 }
 const WASM_DIALECT: GlobDialect = { filenameColumn: 'filename' }
 
-/** FNV-1a (53-bit) of a string, in base 36: a short tag that tells two objects apart. */
-function objectTag(s: string): string {
-  let h1 = 0x811c9dc5
-  let h2 = 0x01000193
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    h1 = Math.imul(h1 ^ c, 16777619)
-    h2 = Math.imul(h2 ^ c, 2246822519)
-  }
-  return ((h2 >>> 0) * 2097152 + ((h1 >>> 0) & 0x1fffff)).toString(36)
-}
-
 // A name holds the object's identity (key and ETag) as well as its rank, so a name never stands for two
 // different objects: an engine may cache a file's Parquet metadata by name across queries and refreshes.
 function globRegistrations(folders: readonly Folder[], base: string): { files: RankedFile[]; registrations: FileRegistration[] } {
   const files = rankFiles(folders, (k) => k)
-  const identity = new Map(folders.flatMap((f) => f.dataFiles.map((o) => [o.key, `${o.key}\u0000${o.etag ?? `${o.size}/${o.lastModified}`}`] as const)))
-  return { files, registrations: files.map((f) => ({ name: `${base}${objectTag(identity.get(f.key) ?? f.key)}-${String(f.rank).padStart(9, '0')}.parquet`, key: f.key })) }
+  const identity = new Map(folders.flatMap((f) => f.dataFiles.map((o) => [o.key, objectIdentity(o)] as const)))
+  return { files, registrations: files.map((f) => ({ name: `${base}${identityTag(identity.get(f.key) ?? f.key)}-${String(f.rank).padStart(9, '0')}.parquet`, key: f.key })) }
 }
 
 function readGlob(base: string, withProvenance: boolean, dialect: GlobDialect): string {

@@ -7,6 +7,7 @@ import type { FolderRef } from './bucket-key'
 import { CATALOG, type CatalogTable } from './catalog'
 import { compareFileNames } from './delivery-order'
 import { type AsOf, type Folder, type Inventory, readyPartsFolders, writtenAt } from './inventory'
+import { identityTag, objectIdentity } from './identity-tag'
 import { isArchived, type ListedObject } from './listing'
 
 /** A folder's place in delivery order as one integer: `__initial__` < v1 by date < v2 by date and hour. */
@@ -43,8 +44,6 @@ export interface SegmentPlan {
   readonly identity: string
 }
 
-const objectId = (o: ListedObject): string => `${o.key}\u0000${o.etag ?? `${o.size}/${o.lastModified}`}`
-
 function periodOf(f: FolderRef, now: number): string {
   const p = f.partition
   if (p.kind === 'etl' && p.initial) return 'initial'
@@ -53,18 +52,6 @@ function periodOf(f: FolderRef, now: number): string {
   if (p.date.slice(0, 7) < today.slice(0, 7)) return `v2-${p.date.slice(0, 7)}`
   if (p.date < today) return `v2-${p.date}`
   return `v2-${p.date}T${p.hour ?? '00'}`
-}
-
-/** FNV-1a (53-bit) in base 36: a short, stable name for an identity. */
-export function identityTag(s: string): string {
-  let h1 = 0x811c9dc5
-  let h2 = 0x01000193
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    h1 = Math.imul(h1 ^ c, 16777619)
-    h2 = Math.imul(h2 ^ c, 2246822519)
-  }
-  return ((h2 >>> 0) * 2097152 + ((h1 >>> 0) & 0x1fffff)).toString(36)
 }
 
 /** The segments of one parts table: every folder it reads now (`now`: the evaluation instant), grouped by period. */
@@ -83,7 +70,7 @@ export function planTableSegments(inventory: Inventory, t: Pick<CatalogTable, 's
     table: `${t.schema}.${t.table}`,
     period,
     folders,
-    identity: identityTag(folders.map((f) => `${f.folder.ref.prefix}|${objectId(f.folder.marker as ListedObject)}|${f.files.map((x) => objectId(x.object)).join('|')}|${f.leftOut.map(objectId).join('|')}`).join('\n'))
+    identity: identityTag(folders.map((f) => `${f.folder.ref.prefix}|${objectIdentity(f.folder.marker as ListedObject)}|${f.files.map((x) => objectIdentity(x.object)).join('|')}|${f.leftOut.map(objectIdentity).join('|')}`).join('\n'))
   }))
 }
 

@@ -5,7 +5,8 @@
 // included), for native DuckDB and DuckDB-WASM 0.9.1 alike.
 import type { CatalogTable } from './catalog'
 import type { FileRegistration, GlobDialect } from './logical-table-sql'
-import { type MirrorSelection, type SegmentPlan, identityTag } from './mirror-plan'
+import { identityTag } from './identity-tag'
+import type { MirrorSelection, SegmentPlan } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
 /** The mirror's own columns in every segment. `_prefix`, `_etl_date`, `_etl_hour` and `_file` are the `__versions` columns. */

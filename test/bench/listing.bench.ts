@@ -2,31 +2,17 @@
 // A year of hourly deliveries (~100,000 objects, laid out by the generator's plan) in the S3 server, behind
 // a loopback proxy adding 30 ms to every request. Times a complete index cold and warm (one new hour)
 // against the vendor's approach: one sequential paginated listing of the whole prefix.
-import { createHash } from 'node:crypto'
-import { mkdir, writeFile, utimes } from 'node:fs/promises'
-import { join } from 'node:path'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { listAll } from '../../src/main/bucket/bucket-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { planDemoBucket } from '../../src/main/demo-bucket/demo-plan'
 import { startFaultProxy } from '../helpers/fault-proxy'
+import { putRaw } from '../helpers/s3rver-layout'
 import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 
 const BUCKET = 'bench-bucket'
 const LATENCY_MS = Number(process.env['BENCH_LATENCY_MS'] ?? 30)
 
-async function putRaw(dir: string, key: string, body: string, mtime: number): Promise<void> {
-  const parts = key.split('/')
-  const name = parts.pop() as string
-  const d = join(dir, BUCKET, ...parts)
-  await mkdir(d, { recursive: true })
-  const file = join(d, `${name}._S3rver_object`)
-  await writeFile(file, body)
-  await writeFile(`${file}.md5`, createHash('md5').update(body).digest('hex'))
-  await writeFile(join(d, `${name}._S3rver_metadata.json`), '{"content-type":"application/octet-stream"}')
-  const t = new Date(mtime)
-  await utimes(file, t, t)
-}
 
 export async function benchListing(): Promise<void> {
   const days = Number(process.env['BENCH_DAYS'] ?? 365)
@@ -48,7 +34,7 @@ export async function benchListing(): Promise<void> {
   const proxy = await startFaultProxy(s3.endpoint)
   try {
     process.stderr.write(`writing ${initial.length} objects into the S3 server…\n`)
-    for (let i = 0; i < initial.length; i += 200) await Promise.all(initial.slice(i, i + 200).map(([k, t]) => putRaw(s3.directory, k, 'x', t)))
+    for (let i = 0; i < initial.length; i += 200) await Promise.all(initial.slice(i, i + 200).map(([k, t]) => putRaw(s3.directory, BUCKET, k, 'x', t)))
     const provider = new S3Provider({ bucket: BUCKET, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
     const now = Date.parse(plan.expected.now)
 
@@ -70,7 +56,7 @@ export async function benchListing(): Promise<void> {
     const coldMs = performance.now() - t0
     if (cold.index.objects.size !== n) throw new Error(`cold index has ${cold.index.objects.size} objects, the full listing ${n}`)
 
-    for (const [k, t] of added) await putRaw(s3.directory, k, 'x', t)
+    for (const [k, t] of added) await putRaw(s3.directory, BUCKET, k, 'x', t)
     t0 = performance.now()
     const warm = await refreshBucketIndex(provider, cold.index, { now: now + 3_600_000 })
     const warmMs = performance.now() - t0

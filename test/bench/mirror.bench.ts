@@ -5,8 +5,7 @@
 // sequential request (what DuckDB-WASM does per file); the warm path from opening the connection to the first
 // count(*) of each parts table on the mirror; one new hour (time, requests, bytes); the mirror's size against the
 // raw bytes; and a query on the mirror against native DuckDB on the raw files.
-import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
@@ -19,6 +18,7 @@ import { buildInventory, foldersForLogicalTable } from '../../src/shared/invento
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
 import { startFaultProxy } from '../helpers/fault-proxy'
+import { putRaw } from '../helpers/s3rver-layout'
 import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 
 const BUCKET = 'bench-mirror'
@@ -29,18 +29,6 @@ const LATENCY_MS = Number(process.env['BENCH_LATENCY_MS'] ?? 30)
 const V2_START = Date.UTC(2026, 10, 3, 3)
 const PARTS = CATALOG.filter((t) => t.mode === 'parts')
 
-/** An object in s3rver's on-disk layout (what its PUT would write), with its modification time. */
-async function putRaw(dir: string, key: string, body: Buffer, mtime: number): Promise<void> {
-  const parts = key.split('/')
-  const name = parts.pop() as string
-  const d = join(dir, BUCKET, ...parts)
-  await mkdir(d, { recursive: true })
-  const file = join(d, `${name}._S3rver_object`)
-  await writeFile(file, body)
-  await writeFile(`${file}.md5`, createHash('md5').update(body).digest('hex'))
-  await writeFile(join(d, `${name}._S3rver_metadata.json`), '{"content-type":"application/octet-stream"}')
-  await utimes(file, new Date(mtime), new Date(mtime))
-}
 
 interface Folder {
   readonly prefix: string
@@ -90,13 +78,13 @@ export async function benchMirror(): Promise<void> {
       last[t.table] = all.pop() as Folder
       for (const [i, f] of all.entries()) {
         const body = await parquetFor(c, t, i, work)
-        await putRaw(s3.directory, `${f.prefix}part-00000.parquet`, body, f.at + 10 * 60_000)
-        await putRaw(s3.directory, `${f.prefix}_SUCCESS`, Buffer.alloc(0), f.at + 20 * 60_000)
+        await putRaw(s3.directory, BUCKET, `${f.prefix}part-00000.parquet`, body, f.at + 10 * 60_000)
+        await putRaw(s3.directory, BUCKET, `${f.prefix}_SUCCESS`, Buffer.alloc(0), f.at + 20 * 60_000)
         files++
         rawBytes += body.length
       }
     }
-    await putRaw(s3.directory, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json', Buffer.from('{}'), V2_START + 20 * 60_000)
+    await putRaw(s3.directory, BUCKET, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json', Buffer.from('{}'), V2_START + 20 * 60_000)
     const now = V2_START + (hours - 2) * 3_600_000 + 50 * 60_000
     const provider = new S3Provider({ bucket: BUCKET, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
     proxy.rules.latencyMs = LATENCY_MS
@@ -139,8 +127,8 @@ export async function benchMirror(): Promise<void> {
     for (const t of PARTS) {
       const f = last[t.table] as Folder
       const body = await parquetFor(c, t, 1 + V1_DAYS + hours, work)
-      await putRaw(s3.directory, `${f.prefix}part-00000.parquet`, body, f.at + 10 * 60_000)
-      await putRaw(s3.directory, `${f.prefix}_SUCCESS`, Buffer.alloc(0), f.at + 20 * 60_000)
+      await putRaw(s3.directory, BUCKET, `${f.prefix}part-00000.parquet`, body, f.at + 10 * 60_000)
+      await putRaw(s3.directory, BUCKET, `${f.prefix}_SUCCESS`, Buffer.alloc(0), f.at + 20 * 60_000)
     }
     const later = now + 3_600_000
     requests = proxy.stats.requests

@@ -80,6 +80,18 @@ async function mirrorTypes(engine: NativeEngine): Promise<Types> {
   return Object.fromEntries(await Promise.all(views.map(async (v) => [v, await typesOf(engine, v)] as const)))
 }
 
+/** The parts tables' views on the mirror equal the same views on the raw files, evaluated at `at`. */
+async function expectMirrorEqualsRaw(mirror: Mirror, at: number): Promise<void> {
+  const raw = await engineOn(bucket, at)
+  const fromMirror = await engineOn(bucket, at, { mirror })
+  try {
+    expect(await digests(fromMirror.engine)).toEqual(await digests(raw.engine))
+  } finally {
+    await raw.engine.close()
+    await fromMirror.engine.close()
+  }
+}
+
 describe('the mirror', () => {
   const now = (): number => Date.parse(demo.expected.now)
 
@@ -155,14 +167,7 @@ describe('the mirror', () => {
     const unchanged = before.filter((s) => after.some((a) => a.file === s.file))
     expect(unchanged.length).toBe(before.length - (before.some((s) => s.period === `v2-${d}T${h}`) ? 1 : 0))
 
-    const raw = await engineOn(bucket, later)
-    const fromMirror = await engineOn(bucket, later, { mirror })
-    try {
-      expect(await digests(fromMirror.engine)).toEqual(await digests(raw.engine))
-    } finally {
-      await raw.engine.close()
-      await fromMirror.engine.close()
-    }
+    await expectMirrorEqualsRaw(mirror, later)
   })
 
   it('survives kill -9 in the middle of a build: the previous mirror stays valid and the next refresh completes it', async () => {
@@ -197,14 +202,7 @@ describe('the mirror', () => {
     // What the killed build left behind and no index names is removed.
     const files = (await readdir(join(dir, 'segments'), { recursive: true })).filter((f) => String(f).endsWith('.parquet'))
     expect(files.length).toBe((await mirror.segments()).filter((s) => s.rows > 0).length)
-    const raw = await engineOn(bucket, later)
-    const fromMirror = await engineOn(bucket, later, { mirror })
-    try {
-      expect(await digests(fromMirror.engine)).toEqual(await digests(raw.engine))
-    } finally {
-      await raw.engine.close()
-      await fromMirror.engine.close()
-    }
+    await expectMirrorEqualsRaw(mirror, later)
   }, 180_000)
 
   it('leaves archived history out and says exactly what, while the rest of the table reads', async () => {

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import pLimit from 'p-limit'
+import { objectIdentity } from '../../shared/identity-tag'
 import type { ListedObject } from '../../shared/listing'
 import { BucketError, bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
@@ -67,7 +68,6 @@ async function exists(path: string): Promise<boolean> {
   )
 }
 
-const identity = (o: ListedObject): string => `${o.key}\u0000${o.etag ?? `${o.size}/${o.lastModified}`}`
 
 export class FileStore {
   private readonly inflight = new Map<string, Promise<string>>()
@@ -87,7 +87,7 @@ export class FileStore {
   /** Where an object's whole copy lives (whether or not it is there yet). */
   pathOf(o: ListedObject): string {
     if (this.provider.localPath) return this.provider.localPath(o.key)
-    const h = createHash('sha256').update(identity(o)).digest('hex')
+    const h = createHash('sha256').update(objectIdentity(o)).digest('hex')
     const ext = /\.[A-Za-z0-9]{1,10}$/.exec(o.key)?.[0] ?? ''
     return join(this.dir, 'objects', h.slice(0, 2), `${h.slice(2, 40)}${ext}`)
   }

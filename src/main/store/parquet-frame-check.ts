@@ -7,6 +7,7 @@ import pLimit from 'p-limit'
 import { objectsForViews } from '../../shared/bucket-views'
 import type { AsOf, Inventory } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
+import { objectIdentity } from '../../shared/identity-tag'
 import { withFileLock } from '../files/file-lock'
 import { writePrivateFile } from '../files/private-file'
 
@@ -21,7 +22,7 @@ export function isParquetFrame(head: Uint8Array, tail: Uint8Array, size: number)
   return magic(head, 0) && magic(tail, 4) && footer > 0 && footer <= size - 12
 }
 
-const identity = (o: ListedObject): string => `${o.key}\u0000${o.etag ?? `${o.size}/${o.lastModified}`}`
+
 
 type Cache = Record<string, boolean>
 
@@ -77,12 +78,14 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
         limit(async () => {
           opts.signal?.throwIfAborted()
           checked.add(o.key)
-          let ok = cache[identity(o)]
+          let ok = cache[objectIdentity(o)]
           if (ok === undefined) {
             try {
               if (o.size >= 12) fetched++
-              ok = o.size < 12 ? false : isParquetFrame(await read(o, 0, 3, opts.signal), await read(o, o.size - 8, o.size - 1, opts.signal), o.size)
-              added[identity(o)] = ok
+              // Both ends at once (a block cache in front shares one fetch when they fall in the same block).
+              const ends = o.size < 12 ? null : await Promise.all([read(o, 0, 3, opts.signal), read(o, o.size - 8, o.size - 1, opts.signal)])
+              ok = ends !== null && isParquetFrame(ends[0], ends[1], o.size)
+              added[objectIdentity(o)] = ok
             } catch (e) {
               if (opts.signal?.aborted) throw e
               errors.push({ key: o.key, message: (e as Error).message })
