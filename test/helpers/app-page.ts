@@ -25,7 +25,7 @@ export async function clickCell(page: Page, table: string, iso: string): Promise
   const row = await page.locator(`[data-testid=heatmap] [data-row="${table}"]`).boundingBox()
   if (!box || !row) throw new Error(`no row ${table}`)
   const x = (idx - geo.offset + 0.5) * geo.pxh
-  if (x < 0 || x > box.width) throw new Error(`${iso} is scrolled out of view`)
+  if (x < 0 || x > box.width) throw new Error(`${iso} is scrolled out of view (x ${x.toFixed(1)} of ${box.width} px; offset ${geo.offset}, ${geo.pxh} px an hour, ${geo.hours} hours from ${geo.first})`)
   await page.mouse.click(box.x + x, row.y + row.height / 2)
   const status = page.locator('[data-testid=timeline-status]')
   await page.waitForFunction(

@@ -436,8 +436,9 @@ describe('web host', () => {
   })
 
   it('shows the rules of issue 12 on the planted cases: a manifest that contradicts itself, an empty copy, the manifest\'s word over a partial folder', async () => {
+    // One incident per hour and kind.
     for (const kind of ['manifest_contradiction', 'empty_copy', 'corrupt_file']) {
-      expect(await page.locator(`[data-testid=findings] li[data-kind=${kind}]`).count(), kind).toBe(demo.expected.faults.filter((f) => f.kind === kind).length)
+      expect(await page.locator(`[data-testid=findings] li[data-kind=${kind}]`).count(), kind).toBe(new Set(demo.expected.faults.filter((f) => f.kind === kind).map((f) => `${f.date} ${f.hour}`)).size)
     }
     // The file cut short: named, with the copy its table reads instead (issue 12 item 10).
     const cf = demo.expected.corrupt_file
@@ -451,6 +452,83 @@ describe('web host', () => {
     await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(hourIso(partial))
     await expect.poll(() => page.locator('[data-testid=inspector-findings]').textContent()).toContain(`${partial.prefix} has no _SUCCESS and the hour's manifest lists it in tables_missing`)
   })
+  it('groups findings into incidents per hour and kind, open before resolved, newest first, resolved ones saying how', async () => {
+    await page.selectOption('select[aria-label="hours shown"]', String(7 * 24))
+    const p = demo.expected.planted_hours
+    const items = page.locator('[data-testid=findings] > li')
+    await expect.poll(() => items.count()).toBeGreaterThan(3)
+    // The missing hour: one incident naming how many tables, not one line per table.
+    const missing = items.filter({ hasText: `${p['missingHour']!.date} ${p['missingHour']!.hour}:00 UTC` }).and(page.locator('[data-kind=missing]'))
+    expect(await missing.count()).toBe(1)
+    expect(await missing.locator('button').textContent()).toContain(`${CATALOG.length} tables missing`)
+    expect(await missing.getAttribute('data-resolved')).toBe('false')
+    const late = items.filter({ hasText: `${p['lateHour']!.date} ${p['lateHour']!.hour}:00 UTC` }).and(page.locator('[data-kind=late]'))
+    expect(await late.count()).toBe(1)
+    expect(await late.getAttribute('data-resolved')).toBe('true')
+    expect(await late.locator('[data-testid=resolution]').textContent()).toContain('arrived late; the data is complete')
+    // Open ones first, and within each part the newest hour first.
+    const rows = await items.evaluateAll((lis) => lis.map((li) => ({ resolved: li.getAttribute('data-resolved') === 'true', text: li.querySelector('button')?.textContent ?? '' })))
+    const firstResolved = rows.findIndex((r) => r.resolved)
+    expect(firstResolved).toBeGreaterThan(0)
+    expect(rows.slice(firstResolved).every((r) => r.resolved)).toBe(true)
+    const hours = (part: typeof rows): string[] => part.map((r) => /(\d{4}-\d\d-\d\d \d\d):00 UTC/.exec(r.text)?.[1] ?? '').filter(Boolean)
+    for (const part of [rows.slice(0, firstResolved), rows.slice(firstResolved)]) expect(hours(part)).toEqual([...hours(part)].sort().reverse())
+    // The headline answers "is the last hour there?" for the newest due hour.
+    const headline = page.locator('[data-testid=headline]')
+    expect(await headline.textContent()).toMatch(/The last due hour, \d{4}-\d\d-\d\d \d\d:00 UTC, (is complete|has \d+ of \d+ tables)/)
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: 'test-results/deliveries-normal-hour.png' })
+  })
+
+  it('shows the inspector in view however it is opened: a cell, Enter on the timeline, an incident far down the page', async () => {
+    const inView = async (): Promise<boolean> => {
+      const box = await page.locator('[data-testid=inspector]').boundingBox()
+      const vh = page.viewportSize()?.height ?? 0
+      return box !== null && box.y >= 0 && box.y < vh - 100 && box.height > 100
+    }
+    const p = demo.expected.planted_hours
+    await page.evaluate(() => window.scrollTo(0, 0))
+    expect(await clickCell(page, 'claudia_csat', hourIso(p['lateHour']!))).toBe('late')
+    await expect.poll(() => page.locator('[data-testid=inspector] h2').textContent()).toContain(`${p['lateHour']!.date} ${p['lateHour']!.hour}:00`)
+    expect(await inView()).toBe(true)
+    // Beside the timeline, not under it.
+    const [timeline, inspector] = await Promise.all([page.locator('[data-testid=heatmap]').boundingBox(), page.locator('[data-testid=inspector]').boundingBox()])
+    expect(inspector!.x).toBeGreaterThan(timeline!.x + timeline!.width - 1)
+    await page.locator('[data-testid=timeline-canvas]').focus()
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('[data-testid=inspector] h2').textContent()).toContain(new Date(Date.parse(hourIso(p['lateHour']!)) + 3_600_000).toISOString().slice(0, 13).replace('T', ' '))
+    expect(await inView()).toBe(true)
+    // The last incident, at the bottom of the page: the inspector comes into view, focused, the incident marked.
+    const last = page.locator('[data-testid=findings] > li:not([data-resolved=true])').last()
+    await last.scrollIntoViewIfNeeded()
+    await last.locator('button').click()
+    await expect.poll(() => last.getAttribute('aria-current')).toBe('true')
+    await expect.poll(inView).toBe(true)
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=inspector]') !== null)).toBe(true)
+    await page.screenshot({ path: 'test-results/inspector-beside-timeline.png' })
+  })
+
+  it('says loudly when the feed has stopped, and since when nothing has arrived', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'ee-stopped-'))
+    const later = Date.parse(demo.expected.now) + 18 * 24 * 3_600_000
+    const w = new Workspace({ dataDir: data, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: later }, autoRefresh: false })
+    const h = await startWebHost({ workspace: w, rendererDir: join(app.work, 'renderer') })
+    const other = await app.browser.newPage({ viewport: { width: 1400, height: 900 } })
+    try {
+      await other.goto(h.url)
+      const headline = other.locator('[data-testid=headline]')
+      await expect.poll(() => headline.getAttribute('data-tone'), { timeout: 60_000 }).toBe('stopped')
+      expect(await headline.textContent()).toMatch(/The feed has stopped: nothing has arrived since \d{4}-\d\d-\d\d \d\d:00 UTC \(1[78] d \d+ h ago\)/)
+      await other.screenshot({ path: 'test-results/deliveries-stopped-feed.png' })
+    } finally {
+      await other.close()
+      await h.close()
+      w.dispose()
+      await rm(data, { recursive: true, force: true })
+    }
+  })
+
   it('runs SQL in the pane under the CSP header: its DuckDB-WASM worker reads Parquet from the byte server, nothing refused', async () => {
     // A worker takes its policy from its own response, so the header (unlike the old meta tag) governs it too.
     const refused: string[] = []

@@ -1,7 +1,7 @@
 // The timeline's geometry without a canvas: rows by schema, the first view of a range, zoom about an anchor,
 // panning bounds, hit testing, keeping a focused hour in view, and axis ticks on a zone's wall clock.
 import { describe, expect, it } from 'vitest'
-import { AXIS_H, MAX_PXH, MIN_PXH, ROW_H, SCHEMA_H, cellAt, clampOffset, initialViewport, isTick, keepInView, layoutRows, panBy, tickStep, zoomAt } from '../../src/renderer/src/deliveries/timeline-viewport'
+import { AXIS_H, MAX_PXH, MIN_PXH, ROW_H, SCHEMA_H, cellAt, clampOffset, initialViewport, isTick, keepInView, layoutRows, manifestAt, panBy, tickStep, zoomAt } from '../../src/renderer/src/deliveries/timeline-viewport'
 
 const tables = [
   { schema: 'a', table: 'a1' },
@@ -10,16 +10,18 @@ const tables = [
 ]
 
 describe('timeline viewport', () => {
-  it('lays rows out under the axis, a schema heading before its tables', () => {
+  it("lays rows out under the axis: the hour's manifest first, then a schema heading before its tables", () => {
     const { rows, height } = layoutRows({ tables })
+    const top = AXIS_H + ROW_H + 4
     expect(rows.map((r) => [r.kind, r.name, r.y])).toEqual([
-      ['schema', 'a', AXIS_H],
-      ['table', 'a1', AXIS_H + SCHEMA_H],
-      ['table', 'a2', AXIS_H + SCHEMA_H + ROW_H],
-      ['schema', 'b', AXIS_H + SCHEMA_H + 2 * ROW_H],
-      ['table', 'b1', AXIS_H + 2 * SCHEMA_H + 2 * ROW_H]
+      ['manifest', 'manifest', AXIS_H],
+      ['schema', 'a', top],
+      ['table', 'a1', top + SCHEMA_H],
+      ['table', 'a2', top + SCHEMA_H + ROW_H],
+      ['schema', 'b', top + SCHEMA_H + 2 * ROW_H],
+      ['table', 'b1', top + 2 * SCHEMA_H + 2 * ROW_H]
     ])
-    expect(height).toBe(AXIS_H + 2 * SCHEMA_H + 3 * ROW_H + 4)
+    expect(height).toBe(top + 2 * SCHEMA_H + 3 * ROW_H + 4)
   })
 
   it('shows a whole short range at up to 12 px an hour, a long one from its latest hours', () => {
@@ -46,15 +48,20 @@ describe('timeline viewport', () => {
     expect(clampOffset(10, 10, 100, 500)).toBe(10)
   })
 
-  it('hits the cell under a point, and nothing on a schema heading, the axis, or past the hours', () => {
+  it('hits the cell under a point, the manifest row apart, and nothing on a schema heading, the axis, or past the hours', () => {
     const { rows } = layoutRows({ tables })
+    const top = AXIS_H + ROW_H + 4
     const v = { pxh: 10, offset: 2.5 }
-    expect(cellAt(0, AXIS_H + SCHEMA_H + 1, v, rows, 100)).toEqual({ hour: 2, table: 0 })
-    expect(cellAt(25, AXIS_H + SCHEMA_H + ROW_H + ROW_H - 1, v, rows, 100)).toEqual({ hour: 5, table: 1 })
-    expect(cellAt(5, AXIS_H + 2 * SCHEMA_H + 2 * ROW_H, v, rows, 100)).toEqual({ hour: 3, table: 2 })
-    expect(cellAt(5, AXIS_H + 1, v, rows, 100)).toBeNull()
+    expect(cellAt(0, top + SCHEMA_H + 1, v, rows, 100)).toEqual({ hour: 2, table: 0 })
+    expect(cellAt(25, top + SCHEMA_H + ROW_H + ROW_H - 1, v, rows, 100)).toEqual({ hour: 5, table: 1 })
+    expect(cellAt(5, top + 2 * SCHEMA_H + 2 * ROW_H, v, rows, 100)).toEqual({ hour: 3, table: 2 })
+    expect(cellAt(5, top + 1, v, rows, 100)).toBeNull()
     expect(cellAt(5, 2, v, rows, 100)).toBeNull()
-    expect(cellAt(10_000, AXIS_H + SCHEMA_H + 1, v, rows, 100)).toBeNull()
+    expect(cellAt(10_000, top + SCHEMA_H + 1, v, rows, 100)).toBeNull()
+    // The manifest row is no table's cell; manifestAt names its hour.
+    expect(cellAt(5, AXIS_H + 1, v, rows, 100)).toBeNull()
+    expect(manifestAt(5, AXIS_H + 1, v, 100)).toBe(3)
+    expect(manifestAt(5, top + SCHEMA_H + 1, v, 100)).toBeNull()
   })
 
   it('leaves a focused hour in view alone, and centres one out of view', () => {

@@ -4,8 +4,9 @@ import { useMemo } from 'react'
 import { ZONE_LABEL, type AxisZone } from '../common/time'
 import { TIMELINE_RANGES } from '../store/deliveries-slice'
 import { appStore, useApp } from '../store/use-app-store'
-import { FindingsList } from './findings-list'
+import { DeliveryHeadlineView } from './delivery-headline-view'
 import { HourInspector } from './hour-inspector'
+import { IncidentsList } from './incidents-list'
 import { OverviewPanel } from './overview-panel'
 import { Legend, TimelineHeatmap } from './timeline-heatmap'
 import type { Focus } from './timeline-viewport'
@@ -32,8 +33,10 @@ export function DeliveriesView(): React.JSX.Element {
 
   return (
     <>
+      {overview && timeline ? <DeliveryHeadlineView overview={overview} timeline={timeline} /> : null}
       {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : error ? null : <p>Reading the bucket…</p>}
-      <section style={{ marginTop: 12 }}>
+      <div style={{ display: 'grid', gridTemplateColumns: inspected ? 'minmax(0, 1fr) minmax(380px, 36%)' : 'minmax(0, 1fr)', gap: 12, alignItems: 'start' }}>
+      <section style={{ marginTop: 12, minWidth: 0 }}>
         <div style={{ display: 'flex', gap: 16, alignItems: 'center', fontSize: 13, flexWrap: 'wrap' }}>
           <h2 style={{ fontSize: 16, margin: 0 }}>Delivery timeline</h2>
           <label>
@@ -72,7 +75,8 @@ export function DeliveriesView(): React.JSX.Element {
         )}
       </section>
       {inspected ? <HourInspector detail={inspected} onClose={closeInspector} /> : null}
-      <FindingsList />
+      </div>
+      <IncidentsList />
     </>
   )
 }

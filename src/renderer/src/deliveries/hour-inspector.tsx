@@ -1,16 +1,32 @@
 // The hour inspector: the manifest (state, warnings, raw JSON) and, per table, the folder with its files,
-// object times, storage classes and delivered_through, with the findings of the hour.
+// object times, storage classes and delivered_through, with the findings of the hour. A side panel beside the
+// timeline, kept in view (sticky) and scrolled to when it opens; focused when opened from outside the timeline.
+import { useEffect, useRef } from 'react'
 import type { HourDetail } from '../../../shared/api-contract'
 import { STATE_STYLE } from './cell-states'
+import { KIND_WORDS } from './finding-words'
 
 const kb = (n: number): string => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`)
 const utc = (iso: string): string => `${iso.slice(0, 19).replace('T', ' ')} UTC`
 
 export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose: () => void }): React.JSX.Element {
+  const panel = useRef<HTMLElement | null>(null)
+  const heading = useRef<HTMLHeadingElement | null>(null)
+  // Opened from an incident far down the page, it must not open out of sight; from the timeline, the keyboard
+  // stays on the timeline (arrows and Enter go on working there).
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'nearest' })
+    if (document.activeElement?.getAttribute('data-testid') !== 'timeline-canvas') heading.current?.focus({ preventScroll: true })
+  }, [detail])
   return (
-    <section data-testid="inspector" aria-label="hour inspector" style={{ marginTop: 16, border: '1px solid #dde1e6', borderRadius: 6, padding: 12 }}>
+    <section
+      ref={panel}
+      data-testid="inspector"
+      aria-label="hour inspector"
+      style={{ marginTop: 12, border: '1px solid #dde1e6', borderRadius: 6, padding: 12, position: 'sticky', top: 8, maxHeight: 'calc(100vh - 16px)', overflow: 'auto', boxSizing: 'border-box', background: '#fff' }}
+    >
       <div style={{ display: 'flex', justifyContent: 'space-between' }}>
-        <h2 style={{ fontSize: 16, margin: 0 }}>
+        <h2 ref={heading} tabIndex={-1} style={{ fontSize: 16, margin: 0, outline: 'none' }}>
           {utc(detail.start).slice(0, 16)} UTC · {detail.era === 'v1' ? 'v1 daily delivery' : detail.era === 'gap' ? 'switch gap' : 'v2 hourly delivery'}
         </h2>
         <button onClick={onClose}>Close</button>
@@ -19,7 +35,7 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
         <ul data-testid="inspector-findings" style={{ fontSize: 13 }}>
           {detail.findings.map((f, i) => (
             <li key={i}>
-              <b>{f.kind}</b> {f.table ?? ''}: {f.message}
+              <b title={f.kind}>{KIND_WORDS[f.kind].one}</b> {f.table ?? ''}: {f.message}
             </li>
           ))}
         </ul>

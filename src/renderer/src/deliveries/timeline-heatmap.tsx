@@ -7,7 +7,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { type TimelineView, decodeCell } from '../../../shared/api-contract'
 import { CELL_STATES } from '../../../shared/timeline'
 import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from '../common/time'
-import { ERA_COLOR, STATE_STYLE } from './cell-states'
+import { ERA_COLOR, MANIFEST_CELLS, MANIFEST_STYLE, STATE_STYLE } from './cell-states'
+import { manifestCells } from './manifest-cells'
 import {
   AXIS_H,
   type Focus,
@@ -17,6 +18,7 @@ import {
   SCHEMA_H,
   type Viewport,
   cellAt as cellAtPoint,
+  manifestAt,
   clampOffset,
   initialViewport,
   isTick,
@@ -55,6 +57,9 @@ export function TimelineHeatmap(props: {
     })
     return a
   }, [view, n])
+  const manifests = useMemo(() => manifestCells(view), [view])
+  const focusRef = useRef(focus)
+  focusRef.current = focus
   const plotW = Math.max(100, width - LABEL_W)
   // The view: pixels per hour and the (fractional) hour index at the left edge. Starts on the latest hours.
   const [vp, setVp] = useState<Viewport>(() => initialViewport(n, plotW))
@@ -62,8 +67,23 @@ export function TimelineHeatmap(props: {
   const [hover, setHover] = useState<{ x: number; y: number; hour: number; table: number } | null>(null)
   const drag = useRef<{ x: number; offset: number; moved: boolean } | null>(null)
 
-  // A new range (2 days → a year) shows its whole span when it fits, else the latest hours.
-  useEffect(() => setVp(initialViewport(n, plotW)), [n, plotW])
+  // A new range (2 days → a year) shows its whole span when it fits, else the latest hours. Another width (the
+  // inspector opening beside it, a resized window) fits the range again until the user zoomed or panned; after
+  // that it keeps the zoom and the latest hour shown. Either way a focused cell stays in view.
+  const moved = useRef(false)
+  const shown = useRef({ n, plotW })
+  useEffect(() => {
+    const before = shown.current
+    shown.current = { n, plotW }
+    const focusHour = focusRef.current?.hour
+    setVp((v) => {
+      let next: Viewport
+      if (before.n !== n || !moved.current) next = initialViewport(n, plotW)
+      else next = { pxh: v.pxh, offset: clampOffset(v.offset + (before.plotW - plotW) / v.pxh, v.pxh, n, plotW) }
+      if (before.n !== n) moved.current = false
+      return focusHour === undefined || before.n !== n ? next : keepInView(next, focusHour, n, plotW)
+    })
+  }, [n, plotW])
 
   useEffect(() => {
     const el = wrapRef.current
@@ -74,11 +94,21 @@ export function TimelineHeatmap(props: {
     return () => ro.disconnect()
   }, [])
 
-  const zoomAt = useCallback((factor: number, anchorX: number) => setVp((v) => zoomViewport(v, factor, anchorX, n, plotW)), [n, plotW])
+  const zoomAt = useCallback(
+    (factor: number, anchorX: number) => {
+      moved.current = true
+      setVp((v) => zoomViewport(v, factor, anchorX, n, plotW))
+    },
+    [n, plotW]
+  )
 
   const zc = props.zoomCommand
+  // Only a command given since this timeline was shown (a mount, in StrictMode twice, is none).
+  const zoomSeen = useRef(zc?.n ?? 0)
   useEffect(() => {
-    if (zc) zoomAt(zc.dir > 0 ? 1.5 : 1 / 1.5, plotW / 2)
+    if (!zc || zc.n === zoomSeen.current) return
+    zoomSeen.current = zc.n
+    zoomAt(zc.dir > 0 ? 1.5 : 1 / 1.5, plotW / 2)
   }, [zc?.n])
 
   // Keep the focused cell in view — but not when the range itself changed (the view was just reset to it).
@@ -105,6 +135,7 @@ export function TimelineHeatmap(props: {
     const t = view.tables.length
     const tableRows = rows.filter((r): r is Extract<Row, { kind: 'table' }> => r.kind === 'table')
     const colors = CELL_STATES.map((s) => STATE_STYLE[s].color)
+    const manifestColors = MANIFEST_CELLS.map((m) => MANIFEST_STYLE[m].color)
     const { first, last } = visibleHours(vp, n, plotW)
     const eraColor = ERA_COLOR
     if (pxh >= 1) {
@@ -115,6 +146,8 @@ export function TimelineHeatmap(props: {
         if (!hv) continue
         g.fillStyle = eraColor[hv.era]
         g.fillRect(x, AXIS_H - 8, pxh, 6)
+        g.fillStyle = manifestColors[manifests[i] ?? 0] ?? '#fff'
+        g.fillRect(x, AXIS_H + 1, Math.max(1, pxh - gap), ROW_H - 2)
         for (const r of tableRows) {
           g.fillStyle = colors[codes[i * t + r.index] ?? 0] ?? '#fff'
           g.fillRect(x, r.y + 1, Math.max(1, pxh - gap), ROW_H - 2)
@@ -128,7 +161,13 @@ export function TimelineHeatmap(props: {
         const h1 = Math.min(n, Math.floor(offset + (x + 1) / pxh))
         if (h0 >= n || h1 <= h0) continue
         worst.fill(255)
-        for (let i = h0; i < h1; i++) for (let j = 0; j < t; j++) worst[j] = Math.min(worst[j] ?? 255, codes[i * t + j] ?? 255)
+        let worstManifest = 255
+        for (let i = h0; i < h1; i++) {
+          for (let j = 0; j < t; j++) worst[j] = Math.min(worst[j] ?? 255, codes[i * t + j] ?? 255)
+          worstManifest = Math.min(worstManifest, manifests[i] ?? 255)
+        }
+        g.fillStyle = manifestColors[worstManifest] ?? '#fff'
+        g.fillRect(x, AXIS_H + 1, 1, ROW_H - 2)
         const hv = view.hours[h0]
         if (hv) {
           g.fillStyle = eraColor[hv.era]
@@ -171,7 +210,7 @@ export function TimelineHeatmap(props: {
         g.lineWidth = 1
       }
     }
-  }, [view, rows, height, codes, starts, n, vp, pxh, offset, plotW, zone, focus])
+  }, [view, rows, height, codes, manifests, starts, n, vp, pxh, offset, plotW, zone, focus])
 
   const cellAt = (clientX: number, clientY: number): { hour: number; table: number } | null => {
     const rect = canvasRef.current?.getBoundingClientRect()
@@ -208,7 +247,10 @@ export function TimelineHeatmap(props: {
       e.preventDefault()
       const rect = c.getBoundingClientRect()
       if (e.ctrlKey || e.metaKey) zoomAt(Math.pow(1.0015, -e.deltaY), e.clientX - rect.left)
-      else setVp((v) => panBy(v, Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY, n, plotW))
+      else {
+        moved.current = true
+        setVp((v) => panBy(v, Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY, n, plotW))
+      }
     }
     c.addEventListener('wheel', onWheel, { passive: false })
     return () => c.removeEventListener('wheel', onWheel)
@@ -228,7 +270,11 @@ export function TimelineHeatmap(props: {
             table · hour ({ZONE_LABEL[zone]})
           </div>
           {rows.map((r) =>
-            r.kind === 'schema' ? (
+            r.kind === 'manifest' ? (
+              <div key="manifest" data-row="manifest" title="The hour's manifest: click it to open the hour" style={{ position: 'absolute', top: r.y, left: 8, height: ROW_H, lineHeight: `${ROW_H}px`, fontWeight: 600, color: '#333' }}>
+                hour's manifest
+              </div>
+            ) : r.kind === 'schema' ? (
               <div key={`s-${r.name}`} style={{ position: 'absolute', top: r.y, left: 8, height: SCHEMA_H, lineHeight: `${SCHEMA_H}px`, fontWeight: 600, color: '#333' }}>
                 {r.name}
               </div>
@@ -236,7 +282,7 @@ export function TimelineHeatmap(props: {
               <div
                 key={`t-${r.name}`}
                 data-row={r.name}
-                style={{ position: 'absolute', top: r.y, left: 16, right: 4, height: ROW_H, lineHeight: `${ROW_H}px`, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', fontWeight: focus?.table === r.index ? 700 : 400 }}
+                style={{ position: 'absolute', top: r.y, left: 16, right: 4, height: ROW_H, lineHeight: `${ROW_H}px`, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', fontWeight: r.kind === 'table' && focus?.table === r.index ? 700 : 400 }}
               >
                 {r.name}
               </div>
@@ -263,6 +309,7 @@ export function TimelineHeatmap(props: {
             const d = drag.current
             if (d) {
               if (Math.abs(e.clientX - d.x) > 3) d.moved = true
+              if (d.moved) moved.current = true
               if (d.moved) setVp((v) => ({ pxh: v.pxh, offset: clampOffset(d.offset - (e.clientX - d.x) / v.pxh, v.pxh, n, plotW) }))
             }
             const c = cellAt(e.clientX, e.clientY)
@@ -275,10 +322,12 @@ export function TimelineHeatmap(props: {
             drag.current = null
             if (d && !d.moved) {
               const c = cellAt(e.clientX, e.clientY)
+              const rect = canvasRef.current?.getBoundingClientRect()
+              const m = rect ? manifestAt(e.clientX - rect.left, e.clientY - rect.top, vp, n) : null
               if (c) {
                 onFocus(c)
                 onSelect(view.hours[c.hour]?.start ?? '')
-              }
+              } else if (m !== null) onSelect(view.hours[m]?.start ?? '')
             }
           }}
         />
@@ -290,7 +339,7 @@ export function TimelineHeatmap(props: {
         >
           <b>{view.tables[hover.table]?.table}</b> · {STATE_STYLE[decodeCell(hoverHour.cells, hover.table)].label}
           <br />
-          {allZones(Date.parse(hoverHour.start))} · manifest {hoverHour.manifest ?? 'none expected'}
+          {allZones(Date.parse(hoverHour.start))} · {MANIFEST_STYLE[MANIFEST_CELLS[manifests[hover.hour] ?? 0] ?? 'none'].label}
         </div>
       ) : null}
       <div style={{ display: 'flex', justifyContent: 'space-between', fontSize: 12, color: '#555', padding: '2px 8px', borderTop: '1px solid #eef0f3' }}>
@@ -319,6 +368,12 @@ export function Legend(): React.JSX.Element {
         <li key={s} style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
           <span style={{ width: 12, height: 12, background: STATE_STYLE[s].color, border: '1px solid #ccc', display: 'inline-block' }} />
           {STATE_STYLE[s].label}
+        </li>
+      ))}
+      {MANIFEST_CELLS.filter((m) => m !== 'complete' && m !== 'not_due').map((m) => (
+        <li key={m} style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
+          <span style={{ width: 12, height: 12, background: MANIFEST_STYLE[m].color, border: '1px solid #ccc', display: 'inline-block', borderRadius: 6 }} />
+          {MANIFEST_STYLE[m].label}
         </li>
       ))}
       <li style={{ display: 'flex', alignItems: 'center', gap: 4 }}>

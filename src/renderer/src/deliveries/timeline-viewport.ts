@@ -1,4 +1,4 @@
-// The timeline's geometry, apart from painting and input: rows by schema, the viewport (pixels per hour and
+// The timeline's geometry, apart from painting and input: the manifest row, then rows by schema, the viewport (pixels per hour and
 // the fractional hour at the left edge), zooming about an anchor, panning within bounds, hit testing a point
 // to a cell, and which hours carry an axis tick on a zone's wall clock. Pure, so it is unit-tested.
 import type { TimelineView } from '../../../shared/api-contract'
@@ -11,7 +11,7 @@ export const MIN_PXH = 0.02
 export const MAX_PXH = 40
 const HOUR_MS = 3_600_000
 
-export type Row = { kind: 'schema'; name: string; y: number } | { kind: 'table'; index: number; name: string; y: number }
+export type Row = { kind: 'manifest'; name: string; y: number } | { kind: 'schema'; name: string; y: number } | { kind: 'table'; index: number; name: string; y: number }
 
 export interface Focus {
   readonly hour: number
@@ -25,8 +25,9 @@ export interface Viewport {
 }
 
 export function layoutRows(view: Pick<TimelineView, 'tables'>): { rows: Row[]; height: number } {
-  const rows: Row[] = []
-  let y = AXIS_H
+  // The hour's manifest first: its own row, apart from the tables' cells.
+  const rows: Row[] = [{ kind: 'manifest', name: 'manifest', y: AXIS_H }]
+  let y = AXIS_H + ROW_H + 4
   let last = ''
   view.tables.forEach((t, index) => {
     if (t.schema !== last) {
@@ -69,6 +70,12 @@ export function cellAt(x: number, y: number, v: Viewport, rows: readonly Row[], 
   const row = rows.find((r) => r.kind === 'table' && y >= r.y && y < r.y + ROW_H)
   if (!row || row.kind !== 'table' || hour < 0 || hour >= hours) return null
   return { hour, table: row.index }
+}
+
+/** The hour index under a point of the manifest row, or null when the point is elsewhere. */
+export function manifestAt(x: number, y: number, v: Viewport, hours: number): number | null {
+  const hour = Math.floor(v.offset + x / v.pxh)
+  return y >= AXIS_H && y < AXIS_H + ROW_H && hour >= 0 && hour < hours ? hour : null
 }
 
 /** The first and last hour indexes drawn (partly visible included). */

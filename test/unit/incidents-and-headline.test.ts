@@ -1,0 +1,91 @@
+// Findings grouped as support staff act on them (one incident per hour and kind, open before resolved, newest
+// first, resolved ones saying how) and the headline "is the last hour there?", on hand-made timeline views.
+import { describe, expect, it } from 'vitest'
+import { type TimelineView, encodeCells } from '../../src/shared/api-contract'
+import { deliveryHeadline } from '../../src/shared/delivery-headline'
+import { incidentsOf } from '../../src/shared/incidents'
+import { type CellState, type Finding, FINDING_SEVERITY, type FindingKind } from '../../src/shared/timeline'
+
+const TABLES = [
+  { schema: 'datamart_claudia', table: 'claudia_csat' },
+  { schema: 'datamart_claudia', table: 'claudia_messages' }
+]
+const names = TABLES.map((t) => t.table)
+const T0 = Date.UTC(2026, 10, 20, 0)
+const iso = (h: number): string => new Date(T0 + h * 3_600_000).toISOString()
+
+function view(hours: CellState[][], findings: Finding[] = []): TimelineView {
+  return { tables: TABLES, hours: hours.map((cells, h) => ({ start: iso(h), era: 'v2', manifest: 'complete', cells: encodeCells(names, Object.fromEntries(cells.map((s, i) => [names[i], s]))) })), findings }
+}
+const finding = (kind: FindingKind, h: number, table: string | null, message = `${kind} at ${h}`): Finding => ({
+  kind,
+  severity: FINDING_SEVERITY[kind],
+  date: iso(h).slice(0, 10),
+  hour: iso(h).slice(11, 13),
+  table,
+  key: `v2/x/${table ?? '_manifests'}/${h}/`,
+  message
+})
+
+describe('incidents', () => {
+  it('groups one hour and kind into one incident listing its tables, and keeps other hours and kinds apart', () => {
+    const v = view([['ready', 'ready'], ['missing', 'missing'], ['missing', 'ready']], [finding('missing', 1, 'claudia_messages'), finding('missing', 1, 'claudia_csat'), finding('missing', 2, 'claudia_csat'), finding('manifest_absent', 1, null)])
+    const inc = incidentsOf(v)
+    expect(inc.map((i) => [i.kind, i.hour, i.tables])).toEqual([
+      ['missing', T0 + 2 * 3_600_000, ['claudia_csat']],
+      ['missing', T0 + 3_600_000, ['claudia_csat', 'claudia_messages']],
+      ['manifest_absent', T0 + 3_600_000, []]
+    ])
+    expect(inc[1]?.findings).toHaveLength(2)
+  })
+
+  it('puts open incidents before resolved ones, newest first, and says how each resolved', () => {
+    const v = view(
+      [['ready', 'ready'], ['failed', 'ready'], ['ready', 'late'], ['missing', 'pending'], ['ready', 'ready']],
+      [
+        finding('failed', 1, 'claudia_csat'),
+        finding('late', 2, 'claudia_messages'),
+        finding('pending_not_caught_up', 3, 'claudia_messages', 'The manifest lists claudia_messages as pending, and it was only caught up at 2026-11-20 10:00: more than 6 hours.'),
+        finding('missing', 3, 'claudia_csat'),
+        finding('missing', 3, 'claudia_messages')
+      ]
+    )
+    const inc = incidentsOf(v)
+    // The parts table's missing hour stays open (its rows may never come); the full table's is superseded.
+    expect(inc.map((i) => [i.kind, new Date(i.hour ?? 0).toISOString().slice(11, 13), i.resolved])).toEqual([
+      ['missing', '03', null],
+      ['pending_not_caught_up', '03', 'caught up at 2026-11-20 10:00 UTC, later than 6 hours'],
+      ['late', '02', 'arrived late; the data is complete'],
+      ['failed', '01', 'superseded by the later copy of 2026-11-20 02:00 UTC']
+    ])
+  })
+
+  it('leaves a full table missing in the newest hour open: no later copy supersedes it', () => {
+    const inc = incidentsOf(view([['ready', 'ready'], ['missing', 'ready']], [finding('missing', 1, 'claudia_csat')]))
+    expect(inc[0]?.resolved).toBeNull()
+  })
+})
+
+describe('delivery headline', () => {
+  const overview = (now: number, newest: (number | null)[]) => ({
+    now: new Date(now).toISOString(),
+    tables: newest.map((n, i) => ({ schema: 'datamart_claudia', table: names[i] as string, mode: 'full' as const, newest: n === null ? null : iso(n), newestPrefix: null, folders: 1 }))
+  })
+
+  it('answers with the newest due hour, complete when every table arrived, and the feed running', () => {
+    const v = view([['ready', 'ready'], ['ready', 'late'], ['not_due', 'not_due']])
+    const h = deliveryHeadline(overview(T0 + 2 * 3_600_000 + 10 * 60_000, [1, 1]), v)
+    expect(h).toMatchObject({ hour: iso(1), complete: true, counts: { ready: 1, late: 1 }, stopped: false, lastArrival: iso(1) })
+  })
+
+  it('says what is missing in the newest due hour', () => {
+    const h = deliveryHeadline(overview(T0 + 3_600_000 + 50 * 60_000, [1, 0]), view([['ready', 'ready'], ['ready', 'missing']]))
+    expect(h).toMatchObject({ hour: iso(1), complete: false, counts: { ready: 1, missing: 1 }, stopped: false })
+  })
+
+  it('says the feed stopped, and since when, when nothing arrived for hours', () => {
+    const v = view([['ready', 'ready'], ...Array.from({ length: 30 }, (): CellState[] => ['missing', 'missing'])])
+    const h = deliveryHeadline(overview(T0 + 31 * 3_600_000, [0, 0]), v)
+    expect(h).toMatchObject({ hour: iso(30), complete: false, stopped: true, lastArrival: iso(0), counts: { missing: 2 } })
+  })
+})
