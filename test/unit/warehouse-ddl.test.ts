@@ -1,11 +1,14 @@
 // The warehouse definitions' decisions on small hand-made listings (issue 15): what each rule's edge case writes
 // and the note that says so. The generated bucket's run (parsers, DuckDB equivalence) is test/integration/warehouse-ddl.test.ts.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { FolderRef } from '../../src/shared/bucket-key'
+import { compareDelivery } from '../../src/shared/delivery-order'
 import { CATALOG, qualifiedName } from '../../src/shared/catalog'
 import { buildInventory } from '../../src/shared/inventory'
 import type { ListedObject } from '../../src/shared/listing'
 import { parseDuckDbType } from '../../src/shared/warehouse-ddl/column-types'
-import { type WarehouseDdlInput, warehouseDdl, warehouseLocation } from '../../src/shared/warehouse-ddl/warehouse-ddl'
+import { type WarehouseDdlInput, copyKey, warehouseDdl, warehouseLocation } from '../../src/shared/warehouse-ddl/warehouse-ddl'
 
 const at = (iso: string): string => new Date(Date.parse(iso)).toISOString()
 const file = (key: string, written: string, size = 100): ListedObject => ({ key, size, lastModified: at(written), etag: key })
@@ -63,6 +66,21 @@ describe('warehouse definitions on hand-made listings', () => {
     expect(r.statements.find((s) => s.creates === 'datamart_claudia.claudia_conversation')?.sql).not.toContain('_v1')
     expect(created.filter((c) => c?.startsWith('datamart_claudia.claudia_csat'))).toEqual([])
     expect(r.notes).toContain('datamart_claudia.claudia_csat: no definition written, its columns are unknown (every file is archived). Open the table in the app once its files can be read, then generate again.')
+  })
+
+  it('orders copies by their SQL key exactly as the core orders deliveries (600 random pairs), and the views build that key', () => {
+    const date = fc.date({ min: new Date('2025-01-01'), max: new Date('2027-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))
+    const hour = fc.integer({ min: 0, max: 23 }).map((h) => String(h).padStart(2, '0'))
+    const ref = fc.oneof(
+      date.map((d) => ({ version: 'v1', partition: { kind: 'snapshot', date: d, hour: null } })),
+      fc.tuple(date, hour).map(([d, h]) => ({ version: 'v2', partition: { kind: 'snapshot', date: d, hour: h } }))
+    ) as fc.Arbitrary<FolderRef>
+    fc.assert(fc.property(ref, ref, (a, b) => Math.sign(compareDelivery(a, b)) === Math.sign(copyKey(a) < copyKey(b) ? -1 : copyKey(a) > copyKey(b) ? 1 : 0)), { numRuns: 600 })
+    const view = ddl([], { table: 'claudia_conversation' }).statements.find((s) => s.kind === 'view')?.sql ?? ''
+    const v1 = copyKey({ version: 'v1', partition: { kind: 'snapshot', date: 'D', hour: null } }).split('D')
+    const v2 = copyKey({ version: 'v2', partition: { kind: 'snapshot', date: 'D', hour: 'H' } }).split(/D|H/)
+    expect(view).toContain(`'${v1[0]}' || "snapshot_date" || '${v1[1]}' AS "ee_copy"`)
+    expect(view).toContain(`'${v2[0]}' || "snapshot_date" || '${v2[1]}' || "snapshot_hour" AS "ee_copy"`)
   })
 
   it('says where the export lives as a warehouse names it', () => {

@@ -93,6 +93,12 @@ const RANK_V2 = deliverySortKey({ version: 'v2', partition: { kind: 'etl', date:
 const NO_HOUR = deliverySortKey({ version: 'v1', partition: { kind: 'snapshot', date: '2026-01-01', hour: null } })[2]
 if (![RANK_INITIAL, RANK_V1, RANK_V2].every((r) => Number.isInteger(r) && r >= 0 && r <= 9)) throw new Error('delivery ranks must be single digits (the copy key compares them as text)')
 
+/** A copy's place in delivery order as one string (rank/date/hour), as the full-table views compute it in SQL: single-digit
+ * ranks and fixed-width dates and hours make string order the delivery order. */
+export function copyKey(f: Pick<Folder['ref'], 'version' | 'partition'>): string {
+  return deliverySortKey(f).join('/')
+}
+
 const quote = (v: string): string => `'${v.replaceAll("'", "''")}'`
 
 function findTable(name: string): CatalogTable | undefined {
@@ -153,7 +159,7 @@ function unreadyFolders(inv: Inventory, t: CatalogTable, latest: Folder | null):
   const out: Folder[] = []
   for (const f of inv.folders.values()) {
     if (f.ref.schema !== t.schema || f.ref.table !== t.table || f.marker !== null || f.dataFiles.length === 0) continue
-    if (t.mode === 'parts' || !latest || deliverySortKey(f.ref).join('/') > deliverySortKey(latest.ref).join('/')) out.push(f)
+    if (t.mode === 'parts' || !latest || copyKey(f.ref) > copyKey(latest.ref)) out.push(f)
   }
   return out.sort((a, b) => (a.ref.prefix < b.ref.prefix ? -1 : 1))
 }
