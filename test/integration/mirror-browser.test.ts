@@ -1,7 +1,7 @@
 // The renderer's engine (DuckDB-WASM 0.9.1 in Debian's Chromium) on the compacted mirror, through the byte server:
 // every parts table and its __versions, now and "as of" an hour, hold exactly the rows native DuckDB gives on the raw
 // files under the same rules; and it opens them from a few segment files, where the raw path needs one per file.
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'vite'
@@ -15,7 +15,8 @@ import { objectsForViews } from '../../src/shared/bucket-views'
 import { CATALOG } from '../../src/shared/catalog'
 import { buildInventory } from '../../src/shared/inventory'
 import type { ListedObject } from '../../src/shared/listing'
-import { quoteIdent } from '../../src/shared/sql-quote'
+import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
+import { openDb } from '../helpers/duckdb'
 import { launchChromium } from '../helpers/chromium'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { serveFolder } from '../helpers/static-server'
@@ -116,3 +117,57 @@ describe('the renderer on the mirror', () => {
     }, 180_000)
   }
 })
+
+describe('the renderer on the mirror, where the raw files would not open', () => {
+  it('reads a table whose column was widened part-way and one with a vendor column named filename, as native DuckDB does', async () => {
+    const dir = join(work, 'odd-bucket')
+    const db = await openDb()
+    const write = async (prefix: string, select: string): Promise<void> => {
+      await mkdir(join(dir, prefix), { recursive: true })
+      await db.run(`COPY (${select}) TO ${quoteLiteral(join(dir, prefix, 'part-00000.parquet'))} (FORMAT parquet)`)
+      await writeFile(join(dir, prefix, '_SUCCESS'), '')
+    }
+    try {
+      // INT32 in the initial load, INT64 later (DuckDB-WASM 0.9.1 fails on the raw files); a vendor column `filename`.
+      await write('v1/datamart_claudia/claudia_messages/etl_date=__initial__/', `SELECT 'm' || range AS message_id, range::INTEGER AS tokens FROM range(4)`)
+      await write('v1/datamart_claudia/claudia_messages/etl_date=2026-11-01/', `SELECT 'm' || range AS message_id, (range + 5000000000)::BIGINT AS tokens FROM range(2)`)
+      await write('v1/datamart_claudia/claudia_prompt_revision/etl_date=2026-11-01/', `SELECT 'p' || range AS prompt_revision_id, 'vendor-file-' || range AS filename FROM range(3)`)
+    } finally {
+      db.close()
+    }
+    const at = Date.now() + 1000
+    const provider = new LocalFolderProvider(dir)
+    const listed = (await refreshBucketIndex(provider, null, { now: at })).index.objects
+    const inventory = buildInventory(listed.values(), { now: at })
+    const odd = new ConnectionMirror(join(work, 'odd-data'), 'odd', provider)
+    await odd.update(async () => ({ inventory, now: at }))
+    const segments = await odd.segments()
+    const server = await startByteServer({
+      provider,
+      lookup: (k) => (k.startsWith(MIRROR_KEY_PREFIX) ? odd.object(k) : listed.get(k)),
+      cacheDir: join(work, 'odd-cache'),
+      allowOrigin: page.origin,
+      store: odd.heldFiles(fileStoreFor(provider, join(work, 'odd-data'), 'odd'))
+    })
+    const browser = await launchChromium()
+    try {
+      const tab = await browser.newPage()
+      await tab.goto(`${page.origin}/index.html`)
+      await tab.waitForFunction(() => typeof window.runPaneViews === 'function')
+      const sql = ['SELECT message_id, tokens::VARCHAR AS t FROM claudia_messages ORDER BY 1', 'SELECT prompt_revision_id, filename FROM claudia_prompt_revision ORDER BY 1']
+      const [out] = await tab.evaluate((cfg) => window.runPaneViews(cfg), { base: server.url(''), now: at, guarded: true, steps: [{ objects: objectsForViews(inventory), sql, mirror: { segments, base: 'ee/__mirror/' } }] })
+      expect(out?.problems.filter((p) => /claudia_messages|claudia_prompt_revision/.test(p.table))).toEqual([])
+      expect(out?.results[0]).toEqual([
+        { message_id: 'm0', t: '5000000000' },
+        { message_id: 'm1', t: '5000000001' },
+        { message_id: 'm2', t: '2' },
+        { message_id: 'm3', t: '3' }
+      ])
+      expect(out?.results[1]).toEqual([0, 1, 2].map((i) => ({ prompt_revision_id: `p${i}`, filename: `vendor-file-${i}` })))
+    } finally {
+      await browser.close()
+      await server.close()
+    }
+  }, 180_000)
+})
+

@@ -142,6 +142,20 @@ describe('every value leaves the engine right', () => {
     )
   })
 
+  it('an export of sum() over an INTEGER column holds the right number, in CSV and in Parquet', async () => {
+    const sql = 'SELECT sum(x) AS s FROM (SELECT 2147483647::INTEGER AS x FROM range(5000000))'
+    const csv = join(work, 'sum.csv')
+    const pq = join(work, 'sum.parquet')
+    await exportQuery(engine, sql, csv, { format: 'csv' })
+    await exportQuery(engine, `${sql} UNION ALL SELECT 170141183460469231731687303715884105727::HUGEINT // 10`, pq, { format: 'parquet' })
+    expect(await readFile(csv, 'utf8')).toBe('s\n10737418235000000\n')
+    // Past 2^53 and past a double's precision: the Parquet file holds it exactly (DECIMAL(38,0), not DOUBLE).
+    expect(await plain.rows(`SELECT s::VARCHAR AS s, typeof(s) AS t FROM read_parquet(${quoteLiteral(pq)})`)).toEqual([
+      { s: '10737418235000000', t: 'DECIMAL(38,0)' },
+      { s: '17014118346046923173168730371588410572', t: 'DECIMAL(38,0)' }
+    ])
+  })
+
   it('the CLI prints sum() over INTEGERs and other wide numbers exactly, in table, JSON and CSV', async () => {
     const bucket = await mkdtemp(join(tmpdir(), 'ee-values-bucket-'))
     const cli = (format: string): Promise<{ stdout: string }> =>

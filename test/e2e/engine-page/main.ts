@@ -10,7 +10,7 @@ declare global {
     runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[]; mirror?: MirrorSource; asOf?: number }): Promise<{ problems: unknown[]; results: unknown[] }>
     runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
     runViewsSequence(cfg: { base: string; now: number; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<unknown[][]>
-    runPaneViews(cfg: { base: string; now: number; guarded: boolean; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
+    runPaneViews(cfg: { base: string; now: number; guarded: boolean; steps: { objects: ListedObject[]; sql: string[]; mirror?: MirrorSource }[] }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
   }
 }
 
@@ -76,7 +76,7 @@ window.runPaneViews = async (cfg) => {
     await engine.query('SET enable_object_cache = true')
     const out = []
     for (const step of cfg.steps) {
-      const views = await createBucketViews(cfg.guarded ? guardForWasm(engine) : engine, buildInventory(step.objects), new Map(step.objects.map((o) => [o.key, o])), { now: cfg.now })
+      const views = await createBucketViews(cfg.guarded ? guardForWasm(engine) : engine, buildInventory(step.objects), new Map(step.objects.map((o) => [o.key, o])), { now: cfg.now, ...(step.mirror ? { mirror: step.mirror } : {}) })
       const results: unknown[] = []
       for (const sql of step.sql) results.push(await engine.query(sql).catch((e: Error) => ({ error: e.message })))
       out.push({ created: views.created, problems: views.problems, results })
