@@ -30,7 +30,8 @@ const HANDLERS: Handlers = {
   exportCancel: (w, a) => w.exportCancel(a),
   showInFolder: (w, a) => w.showInFolder(a),
   history: (w) => w.history(),
-  historyAdd: (w, a) => w.historyAdd(a)
+  historyAdd: (w, a) => w.historyAdd(a),
+  ddl: (w, a) => w.ddl(a)
 }
 
 export async function dispatch(workspace: Workspace, name: string, rawArgs: unknown): Promise<Reply> {

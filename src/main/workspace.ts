@@ -2,12 +2,13 @@
 // bucket first), the open one with its AppService, refresh with progress and cancel, and the automatic
 // refresh after each hour's 40-minute mark. Plain Node: the Electron shell and the web host both use it.
 import { randomUUID } from 'node:crypto'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, RefreshStatus } from '../shared/api-contract'
 import { objectsForViews } from '../shared/bucket-views'
 import { unknownTables } from '../shared/inventory'
+import type { ListedObject } from '../shared/listing'
 import type { ConnectionConfig } from '../shared/connection-config'
 import { nextAutoRefresh } from '../shared/schedule'
 import { AppService } from './app-service'
@@ -22,7 +23,10 @@ import { type ByteServer, startByteServer } from './byte-server/byte-server'
 import { checkExportPath } from './export/export-folder'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from './engine/open-bucket-engine'
 import { exportQuery } from './export/export-to-file'
+import { logicalTableColumns } from './engine/logical-table-columns'
+import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
 import { MainEvents } from './main-events'
+import { ConnectionMirror, MIRROR_KEY_PREFIX } from './mirror/connection-mirror'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -71,6 +75,8 @@ export class Workspace {
   private rendererOrigin: string | undefined
   /** The main process's engine (exports), per connection, listing generation and "as of". */
   private mainEngine: { key: string; engine: Promise<BucketEngine> } | null = null
+  /** The open connection's compacted mirror (parts tables' history in few files), kept current after each refresh. */
+  private mirrorOf: { service: AppService; mirror: ConnectionMirror } | null = null
   private readonly exports = new Map<string, { job: ExportJob; abort: AbortController }>()
   /** Paths the user chose in the save dialog: the only ones an export may write when a dialog exists. */
   private readonly grantedPaths = new Set<string>()
@@ -226,6 +232,7 @@ export class Workspace {
             this.generation++
             this.lastRefreshed = this.clock()
             this.lastError = null
+            void this.mirrorFor(service).update(async () => ({ inventory: (await service.snapshot()).inventory, now: service.now() }))
           },
           (e: unknown) => {
             if (this.service !== service) return
@@ -275,14 +282,27 @@ export class Workspace {
     const server = await current.server
     if (current.service !== service) {
       // Same origin, new token: URLs handed out for the previous connection stop working.
-      server.setSource({ provider: service.provider, lookup: (k) => service.object(k), cacheDir: join(this.opts.dataDir, 'blocks', service.connectionId), now: () => service.now() })
+      // Objects the file store holds whole (downloaded for main's engine, or a local folder) are served from there.
+      const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
+      const mirror = this.mirrorFor(service)
+      const lookup = (k: string): ListedObject | undefined => (k.startsWith(MIRROR_KEY_PREFIX) ? mirror.object(k) : service.object(k))
+      server.setSource({ provider: service.provider, lookup, cacheDir: join(this.opts.dataDir, 'blocks', service.connectionId), now: () => service.now(), store: mirror.heldFiles(store) })
       current.service = service
     }
     return server
   }
 
+  /** The mirror of a connection's service (made on first use). */
+  private mirrorFor(service: AppService): ConnectionMirror {
+    if (this.mirrorOf?.service !== service) this.mirrorOf = { service, mirror: new ConnectionMirror(this.opts.dataDir, service.connectionId, service.provider) }
+    return this.mirrorOf.mirror
+  }
+
   async engineSource(args: { asOf: string | null }): Promise<EngineSource> {
     const service = await this.current()
+    // The query pane reads the parts tables from the mirror: after the refresh that starts its build, and the build.
+    await this.running.catch(() => {})
+    const mirror = await this.mirrorFor(service).segments()
     const { inventory, generation, unreadable } = await service.snapshot()
     const server = await this.byteServerFor(service)
     // Files that are not Parquet are left out of what the renderer's engine builds its views from (the rules' fallback).
@@ -292,6 +312,7 @@ export class Workspace {
     return {
       base: server.url(''),
       objects: objectsForViews(inventory, opts),
+      mirror,
       now: service.now(),
       version: `${service.connectionId}|${generation}|${args.asOf ?? 'latest'}`,
       unknownTables: unknownTables(inventory).map((name) => ({ name, folders: counts.get(name) ?? 0 }))
@@ -306,7 +327,8 @@ export class Workspace {
       const old = this.mainEngine
       const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
       const workDir = join(this.opts.dataDir, 'engine', `${service.connectionId}-${randomUUID().slice(0, 8)}`)
-      const engine = openBucketEngine(store, inventory, objects, workDir, { now: service.now(), unreadable, ...(asOf ? { asOf: Date.parse(asOf) } : {}) })
+      const mirror = this.mirrorFor(service)
+      const engine = mirror.segments().then(() => openBucketEngine(store, inventory, objects, workDir, { now: service.now(), unreadable, mirror: mirror.mirror, ...(asOf ? { asOf: Date.parse(asOf) } : {}) }))
       this.mainEngine = { key, engine }
       engine.catch(() => {
         if (this.mainEngine?.engine === engine) this.mainEngine = null
@@ -340,7 +362,7 @@ export class Workspace {
     if (allowed && !allowed.ok) throw new Error(allowed.reason)
     const id = randomUUID()
     const abort = new AbortController()
-    const entry = { job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, percent: null, error: null } as ExportJob, abort }
+    const entry = { job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, percent: null, bytes: 0, error: null } as ExportJob, abort }
     this.exports.set(id, entry)
     const update = (patch: Partial<ExportJob>): void => {
       entry.job = { ...entry.job, ...patch }
@@ -351,8 +373,8 @@ export class Workspace {
       try {
         await mkdir(dirname(args.path), { recursive: true })
         const { engine } = await this.engineFor(args.asOf)
-        const r = await exportQuery(engine, args.sql, args.path, { format: args.format, overwrite: args.overwrite, signal: abort.signal, onProgress: (p) => update({ rows: p.rowsProcessed, percent: p.percent >= 0 ? p.percent : null }) })
-        update({ running: false, done: true, rows: r.rows, percent: 100 })
+        const r = await exportQuery(engine, args.sql, args.path, { format: args.format, overwrite: args.overwrite, signal: abort.signal, onProgress: (p) => update({ rows: p.rowsProcessed, percent: p.percent > 0 ? p.percent : null, bytes: p.bytesWritten ?? 0 }) })
+        update({ running: false, done: true, rows: r.rows, percent: 100, bytes: (await stat(args.path)).size })
       } catch (e) {
         update({ running: false, error: abort.signal.aborted ? 'Export cancelled: no file was written.' : `Export failed: ${userMessage(e)} No file was written.` })
       }
@@ -379,6 +401,20 @@ export class Workspace {
     if (!this.opts.platform) return { shown: false }
     this.opts.platform.showInFolder(args.path)
     return { shown: true }
+  }
+
+  /** Athena / BigQuery definitions of the open connection (issue 15): columns from main's engine, the rules from the core. */
+  async ddl(args: ArgsOf<'ddl'>): Promise<{ text: string; notes: readonly string[] }> {
+    const service = await this.current()
+    const location = warehouseLocation(await this.connectionGet({ id: service.connectionId }))
+    const mismatch = engineMismatch(args.engine, location)
+    if (mismatch) throw new Error(mismatch)
+    const { inventory, unreadable } = await service.snapshot()
+    const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
+    const columns = await logicalTableColumns(await this.engineFor(null), store, inventory, { now: service.now(), unreadable })
+    const r = warehouseDdl({ ...args, location, inventory, columns, now: service.now(), unreadable })
+    if (!r.ok) throw new Error(r.message)
+    return { text: r.text, notes: r.notes }
   }
 
   history(): Promise<{ entries: readonly HistoryEntry[] }> {

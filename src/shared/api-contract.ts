@@ -3,6 +3,7 @@
 import type { Version } from './bucket-key'
 import { type ConnectionConfig, isConnectionId, validateConnection } from './connection-config'
 import type { ListedObject } from './listing'
+import type { MirroredSegment } from './mirror-plan'
 import type { Manifest } from './manifest'
 import { CELL_STATES, type CellState, type Finding, type ManifestState, type Severity } from './timeline'
 
@@ -130,6 +131,8 @@ export interface EngineSource {
   /** Byte-server URL prefix (token included): append encodeURIComponent(key). */
   readonly base: string
   readonly objects: readonly ListedObject[]
+  /** The compacted mirror's segments: parts tables read them (served by the byte server under "mirror/<file>"). */
+  readonly mirror: readonly MirroredSegment[]
   readonly now: number
   /** Changes whenever the views must be rebuilt (another connection, a refresh, another "as of"). */
   readonly version: string
@@ -147,6 +150,8 @@ export interface ExportJob {
   readonly rows: number
   /** How far along, 0–100, where the engine can tell. */
   readonly percent: number | null
+  /** Bytes of the file written so far (what moves while DuckDB cannot tell how far along it is); the file's size when done. */
+  readonly bytes: number
   readonly error: string | null
 }
 
@@ -182,6 +187,8 @@ export interface ApiContract {
   showInFolder: { args: { path: string }; result: { shown: boolean } }
   history: { args: Record<string, never>; result: { entries: readonly HistoryEntry[] } }
   historyAdd: { args: { sql: string; rows: number | null; ms: number | null; error: string | null }; result: { entries: readonly HistoryEntry[] } }
+  /** Athena / Glue or BigQuery definitions of one table (or every one) of the open connection, with their notes. */
+  ddl: { args: { engine: 'athena' | 'bigquery'; table: string | null; database: string | null }; result: { text: string; notes: readonly string[] } }
 }
 
 export type ApiName = keyof ApiContract
@@ -255,6 +262,15 @@ const CHECKS: { readonly [N in ApiName]: Check } = {
   exportCancel: (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w-]{1,64}$/.test(o['id']) ? null : 'id must be an export id'),
   showInFolder: (o) => onlyKeys(o, ['path']) ?? (absPath(o['path']) ? null : 'path must be an absolute file path'),
   history: none,
+  ddl: (o) =>
+    onlyKeys(o, ['engine', 'table', 'database']) ??
+    (o['engine'] !== 'athena' && o['engine'] !== 'bigquery'
+      ? 'engine must be athena or bigquery'
+      : !(o['table'] === null || (typeof o['table'] === 'string' && /^[A-Za-z_][\w.]{0,200}$/.test(o['table'])))
+        ? 'table must be null or a table name (schema.table or table)'
+        : !(o['database'] === null || (typeof o['database'] === 'string' && /^[A-Za-z_]\w{0,127}$/.test(o['database'])))
+          ? 'database must be null or a name of letters, digits and _ (at most 128)'
+          : null),
   historyAdd: (o) => onlyKeys(o, ['sql', 'rows', 'ms', 'error']) ?? (sql(o['sql']) && nullableNumber(o['rows']) && nullableNumber(o['ms']) && (o['error'] === null || typeof o['error'] === 'string') ? null : 'a history entry needs sql, rows, ms and error')
 }
 

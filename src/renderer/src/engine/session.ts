@@ -57,7 +57,13 @@ export async function ensureViews(asOf: string | null): Promise<ViewsState> {
       await e.query('SET enable_object_cache = true')
       const files = objects.filter((o) => o.key.endsWith('.parquet')).length
       try {
-        const r = await createBucketViews(guardForWasm(e), buildInventory(objects), new Map(objects.map((o) => [o.key, o])), { now: source.now, ...(asOf ? { asOf: Date.parse(asOf) } : {}), onProgress: (p) => report({ ...p, files }) })
+        const r = await createBucketViews(guardForWasm(e), buildInventory(objects), new Map(objects.map((o) => [o.key, o])), {
+          now: source.now,
+          ...(asOf ? { asOf: Date.parse(asOf) } : {}),
+          // Parts tables from the compacted mirror: few files (one request each in 0.9.1) and one type per column.
+          ...(source.mirror.length > 0 ? { mirror: { segments: source.mirror, base: 'ee/__mirror/' } } : {}),
+          onProgress: (p) => report({ ...p, files })
+        })
         return { ...r, source }
       } finally {
         report(null)
