@@ -550,4 +550,68 @@ describe('web host', () => {
       page.off('console', listen)
     }
   }, 180_000)
+
+  describe('the SQL pane obeys', () => {
+    const typeSql = async (sql: string): Promise<void> => {
+      await page.locator('[data-testid=sql-editor] .cm-content').click()
+      await page.keyboard.press('ControlOrMeta+a')
+      await page.keyboard.press('Delete')
+      await page.keyboard.insertText(sql)
+      await page.keyboard.press('Escape')
+    }
+    const grid = (): ReturnType<Page['locator']> => page.locator('[data-testid=sql-pane] [data-testid=result-grid]')
+
+    it('clears the old result on an error, and says the line the excerpt says', async () => {
+      if (!page.url().startsWith(host.origin)) await page.goto(host.url)
+      await page.getByRole('tab', { name: 'SQL' }).click()
+      await typeSql('SELECT 41 + 1 AS answer')
+      await page.keyboard.press('ControlOrMeta+Enter')
+      await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe('42')
+      await typeSql('SELECT tag_id,\n  count(*) FROM FROM cloud_chat_tags')
+      await page.keyboard.press('ControlOrMeta+Enter')
+      const error = page.locator('[data-testid=sql-error]')
+      await expect.poll(() => error.count(), { timeout: 30_000 }).toBe(1)
+      expect(await grid().count()).toBe(0)
+      const text = (await error.textContent()) ?? ''
+      expect(text).toMatch(/^At line 2, column \d+: /)
+      expect(text).toContain('LINE 2:')
+      expect(await page.locator('[data-testid=sql-status]').textContent()).toMatch(/^Failed after \d+\.\d\d s\.$/)
+      await page.screenshot({ path: 'test-results/sql-error.png' })
+    })
+
+    it('exports the text in the editor, not the last query run', async () => {
+      await typeSql('SELECT 1 AS run_before')
+      await page.keyboard.press('ControlOrMeta+Enter')
+      await expect.poll(() => grid().count(), { timeout: 30_000 }).toBe(1)
+      await typeSql('SELECT 2 AS edited_since')
+      await page.getByRole('button', { name: 'Export…' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Export' })
+      expect(await dialog.locator('pre').textContent()).toBe('SELECT 2 AS edited_since')
+      await dialog.getByRole('button', { name: 'Close' }).click()
+      // The result and its one duration: in the grid's header, not repeated in the status line.
+      expect(await page.locator('[data-testid=sql-pane] [data-testid=result-count]').textContent()).toMatch(/^1 row · 1 column · \d+\.\d\d s$/)
+      expect(await page.locator('[data-testid=sql-status]').textContent()).toBe('')
+      await page.screenshot({ path: 'test-results/sql-result.png' })
+    })
+
+    it('answers Cancel of a runaway query within a second', async () => {
+      await typeSql('SELECT count(*) FROM range(200000000) a, range(200000000) b')
+      await page.keyboard.press('ControlOrMeta+Enter')
+      const status = page.locator('[data-testid=sql-status]')
+      await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Running… [1-9]/)
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click()
+      const asked = Date.now()
+      await expect.poll(() => status.textContent(), { timeout: 5_000 }).toMatch(/^(Cancelled after|Cancel asked)/)
+      const took = Date.now() - asked
+      process.stdout.write(`cancel answered after ${took} ms: ${await status.textContent()}\n`)
+      expect(took).toBeLessThan(2_500)
+      // Cancelled, not failed: no error shown; and the pane takes the next query.
+      if ((await status.textContent())?.startsWith('Cancelled')) {
+        expect(await page.locator('[data-testid=sql-error]').count()).toBe(0)
+        await typeSql('SELECT 7 AS next_one')
+        await page.keyboard.press('ControlOrMeta+Enter')
+        await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 30_000 }).toBe('7')
+      }
+    }, 60_000)
+  })
 })

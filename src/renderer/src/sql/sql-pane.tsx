@@ -27,7 +27,10 @@ export function SqlPane(): React.JSX.Element {
   const runRef = useRef<() => void>(() => {})
   const language = useRef(new Compartment())
   const [result, setResult] = useState<ResultSet | null>(null)
-  const [running, setRunning] = useState<{ since: number } | null>(null)
+  const [running, setRunning] = useState<{ since: number; cancelAt?: number } | null>(null)
+  /** How the last run ended when it gave no result: cancelled or failed, after how long. */
+  const [ended, setEnded] = useState<string | null>(null)
+  const cancelAsked = useRef(false)
   const [elapsed, setElapsed] = useState(0)
   const [error, setError] = useState<{ message: string; where: string | null } | null>(null)
   const [schema, setSchema] = useState<Record<string, string[]>>({})
@@ -105,6 +108,8 @@ export function SqlPane(): React.JSX.Element {
     const text = sel.empty ? v.state.doc.toString() : v.state.sliceDoc(sel.from, sel.to)
     if (!text.trim()) return
     setError(null)
+    setEnded(null)
+    cancelAsked.current = false
     const since = performance.now()
     setRunning({ since })
     try {
@@ -116,14 +121,28 @@ export function SqlPane(): React.JSX.Element {
       void addHistory({ sql: text, rows: r.rowCount, ms: Math.round(performance.now() - since), error: null })
     } catch (e) {
       const pos = e instanceof QueryError ? e.position : null
-      const message = (e as Error).message
-      setError({ message: withViewProblem(message, viewProblems), where: pos ? `line ${pos.line}, column ${pos.column}` : null })
+      let message = (e as Error).message
+      // An error leaves no result behind: the old one would read as this query's.
+      setResult((old) => {
+        if (old) void old.drop()
+        return null
+      })
+      const secs = ((performance.now() - since) / 1000).toFixed(2)
+      // Asked by the user: DuckDB-WASM's words for it ("Interrupted!", or an error of the cut-short stream) are no error.
+      const cancelled = cancelAsked.current || /interrupt/i.test(message)
+      setEnded(cancelled ? `Cancelled after ${secs} s.` : `Failed after ${secs} s.`)
+      let where: string | null = null
       if (pos) {
         const base = sel.empty ? 0 : sel.from
         const at = Math.min(v.state.doc.length, base + pos.offset)
+        // Lines of the editor (a selection starts further down), and DuckDB's excerpt says the same line.
+        const line = v.state.doc.lineAt(at)
+        where = `line ${line.number}, column ${at - line.from + 1}`
+        message = message.replace(/^LINE \d+:/m, `LINE ${line.number}:`)
         v.dispatch({ selection: { anchor: at, head: Math.min(v.state.doc.length, at + 1) }, scrollIntoView: true })
         v.focus()
       }
+      if (!cancelled) setError({ message: withViewProblem(message, viewProblems), where })
       void addHistory({ sql: text, rows: null, ms: Math.round(performance.now() - since), error: message.slice(0, 500) })
     } finally {
       setRunning(null)
@@ -131,6 +150,23 @@ export function SqlPane(): React.JSX.Element {
     }
   }
   runRef.current = () => void run()
+
+  // Cancel interrupts the query; DuckDB-WASM 0.9.1 cannot interrupt some operations (a large cross join runs
+  // in one call of its worker), so after a second the pane says so instead of looking as if nothing happened.
+  const cancelRun = (): void => {
+    cancelAsked.current = true
+    setRunning((r) => (r ? { ...r, cancelAt: performance.now() } : r))
+    void cancel().catch(() => {})
+  }
+  const stuck = running?.cancelAt !== undefined && performance.now() - running.cancelAt > 1000
+
+  /** What Export writes: the editor's text (its selection when there is one), not the last query run. */
+  const editorSql = (): string => {
+    const v = view.current
+    if (!v) return ''
+    const sel = v.state.selection.main
+    return (sel.empty ? v.state.doc.toString() : v.state.sliceDoc(sel.from, sel.to)).trim()
+  }
 
   const sortBy = async (column: string, desc: boolean): Promise<void> => {
     if (!result) return
@@ -153,15 +189,28 @@ export function SqlPane(): React.JSX.Element {
           <button onClick={() => void run()} disabled={running !== null} title="Ctrl/⌘+Enter">
             Run
           </button>
-          <button onClick={() => void cancel()} disabled={running === null}>
+          <button onClick={cancelRun} disabled={running === null || running.cancelAt !== undefined}>
             Cancel
           </button>
           <AsOfPicker asOf={asOf} onAsOf={onAsOf} />
-          <button disabled={!result || result.columns.length === 0} onClick={() => result && void openExport({ sql: result.sql, asOf, defaultName: 'query-result' })}>
+          <button
+            disabled={running !== null}
+            title="Exports the query in the editor (its selection, if any), run again by main's engine"
+            onClick={() => {
+              const text = editorSql()
+              if (text) void openExport({ sql: text, asOf, defaultName: 'query-result' })
+            }}
+          >
             Export…
           </button>
           <span data-testid="sql-status" style={{ color: '#555' }}>
-            {running ? `Running… ${(elapsed / 1000).toFixed(1)} s` : result ? `${result.rowCount.toLocaleString('en')} rows in ${(elapsed / 1000).toFixed(2)} s` : ''}
+            {running
+              ? running.cancelAt !== undefined
+                ? stuck
+                  ? `Cancel asked ${((elapsed - (running.cancelAt - running.since)) / 1000).toFixed(0)} s ago: DuckDB-WASM cannot interrupt this query (an operation such as a cross join runs in one piece); it stops when that piece ends, or reload the page to stop it now.`
+                  : 'Cancelling…'
+                : `Running… ${(elapsed / 1000).toFixed(1)} s`
+              : (ended ?? '')}
           </span>
         </div>
         <ViewsProgressLine />
