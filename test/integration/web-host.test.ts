@@ -551,6 +551,47 @@ describe('web host', () => {
     }
   }, 180_000)
 
+  it('marks a filter value its column cannot read and leaves it out of the SQL; an empty filter row adds nothing', async () => {
+    if (!page.url().startsWith(host.origin)) await page.goto(host.url)
+    await page.getByRole('tab', { name: 'Tables' }).click()
+    await page.locator('[data-table-item=cloud_chat_tags]').click()
+    await expect.poll(() => page.locator('[data-testid=table-browser] [data-testid=result-grid]').count(), { timeout: 60_000 }).toBe(1)
+    const generated = page.locator('[data-testid=generated-sql]')
+    const before = await generated.textContent()
+    await page.getByRole('button', { name: '+ filter' }).click()
+    // A new row, still empty, changes nothing.
+    expect(await generated.textContent()).toBe(before)
+    const row = page.locator('[data-filter-row]').first()
+    await row.getByLabel('filter column').selectOption('created_at')
+    await row.getByLabel('filter operator').selectOption('range')
+    await row.getByLabel('filter from').fill('tomorrow')
+    await expect.poll(() => row.locator('[data-testid=filter-problem]').textContent()).toContain('"tomorrow" is not a time: write it in UTC as YYYY-MM-DD HH:MM')
+    expect(await row.getByLabel('filter from').getAttribute('aria-invalid')).toBe('true')
+    expect(await generated.textContent()).toBe(before)
+    expect(await page.getByText(/One filter is left out of the query/).count()).toBe(1)
+    await page.screenshot({ path: 'test-results/tables-filter-marked.png' })
+    await row.getByLabel('filter from').fill('2026-11-05 00:00')
+    await expect.poll(() => generated.textContent()).toContain(`"created_at" >= TRY_CAST('2026-11-05 00:00:00' AS TIMESTAMP)`)
+    expect(await row.locator('[data-testid=filter-problem]').count()).toBe(0)
+    expect(await row.getByLabel('filter to').getAttribute('aria-invalid')).toBeNull()
+    // Statistics over the rows of the filters applied, distinct values counted exactly (never above the rows).
+    const grid = page.locator('[data-testid=table-browser] [data-testid=result-grid]')
+    const all = Number(await grid.getAttribute('data-rows'))
+    await page.getByRole('button', { name: 'Apply filters' }).click()
+    await expect.poll(async () => Number(await grid.getAttribute('data-rows')), { timeout: 30_000 }).toBeLessThan(all)
+    const rows = Number(await grid.getAttribute('data-rows'))
+    await page.getByRole('tab', { name: 'Columns' }).click()
+    await page.getByRole('button', { name: 'Compute column statistics' }).click()
+    await expect.poll(() => page.locator('[data-testid=stats-over]').textContent()).toBe(`Over the rows of the filters applied (${rows.toLocaleString('en')} rows); distinct values counted exactly.`)
+    await expect.poll(() => page.locator('[data-column-stats=created_at] svg[aria-label=histogram]').count(), { timeout: 30_000 }).toBe(1)
+    const distinct = Number(((await page.locator('[data-column-stats=tag_id] td').nth(3).textContent()) ?? '').replace(/,/g, ''))
+    expect(distinct).toBeGreaterThan(0)
+    expect(distinct).toBeLessThanOrEqual(rows)
+    await page.screenshot({ path: 'test-results/tables-filters-and-statistics.png' })
+    await page.getByRole('tab', { name: 'Rows' }).click()
+    await row.getByLabel('remove filter').click()
+  })
+
   describe('the SQL pane obeys', () => {
     const typeSql = async (sql: string): Promise<void> => {
       await page.locator('[data-testid=sql-editor] .cm-content').click()

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { Overview } from '../../../shared/api-contract'
 import { CATALOG } from '../../../shared/catalog'
 import { tableFiltersSql } from '../../../shared/filter-sql'
+import { EXACT_DISTINCT_MAX_ROWS, columnSummarySql, histogramSql, rowSource } from '../../../shared/column-stats-sql'
 import { quoteIdent } from '../../../shared/sql-quote'
 import { QueryError, type ResultSet } from '../engine/result-set'
 import { type Column, type ViewsState, ensureViews, query, runQuery } from '../engine/session'
@@ -15,17 +16,18 @@ import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
+import { checkFilters } from './filter-value-check'
 
 interface Stats {
   readonly nulls: number
+  /** Counted exactly, or DuckDB's estimate (which can exceed the row count). */
+  readonly exact: boolean
   readonly distinct: number
   readonly min: string
   readonly max: string
   readonly histogram: number[] | null
 }
 
-const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL.*|REAL)$/
-const isTime = (t: string): boolean => t.startsWith('TIMESTAMP') || t === 'DATE'
 
 export function TableBrowser({ overview }: { overview: Overview }): React.JSX.Element {
   const asOf = useApp((s) => s.asOf)
@@ -109,15 +111,17 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
     })()
   }, [views, hasView, selected])
 
+  // Only complete filters whose values read as their column's type reach the SQL; the others are marked.
+  const checked = useMemo(() => checkFilters(filters, new Map(columns.map((c) => [c.name, c.type]))), [filters, columns])
   const sql = useMemo(
     () =>
       columns.length
         ? tableFiltersSql(
-            { schema: selected.schema, table: selected.table, filters, tenants, ...(entry?.eventTimeColumn ? { time: { column: entry.eventTimeColumn, ...(time.from ? { from: time.from } : {}), ...(time.to ? { to: time.to } : {}) } } : {}) },
+            { schema: selected.schema, table: selected.table, filters: checked.usable, tenants, ...(entry?.eventTimeColumn ? { time: { column: entry.eventTimeColumn, ...(time.from ? { from: time.from } : {}), ...(time.to ? { to: time.to } : {}) } } : {}) },
             columns
           )
         : null,
-    [columns, selected, filters, tenants, time, entry]
+    [columns, selected, checked, tenants, time, entry]
   )
 
   const apply = useCallback(
@@ -146,20 +150,28 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
     // Only when the table (its columns) changes; filters apply on demand.
   }, [columns])
 
+  // Over the rows of the filters applied (the grid's), or the whole table when none are: said above the table.
+  const [statsOver, setStatsOver] = useState<string | null>(null)
+  useEffect(() => setStatsOver(null), [selected, applied])
   const computeStats = async (): Promise<void> => {
-    const name = `${quoteIdent(selected.schema)}.${quoteIdent(selected.table)}`
+    const base = applied ?? sql
+    if (!base) return
+    const rows = result && applied ? result.rowCount : typeof counts[qualified] === 'number' ? (counts[qualified] as number) : null
+    const exact = rows !== null && rows <= EXACT_DISTINCT_MAX_ROWS
+    const filtered = applied !== null && /\bWHERE\b/.test(applied)
+    setStatsOver(`${filtered ? 'Over the rows of the filters applied' : 'Over the whole table'}${rows !== null ? ` (${rows.toLocaleString('en')} rows)` : ''}; distinct values ${exact ? 'counted exactly' : 'estimated (HyperLogLog, can exceed the row count)'}.`)
+    const source = rowSource(base)
     for (const c of columns) {
-      const col = quoteIdent(c.name)
       try {
-        const [r] = await query(`SELECT count(*) - count(${col}) AS nulls, approx_count_distinct(${col}) AS d, CAST(min(${col}) AS VARCHAR) AS lo, CAST(max(${col}) AS VARCHAR) AS hi FROM ${name}`)
+        const [r] = await query(columnSummarySql(source, c.name, exact))
         let histogram: number[] | null = null
-        if ((NUMERIC.test(c.type) || isTime(c.type)) && r?.['lo'] !== null) {
-          const x = isTime(c.type) ? `epoch_ms(${col}::TIMESTAMP)` : `CAST(${col} AS DOUBLE)`
-          const h = await query(`WITH b AS (SELECT min(${x}) AS lo, max(${x}) AS hi FROM ${name}) SELECT least(19, CAST(floor((${x} - b.lo) / nullif(b.hi - b.lo, 0) * 20) AS INTEGER)) AS bin, count(*) AS n FROM ${name}, b WHERE ${col} IS NOT NULL GROUP BY 1 ORDER BY 1`)
+        const hq = r?.['lo'] !== null ? histogramSql(source, c.name, c.type) : null
+        if (hq) {
+          const h = await query(hq)
           histogram = Array.from({ length: 20 }, () => 0)
           for (const row of h) histogram[Number(row['bin'] ?? 0)] = Number(row['n'])
         }
-        setStats((s) => ({ ...s, [c.name]: { nulls: Number(r?.['nulls'] ?? 0), distinct: Number(r?.['d'] ?? 0), min: String(r?.['lo'] ?? ''), max: String(r?.['hi'] ?? ''), histogram } }))
+        setStats((s) => ({ ...s, [c.name]: { nulls: Number(r?.['nulls'] ?? 0), exact, distinct: Number(r?.['d'] ?? 0), min: String(r?.['lo'] ?? ''), max: String(r?.['hi'] ?? ''), histogram } }))
       } catch (e) {
         setStats((s) => ({ ...s, [c.name]: (e as Error).message }))
       }
@@ -265,7 +277,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                   <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
                     <legend>columns</legend>
                     {filters.map((f, i) => (
-                      <FilterRow key={i} filter={f} columns={columns} onChange={(nf) => changeFilter(i, nf)} onRemove={() => removeFilter(i)} />
+                      <FilterRow key={i} filter={f} columns={columns} problem={checked.problems.get(i) ?? null} onChange={(nf) => changeFilter(i, nf)} onRemove={() => removeFilter(i)} />
                     ))}
                     <button onClick={() => addFilter(columns[0]?.name ?? '')}>+ filter</button>
                   </fieldset>
@@ -281,6 +293,11 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     Export…
                   </button>
                   {running ? <span>Running…</span> : null}
+                  {checked.problems.size ? (
+                    <span role="alert" style={{ color: '#b3261e', fontSize: 12 }}>
+                      {checked.problems.size === 1 ? 'One filter is' : `${checked.problems.size} filters are`} left out of the query: fix the marked value.
+                    </span>
+                  ) : null}
                   {applied !== sql && sql && !running ? <span style={{ color: '#9a6700', fontSize: 12 }}>filters changed: Apply to see them</span> : null}
                 </div>
                 <pre data-testid="generated-sql" style={{ background: '#f6f8fa', padding: 6, fontSize: 11, margin: '0 0 6px', whiteSpace: 'pre-wrap' }}>
@@ -296,13 +313,18 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
             ) : (
               <div>
                 <button onClick={() => void computeStats()}>Compute column statistics</button>
+                {statsOver ? (
+                  <span data-testid="stats-over" style={{ marginLeft: 8, fontSize: 12, color: '#555' }}>
+                    {statsOver}
+                  </span>
+                ) : null}
                 <table data-testid="columns" style={{ fontSize: 12, borderCollapse: 'collapse', marginTop: 6, width: '100%' }}>
                   <thead>
                     <tr style={{ textAlign: 'left', color: '#555' }}>
                       <th>column</th>
                       <th>type</th>
                       <th>nulls</th>
-                      <th>distinct (est.)</th>
+                      <th>distinct</th>
                       <th>min</th>
                       <th>max</th>
                       <th>distribution</th>
@@ -322,7 +344,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                           ) : s ? (
                             <>
                               <td>{s.nulls.toLocaleString('en')}</td>
-                              <td>{s.distinct.toLocaleString('en')}</td>
+                              <td title={s.exact ? 'counted exactly' : 'an estimate (HyperLogLog): it can exceed the row count'}>{s.exact ? s.distinct.toLocaleString('en') : `≈${s.distinct.toLocaleString('en')} (estimate)`}</td>
                               <td>{s.min.slice(0, 30)}</td>
                               <td>{s.max.slice(0, 30)}</td>
                               <td>{s.histogram ? <ColumnHistogram bins={s.histogram} /> : null}</td>
