@@ -118,7 +118,7 @@ export class FileStore {
     }
     const progress = { files: 0, filesTotal: missing.length, bytes: 0, bytesTotal: missing.reduce((n, o) => n + o.size, 0) }
     opts.onProgress?.({ ...progress })
-    const limit = pLimit(this.opts.concurrency ?? 16)
+    const limit = pLimit(this.opts.concurrency ?? 48)
     await Promise.all(
       missing.map((o) =>
         limit(async () => {
