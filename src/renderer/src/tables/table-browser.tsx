@@ -17,6 +17,10 @@ import { appStore, useApp } from '../store/use-app-store'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
 import { checkFilters } from './filter-value-check'
+import { call } from '../common/api-transport'
+import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
+
+const fetchDdl: FetchDdl = (a) => call('ddl', a)
 
 interface Stats {
   readonly nulls: number
@@ -47,6 +51,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   const [running, setRunning] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [stats, setStats] = useState<Record<string, Stats | string>>({})
+  const [ddlOpen, setDdlOpen] = useState(false)
 
   const entry = CATALOG.find((t) => t.schema === selected.schema && t.table === selected.table)
   const qualified = `${selected.schema}.${selected.table}`
@@ -230,8 +235,12 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
             {entry?.mode === 'full' ? `full copy; latest ready ${status?.newest ? status.newest.slice(0, 13).replace('T', ' ') + ':00 UTC' : 'none'}` : `parts; ${status?.folders ?? 0} ready folders, newest version of each ${entry?.keyColumn ?? 'row (no key: all rows)'}`}
             {typeof counts[qualified] === 'number' ? ` · ${(counts[qualified] as number).toLocaleString('en')} rows` : ''}
             {asOf ? ` · as of ${asOf.slice(0, 13).replace('T', ' ')}:00 UTC` : ''}
-          </span>
+          </span>{' '}
+          <button onClick={() => setDdlOpen(!ddlOpen)} aria-expanded={ddlOpen}>
+            Use in Athena / BigQuery
+          </button>
         </h2>
+        {ddlOpen ? <WarehouseDdlPanel table={qualified} location={overview.location} fetchDdl={fetchDdl} onClose={() => setDdlOpen(false)} /> : null}
         {problem ? (
           <p role="alert" data-testid="table-problem" style={{ color: '#b3261e', background: '#fdecea', padding: 8, borderRadius: 4 }}>
             {problem.message}
