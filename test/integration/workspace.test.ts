@@ -98,11 +98,14 @@ describe('Workspace', () => {
     // DuckDB's own COPY writes the file (header, then one line per row).
     expect(text.split('\n')[0]).toBe('tenant_id,n')
     expect(text.split('\n').filter(Boolean).length - 1).toBe(job.rows)
+    expect(job.bytes).toBe(Buffer.byteLength(text))
 
     const big = await w.exportStart({ sql: 'SELECT range AS i, md5(range::VARCHAR) AS h FROM range(20000000)', format: 'csv', path: join(out, 'big.csv'), overwrite: false, asOf: null })
-    // Cancel while DuckDB is writing it.
-    await new Promise((r) => setTimeout(r, 500))
-    expect(w.exportStatus({ id: big.id }).running).toBe(true)
+    // Cancel while DuckDB is writing it: the job shows the bytes written so far (DuckDB's own progress does not move here).
+    for (let i = 0; i < 200 && w.exportStatus({ id: big.id }).bytes === 0; i++) await new Promise((r) => setTimeout(r, 50))
+    const writing = w.exportStatus({ id: big.id })
+    expect(writing.running).toBe(true)
+    expect(writing.bytes).toBeGreaterThan(0)
     const t0 = Date.now()
     w.exportCancel({ id: big.id })
     while (w.exportStatus({ id: big.id }).running) await new Promise((r) => setTimeout(r, 50))

@@ -76,7 +76,8 @@ export function ExportDialog(): React.JSX.Element | null {
           </button>
           {job?.running ? <button onClick={() => void cancelExport()}>Cancel</button> : null}
           <span data-testid="export-status" data-done={job?.done ? 'true' : 'false'} role="status">
-            {job?.running ? `Exporting… ${job.percent !== null ? `${Math.round(job.percent)}%, ` : ''}${job.rows.toLocaleString('en')} rows processed` : job?.done ? `Saved ${job.rows.toLocaleString('en')} rows to ${job.path}` : (job?.error ?? '')}
+            {/* DuckDB's own progress rarely moves for a COPY of a logical table: the bytes written always do. */}
+            {job?.running ? `Exporting… ${(job.bytes / 1e6).toFixed(1)} MB written${job.percent !== null ? `, ${Math.round(job.percent)}%` : ''}${job.rows > 0 ? `, ${job.rows.toLocaleString('en')} rows read` : ''}` : job?.done ? `Saved ${job.rows.toLocaleString('en')} rows to ${job.path} (${(job.bytes / 1e6).toFixed(1)} MB)` : (job?.error ?? '')}
           </span>
           {job?.done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}
         </div>
