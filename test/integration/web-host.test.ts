@@ -592,6 +592,23 @@ describe('web host', () => {
     await row.getByLabel('remove filter').click()
   })
 
+  it('opens the connections with Ctrl+K in the browser too, and splits a pasted s3:// or gs:// URL', async () => {
+    if (!page.url().startsWith(host.origin)) await page.goto(host.url)
+    await page.locator('body').click({ position: { x: 5, y: 5 } })
+    await page.keyboard.press('Control+k')
+    const dialog = page.getByRole('dialog', { name: 'Connections' })
+    await expect.poll(() => dialog.count()).toBe(1)
+    await dialog.getByRole('button', { name: 'New connection…' }).click()
+    const form = page.getByRole('form', { name: 'connection' })
+    await form.getByLabel('bucket').fill('s3://vendor-export/exports/prod/')
+    expect([await form.getByLabel('kind').inputValue(), await form.getByLabel('bucket').inputValue(), await form.getByLabel('prefix').inputValue()]).toEqual(['s3', 'vendor-export', 'exports/prod/'])
+    await form.getByLabel('bucket').fill('gs://other-bucket/v')
+    expect([await form.getByLabel('kind').inputValue(), await form.getByLabel('bucket').inputValue(), await form.getByLabel('prefix').inputValue()]).toEqual(['gcs', 'other-bucket', 'v/'])
+    await form.getByRole('button', { name: 'Cancel' }).click()
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    expect(await dialog.count()).toBe(0)
+  })
+
   describe('the SQL pane obeys', () => {
     const typeSql = async (sql: string): Promise<void> => {
       await page.locator('[data-testid=sql-editor] .cm-content').click()

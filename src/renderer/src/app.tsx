@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import { APP_NAME } from '../../shared/app-info'
 import type { MenuCommand } from '../../shared/menu-commands'
 import { ExportDialog } from './common/export-dialog'
+import { shortcutCommand } from './common/menu-shortcuts'
 import { wallClock } from './common/time'
 import { ConnectionManager } from './connections/connection-manager'
 import { DeliveriesView } from './deliveries/deliveries-view'
@@ -42,10 +43,21 @@ export function App(): React.JSX.Element {
     return appStore.getState().followRefresh()
   }, [])
 
-  // Menu commands from the Electron shell.
+  // Menu commands from the Electron shell; in a browser, which has no such menu, its shortcuts.
   useEffect(() => {
     const bridge = window.exportExplorer as unknown as { onMenu?: (l: (c: MenuCommand) => void) => void } | undefined
-    bridge?.onMenu?.(runMenuCommand)
+    if (bridge?.onMenu) {
+      bridge.onMenu(runMenuCommand)
+      return
+    }
+    const onKey = (e: KeyboardEvent): void => {
+      const c = shortcutCommand(e)
+      if (!c) return
+      e.preventDefault()
+      runMenuCommand(c)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
   }, [])
 
   const p = status?.progress

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react'
 import type { ConnectionVerdictView, ConnectionsView } from '../../../shared/api-contract'
 import type { ConnectionConfig } from '../../../shared/connection-config'
 import { appStore } from '../store/use-app-store'
+import { parseBucketUrl } from './bucket-url'
 
 type Provider = ConnectionConfig['provider']
 
@@ -151,7 +152,17 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
               <>
                 <label style={field}>
                   Bucket
-                  <input aria-label="bucket" required value={form.bucket} onChange={(e) => set({ bucket: e.target.value })} />
+                  <input
+                    aria-label="bucket"
+                    required
+                    value={form.bucket}
+                    placeholder="my-bucket, or paste s3://my-bucket/folder/ or gs://my-bucket/folder/"
+                    onChange={(e) => {
+                      // A pasted URL fills kind, bucket and prefix instead of becoming an invalid bucket name.
+                      const url = parseBucketUrl(e.target.value)
+                      set(url ? { provider: url.provider, bucket: url.bucket, prefix: url.prefix } : { bucket: e.target.value })
+                    }}
+                  />
                 </label>
                 <label style={field}>
                   Prefix
