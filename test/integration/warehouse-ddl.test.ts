@@ -1,7 +1,6 @@
 // Issue 15: the Athena / Glue and BigQuery definitions of the generated bucket. Every statement parses with a
 // maintained grammar of its dialect (dt-sql-parser's Hive and Trino, sql-parser-cst's BigQuery), and the views'
 // logic, run in native DuckDB over the bucket's files as a warehouse sees them, equals the app's logical tables.
-import { writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HiveSQL, TrinoSQL } from 'dt-sql-parser'
@@ -77,7 +76,6 @@ describe('generated definitions parse in their dialects', () => {
   it('gives every table of the demo bucket, for both engines, each statement parsed by its grammar', () => {
     for (const engine of ['athena', 'bigquery'] as const) {
       const r = generate(engine)
-      if (process.env['DUMP_DDL']) writeFileSync(`/tmp/ddl-${engine}.sql`, r.text)
       for (const t of CATALOG) {
         const kinds = r.statements.filter((s) => s.table === qualifiedName(t)).map((s) => `${s.kind} ${s.creates ?? ''}`)
         expect(kinds, `${engine} ${t.table}`).toEqual(
