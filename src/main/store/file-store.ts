@@ -58,6 +58,9 @@ async function looksLikeParquet(path: string, size: number): Promise<boolean> {
   }
 }
 
+const changedLocally = (key: string): BucketError =>
+  bucketError('not_found', key, 'The file was changed or removed since the folder was listed', 'Refresh, then run the query again.')
+
 /** Beside an object's name: this version was downloaded and is not Parquet (a changed object has another name). */
 const NOT_PARQUET_MARK = '.not-parquet'
 
@@ -112,6 +115,8 @@ export class FileStore {
     for (const o of objects) {
       // Known not to be Parquet (this very version was downloaded and checked before): not fetched again.
       if (!this.provider.localPath && (await exists(`${this.pathOf(o)}${NOT_PARQUET_MARK}`))) fail(o.key, notParquet(o.key))
+      // A local folder is read in place and never written: a file no longer as listed is not "downloaded" onto itself.
+      else if (this.provider.localPath && !(await this.has(o))) fail(o.key, changedLocally(o.key))
       else if (!(await this.has(o))) missing.push(o)
       else if (this.provider.localPath && !(await looksLikeParquet(this.pathOf(o), o.size))) fail(o.key, notParquet(o.key))
       else paths.set(o.key, this.pathOf(o))
