@@ -57,11 +57,15 @@ describe('renderer engine in Chromium', () => {
       const sql = CATALOG.map((t) => `SELECT '${t.table}' AS t, count(*)::INTEGER AS n FROM ${t.schema}.${t.table}`)
       sql.push(`SELECT content FROM claudia_prompt_revision WHERE prompt_revision_id = 'prompt_revision_tracked_a'`)
       const out = await tab.evaluate((cfg) => window.runViews(cfg), { objects, base: bytes.url(''), now: Date.parse(demo.expected.now), sql })
-      // The planted GLACIER object keeps claudia_messages closed, named.
-      expect(out.problems).toEqual([{ table: 'datamart_claudia.claudia_messages', message: expect.stringContaining(demo.expected.faults.find((f) => f.kind === 'archived')!.key) }])
+      // The planted GLACIER object keeps claudia_messages closed here (the raw files; the app reads it from the mirror),
+      // and the planted corrupt file is named (the app's frame check passes that copy over before the engine sees it).
+      expect(out.problems).toEqual([
+        { table: 'datamart_claudia.claudia_messages', message: expect.stringContaining(demo.expected.faults.find((f) => f.kind === 'archived')!.key) },
+        { table: `datamart_cloudchat_saas.${demo.expected.corrupt_file.table}`, message: expect.stringContaining(demo.expected.corrupt_file.key) }
+      ])
       const results = out.results.slice(0, CATALOG.length) as ({ t: string; n: number }[] | { error: string })[]
       const counts = Object.fromEntries(results.filter((r): r is { t: string; n: number }[] => Array.isArray(r)).map((r) => [r[0]!.t, r[0]!.n]))
-      const want = Object.fromEntries(CATALOG.filter((t) => t.table !== 'claudia_messages').map((t) => [t.table, demo.expected.tables[t.table]!.rows]))
+      const want = Object.fromEntries(CATALOG.filter((t) => t.table !== 'claudia_messages' && t.table !== demo.expected.corrupt_file.table).map((t) => [t.table, demo.expected.tables[t.table]!.rows]))
       expect(counts).toEqual(want)
       expect(results[CATALOG.findIndex((t) => t.table === 'claudia_messages')]).toEqual({ error: expect.stringContaining('claudia_messages does not exist') })
       const tracked = demo.expected.newest_values.find((v) => v.key === 'prompt_revision_tracked_a')!
@@ -137,7 +141,7 @@ describe('renderer engine in Chromium', () => {
         'SELECT count(*)::INTEGER AS n FROM claudia_messages__versions'
       ]
       const out = await tab.evaluate((cfg) => window.runViews(cfg), { objects, base: bytes.url(''), now: Date.parse(demo.expected.now), sql })
-      expect(out.problems).toEqual([])
+      expect(out.problems).toEqual([{ table: `datamart_cloudchat_saas.${demo.expected.corrupt_file.table}`, message: expect.stringContaining(demo.expected.corrupt_file.key) }])
       const e = demo.expected.tables['claudia_messages']!
       expect(out.results[0]).toEqual([{ n: e.rows, k: e.distinct_keys }])
       expect(out.results[1]).toEqual([...tracked].sort((a, b) => (a.key < b.key ? -1 : 1)).map((v) => ({ message_id: v.key, content: v.value })))
