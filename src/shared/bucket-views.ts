@@ -134,10 +134,15 @@ async function createMirrorViews(
     return false
   }
   created.push(`${t.schema}.${t.table}`, `${t.table}__versions`)
-  if (selection.leftOut.length > 0) {
-    const bytes = selection.leftOut.reduce((n, o) => n + o.size, 0)
-    const what = t.keyColumn === null ? 'their rows are not in the table' : `their rows are not in the table, and a ${t.keyColumn} whose newest version is in them shows an older version or none`
-    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${selection.leftOut.length} archived file(s) (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and are left out: ${keyList(selection.leftOut.map((o) => o.key))}; ${what}. Restore them to complete the table.` })
+  const what = t.keyColumn === null ? 'their rows are not in the table' : `their rows are not in the table, and a ${t.keyColumn} whose newest version is in them shows an older version or none`
+  const archived = selection.leftOut.filter((o) => o.reason !== 'unreadable')
+  const unreadable = selection.leftOut.filter((o) => o.reason === 'unreadable')
+  if (archived.length > 0) {
+    const bytes = archived.reduce((n, o) => n + o.size, 0)
+    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${archived.length} archived file(s) (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and are left out: ${keyList(archived.map((o) => o.key))}; ${what}. Restore them to complete the table.` })
+  }
+  if (unreadable.length > 0) {
+    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${unreadable.length} file(s) are not readable Parquet and are left out: ${keyList(unreadable.map((o) => o.key))}; ${what}. Ask the vendor to deliver them again.` })
   }
   return true
 }

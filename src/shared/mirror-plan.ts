@@ -102,6 +102,8 @@ export interface LeftOut {
   readonly key: string
   readonly size: number
   readonly storageClass: string | null
+  /** Why: in an archive class (until restored), or not a readable Parquet file. */
+  readonly reason?: 'archived' | 'unreadable'
 }
 
 /**

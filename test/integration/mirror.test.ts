@@ -205,6 +205,30 @@ describe('the mirror', () => {
     await expectMirrorEqualsRaw(mirror, later)
   }, 180_000)
 
+  it('leaves a parts file that is not Parquet out, as the rules do on the raw files, and says which', async () => {
+    const damaged = join(work, 'damaged-bucket')
+    await cp(bucket, damaged, { recursive: true, preserveTimestamps: true })
+    const { inventory } = await listing(damaged, now())
+    const folder = [...inventory.folders.values()].find((f) => f.ref.table === 'claudia_prompt_revision' && f.ref.version === 'v2' && f.dataFiles.length > 0)!
+    const file = folder.dataFiles[0]!
+    const path = join(damaged, file.key)
+    const written = (await stat(path)).mtime
+    await writeFile(path, Buffer.alloc(file.size, 7))
+    await utimes(path, written, written)
+    const mirror = new Mirror(join(work, 'mirror-damaged'), fileStoreFor(new LocalFolderProvider(damaged), join(work, 'data'), 'damaged'))
+    const r = await mirror.refresh((await listing(damaged, now())).inventory, now())
+    expect(r.problems).toEqual([])
+    const raw = await engineOn(damaged, now())
+    const fromMirror = await engineOn(damaged, now(), { mirror })
+    try {
+      expect(fromMirror.views.notes.find((n) => n.table === 'datamart_claudia.claudia_prompt_revision')?.message).toMatch(new RegExp(`not readable Parquet and are left out: ${file.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+      expect(await digest(fromMirror.engine, 'claudia_prompt_revision')).toEqual(await digest(raw.engine, 'claudia_prompt_revision'))
+    } finally {
+      await raw.engine.close()
+      await fromMirror.engine.close()
+    }
+  })
+
   it('leaves archived history out and says exactly what, while the rest of the table reads', async () => {
     const archived = join(work, 'archived-bucket')
     await cp(demo.bucketDir, archived, { recursive: true, preserveTimestamps: true })

@@ -126,11 +126,17 @@ export class Mirror {
     }
   }
 
-  private async build(engine: NativeEngine, p: SegmentPlan, signal: AbortSignal | undefined): Promise<MirroredSegment> {
-    const objects = p.folders.flatMap((f) => f.files.map((x) => x.object))
+  private async build(engine: NativeEngine, planned: SegmentPlan, signal: AbortSignal | undefined): Promise<MirroredSegment> {
+    const objects = planned.folders.flatMap((f) => f.files.map((x) => x.object))
     const { paths, failures } = await this.store.ensure(objects, signal ? { signal } : {})
-    const failed = failures[0]
+    const failed = failures.find((f) => !f.unreadable)
     if (failed) throw new Error(failed.error.userMessage)
+    // A file that is not Parquet is left out of its folder, as the rules read a parts folder without it, and said.
+    const unreadable = new Set(failures.map((f) => f.key))
+    const p: SegmentPlan = {
+      ...planned,
+      folders: planned.folders.map((f) => ({ ...f, files: f.files.filter((x) => !unreadable.has(x.object.key)), leftOut: [...f.leftOut, ...f.files.filter((x) => unreadable.has(x.object.key)).map((x) => x.object)] }))
+    }
     const sql = segmentBuildSql(p, (key) => paths.get(key) as string)
     // Each folder's columns (a column added part-way: a view "as of" before it must not have it).
     const columnSets: string[][] = []
@@ -147,7 +153,8 @@ export class Mirror {
         setOf.set(id, columnSets.length)
         columnSets.push(columns)
       }
-      folders.push({ prefix: f.folder.ref.prefix, order: f.order, readyAt: f.readyAt, columnSet: setOf.get(id) as number, leftOut: f.leftOut.map((o) => ({ key: o.key, size: o.size, storageClass: o.storageClass ?? null })) })
+      const leftOut = f.leftOut.map((o) => ({ key: o.key, size: o.size, storageClass: o.storageClass ?? null, reason: unreadable.has(o.key) ? ('unreadable' as const) : ('archived' as const) }))
+      folders.push({ prefix: f.folder.ref.prefix, order: f.order, readyAt: f.readyAt, columnSet: setOf.get(id) as number, leftOut })
     }
     const base = { table: p.table, period: p.period, identity: p.identity, folders, columnSets }
     if (sql === null) return { ...base, file: '', rows: 0, bytes: 0, columns: [], types: {} }
