@@ -609,6 +609,48 @@ describe('web host', () => {
     expect(await dialog.count()).toBe(0)
   })
 
+  it('fits every view at 1280×800 and 1920×1080: no page wider than the window, the grid filling it, columns sized to their values', async () => {
+    if (!page.url().startsWith(host.origin)) await page.goto(host.url)
+    const wide = (): Promise<boolean> => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)
+    try {
+      for (const [w, h] of [
+        [1280, 800],
+        [1920, 1080]
+      ] as const) {
+        await page.setViewportSize({ width: w, height: h })
+        await page.getByRole('tab', { name: 'Deliveries' }).click()
+        await page.evaluate(() => window.scrollTo(0, 0))
+        await page.waitForSelector('[data-testid=timeline-canvas]')
+        expect(await wide(), `deliveries at ${w}×${h}`).toBe(false)
+        await page.screenshot({ path: `test-results/layout-deliveries-${w}x${h}.png` })
+        await page.getByRole('tab', { name: 'Tables' }).click()
+        await page.locator('[data-table-item=cloud_chat_tags]').click()
+        const grid = page.locator('[data-testid=table-browser] [data-testid=grid-scroll]')
+        await expect.poll(() => grid.count(), { timeout: 60_000 }).toBe(1)
+        expect(await wide(), `tables at ${w}×${h}`).toBe(false)
+        // The grid reaches down to the window's bottom edge (less a margin), not a fixed 420 px.
+        await expect.poll(async () => { const b = await grid.boundingBox(); return b ? Math.round(b.y + b.height) : 0 }).toBeGreaterThan(h - 60)
+        // A timestamp column is as wide as its values: 2026-11-05 14:00:00 is never cut.
+        const header = page.locator('[data-testid=table-browser] [role=columnheader][data-column=created_at]')
+        expect((await header.boundingBox())!.width).toBeGreaterThanOrEqual(19 * 7)
+        await page.screenshot({ path: `test-results/layout-tables-${w}x${h}.png` })
+        await page.getByRole('tab', { name: 'SQL' }).click()
+        await page.locator('[data-testid=sql-editor] .cm-content').click()
+        await page.keyboard.press('ControlOrMeta+a')
+        await page.keyboard.press('Delete')
+        await page.keyboard.insertText(`SELECT tag_id, name, created_at FROM cloud_chat_tags WHERE name <> '${'x'.repeat(400)}' ORDER BY created_at`)
+        await page.keyboard.press('Escape')
+        await page.keyboard.press('ControlOrMeta+Enter')
+        await expect.poll(() => page.locator('[data-testid=sql-pane] [data-testid=result-grid]').count(), { timeout: 60_000 }).toBe(1)
+        expect(await wide(), `SQL at ${w}×${h}`).toBe(false)
+        await page.screenshot({ path: `test-results/layout-sql-${w}x${h}.png` })
+      }
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 })
+      await page.getByRole('tab', { name: 'Deliveries' }).click()
+    }
+  }, 180_000)
+
   describe('the SQL pane obeys', () => {
     const typeSql = async (sql: string): Promise<void> => {
       await page.locator('[data-testid=sql-editor] .cm-content').click()

@@ -3,22 +3,27 @@
 // time from the materialized result as the user scrolls (the renderer keeps a bounded number of pages).
 // Sort is done in SQL. Click selects a cell, Shift+click a range; Ctrl/⌘+C copies it as tab-separated text.
 // Values are the text DuckDB writes (see engine/result-set.ts); copy gives exactly what is shown, NULL empty.
-import { type ColumnDef, type SortingState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
+import { type ColumnDef, type ColumnSizingState, type SortingState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { contentWidths } from './column-widths'
 import { BLOB_NOTE, NULL_NOTE, isNumericType, toTsv } from './format-value'
 import { type DisplayRow, ResultSet } from '../engine/result-set'
 
 const ROW_H = 24
 type Cell = { row: number; col: number }
 
-export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet; onSort?: (column: string, desc: boolean) => void; height?: number }): React.JSX.Element {
+/** Without a height, the grid fills the window below where it starts (at least 300 px). */
+export function ResultGrid({ result, onSort, height: fixedHeight }: { result: ResultSet; onSort?: (column: string, desc: boolean) => void; height?: number }): React.JSX.Element {
+  const [fill, setFill] = useState(420)
+  const height = fixedHeight ?? fill
   const scrollRef = useRef<HTMLDivElement | null>(null)
   const [, redraw] = useReducer((n: number) => n + 1, 0)
   const loaded = useRef(new Map<number, DisplayRow[]>())
   const [anchor, setAnchor] = useState<Cell | null>(null)
   const [focus, setFocus] = useState<Cell | null>(null)
   const [sorting, setSorting] = useState<SortingState>([])
+  const [columnSizing, setColumnSizing] = useState<ColumnSizingState>({})
   const [copied, setCopied] = useState<string | null>(null)
 
   const columns = useMemo<ColumnDef<Record<string, unknown>>[]>(() => result.columns.map((c) => ({ id: c.name, header: c.name, size: Math.min(320, Math.max(90, c.name.length * 9 + 30)), meta: { type: c.type } })), [result])
@@ -28,10 +33,40 @@ export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet
     getCoreRowModel: getCoreRowModel(),
     columnResizeMode: 'onChange',
     manualSorting: true,
-    state: { sorting },
-    onSortingChange: setSorting
+    state: { sorting, columnSizing },
+    onSortingChange: setSorting,
+    onColumnSizingChange: setColumnSizing
   })
   const headers = table.getFlatHeaders()
+
+  // The height left in the window below the grid's top (as laid out with the page scrolled to the top).
+  useEffect(() => {
+    if (fixedHeight !== undefined) return
+    const measure = (): void => {
+      const el = scrollRef.current
+      if (!el || el.offsetParent === null) return
+      const top = el.getBoundingClientRect().top + window.scrollY
+      setFill(Math.max(300, Math.round(window.innerHeight - (top > window.innerHeight * 0.6 ? window.innerHeight * 0.3 : top) - 16)))
+    }
+    measure()
+    window.addEventListener('resize', measure)
+    const ro = new ResizeObserver(measure)
+    if (scrollRef.current) ro.observe(scrollRef.current)
+    return () => {
+      window.removeEventListener('resize', measure)
+      ro.disconnect()
+    }
+  }, [fixedHeight, result])
+
+  // Widths from the header and the first page's values, once per result (set when that page arrives, below);
+  // a column the user resizes afterwards keeps its width.
+  const sized = useRef<ResultSet | null>(null)
+  const sizeFrom = (rows: readonly DisplayRow[]): void => {
+    if (sized.current === result) return
+    sized.current = result
+    const widths = contentWidths(result.columns, rows)
+    setColumnSizing(Object.fromEntries(result.columns.map((c, i) => [c.name, widths[i] ?? 120])))
+  }
 
   useEffect(() => {
     loaded.current = new Map()
@@ -56,6 +91,7 @@ export function ResultGrid({ result, onSort, height = 420 }: { result: ResultSet
     for (let p = p0; p <= p1; p++) {
       if (loaded.current.has(p)) continue
       void result.page(p).then((r) => {
+        if (p === 0) sizeFrom(r)
         loaded.current.set(p, r)
         for (const k of [...loaded.current.keys()]) if (k < p0 - 2 || k > p1 + 2) loaded.current.delete(k)
         redraw()

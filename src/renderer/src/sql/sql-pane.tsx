@@ -46,7 +46,9 @@ export function SqlPane(): React.JSX.Element {
         Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (runRef.current(), true) }])),
         basicSetup,
         language.current.of(sqlLang({ dialect: StandardSQL, upperCaseKeywords: true })),
-        THEME
+        THEME,
+        // A long line wraps inside the editor instead of widening the page.
+        EditorView.lineWrapping
       ]
     })
     view.current = v
@@ -238,7 +240,7 @@ export function SqlPane(): React.JSX.Element {
           {history.map((h, i) => (
             <li key={i} style={{ borderBottom: '1px solid #eef0f3', padding: '4px 0' }}>
               <button
-                style={{ all: 'unset', cursor: 'pointer', display: 'block', whiteSpace: 'pre-wrap', fontFamily: 'ui-monospace, monospace', color: h.error ? '#b3261e' : '#1f2328' }}
+                style={{ all: 'unset', cursor: 'pointer', display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'ui-monospace, monospace', color: h.error ? '#b3261e' : '#1f2328' }}
                 title={h.error ?? `${h.rows ?? 0} rows`}
                 onClick={() => {
                   const v = view.current
