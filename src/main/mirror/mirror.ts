@@ -142,12 +142,10 @@ export class Mirror {
     const columnSets: string[][] = []
     const setOf = new Map<string, number>()
     const folders = []
+    const byFile = await topLevelColumns(engine, p.folders.flatMap((f) => f.files.map((x) => paths.get(x.object.key) as string)))
     for (const f of p.folders) {
-      let columns: string[] = []
-      if (f.files.length > 0) {
-        const list = f.files.map((x) => quoteLiteral(paths.get(x.object.key) as string)).join(', ')
-        columns = (await engine.execRows(`DESCRIBE SELECT * FROM read_parquet([${list}], union_by_name = true, hive_partitioning = false)`)).map((r) => String(r[0]))
-      }
+      // In file order, each column once where it first appears: the order union_by_name gives the folder.
+      const columns = [...new Set(f.files.flatMap((x) => byFile.get(paths.get(x.object.key) as string) ?? []))]
       const id = columns.join('\u0000')
       if (!setOf.has(id)) {
         setOf.set(id, columnSets.length)
@@ -215,4 +213,36 @@ async function vendorTypes(engine: NativeEngine, files: readonly string[]): Prom
   const own = new Set<string>(MIRROR_COLUMNS)
   const rows = await engine.execRows(`DESCRIBE SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}], union_by_name = true)`)
   return Object.fromEntries(rows.map((r) => [String(r[0]), String(r[1])]).filter(([c]) => !own.has(c as string)))
+}
+
+/**
+ * The top-level column names of each Parquet file, from one parquet_schema() over them all (a DESCRIBE per folder
+ * costs a millisecond each: half a minute for a year of hourly folders). The schema lists elements depth first, each
+ * group with its number of children: the root's direct children are the columns.
+ */
+async function topLevelColumns(engine: NativeEngine, files: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>()
+  if (files.length === 0) return out
+  const rows = await engine.execRows(`SELECT file_name, name, num_children FROM parquet_schema([${files.map(quoteLiteral).join(', ')}])`)
+  const perFile = new Map<string, { name: string; children: number }[]>()
+  for (const [file, name, children] of rows) {
+    const list = perFile.get(String(file)) ?? []
+    list.push({ name: String(name), children: children === null ? 0 : Number(children) })
+    perFile.set(String(file), list)
+  }
+  for (const [file, elements] of perFile) {
+    const skip = (at: number): number => {
+      let next = at + 1
+      for (let k = 0; k < (elements[at]?.children ?? 0); k++) next = skip(next)
+      return next
+    }
+    const columns: string[] = []
+    let at = 1
+    for (let k = 0; k < (elements[0]?.children ?? 0) && at < elements.length; k++) {
+      columns.push((elements[at] as { name: string }).name)
+      at = skip(at)
+    }
+    out.set(file, columns)
+  }
+  return out
 }
