@@ -73,8 +73,10 @@ beforeAll(async () => {
   store = createAppStore({ api: api(workspace) })
 }, 30_000)
 afterAll(async () => {
+  await workspace?.running
   workspace?.dispose()
-  if (work) await rm(work, { recursive: true, force: true })
+  // The workspace may still be saving its index as it closes: a folder emptied meanwhile is removed on a retry.
+  if (work) await rm(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
 })
 
 describe('store slices on a real workspace', () => {
