@@ -16,6 +16,7 @@ import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
+import { TenantPicker } from './tenant-picker'
 import { checkFilters } from './filter-value-check'
 import { call } from '../common/api-transport'
 import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
@@ -271,18 +272,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                       <input aria-label="time to" type="datetime-local" value={time.to} onChange={(e) => setTime({ ...time, to: e.target.value })} />
                     </fieldset>
                   ) : null}
-                  {tenantChoices.length ? (
-                    <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
-                      <legend>tenant</legend>
-                      <select aria-label="tenants" multiple size={Math.min(4, tenantChoices.length)} value={tenants} onChange={(e) => setTenants([...e.target.selectedOptions].map((o) => o.value))}>
-                        {tenantChoices.map((t) => (
-                          <option key={t} value={t}>
-                            {t}
-                          </option>
-                        ))}
-                      </select>
-                    </fieldset>
-                  ) : null}
+                  {tenantChoices.length ? <TenantPicker choices={tenantChoices} chosen={tenants} onChange={setTenants} /> : null}
                   <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
                     <legend>columns</legend>
                     {filters.map((f, i) => (
