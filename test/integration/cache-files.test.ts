@@ -23,6 +23,13 @@ let n = 0
 const fresh = (): string => join(work, `data-${++n}`)
 const modeOf = async (p: string): Promise<number> => (await stat(p)).mode & 0o777
 
+/** Bytes framed as Parquet is ("PAR1", a footer length that fits, "PAR1"), so the frame check reads them as data. */
+function parquetFramed(size: number): Buffer {
+  const footer = Buffer.alloc(4)
+  footer.writeUInt32LE(100)
+  return Buffer.concat([Buffer.from('PAR1'), randomBytes(size - 12), footer, Buffer.from('PAR1')])
+}
+
 /** A small v2 bucket: two hours of a full table and a parts table, with manifests. */
 async function writeBucket(root: string): Promise<void> {
   const put = async (key: string, body: Buffer | string): Promise<void> => {
@@ -35,9 +42,9 @@ async function writeBucket(root: string): Promise<void> {
   for (const hour of ['03', '04']) {
     const csat = `v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=${hour}/`
     const msgs = `v2/datamart_claudia/claudia_messages/etl_date=2026-11-20/etl_hour=${hour}/`
-    await put(`${csat}part-00000.parquet`, randomBytes(40_000))
+    await put(`${csat}part-00000.parquet`, parquetFramed(40_000))
     await put(`${csat}_SUCCESS`, '')
-    await put(`${msgs}part-00000.parquet`, randomBytes(20_000))
+    await put(`${msgs}part-00000.parquet`, parquetFramed(20_000))
     await put(`${msgs}_SUCCESS`, '')
     const manifest = { snapshot_date: '2026-11-20', snapshot_hour: hour, complete: false, tables_delivered: [{ schema: 'datamart_claudia', table: 'claudia_csat', mode: 'full', path: csat, format: 'parquet', files: 1, rows: 10 }], tables_missing: [], tables_pending: [] }
     await put(`v2/_manifests/snapshot_date=2026-11-20/snapshot_hour=${hour}/manifest.json`, JSON.stringify(manifest))
