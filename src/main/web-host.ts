@@ -7,9 +7,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { extname, resolve, sep } from 'node:path'
+import { extname } from 'node:path'
 import { dispatch } from './api-handlers'
 import { contentSecurityPolicy } from './shell/content-security-policy'
+import { rendererFileOf } from './shell/app-protocol'
 import type { Workspace } from './workspace'
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' }
@@ -56,20 +57,6 @@ function sessionCookie(header: string | undefined): string | null {
     if (eq > 0 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim()
   }
   return null
-}
-
-/** The renderer file a path names, or null when it leaves the folder or cannot be decoded. */
-function rendererFile(rendererDir: string, pathname: string): string | null {
-  let path: string
-  try {
-    path = decodeURIComponent(pathname === '/' ? '/index.html' : pathname)
-  } catch {
-    return null
-  }
-  if (path.includes('\0')) return null
-  const root = resolve(rendererDir)
-  const file = resolve(root, `.${path.replace(/\\/g, '/')}`)
-  return file.startsWith(root + sep) ? file : null
 }
 
 const text = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}): void =>
@@ -142,7 +129,7 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
       return json(res, reply.ok ? 200 : reply.status, reply.ok ? { result: reply.result } : { error: reply.error })
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'GET only', { allow: 'GET, HEAD' })
-    const file = rendererFile(opts.rendererDir, url.pathname)
+    const file = rendererFileOf(opts.rendererDir, url.pathname)
     if (!file) return text(res, 404, 'Not found')
     const content = await readFile(file)
     res.writeHead(200, {

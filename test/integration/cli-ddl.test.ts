@@ -1,17 +1,15 @@
 // `export-explorer ddl` (issue 15) against real servers: the S3 test server gives Athena definitions whose locations
 // are the bucket URL's, the GCS emulator BigQuery's; every table of the generated bucket has its statements.
-import { execFile } from 'node:child_process'
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG } from '../../src/shared/catalog'
+import { type CliRun, runCli } from '../helpers/cli'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { type GcsServer, startGcsServer } from '../helpers/gcs-server'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
-const run = promisify(execFile)
 let demo: Demo
 let s3: S3Server
 let gcs: GcsServer
@@ -38,15 +36,7 @@ afterAll(async () => {
   for (const d of [cache, small]) if (d) await rm(d, { recursive: true, force: true })
 })
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache, ...env }, maxBuffer: 64 * 1024 * 1024 })
-    return { code: 0, stdout: r.stdout, stderr: r.stderr }
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string }
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr }
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}): Promise<CliRun> => runCli(args, cache, env)
 
 const s3Env = { AWS_ACCESS_KEY_ID: S3_TEST_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_TEST_KEYS.secretAccessKey, AWS_REGION: 'us-east-1' }
 

@@ -13,6 +13,7 @@ import { buildInventory, foldersForLogicalTable } from '../../src/shared/invento
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
+import { type CliRun, runCli } from '../helpers/cli'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
@@ -33,15 +34,7 @@ afterAll(async () => {
   await rm(cache, { recursive: true, force: true })
 })
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache, ...env }, maxBuffer: 64 * 1024 * 1024 })
-    return { code: 0, stdout: r.stdout, stderr: r.stderr }
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string }
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr }
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}): Promise<CliRun> => runCli(args, cache, env)
 
 const s3Env = { AWS_ACCESS_KEY_ID: S3_TEST_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_TEST_KEYS.secretAccessKey, AWS_REGION: 'us-east-1' }
 const targets: [string, () => string[], () => Record<string, string>][] = [

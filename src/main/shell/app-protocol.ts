@@ -18,9 +18,17 @@ export function resolveAppPath(requestUrl: string, rendererDir: string): string 
     return null
   }
   if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return null
+  return rendererFileOf(rendererDir, url.pathname)
+}
+
+/**
+ * The renderer file a URL path names (the app:// scheme and the web host serve the same folder), or null when it
+ * cannot be decoded, holds a NUL byte, or leaves the folder once decoded.
+ */
+export function rendererFileOf(rendererDir: string, pathname: string): string | null {
   let path: string
   try {
-    path = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)
+    path = decodeURIComponent(pathname === '/' ? '/index.html' : pathname)
   } catch {
     return null
   }
