@@ -293,7 +293,6 @@ async function main(argv: string[]): Promise<number> {
     const { engine, views } = await openEngine()
     for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
     for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
-    for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
     const ac = interrupted()
     try {
       if (format === 'csv') await writeCsv(engine, sql as string, ac.signal)
