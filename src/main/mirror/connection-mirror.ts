@@ -46,8 +46,8 @@ export class ConnectionMirror {
     const run = async (): Promise<void> => {
       do {
         this.again = false
-        const { inventory, now } = await snapshot()
         try {
+          const { inventory, now } = await snapshot()
           this.last = await this.mirror.refresh(inventory, now, {
             onProgress: (p) => {
               this.progress = p
