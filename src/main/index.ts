@@ -90,7 +90,7 @@ async function start(): Promise<void> {
   win.once('ready-to-show', () => win?.show())
   win.on('closed', () => {
     win = null
-    workspace.dispose()
+    void workspace.dispose()
   })
   await win.loadURL(location.entryUrl)
 }

@@ -294,7 +294,10 @@ export class Workspace {
 
   /** The mirror of a connection's service (made on first use). */
   private mirrorFor(service: AppService): ConnectionMirror {
-    if (this.mirrorOf?.service !== service) this.mirrorOf = { service, mirror: new ConnectionMirror(this.opts.dataDir, service.connectionId, service.provider) }
+    if (this.mirrorOf?.service !== service) {
+      void this.mirrorOf?.mirror.close()
+      this.mirrorOf = { service, mirror: new ConnectionMirror(this.opts.dataDir, service.connectionId, service.provider) }
+    }
     return this.mirrorOf.mirror
   }
 
@@ -432,13 +435,22 @@ export class Workspace {
     this.service?.close()
   }
 
-  dispose(): void {
+  /** Stops everything the workspace runs; resolves once nothing more is written under its data folder. */
+  async dispose(): Promise<void> {
     this.close()
     if (this.timer) clearInterval(this.timer)
     for (const e of this.exports.values()) e.abort.abort()
-    void this.byteServer?.server.then((s) => s.close(), () => {})
-    void this.mainEngine?.engine.then((e) => e.engine.close(), () => {})
+    const byteServer = this.byteServer
+    const mainEngine = this.mainEngine
+    const mirror = this.mirrorOf?.mirror
     this.byteServer = null
     this.mainEngine = null
+    this.mirrorOf = null
+    await Promise.allSettled([
+      mirror?.close(),
+      byteServer?.server.then((s) => s.close()),
+      mainEngine?.engine.then((e) => e.engine.close()),
+      this.running
+    ])
   }
 }

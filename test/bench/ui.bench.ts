@@ -142,7 +142,7 @@ export async function benchUi(): Promise<void> {
   } finally {
     await browser.close()
     await host.close()
-    workspace.dispose()
+    await workspace.dispose()
     await demo.cleanup()
     await rm(work, { recursive: true, force: true })
   }

@@ -81,7 +81,7 @@ export async function benchYear(): Promise<void> {
     } finally {
       await browser.close()
       await host.close()
-      workspace.dispose()
+      await workspace.dispose()
     }
     const pct = (f: { frames: number; dropped: number }): string => `${f.frames} frames, ${f.dropped} dropped (${((f.dropped / (f.frames + f.dropped)) * 100).toFixed(1)}%)`
     console.log(

@@ -58,7 +58,7 @@ export async function startAppUnderTest(opts: {
     async close() {
       await browser.close()
       await host.close()
-      workspace.dispose()
+      await workspace.dispose()
       await s3?.close()
       await demo.cleanup()
       await rm(work, { recursive: true, force: true })

@@ -190,7 +190,7 @@ describe('analyst flows against S3 on loopback', () => {
     // Kept by main across restarts: a new workspace on the same folder reads it back.
     const again = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), autoRefresh: false })
     expect((await again.history()).entries.map((e) => e.error !== null)).toEqual(expect.arrayContaining([true, false]))
-    again.dispose()
+    await again.dispose()
   })
 
   it('reads the tables as of an earlier hour, as the core rules on native DuckDB do', async () => {

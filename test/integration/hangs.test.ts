@@ -60,7 +60,7 @@ afterAll(async () => {
   await silent?.close()
   await stalledBody?.close()
   await demo?.cleanup()
-  if (work) await rm(work, { recursive: true, force: true })
+  if (work) await rm(work, { recursive: true, force: true, maxRetries: 5 })
 })
 
 const s3At = (endpoint: string, timeouts: RequestTimeouts): S3Provider =>
@@ -348,7 +348,7 @@ describe('refresh and overview when a manifest GET or a listing never answers', 
       expect(after.result.hours.find((h) => h.start === next.toISOString())?.manifest).toMatch(/^(complete|incomplete)$/)
     } finally {
       s3Proxy.stall = () => null
-      w.dispose()
+      await w.dispose()
     }
   }, 30_000)
 
@@ -373,7 +373,7 @@ describe('refresh and overview when a manifest GET or a listing never answers', 
       expect(hour.result.manifest?.warnings.join(' ')).toMatch(new RegExp(`sent nothing for 1.5 s \\(${key.replace(/[.]/g, '\\.')}\\).*check the network`))
     } finally {
       s3Proxy.stall = () => null
-      w.dispose()
+      await w.dispose()
     }
   }, 30_000)
 
@@ -396,7 +396,7 @@ describe('refresh and overview when a manifest GET or a listing never answers', 
       expect(overview.result.tables.find((t) => t.table === 'claudia_messages')?.folders).toBeGreaterThan(0)
     } finally {
       s3Proxy.stall = () => null
-      w.dispose()
+      await w.dispose()
     }
   }, 30_000)
 
@@ -418,7 +418,7 @@ describe('refresh and overview when a manifest GET or a listing never answers', 
       expect(w.refreshStatus().lastError).toMatch(/cancelled/)
     } finally {
       s3Proxy.stall = () => null
-      w.dispose()
+      await w.dispose()
     }
   }, 30_000)
 })

@@ -48,7 +48,7 @@ describe('concurrent saves', () => {
           : w.connectionSave({ connection: { name: `keys ${i}`, provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'static', accessKeyId: `AK${i}` } } as never, secretAccessKey: `secret-${i}` })
       )
     )
-    w.dispose()
+    await w.dispose()
     const again = new Workspace({ dataDir, secrets: new SafeStorageSecretStore(keychain, secretsFile), autoRefresh: false })
     const view = await again.connections()
     expect(view.problems).toEqual([])
@@ -56,7 +56,7 @@ describe('concurrent saves', () => {
     expect(new Set(ids.map((r) => r.id)).size).toBe(20)
     const secrets = new SafeStorageSecretStore(keychain, secretsFile)
     for (let i = 1; i < 20; i += 2) expect(await secrets.get(`s3-secret-${(ids[i] as { id: string }).id}`)).toBe(`secret-${i}`)
-    again.dispose()
+    await again.dispose()
   })
 
   it('20 parallel upserts and removes through the store keep exactly what they should', async () => {
@@ -82,11 +82,11 @@ describe('concurrent saves', () => {
     const dataDir = fresh()
     const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), autoRefresh: false })
     await Promise.all(Array.from({ length: 20 }, (_, i) => w.historyAdd({ sql: `SELECT ${i}`, rows: i, ms: 1, error: null })))
-    w.dispose()
+    await w.dispose()
     const again = new Workspace({ dataDir, secrets: new MemorySecretStore(), autoRefresh: false })
     const { entries } = await again.history()
     expect(entries.map((e) => e.sql).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `SELECT ${i}`).sort())
-    again.dispose()
+    await again.dispose()
   })
 })
 
@@ -117,7 +117,7 @@ describe('a damaged file is kept aside, never saved over', () => {
     await w.connectionSave({ connection: { name: 'second', provider: 'local', path: '/data/second' } as never })
     expect(await corruptCopies(dataDir, 'connections.json')).toHaveLength(1)
     expect((await new ConnectionStore(file).load()).connections.map((c) => c.name)).toEqual(['after', 'second'])
-    w.dispose()
+    await w.dispose()
   })
 
   it('a file with an entry that cannot be read: the original is kept aside, the readable entries saved with the new one', async () => {
@@ -160,7 +160,7 @@ describe('a damaged file is kept aside, never saved over', () => {
     expect(await readFile(join(dataDir, copies[0] as string), 'utf8')).toBe('{"s3-secret-a": "AAAA", trunc')
     expect(await secrets.get(`s3-secret-${id}`)).toBe('new-secret')
     expect((await w.connections()).problems.some((p) => /^secrets\.json could not be read \(not valid JSON.*kept as secrets\.json\.corrupt-.* and a new one started\.$/.test(p))).toBe(true)
-    w.dispose()
+    await w.dispose()
   })
 
   it('garbage in query-history.json: kept aside, the history starts empty with the new entry', async () => {
@@ -183,7 +183,7 @@ describe('a damaged file is kept aside, never saved over', () => {
     await h.add({ sql: 'SELECT 5', at: '2026-11-21T00:00:00.000Z', rows: null, ms: null, error: null })
     expect((await h.entries()).entries.map((e) => e.sql)).toEqual(['SELECT 5', 'SELECT 4'])
     expect(await corruptCopies(dataDir, 'query-history.json')).toHaveLength(2)
-    w.dispose()
+    await w.dispose()
   })
 })
 
@@ -197,7 +197,7 @@ describe('file modes', () => {
     for (const f of ['connections.json', 'secrets.json', 'query-history.json']) expect(await modeOf(join(dataDir, f))).toBe(0o600)
     // No temporary file is left beside them.
     expect((await readdir(dataDir)).sort()).toEqual(['connections.json', 'query-history.json', 'secrets.json'])
-    w.dispose()
+    await w.dispose()
 
     const wide = fresh()
     await mkdir(wide, { recursive: true, mode: 0o755 })

@@ -82,7 +82,7 @@ describe('web host session', () => {
   })
   afterAll(async () => {
     await h?.close()
-    w?.dispose()
+    await w?.dispose()
     await rm(data, { recursive: true, force: true })
   })
 
@@ -281,7 +281,7 @@ describe('export folder through the web host', () => {
   })
   afterAll(async () => {
     await h?.close()
-    w?.dispose()
+    await w?.dispose()
     await rm(root, { recursive: true, force: true })
   })
   const call = async (name: string, args: unknown): Promise<{ status: number; body: { result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }; error?: string } }> => {
@@ -524,7 +524,7 @@ describe('web host', () => {
     } finally {
       await other.close()
       await h.close()
-      w.dispose()
+      await w.dispose()
       await rm(data, { recursive: true, force: true })
     }
   })

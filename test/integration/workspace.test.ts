@@ -58,7 +58,25 @@ describe('Workspace', () => {
     await w.running
     expect(w.refreshStatus().generation).toBe(g1 + 1)
     expect(w.refreshStatus().nextAuto).toBe(new Date(Date.UTC(2026, 10, 20, 11, 40)).toISOString())
-    w.dispose()
+    await w.dispose()
+  })
+
+  it('dispose during the mirror build stops it and resolves only when nothing more is written under the data folder', async () => {
+    const dataDir = join(work, 'dispose')
+    const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+    await dispatch(w, 'overview', {})
+    await w.running
+    // The first refresh started the mirror's build in the background; it is under way now.
+    const mirrorDir = join(dataDir, 'mirror', 'demo')
+    const deadline = Date.now() + 20_000
+    while (!existsSync(mirrorDir) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+    expect(existsSync(mirrorDir)).toBe(true)
+    await w.dispose()
+    const tree = async (): Promise<string[]> => (await readdir(dataDir, { recursive: true })).map(String).sort()
+    const atDispose = await tree()
+    expect(atDispose.filter((f) => f.includes('.build-'))).toEqual([])
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(await tree()).toEqual(atDispose)
   })
 
   it('keeps saved connections across restarts; a connection that cannot open leaves the open one', async () => {
@@ -69,7 +87,7 @@ describe('Workspace', () => {
     const k = await w.connectionSave({ connection: { name: 'keys', provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'static', accessKeyId: 'AK' } } as never, secretAccessKey: 'sekret' })
     expect(await secrets.get(`s3-secret-${k.id}`)).toBe('sekret')
     await w.connectionOpen({ id: saved.id })
-    w.dispose()
+    await w.dispose()
     const again = new Workspace(opts)
     const view = await again.connections()
     expect(view.connections.map((c) => c.name)).toEqual(['Demo bucket (built in)', 'copy', 'keys'])
@@ -83,7 +101,7 @@ describe('Workspace', () => {
     expect((await again.connections()).active).toBe(saved.id)
     await again.connectionDelete({ id: k.id })
     expect((await again.connections()).connections.map((c) => c.name)).toEqual(['Demo bucket (built in)', 'copy'])
-    again.dispose()
+    await again.dispose()
   })
 
   it('exports in the background with progress; a cancelled export leaves no file; a desktop export needs the chosen path', async () => {
@@ -113,7 +131,7 @@ describe('Workspace', () => {
     expect(Date.now() - t0).toBeLessThan(2000)
     expect(existsSync(join(out, 'big.csv'))).toBe(false)
     expect((await readdir(out)).filter((f) => f.includes('partial'))).toEqual([])
-    w.dispose()
+    await w.dispose()
 
     // With a native save dialog, only the path the user chose there may be written.
     const chosen = join(out, 'chosen.csv')
@@ -125,7 +143,7 @@ describe('Workspace', () => {
     while (s.running) s = await new Promise((r) => setTimeout(() => r(desk.exportStatus({ id: j.id })), 50))
     expect(s.done).toBe(true)
     expect(await readFile(chosen, 'utf8')).toBe('one\n1\n')
-    desk.dispose()
+    await desk.dispose()
   }, 120_000)
 
   it("the hour inspector gives each file's rows from its Parquet footer, and names a corrupt one without failing the rest", async () => {
@@ -147,7 +165,7 @@ describe('Workspace', () => {
       expect(csat.files[0]?.rowsError).toMatch(/not a readable Parquet file/)
       const contents = detail.tables.find((t) => t.table === 'claudia_contents')!
       expect(contents.files[0]?.rows).toBeGreaterThan(0)
-      w.dispose()
+      await w.dispose()
     } finally {
       await writeFile(file, good)
       await utimes(file, written, written)

@@ -74,7 +74,7 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(async () => {
   await workspace?.running
-  workspace?.dispose()
+  await workspace?.dispose()
   // The workspace may still be saving its index as it closes: a folder emptied meanwhile is removed on a retry.
   if (work) await rm(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
 })

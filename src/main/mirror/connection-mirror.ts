@@ -28,6 +28,8 @@ export class ConnectionMirror {
   private last: MirrorRefresh | null = null
   private error: string | null = null
   private byKey = new Map<string, MirroredSegment>()
+  /** Ends the running build (its downloads and its compaction) when the connection closes. */
+  private readonly abort = new AbortController()
 
   constructor(dataDir: string, connectionId: string, provider: BucketProvider) {
     this.mirror = new Mirror(join(dataDir, 'mirror', connectionId), fileStoreFor(provider, dataDir, connectionId))
@@ -39,6 +41,7 @@ export class ConnectionMirror {
 
   /** Brings the mirror up to this listing, in the background; a build asked for while one runs follows it. */
   update(snapshot: () => Promise<{ inventory: Inventory; now: number }>, onProgress?: (s: MirrorStatus) => void): Promise<void> {
+    if (this.abort.signal.aborted) return Promise.resolve()
     if (this.build) {
       this.again = true
       return this.build
@@ -49,6 +52,7 @@ export class ConnectionMirror {
         try {
           const { inventory, now } = await snapshot()
           this.last = await this.mirror.refresh(inventory, now, {
+            signal: this.abort.signal,
             onProgress: (p) => {
               this.progress = p
               onProgress?.(this.status())
@@ -56,9 +60,10 @@ export class ConnectionMirror {
           })
           this.error = null
         } catch (e) {
+          if (this.abort.signal.aborted) return
           this.error = `The local mirror could not be brought up to date: ${(e as Error).message} The tables read the bucket's files meanwhile.`
         }
-      } while (this.again)
+      } while (this.again && !this.abort.signal.aborted)
     }
     this.build = run().finally(() => {
       this.build = null
@@ -66,6 +71,12 @@ export class ConnectionMirror {
       onProgress?.(this.status())
     })
     return this.build
+  }
+
+  /** Stops a running build and resolves once it has ended (nothing more is written under the data folder). */
+  async close(): Promise<void> {
+    this.abort.abort()
+    await this.build
   }
 
   /** The segments, once a running build has finished (the query pane waits; the timeline does not). */

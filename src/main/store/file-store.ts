@@ -124,7 +124,8 @@ export class FileStore {
     const progress = { files: 0, filesTotal: missing.length, bytes: 0, bytesTotal: missing.reduce((n, o) => n + o.size, 0) }
     opts.onProgress?.({ ...progress })
     const limit = pLimit(this.opts.concurrency ?? 48)
-    await Promise.all(
+    // Settled, not all: a cancelled ensure returns only once every download it started has stopped and cleaned up.
+    const settled = await Promise.allSettled(
       missing.map((o) =>
         limit(async () => {
           opts.signal?.throwIfAborted()
@@ -142,6 +143,8 @@ export class FileStore {
         })
       )
     )
+    const thrown = settled.find((r) => r.status === 'rejected')
+    if (thrown) throw thrown.reason
     return { paths, failures }
   }
 
