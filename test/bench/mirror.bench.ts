@@ -6,13 +6,20 @@
 // count(*) of each parts table on the mirror; one new hour (time, requests, bytes); the mirror's size against the
 // raw bytes; and a query on the mirror against native DuckDB on the raw files.
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
+import { ConnectionMirror, MIRROR_KEY_PREFIX } from '../../src/main/mirror/connection-mirror'
 import { Mirror } from '../../src/main/mirror/mirror'
+import { startByteServer } from '../../src/main/byte-server/byte-server'
+import { objectsForViews } from '../../src/shared/bucket-views'
+import type { ListedObject } from '../../src/shared/listing'
+import { build } from 'vite'
+import { launchChromium } from '../helpers/chromium'
+import { serveFolder } from '../helpers/static-server'
 import { CATALOG } from '../../src/shared/catalog'
 import { buildInventory, foldersForLogicalTable } from '../../src/shared/inventory'
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
@@ -99,9 +106,11 @@ export async function benchMirror(): Promise<void> {
 
     // Cold: listing, downloads, compaction.
     let requests = proxy.stats.requests
+    const serverCpu0 = s3.cpuMs()
     const [listMs, cold] = await time(() => refreshBucketIndex(provider, null, { now }))
     const [mirrorMs, built] = await time(() => mirror.refresh(buildInventory(cold.index.objects.values(), { now }), now))
     const coldRequests = proxy.stats.requests - requests
+    const serverCpu = serverCpu0 === null ? null : (s3.cpuMs() ?? 0) - serverCpu0
     // A prefix that could not be listed would leave its folders out of the mirror: say so rather than time less.
     if (cold.problems.length > 0) process.stderr.write(`warning: ${cold.problems.length} prefix(es) could not be listed: ${cold.problems.map((p) => p.prefix).slice(0, 3).join(', ')}\n`)
     if (built.problems.length > 0) throw new Error(JSON.stringify(built.problems.slice(0, 3)))
@@ -110,8 +119,11 @@ export async function benchMirror(): Promise<void> {
 
     // Warm: open the connection (incremental listing), mirror already current, first count(*) of each parts table.
     requests = proxy.stats.requests
+    let warmListMs = 0
     const [warmMs, warmAnswers] = await time(async () => {
+      const l0 = performance.now()
       const again = await refreshBucketIndex(provider, cold.index, { now })
+      warmListMs = performance.now() - l0
       const inventory = buildInventory(again.index.objects.values(), { now })
       await mirror.refresh(inventory, now)
       const be = await openBucketEngine(store, inventory, again.index.objects, join(work, 'engine-warm'), { now, mirror })
@@ -157,16 +169,20 @@ export async function benchMirror(): Promise<void> {
     const [rawQueryMs] = await time(async () => (await c.runAndReadAll(q)).getRows())
     c.closeSync()
     db.closeSync()
+    const ui = await rendererOnMirror({ work, dataDir, provider, objects: final.index.objects, now: later, sql: [...PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`), q] })
 
     const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
     const mb = (b: number): string => `${(b / 1e6).toFixed(1)} MB`
     const perFile = files * LATENCY_MS
     console.log(`mirror benchmark: ${PARTS.length} parts tables, ${files} Parquet files (${DAYS} days of v2 hours, ${V1_DAYS} v1 days, __initial__), ${mb(rawBytes)}, ${LATENCY_MS} ms added per request`)
     console.log(`  cold: listing ${s(listMs)} + mirror ${s(mirrorMs)} (downloads and compaction) = ${s(listMs + mirrorMs)}, ${coldRequests} requests; ${segments.length} segments for ${files} files`)
+    if (serverCpu !== null) console.log(`        the S3 test server (s3rver, one process) itself used ${s(serverCpu)} of CPU answering them, on this machine's ${availableParallelism()} cores`)
     console.log(`        one sequential request per file (DuckDB-WASM on the raw files) would take at least ${s(perFile)}: ${(perFile / (listMs + mirrorMs)).toFixed(1)}x the mirror's cold build`)
     console.log(`  warm: opening the connection to the first count(*) of each parts table: ${s(warmMs)}, ${warmRequests} requests (counts ${warmAnswers.join(', ')})`)
     console.log(`  one new hour: ${s(hourMs)}, ${hourRequests} requests, ${mb(hourBytes)} downloaded, ${hourResult.built} segment(s) built`)
     console.log(`  a tenant aggregate on claudia_messages: mirror ${s(mirrorQueryMs)}, native DuckDB on the raw files ${s(rawQueryMs)} (${(mirrorQueryMs / rawQueryMs).toFixed(2)}x)`)
+    console.log(`  renderer (DuckDB-WASM in Chromium, through the byte server): engine start ${s(ui.startMs)}, views ${s(ui.viewsMs)}, first count(*) of each parts table ${ui.countMs.map(s).join(', ')}: first answer ${s(ui.startMs + ui.viewsMs + (ui.countMs[0] ?? 0))} after ${s(warmListMs)} of listing`)
+    console.log(`  the tenant aggregate in the renderer on the mirror: ${s(ui.aggregateMs)}, native DuckDB on the raw files ${s(rawQueryMs)} (${(ui.aggregateMs / rawQueryMs).toFixed(2)}x; goal <= 2.5x)`)
     console.log(`  size: mirror ${mb(mirrorBytes)} for ${mb(rawBytes)} of raw Parquet (${((100 * mirrorBytes) / rawBytes).toFixed(0)}%)`)
   } finally {
     await proxy.close()
@@ -182,4 +198,38 @@ async function du(dir: string): Promise<number> {
     if (st?.isFile()) n += st.size
   }
   return n
+}
+
+/**
+ * The renderer's engine on the mirror, as the query pane opens it: the engine page (test/e2e/engine-page) in
+ * Chromium, the byte server serving the segment files from disk. Times the engine's start, the views, each query.
+ */
+async function rendererOnMirror(o: { work: string; dataDir: string; provider: S3Provider; objects: ReadonlyMap<string, ListedObject>; now: number; sql: string[] }): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number }> {
+  const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
+  const segments = await mirror.segments()
+  await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(o.work, 'page'), emptyOutDir: true } })
+  const page = await serveFolder(join(o.work, 'page'))
+  const bytes = await startByteServer({
+    provider: o.provider,
+    lookup: (k) => (k.startsWith(MIRROR_KEY_PREFIX) ? mirror.object(k) : o.objects.get(k)),
+    cacheDir: join(o.work, 'blocks'),
+    allowOrigin: page.origin,
+    store: mirror.heldFiles(fileStoreFor(o.provider, o.dataDir, 'bench'))
+  })
+  const browser = await launchChromium()
+  try {
+    const tab = await browser.newPage()
+    await tab.goto(`${page.origin}/index.html`)
+    await tab.waitForFunction(() => typeof window.runViews === 'function')
+    const inventory = buildInventory(o.objects.values(), { now: o.now })
+    const out = await tab.evaluate((cfg) => window.runViews(cfg), { objects: objectsForViews(inventory, {}), base: bytes.url(''), now: o.now, sql: o.sql, mirror: { segments, base: 'ee/__mirror/' } })
+    const failed = out.results.find((r) => !Array.isArray(r))
+    if (failed) throw new Error(`the renderer's query failed: ${JSON.stringify(failed)}`)
+    const { startMs, viewsMs, queryMs } = out.timings
+    return { startMs, viewsMs, countMs: queryMs.slice(0, -1), aggregateMs: queryMs.at(-1) ?? 0 }
+  } finally {
+    await browser.close()
+    await bytes.close()
+    await page.close()
+  }
 }

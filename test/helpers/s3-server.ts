@@ -2,6 +2,7 @@
 // straight from a bucket folder so object times (the generator's planted times) survive.
 import { link, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { fork } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
@@ -12,6 +13,8 @@ import { LOCAL_METADATA_DIR, readStorageClasses } from '../../src/main/bucket/lo
 export interface S3Server {
   readonly endpoint: string
   readonly directory: string
+  /** CPU time the server has used so far (ms), where it runs in a process of its own (Linux /proc); else null. */
+  cpuMs(): number | null
   /** Copies a bucket folder into a bucket of the server (hard links; times and storage classes kept). */
   seed(bucket: string, folder: string, keyPrefix?: string): Promise<number>
   /** Writes one object as if uploaded at `mtime`. */
@@ -27,8 +30,10 @@ export async function startS3Server(opts: { childProcess?: boolean } = {}): Prom
   const directory = await mkdtemp(join(tmpdir(), 'ee-s3rver-'))
   let port: number
   let stop: () => Promise<void>
+  let pid: number | null = null
   if (opts.childProcess) {
     const child = fork(join(import.meta.dirname, 's3-server-process.mjs'), [directory], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    pid = child.pid ?? null
     port = await new Promise<number>((resolve, reject) => {
       child.once('message', (m) => resolve((m as { port: number }).port))
       child.once('exit', (code) => reject(new Error(`s3rver exited (${code})`)))
@@ -46,6 +51,16 @@ export async function startS3Server(opts: { childProcess?: boolean } = {}): Prom
   return {
     endpoint: `http://127.0.0.1:${port}`,
     directory,
+    cpuMs() {
+      if (pid === null) return null
+      try {
+        // Fields 14 and 15 of /proc/<pid>/stat: user and system time in clock ticks (100 per second on Linux).
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+        return (Number(fields[11]) + Number(fields[12])) * 10
+      } catch {
+        return null
+      }
+    },
     async seed(bucket, folder, keyPrefix = '') {
       const classes = await readStorageClasses(folder)
       const entries = await readdir(folder, { recursive: true, withFileTypes: true })

@@ -91,6 +91,10 @@ export class Mirror {
     if (todo.length > 0) {
       await ensurePrivateDir(this.dir)
       const engine = await NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots: [this.store.readableRoot, this.dir] })
+      // Downloads run ahead of the compaction, in segment order: while DuckDB compacts one segment, the files of the
+      // next ones arrive (each build's own ensure joins the downloads already under way). Its failures are each
+      // build's to report; it is awaited before returning, so nothing is written after the refresh ends.
+      const ahead = this.store.ensure(todo.flatMap((p) => p.folders.flatMap((f) => f.files.map((x) => x.object))), opts.signal ? { signal: opts.signal } : {}).catch(() => {})
       try {
         for (const [i, p] of todo.entries()) {
           opts.signal?.throwIfAborted()
@@ -105,6 +109,7 @@ export class Mirror {
         if (unify) await this.unifyTypes(engine, next)
         unify = false
       } finally {
+        await ahead
         await engine.close()
       }
       opts.onProgress?.({ segments: todo.length, segmentsTotal: todo.length, table: '' })

@@ -7,7 +7,7 @@ import type { ListedObject } from '../../../src/shared/listing'
 
 declare global {
   interface Window {
-    runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[]; mirror?: MirrorSource; asOf?: number }): Promise<{ problems: unknown[]; results: unknown[] }>
+    runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[]; mirror?: MirrorSource; asOf?: number }): Promise<{ problems: unknown[]; results: unknown[]; timings: { startMs: number; viewsMs: number; queryMs: number[] } }>
     runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
     runViewsSequence(cfg: { base: string; now: number; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<unknown[][]>
     runPaneViews(cfg: { base: string; now: number; guarded: boolean; steps: { objects: ListedObject[]; sql: string[]; mirror?: MirrorSource }[] }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
@@ -33,18 +33,25 @@ window.runStreamAndCancel = async () => {
 }
 
 window.runViews = async (cfg) => {
+  const t0 = performance.now()
   const engine = await startBrowserEngine((key) => cfg.base + encodeURIComponent(key))
+  const t1 = performance.now()
   try {
     const views = await createBucketViews(engine, buildInventory(cfg.objects), new Map(cfg.objects.map((o) => [o.key, o])), { now: cfg.now, ...(cfg.mirror ? { mirror: cfg.mirror } : {}), ...(cfg.asOf !== undefined ? { asOf: cfg.asOf } : {}) })
+    const t2 = performance.now()
     const results: unknown[] = []
+    const queryMs: number[] = []
     for (const sql of cfg.sql) {
+      const q0 = performance.now()
       try {
         results.push(await engine.query(sql))
       } catch (e) {
         results.push({ error: (e as Error).message })
       }
+      queryMs.push(performance.now() - q0)
     }
-    return { problems: views.problems, results }
+    // (Timings for the benchmark: engine start, opening the views, each query.)
+    return { problems: views.problems, results, timings: { startMs: t1 - t0, viewsMs: t2 - t1, queryMs } }
   } finally {
     await engine.close()
   }
