@@ -112,7 +112,7 @@ export async function benchMirror(): Promise<void> {
     const coldRequests = proxy.stats.requests - requests
     const serverCpu = serverCpu0 === null ? null : (s3.cpuMs() ?? 0) - serverCpu0
     // A prefix that could not be listed would leave its folders out of the mirror: say so rather than time less.
-    if (cold.problems.length > 0) process.stderr.write(`warning: ${cold.problems.length} prefix(es) could not be listed: ${cold.problems.map((p) => p.prefix).slice(0, 3).join(', ')}\n`)
+    if (cold.problems.length > 0) process.stderr.write(`warning: ${cold.problems.length} prefix(es) could not be listed: ${cold.problems.map((p) => p.prefix).slice(0, 3).join(', ')} (${cold.problems[0]?.error.userMessage})\n`)
     if (built.problems.length > 0) throw new Error(JSON.stringify(built.problems.slice(0, 3)))
     const segments = await mirror.segments()
     const mirrorBytes = segments.reduce((n, s) => n + s.bytes, 0)

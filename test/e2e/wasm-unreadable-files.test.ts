@@ -53,7 +53,7 @@ beforeAll(async () => {
   }
   const provider = new LocalFolderProvider(bucket)
   for await (const o of listAll(provider, '')) objects.push(o)
-  await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
+  await build({ root: join(import.meta.dirname, 'engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
   site = await serveFolder(join(work, 'page'))
   const byKey = new Map(objects.map((o) => [o.key, o]))
   bytes = await startByteServer({ provider, lookup: (k) => byKey.get(k), cacheDir: join(work, 'cache'), allowOrigin: site.origin })

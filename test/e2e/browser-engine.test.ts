@@ -33,7 +33,7 @@ beforeAll(async () => {
   s3 = await startS3Server()
   await s3.seed('browser', demo.bucketDir)
   work = await mkdtemp(join(tmpdir(), 'ee-browser-'))
-  await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
+  await build({ root: join(import.meta.dirname, 'engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
   page = await serveFolder(join(work, 'page'))
   const provider = new S3Provider({ bucket: 'browser', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
   for (const o of objects) byKey.set(o.key, o)

@@ -80,7 +80,7 @@ beforeAll(async () => {
     db.close()
   }
   work = await mkdtemp(join(tmpdir(), 'ee-grid-'))
-  await build({ root: join(import.meta.dirname, '../e2e/grid-page'), plugins: [react()], logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
+  await build({ root: join(import.meta.dirname, 'grid-page'), plugins: [react()], logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
   site = await serveFolder(join(work, 'page'))
   browser = await launchChromium()
   // Wide enough that every column is drawn (the grid virtualizes columns too).

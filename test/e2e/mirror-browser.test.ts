@@ -42,7 +42,7 @@ beforeAll(async () => {
   mirror = new ConnectionMirror(join(work, 'data'), 'c', provider)
   await mirror.update(async () => ({ inventory: buildInventory(objects.values(), { now: now() }), now: now() }))
   await mirror.segments()
-  await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
+  await build({ root: join(import.meta.dirname, 'engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
   page = await serveFolder(join(work, 'page'))
   const store = fileStoreFor(provider, join(work, 'data'), 'c')
   bytes = await startByteServer({
