@@ -1,7 +1,7 @@
 // The analyst's flows end to end: Debian's Chromium on the web host, a generated bucket served by a real S3
 // server on loopback (its archived object restored, as a user would in the console). Filter claudia_messages
 // by a tenant and a send_at range without SQL and get the generator's count; a SQL error is shown where it is
-// and the next query works; scroll to the end of a million-row result; export the filtered table to CSV and
+// and the next query works; Cancel stops a runaway query by restarting the engine, and the next query is right; scroll to the end of a million-row result; export the filtered table to CSV and
 // compare the file with the same query on native DuckDB. Screenshots under test-results/.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -78,6 +78,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close()
 })
+
+/** A count over claudia_messages ("as of" an hour, or latest) on native DuckDB over the bucket's files, through the core's SQL. */
+async function nativeCount(sql: string, asOf: string | null): Promise<number> {
+  const db = await openDb()
+  try {
+    const snap = await readLocalBucket(demo.bucketDir)
+    const t = CATALOG.find((c) => c.table === 'claudia_messages')!
+    const q = logicalTableSql(t, foldersForLogicalTable(snap.inventory, t, asOf ? { asOf: Date.parse(asOf) } : {}), (k) => join(demo.bucketDir, k))
+    if (!q.ok) throw new Error(q.message)
+    await db.run(`CREATE VIEW claudia_messages AS ${q.sql}`)
+    return Number(Object.values((await db.rows(sql))[0] ?? {})[0])
+  } finally {
+    db.close()
+  }
+}
 
 /** Replaces the SQL editor's text and runs it with Ctrl+Enter. */
 async function runSql(sql: string): Promise<void> {
@@ -213,6 +228,40 @@ describe('analyst flows against S3 on loopback', () => {
     await page.getByRole('button', { name: 'latest' }).click()
     await runSql('SELECT count(*) AS n FROM claudia_messages')
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(demo.expected.tables['claudia_messages']!.rows))
+  })
+
+  it('cancels a runaway query within seconds: the engine restarts on the same "as of", a query run meanwhile waits and gets the right rows', async () => {
+    const asOf = new Date(Math.floor(Date.parse(demo.expected.now) / 3_600_000) * 3_600_000 - 48 * 3_600_000).toISOString()
+    const [wantAsOf, wantTenant] = [await nativeCount('SELECT count(*) FROM claudia_messages', asOf), await nativeCount(`SELECT count(*) FROM claudia_messages WHERE tenant_id = '${tenant}'`, null)]
+    expect(wantAsOf).toBeLessThan(demo.expected.tables['claudia_messages']!.rows)
+    await page.getByLabel('as of hour').fill(asOf.slice(0, 16))
+    await runSql('SELECT count(*) AS n FROM claudia_messages')
+    await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(wantAsOf))
+    const status = page.locator('[data-testid=sql-status]')
+    // One call of the worker that runs for many seconds (a scalar function over a 40 MB string): DuckDB-WASM's
+    // interrupt cannot land in it, so only a new worker stops it.
+    await runSql(`SELECT length(regexp_replace(repeat('ab', 20000000), '(a|b)', 'x', 'g')) AS n`)
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Running… /)
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Cancelled after \d+(\.\d+)? s\.$/)
+    expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true)
+    expect(await page.locator('[data-testid=sql-error]').count()).toBe(0)
+    // The worker was ended and a new one opens the tables again (reading their files takes a while); a query run
+    // now waits for it instead of failing, and reads the tables as of the same hour.
+    const note = page.locator('[data-testid=engine-note]')
+    expect(await note.getAttribute('data-kind')).toBe('restarting')
+    await page.screenshot({ path: 'test-results/sql-cancel-restarting.png' })
+    await runSql('SELECT count(*) AS n FROM claudia_messages')
+    await expect.poll(() => note.textContent(), { timeout: 60_000 }).toBe('The query engine was restarted to stop the query; the tables are ready again.')
+    await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(wantAsOf))
+    expect(await page.locator('[data-testid=sql-error]').count()).toBe(0)
+    await page.screenshot({ path: 'test-results/sql-cancel-restarted.png' })
+    // Latest again, on the new engine: the same rows as native DuckDB over the bucket's files.
+    await page.getByRole('button', { name: 'latest' }).click()
+    await runSql(`SELECT count(*) AS n FROM claudia_messages WHERE tenant_id = '${tenant}'`)
+    await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(wantTenant))
+    expect(await page.locator('[data-testid=sql-pane] [data-testid=result-count]').textContent()).toMatch(/^1 row · 1 column · \d+(\.\d+)? s$/)
+    expect(await note.count()).toBe(0)
   })
 
   it('scrolls to the end of a million-row result, keeping only a few pages in the page', async () => {

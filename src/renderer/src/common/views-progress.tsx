@@ -1,10 +1,8 @@
 // While the views open (the first time, every file's Parquet footer is read): which table, how many done.
-import { useEffect, useState } from 'react'
-import { type ViewsProgress, onViewsProgress } from '../engine/session'
+import { useApp } from '../store/use-app-store'
 
 export function ViewsProgressLine(): React.JSX.Element | null {
-  const [p, setP] = useState<ViewsProgress | null>(null)
-  useEffect(() => onViewsProgress(setP), [])
+  const p = useApp((s) => s.viewsProgress)
   if (!p || p.done >= p.total) return null
   return (
     <div data-testid="views-progress" role="status" style={{ fontSize: 12, color: '#555', margin: '4px 0', display: 'flex', gap: 8, alignItems: 'center' }}>

@@ -16,6 +16,8 @@ export interface BrowserEngine extends SqlEngine {
   /** Interrupts the query being computed; it rejects, and the engine stays usable. */
   cancel(): Promise<void>
   close(): Promise<void>
+  /** Ends the worker at once, busy or not (its pending calls never answer: the caller rejects them). */
+  terminate(): void
 }
 
 const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v)
@@ -85,6 +87,10 @@ export async function startBrowserEngine(urlOf: (key: string) => string): Promis
     async close() {
       await conn.close()
       await db.terminate()
+      worker.terminate()
+    },
+    terminate() {
+      void db.terminate()
       worker.terminate()
     }
   }

@@ -1,13 +1,16 @@
 // The renderer's query session: one DuckDB-WASM engine reading the open connection through the byte server,
 // the bucket's views built by the shared code (the same as the CLI's), rebuilt when the connection, the
-// listing or the "as of" hour changes. Queries run one at a time; results are materialized in a temporary
+// listing or the "as of" hour changes. Work runs one piece at a time; results are materialized in a temporary
 // table and read back a page at a time (result-set.ts), so the renderer holds only the pages on screen. A table
 // this engine cannot read is a problem of its own (wasm-readable-files.ts), never the end of the others.
+// Cancel interrupts the running statement; when DuckDB-WASM's interrupt does not land within a second (an
+// operation that runs in one call of its worker), the worker is terminated and a new engine opens the same
+// views ("as of" included) from the same source, while later work waits for it instead of failing.
+// One instance, held by the query slice (store/query-slice.ts), which hears its events.
 import type { EngineSource } from '../../../shared/api-contract'
 import { type ViewsResult, createBucketViews } from '../../../shared/bucket-views'
 import { buildInventory } from '../../../shared/inventory'
-import { call } from '../common/api-transport'
-import { type BrowserEngine, startBrowserEngine } from './browser-engine'
+import type { BrowserEngine } from './browser-engine'
 import { type ResultSet, runQueryOn } from './result-set'
 import { guardForWasm } from './wasm-readable-files'
 
@@ -15,42 +18,151 @@ export interface ViewsState extends ViewsResult {
   readonly source: EngineSource
 }
 
-let engine: { base: string; engine: Promise<BrowserEngine> } | null = null
-let views: { version: string; state: Promise<ViewsState> } | null = null
-let queue: Promise<unknown> = Promise.resolve()
-
 /** Progress of opening the views (each reads its files' Parquet footers the first time), for the UI. */
 export type ViewsProgress = { readonly done: number; readonly total: number; readonly table: string; readonly files: number }
-const progressListeners = new Set<(p: ViewsProgress | null) => void>()
-export function onViewsProgress(listener: (p: ViewsProgress | null) => void): () => void {
-  progressListeners.add(listener)
-  return () => progressListeners.delete(listener)
-}
-const report = (p: ViewsProgress | null): void => progressListeners.forEach((l) => l(p))
 
-/** Runs engine work one piece at a time (pages, counts and queries share one connection). */
-function serial<T>(fn: () => Promise<T>): Promise<T> {
-  const next = queue.then(fn, fn)
-  queue = next.catch(() => {})
-  return next
+/** What the session tells its owner: views opening, and a restart of the engine (why, and how it ended). */
+export type SessionEvent =
+  | { readonly kind: 'progress'; readonly progress: ViewsProgress | null }
+  | { readonly kind: 'restarting'; readonly reason: RestartReason }
+  | { readonly kind: 'restarted'; readonly reason: RestartReason }
+  | { readonly kind: 'restart_failed'; readonly reason: RestartReason; readonly message: string }
+
+/** `cancel`: the interrupt did not stop the query; `invalidated`: DuckDB-WASM refuses to go on after an internal error. */
+export type RestartReason = 'cancel' | 'invalidated'
+
+export interface Column {
+  readonly name: string
+  readonly type: string
 }
 
-async function engineFor(base: string): Promise<BrowserEngine> {
-  if (engine?.base !== base) {
-    const old = engine
-    engine = { base, engine: startBrowserEngine((key) => base + encodeURIComponent(key)) }
-    views = null
-    if (old) void old.engine.then((e) => e.close(), () => {})
+export interface SessionDeps {
+  /** The open connection's files and byte-server address (main's `engineSource` call). */
+  readonly source: (asOf: string | null) => Promise<EngineSource>
+  /** Starts an engine in a new worker; `urlOf` gives the byte-server URL of a bucket key. */
+  readonly start: (urlOf: (key: string) => string) => Promise<BrowserEngine>
+  readonly onEvent?: (e: SessionEvent) => void
+  /** How long Cancel waits for the interrupt before it terminates the worker (ms). */
+  readonly cancelGraceMs?: number
+}
+
+/** How a Cancel ended: nothing was running, the interrupt stopped it, or the engine was restarted to stop it. */
+export type CancelOutcome = 'idle' | 'interrupted' | 'restarted'
+
+/** The error a statement stopped by Cancel rejects with (the interrupt's own, or this one after a restart). */
+export class CancelledError extends Error {}
+
+interface Job {
+  readonly fn: (e: BrowserEngine) => Promise<unknown>
+  readonly resolve: (v: unknown) => void
+  readonly reject: (e: unknown) => void
+}
+
+interface Running {
+  /** The engine it runs on, once it has started there (it may first wait for a restart). */
+  readonly engine: BrowserEngine | null
+  readonly done: Promise<unknown>
+  readonly kill: (e: Error) => void
+  /** Killed: it must not start on the next engine. */
+  readonly dead: boolean
+}
+
+interface OpenViews {
+  readonly version: string
+  readonly asOf: string | null
+  readonly source: EngineSource
+  readonly state: Promise<ViewsState>
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+export class QuerySession {
+  private engine: { readonly base: string; readonly engine: Promise<BrowserEngine> } | null = null
+  private views: OpenViews | null = null
+  private readonly jobs: Job[] = []
+  private running: Running | null = null
+  /** Work starts only once this settles: a restarted engine and its views (resolved when none is under way). */
+  private gate: Promise<void> = Promise.resolve()
+
+  constructor(private readonly deps: SessionDeps) {}
+
+  private emit(e: SessionEvent): void {
+    this.deps.onEvent?.(e)
   }
-  return engine.engine
-}
 
-/** The views of the open connection ("as of" an hour, or latest), built once per listing. */
-export async function ensureViews(asOf: string | null): Promise<ViewsState> {
-  const source = await call('engineSource', { asOf })
-  const e = await engineFor(source.base)
-  if (views?.version !== source.version) {
-    const state = serial(async () => {
+  /** Runs engine work one piece at a time (pages, counts and queries share one connection). */
+  private serial<T>(fn: (e: BrowserEngine) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.jobs.push({ fn, resolve: resolve as (v: unknown) => void, reject })
+      this.pump()
+    })
+  }
+
+  private pump(): void {
+    if (this.running) return
+    const job = this.jobs.shift()
+    if (!job) return
+    let reject: (e: Error) => void = () => {}
+    const killed = new Promise<never>((_, rej) => {
+      reject = rej
+    })
+    const started: { engine: BrowserEngine | null; dead: boolean } = { engine: null, dead: false }
+    const work = (async () => {
+      await this.gate
+      const e = await this.current()
+      if (started.dead) return undefined
+      started.engine = e
+      return job.fn(e)
+    })()
+    const running: Running = {
+      get engine() {
+        return started.engine
+      },
+      get dead() {
+        return started.dead
+      },
+      kill: (e) => {
+        started.dead = true
+        reject(e)
+      },
+      done: Promise.race([work, killed])
+    }
+    this.running = running
+    running.done.then(job.resolve, job.reject).finally(() => {
+      if (this.running === running) this.running = null
+      this.pump()
+    })
+  }
+
+  private engineFor(base: string): Promise<BrowserEngine> {
+    if (this.engine?.base !== base) {
+      const old = this.engine
+      this.engine = { base, engine: this.deps.start((key) => base + encodeURIComponent(key)) }
+      this.views = null
+      if (old) void old.engine.then((e) => e.close(), () => {})
+    }
+    return this.engine.engine
+  }
+
+  private current(): Promise<BrowserEngine> {
+    if (!this.engine) return Promise.reject(new Error('The query engine is not started: open a table or run a query first.'))
+    return this.engine.engine
+  }
+
+  /** The views of the open connection ("as of" an hour, or latest), built once per listing. */
+  async ensureViews(asOf: string | null): Promise<ViewsState> {
+    const source = await this.deps.source(asOf)
+    // A restart under way reopens these views: wait for it rather than build them a second time.
+    await this.gate
+    const e = this.engineFor(source.base)
+    e.catch(() => {})
+    if (this.views?.version !== source.version) void this.openViews(source, asOf, (build) => this.serial(build))
+    return (this.views as OpenViews).state
+  }
+
+  /** Builds the views with `run` (through the queue, or straight on a restarted engine that nothing else uses yet). */
+  private openViews(source: EngineSource, asOf: string | null, run: (build: (e: BrowserEngine) => Promise<ViewsState>) => Promise<ViewsState>): Promise<ViewsState> {
+    const state = run(async (e) => {
       const objects = source.objects
       // Parquet metadata cached by file name across queries (names never stand for two objects: see
       // logical-table-sql.ts); without it, every query of a year of hours would read every footer again.
@@ -62,59 +174,99 @@ export async function ensureViews(asOf: string | null): Promise<ViewsState> {
           ...(asOf ? { asOf: Date.parse(asOf) } : {}),
           // Parts tables from the compacted mirror: few files (one request each in 0.9.1) and one type per column.
           ...(source.mirror.length > 0 ? { mirror: { segments: source.mirror, base: 'ee/__mirror/' } } : {}),
-          onProgress: (p) => report({ ...p, files })
+          onProgress: (p) => this.emit({ kind: 'progress', progress: { ...p, files } })
         })
         return { ...r, source }
       } finally {
-        report(null)
+        this.emit({ kind: 'progress', progress: null })
       }
     })
-    views = { version: source.version, state }
+    const views: OpenViews = { version: source.version, asOf, source, state }
+    this.views = views
     state.catch(() => {
-      if (views?.state === state) views = null
+      if (this.views === views) this.views = null
+    })
+    return state
+  }
+
+  async query(sql: string): Promise<Record<string, unknown>[]> {
+    let ran: BrowserEngine | null = null
+    return this.serial((e) => {
+      ran = e
+      return e.query(sql)
+    }).catch((err: unknown) => {
+      throw ran ? this.restartIfInvalidated(ran, err as Error) : err
     })
   }
-  return views.state
-}
 
-export async function query(sql: string): Promise<Record<string, unknown>[]> {
-  const e = await current()
-  return serial(() => e.query(sql)).catch((err: unknown) => {
-    throw restartIfInvalidated(e, err as Error)
-  })
-}
+  // After an INTERNAL error DuckDB-WASM 0.9.1 refuses every later statement ("database has been invalidated"):
+  // start a new engine on the same views at once, and say so.
+  private restartIfInvalidated(e: BrowserEngine, err: Error): Error {
+    if (!/^(INTERNAL|FATAL) Error/m.test(err.message)) return err
+    void this.engine?.engine.then((x) => {
+      if (x === e) this.restart('invalidated')
+    })
+    return new Error(`${err.message}\n\nThe query pane's engine (DuckDB-WASM 0.9.1) cannot continue after this internal error: it has been restarted. Run the query again; the tables open again first.`)
+  }
 
-// After an INTERNAL error DuckDB-WASM 0.9.1 refuses every later statement ("database has been invalidated"):
-// drop that engine, so the next query starts a new one and opens the views again, and say so.
-function restartIfInvalidated(e: BrowserEngine, err: Error): Error {
-  if (!/^(INTERNAL|FATAL) Error/m.test(err.message)) return err
-  const old = engine
-  void old?.engine.then((x) => {
-    if (x === e && engine === old) {
-      engine = null
-      views = null
-      void x.close().catch(() => {})
+  /**
+   * Stops the statement running now: the engine's interrupt, and when that has not ended it within the grace
+   * period, a new engine (the statement then rejects with CancelledError). Resolves as soon as the statement has
+   * stopped; the restart goes on behind the gate, and its end is an event.
+   */
+  async cancel(): Promise<CancelOutcome> {
+    const r = this.running
+    if (!r) return 'idle'
+    if (!r.engine) {
+      // Still waiting for the engine (a restart): nothing to interrupt.
+      r.kill(new CancelledError('Cancelled before it started.'))
+      return 'interrupted'
     }
-  })
-  return new Error(`${err.message}\n\nThe query pane's engine (DuckDB-WASM 0.9.1) cannot continue after this internal error: it has been restarted. Run the query again; the tables open again first.`)
-}
+    // Not awaited: the worker answers only once it is free, which is the very thing in question.
+    r.engine.cancel().catch(() => {})
+    const stopped = await Promise.race([r.done.then(() => true, () => true), sleep(this.deps.cancelGraceMs ?? 1000).then(() => false)])
+    if (stopped || this.running !== r) return 'interrupted'
+    this.restart('cancel')
+    r.kill(new CancelledError('Cancelled: the query engine was restarted to stop the query.'))
+    return 'restarted'
+  }
 
-export async function cancel(): Promise<void> {
-  const e = await current()
-  await e.cancel()
-}
+  /** Terminates the worker and opens the same views ("as of" included) from the same source in a new one. */
+  private restart(reason: RestartReason): void {
+    const old = this.engine
+    const views = this.views
+    if (!old) return
+    this.engine = null
+    this.views = null
+    void old.engine.then((e) => e.terminate(), () => {})
+    this.emit({ kind: 'restarting', reason })
+    const rebuilt = (async () => {
+      this.engine = { base: old.base, engine: this.deps.start((key) => old.base + encodeURIComponent(key)) }
+      const e = await this.engine.engine
+      if (views) await this.openViews(views.source, views.asOf, (build) => build(e))
+    })()
+    const gate = rebuilt.then(
+      () => this.emit({ kind: 'restarted', reason }),
+      (err: unknown) => {
+        this.emit({ kind: 'restart_failed', reason, message: (err as Error).message })
+      }
+    )
+    this.gate = gate
+    void gate.then(() => {
+      if (this.gate === gate) this.gate = Promise.resolve()
+    })
+  }
 
-async function current(): Promise<BrowserEngine> {
-  if (!engine) throw new Error('The query engine is not started: open a table or run a query first.')
-  return engine.engine
-}
+  /** Runs a statement in the pane's engine and materializes its rows (see result-set.ts). */
+  runQuery(userSql: string): Promise<ResultSet> {
+    return runQueryOn((sql) => this.query(sql), userSql)
+  }
 
-export interface Column {
-  readonly name: string
-  readonly type: string
-}
-
-/** Runs a statement in the pane's engine and materializes its rows (see result-set.ts). */
-export function runQuery(userSql: string): Promise<ResultSet> {
-  return runQueryOn(query, userSql)
+  /** Ends the engine (the store's owner going away). */
+  async close(): Promise<void> {
+    const old = this.engine
+    this.engine = null
+    this.views = null
+    if (old) await old.engine.then((e) => e.close(), () => {})
+  }
 }

@@ -1,7 +1,7 @@
 // The SQL pane: CodeMirror 6 with SQL highlighting and completion of the bucket's views and their columns;
-// run with Ctrl/⌘+Enter, cancel, elapsed time and rows; an error shows where it is (the cursor jumps there);
-// the query history is kept by main across restarts; "as of" an hour rebuilds the views from the folders
-// delivered up to then.
+// run with Ctrl/⌘+Enter, cancel (which stops within a second: see engine/session.ts), elapsed time and rows,
+// each duration stated once; an error shows where it is (the cursor jumps there); the query history is kept by
+// main across restarts; "as of" an hour rebuilds the views from the folders delivered up to then.
 import { sql as sqlLang, StandardSQL } from '@codemirror/lang-sql'
 import { Compartment, Prec } from '@codemirror/state'
 import { EditorView, keymap } from '@codemirror/view'
@@ -9,7 +9,7 @@ import { basicSetup } from 'codemirror'
 import { useEffect, useRef, useState } from 'react'
 import { withViewProblem } from '../engine/missing-view'
 import { QueryError, type ResultSet } from '../engine/result-set'
-import { cancel, ensureViews, query, runQuery } from '../engine/session'
+import { countOf, formatDuration } from '../common/duration'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
@@ -21,7 +21,8 @@ export function SqlPane(): React.JSX.Element {
   const asOf = useApp((s) => s.asOf)
   const handedOver = useApp((s) => s.handedOver)
   const history = useApp((s) => s.history)
-  const { setAsOf: onAsOf, loadHistory, addHistory, openExport } = appStore.getState()
+  const engineNote = useApp((s) => s.engineNote)
+  const { setAsOf: onAsOf, loadHistory, addHistory, openExport, session, cancelQuery, clearEngineNote } = appStore.getState()
   const host = useRef<HTMLDivElement | null>(null)
   const view = useRef<EditorView | null>(null)
   const runRef = useRef<() => void>(() => {})
@@ -66,10 +67,10 @@ export function SqlPane(): React.JSX.Element {
     let stop = false
     void (async () => {
       try {
-        const vs = await ensureViews(asOf)
+        const vs = await session.ensureViews(asOf)
         if (stop) return
         setViewProblems(vs.problems)
-        const cols = await query(`SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE table_catalog = current_database() ORDER BY table_schema, table_name, ordinal_position`)
+        const cols = await session.query(`SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE table_catalog = current_database() ORDER BY table_schema, table_name, ordinal_position`)
         const s: Record<string, string[]> = {}
         for (const r of cols) {
           const name = r['table_schema'] === 'main' ? String(r['table_name']) : `${String(r['table_schema'])}.${String(r['table_name'])}`
@@ -85,7 +86,7 @@ export function SqlPane(): React.JSX.Element {
     return () => {
       stop = true
     }
-  }, [asOf])
+  }, [asOf, session])
 
   // Completion knows the views and their columns once they are built.
   useEffect(() => {
@@ -111,12 +112,14 @@ export function SqlPane(): React.JSX.Element {
     if (!text.trim()) return
     setError(null)
     setEnded(null)
+    clearEngineNote()
     cancelAsked.current = false
     const since = performance.now()
+    setElapsed(0)
     setRunning({ since })
     try {
-      await ensureViews(asOf)
-      const r = await runQuery(text)
+      await session.ensureViews(asOf)
+      const r = await session.runQuery(text)
       const old = result
       setResult(r)
       if (old) void old.drop()
@@ -129,10 +132,10 @@ export function SqlPane(): React.JSX.Element {
         if (old) void old.drop()
         return null
       })
-      const secs = ((performance.now() - since) / 1000).toFixed(2)
+      const took = formatDuration(performance.now() - since)
       // Asked by the user: DuckDB-WASM's words for it ("Interrupted!", or an error of the cut-short stream) are no error.
       const cancelled = cancelAsked.current || /interrupt/i.test(message)
-      setEnded(cancelled ? `Cancelled after ${secs} s.` : `Failed after ${secs} s.`)
+      setEnded(cancelled ? `Cancelled after ${took}.` : `Failed after ${took}.`)
       let where: string | null = null
       if (pos) {
         const base = sel.empty ? 0 : sel.from
@@ -153,14 +156,13 @@ export function SqlPane(): React.JSX.Element {
   }
   runRef.current = () => void run()
 
-  // Cancel interrupts the query; DuckDB-WASM 0.9.1 cannot interrupt some operations (a large cross join runs
-  // in one call of its worker), so after a second the pane says so instead of looking as if nothing happened.
+  // Cancel interrupts the query; where DuckDB-WASM 0.9.1 cannot (a large cross join runs in one call of its
+  // worker), the session restarts the engine after a second, and the engine note says so.
   const cancelRun = (): void => {
     cancelAsked.current = true
     setRunning((r) => (r ? { ...r, cancelAt: performance.now() } : r))
-    void cancel().catch(() => {})
+    void cancelQuery().catch(() => {})
   }
-  const stuck = running?.cancelAt !== undefined && performance.now() - running.cancelAt > 1000
 
   /** What Export writes: the editor's text (its selection when there is one), not the last query run. */
   const editorSql = (): string => {
@@ -206,15 +208,14 @@ export function SqlPane(): React.JSX.Element {
             Export…
           </button>
           <span data-testid="sql-status" style={{ color: '#555' }}>
-            {running
-              ? running.cancelAt !== undefined
-                ? stuck
-                  ? `Cancel asked ${((elapsed - (running.cancelAt - running.since)) / 1000).toFixed(0)} s ago: DuckDB-WASM cannot interrupt this query (an operation such as a cross join runs in one piece); it stops when that piece ends, or reload the page to stop it now.`
-                  : 'Cancelling…'
-                : `Running… ${(elapsed / 1000).toFixed(1)} s`
-              : (ended ?? '')}
+            {running ? (running.cancelAt !== undefined ? 'Cancelling…' : `Running… ${formatDuration(elapsed)}`) : (ended ?? '')}
           </span>
         </div>
+        {engineNote ? (
+          <div data-testid="engine-note" data-kind={engineNote.kind} role="status" style={{ fontSize: 12, color: engineNote.kind === 'restart_failed' ? '#b3261e' : '#555', margin: '4px 0' }}>
+            {engineNote.text}
+          </div>
+        ) : null}
         <ViewsProgressLine />
         {error ? (
           <pre data-testid="sql-error" role="alert" style={{ color: '#b3261e', background: '#fdecea', padding: 8, whiteSpace: 'pre-wrap', fontSize: 12 }}>
@@ -241,7 +242,7 @@ export function SqlPane(): React.JSX.Element {
             <li key={i} style={{ borderBottom: '1px solid #eef0f3', padding: '4px 0' }}>
               <button
                 style={{ all: 'unset', cursor: 'pointer', display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'ui-monospace, monospace', color: h.error ? '#b3261e' : '#1f2328' }}
-                title={h.error ?? `${h.rows ?? 0} rows`}
+                title={h.error ?? countOf(h.rows ?? 0, 'row')}
                 onClick={() => {
                   const v = view.current
                   if (v) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: h.sql } })
@@ -250,7 +251,7 @@ export function SqlPane(): React.JSX.Element {
                 {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
               </button>
               <span style={{ color: '#777' }}>
-                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? 'error' : `${(h.rows ?? 0).toLocaleString('en')} row${h.rows === 1 ? '' : 's'}`}
+                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? 'error' : countOf(h.rows ?? 0, 'row')}
               </span>
             </li>
           ))}

@@ -2,6 +2,7 @@
 // tables view, the SQL pane, exports and navigation. Actions own every call to main; components select
 // state and call actions. Built on zustand/vanilla so the slices run and are tested in Node.
 import { type StoreApi, createStore } from 'zustand/vanilla'
+import type { BrowserEngine } from '../engine/browser-engine'
 import type { ApiPort } from './api-port'
 import { type ConnectionSlice, createConnectionSlice } from './connection-slice'
 import { type DeliveriesSlice, createDeliveriesSlice } from './deliveries-slice'
@@ -14,6 +15,8 @@ export type AppState = ConnectionSlice & DeliveriesSlice & TablesSlice & QuerySl
 
 export interface StoreDeps {
   readonly api: ApiPort
+  /** Starts the query pane's engine (DuckDB-WASM in a worker); absent in Node, where no worker runs it. */
+  readonly startEngine?: (urlOf: (key: string) => string) => Promise<BrowserEngine>
 }
 
 export type AppStore = StoreApi<AppState>

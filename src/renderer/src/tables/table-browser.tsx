@@ -10,7 +10,7 @@ import { tableFiltersSql } from '../../../shared/filter-sql'
 import { EXACT_DISTINCT_MAX_ROWS, columnSummarySql, histogramSql, rowSource } from '../../../shared/column-stats-sql'
 import { quoteIdent } from '../../../shared/sql-quote'
 import { QueryError, type ResultSet } from '../engine/result-set'
-import { type Column, type ViewsState, ensureViews, query, runQuery } from '../engine/session'
+import type { Column, ViewsState } from '../engine/session'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
@@ -20,6 +20,12 @@ import { TenantPicker } from './tenant-picker'
 import { checkFilters } from './filter-value-check'
 import { call } from '../common/api-transport'
 import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
+
+// The window's one query session (held by the query slice).
+const { session } = appStore.getState()
+const ensureViews = (asOf: string | null): Promise<ViewsState> => session.ensureViews(asOf)
+const query = (sql: string): Promise<Record<string, unknown>[]> => session.query(sql)
+const runQuery = (sql: string): Promise<ResultSet> => session.runQuery(sql)
 
 const fetchDdl: FetchDdl = (a) => call('ddl', a)
 
