@@ -238,6 +238,13 @@ describe('analyst flows against S3 on loopback', () => {
     await runSql('SELECT count(*) AS n FROM claudia_messages')
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(wantAsOf))
     const status = page.locator('[data-testid=sql-status]')
+    const note = page.locator('[data-testid=engine-note]')
+    // A long scan the interrupt stops: cancelled, and the engine goes on as it was (no restart, nothing said).
+    await runSql('SELECT count(*) AS n FROM range(10000000000)')
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Running… /)
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Cancelled after /)
+    expect(await note.count()).toBe(0)
     // One call of the worker that runs for many seconds (a scalar function over a 40 MB string): DuckDB-WASM's
     // interrupt cannot land in it, so only a new worker stops it.
     await runSql(`SELECT length(regexp_replace(repeat('ab', 20000000), '(a|b)', 'x', 'g')) AS n`)
@@ -248,7 +255,6 @@ describe('analyst flows against S3 on loopback', () => {
     expect(await page.locator('[data-testid=sql-error]').count()).toBe(0)
     // The worker was ended and a new one opens the tables again (reading their files takes a while); a query run
     // now waits for it instead of failing, and reads the tables as of the same hour.
-    const note = page.locator('[data-testid=engine-note]')
     expect(await note.getAttribute('data-kind')).toBe('restarting')
     await page.screenshot({ path: 'test-results/sql-cancel-restarting.png' })
     await runSql('SELECT count(*) AS n FROM claudia_messages')
@@ -262,6 +268,12 @@ describe('analyst flows against S3 on loopback', () => {
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(wantTenant))
     expect(await page.locator('[data-testid=sql-pane] [data-testid=result-count]').textContent()).toMatch(/^1 row · 1 column · \d+(\.\d+)? s$/)
     expect(await note.count()).toBe(0)
+    expect(await page.locator('[data-testid=history] li').filter({ hasText: 'regexp_replace' }).first().textContent()).toMatch(/· cancelled$/)
+    // The tables view opens its views again on the new engine: its filters give the generator's count again.
+    await page.getByRole('tab', { name: 'Tables' }).click()
+    await page.getByRole('button', { name: 'Apply filters' }).click()
+    await expect.poll(() => page.locator('[data-testid=table-browser] [data-testid=result-grid]').getAttribute('data-rows'), { timeout: 60_000 }).toBe(String(truth))
+    await page.getByRole('tab', { name: 'SQL' }).click()
   })
 
   it('scrolls to the end of a million-row result, keeping only a few pages in the page', async () => {

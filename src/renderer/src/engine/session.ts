@@ -52,13 +52,18 @@ export type CancelOutcome = 'idle' | 'interrupted' | 'restarted'
 /** The error a statement stopped by Cancel rejects with (the interrupt's own, or this one after a restart). */
 export class CancelledError extends Error {}
 
+/** Whose work a job is (the SQL pane's, say), so that Cancel stops that work and no one else's. */
+export type Owner = string
+
 interface Job {
+  readonly owner: Owner | undefined
   readonly fn: (e: BrowserEngine) => Promise<unknown>
   readonly resolve: (v: unknown) => void
   readonly reject: (e: unknown) => void
 }
 
 interface Running {
+  readonly owner: Owner | undefined
   /** The engine it runs on, once it has started there (it may first wait for a restart). */
   readonly engine: BrowserEngine | null
   readonly done: Promise<unknown>
@@ -91,9 +96,9 @@ export class QuerySession {
   }
 
   /** Runs engine work one piece at a time (pages, counts and queries share one connection). */
-  private serial<T>(fn: (e: BrowserEngine) => Promise<T>): Promise<T> {
+  private serial<T>(fn: (e: BrowserEngine) => Promise<T>, owner?: Owner): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.jobs.push({ fn, resolve: resolve as (v: unknown) => void, reject })
+      this.jobs.push({ owner, fn, resolve: resolve as (v: unknown) => void, reject })
       this.pump()
     })
   }
@@ -115,6 +120,7 @@ export class QuerySession {
       return job.fn(e)
     })()
     const running: Running = {
+      owner: job.owner,
       get engine() {
         return started.engine
       },
@@ -189,12 +195,13 @@ export class QuerySession {
     return state
   }
 
-  async query(sql: string): Promise<Record<string, unknown>[]> {
+  /** Runs one statement; `owner` names whose work it is, for cancel(). */
+  async query(sql: string, owner?: Owner): Promise<Record<string, unknown>[]> {
     let ran: BrowserEngine | null = null
     return this.serial((e) => {
       ran = e
       return e.query(sql)
-    }).catch((err: unknown) => {
+    }, owner).catch((err: unknown) => {
       throw ran ? this.restartIfInvalidated(ran, err as Error) : err
     })
   }
@@ -210,13 +217,23 @@ export class QuerySession {
   }
 
   /**
-   * Stops the statement running now: the engine's interrupt, and when that has not ended it within the grace
-   * period, a new engine (the statement then rejects with CancelledError). Resolves as soon as the statement has
-   * stopped; the restart goes on behind the gate, and its end is an event.
+   * Stops the work of `owner` (or, without one, whatever runs now): its waiting statements are dropped, and the
+   * running one gets the engine's interrupt, and when that has not ended it within the grace period, a new engine
+   * (the statement then rejects with CancelledError). Resolves as soon as the statement has stopped; the restart
+   * goes on behind the gate, and its end is an event.
    */
-  async cancel(): Promise<CancelOutcome> {
+  async cancel(owner?: Owner): Promise<CancelOutcome> {
+    let dropped = 0
+    if (owner !== undefined) {
+      for (const job of [...this.jobs]) {
+        if (job.owner !== owner) continue
+        this.jobs.splice(this.jobs.indexOf(job), 1)
+        job.reject(new CancelledError('Cancelled before it started.'))
+        dropped++
+      }
+    }
     const r = this.running
-    if (!r) return 'idle'
+    if (!r || (owner !== undefined && r.owner !== owner)) return dropped ? 'interrupted' : 'idle'
     if (!r.engine) {
       // Still waiting for the engine (a restart): nothing to interrupt.
       r.kill(new CancelledError('Cancelled before it started.'))
@@ -258,8 +275,8 @@ export class QuerySession {
   }
 
   /** Runs a statement in the pane's engine and materializes its rows (see result-set.ts). */
-  runQuery(userSql: string): Promise<ResultSet> {
-    return runQueryOn((sql) => this.query(sql), userSql)
+  runQuery(userSql: string, owner?: Owner): Promise<ResultSet> {
+    return runQueryOn((sql) => this.query(sql, owner), userSql)
   }
 
   /** Ends the engine (the store's owner going away). */

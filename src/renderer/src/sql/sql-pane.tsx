@@ -9,9 +9,11 @@ import { basicSetup } from 'codemirror'
 import { useEffect, useRef, useState } from 'react'
 import { withViewProblem } from '../engine/missing-view'
 import { QueryError, type ResultSet } from '../engine/result-set'
+import { CancelledError } from '../engine/session'
 import { countOf, formatDuration } from '../common/duration'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
+import { SQL_PANE } from '../store/query-slice'
 import { appStore, useApp } from '../store/use-app-store'
 import { AsOfPicker } from './as-of-picker'
 
@@ -119,10 +121,14 @@ export function SqlPane(): React.JSX.Element {
     setRunning({ since })
     try {
       await session.ensureViews(asOf)
-      const r = await session.runQuery(text)
+      // Cancelled while the tables were opening (work the tables view shares): the statement never starts.
+      if (cancelAsked.current) throw new CancelledError('Cancelled before it started.')
+      const r = await session.runQuery(text, SQL_PANE)
       const old = result
       setResult(r)
       if (old) void old.drop()
+      // A statement without rows (SET, CREATE…) has no grid to state its duration: the status line does.
+      if (!r.columns.length) setEnded(`Done in ${formatDuration(r.ms)}.`)
       void addHistory({ sql: text, rows: r.rowCount, ms: Math.round(performance.now() - since), error: null })
     } catch (e) {
       const pos = e instanceof QueryError ? e.position : null
@@ -148,7 +154,7 @@ export function SqlPane(): React.JSX.Element {
         v.focus()
       }
       if (!cancelled) setError({ message: withViewProblem(message, viewProblems), where })
-      void addHistory({ sql: text, rows: null, ms: Math.round(performance.now() - since), error: message.slice(0, 500) })
+      void addHistory({ sql: text, rows: null, ms: Math.round(performance.now() - since), error: cancelled ? `Cancelled after ${took}.` : message.slice(0, 500) })
     } finally {
       setRunning(null)
       setElapsed(performance.now() - since)
@@ -241,7 +247,7 @@ export function SqlPane(): React.JSX.Element {
           {history.map((h, i) => (
             <li key={i} style={{ borderBottom: '1px solid #eef0f3', padding: '4px 0' }}>
               <button
-                style={{ all: 'unset', cursor: 'pointer', display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'ui-monospace, monospace', color: h.error ? '#b3261e' : '#1f2328' }}
+                style={{ all: 'unset', cursor: 'pointer', display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'ui-monospace, monospace', color: h.error && !h.error.startsWith('Cancelled') ? '#b3261e' : '#1f2328' }}
                 title={h.error ?? countOf(h.rows ?? 0, 'row')}
                 onClick={() => {
                   const v = view.current
@@ -251,7 +257,7 @@ export function SqlPane(): React.JSX.Element {
                 {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
               </button>
               <span style={{ color: '#777' }}>
-                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? 'error' : countOf(h.rows ?? 0, 'row')}
+                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? (h.error.startsWith('Cancelled') ? 'cancelled' : 'error') : countOf(h.rows ?? 0, 'row')}
               </span>
             </li>
           ))}

@@ -17,18 +17,23 @@ export interface QuerySlice {
   readonly session: QuerySession
   readonly viewsProgress: ViewsProgress | null
   readonly engineNote: EngineNote | null
+  /** Counts restarts of the engine: results materialized before one are gone, views read them again. */
+  readonly engineGeneration: number
   readonly asOf: string | null
   /** A query to put in the editor; n changes each time, so the same text can be handed over twice. */
   readonly handedOver: { readonly sql: string; readonly n: number } | null
   readonly history: readonly HistoryEntry[]
   setAsOf(asOf: string | null): void
   openInSql(sql: string): void
-  /** Stops the running statement (restarting the engine when its interrupt does not land); says how. */
+  /** Stops the SQL pane's statement (restarting the engine when its interrupt does not land); says how. */
   cancelQuery(): Promise<CancelOutcome>
   clearEngineNote(): void
   loadHistory(): Promise<void>
   addHistory(entry: { sql: string; rows: number | null; ms: number | null; error: string | null }): Promise<void>
 }
+
+/** The owner of the SQL pane's work in the session: Cancel stops it, never the tables view's. */
+export const SQL_PANE = 'sql-pane'
 
 const noEngine = (): Promise<never> => Promise.reject(new Error('No query engine can start here (DuckDB-WASM needs a browser worker).'))
 
@@ -41,7 +46,7 @@ export function engineNoteOf(e: SessionEvent): EngineNote | null {
     case 'restarted':
       return { kind: 'restarted', text: `The query engine was restarted ${why(e.reason)}; the tables are ready again.` }
     case 'restart_failed':
-      return { kind: 'restart_failed', text: `The query engine was restarted ${why(e.reason)}, but the tables could not be opened again: ${e.message}. Reload the page to start over.` }
+      return { kind: 'restart_failed', text: `The query engine was restarted ${why(e.reason)}, but the tables could not be opened again: ${e.message}. Run a query to try again, or reload the page.` }
     default:
       return null
   }
@@ -55,11 +60,12 @@ export const createQuerySlice =
       start: deps.startEngine ?? noEngine,
       onEvent: (e) => {
         if (e.kind === 'progress') set({ viewsProgress: e.progress })
-        else set({ engineNote: engineNoteOf(e) })
+        else set((s) => ({ engineNote: engineNoteOf(e), engineGeneration: s.engineGeneration + (e.kind === 'restarting' ? 0 : 1) }))
       }
     }),
     viewsProgress: null,
     engineNote: null,
+    engineGeneration: 0,
     asOf: null,
     handedOver: null,
     history: [],
@@ -68,7 +74,7 @@ export const createQuerySlice =
       set((s) => ({ handedOver: { sql, n: (s.handedOver?.n ?? 0) + 1 } }))
       get().show('sql')
     },
-    cancelQuery: () => get().session.cancel(),
+    cancelQuery: () => get().session.cancel(SQL_PANE),
     clearEngineNote: () => {
       if (get().engineNote?.kind !== 'restarting') set({ engineNote: null })
     },

@@ -42,6 +42,8 @@ interface Stats {
 
 export function TableBrowser({ overview }: { overview: Overview }): React.JSX.Element {
   const asOf = useApp((s) => s.asOf)
+  // A restarted query engine holds none of the old results: open the views (and the table's rows) again.
+  const engineGeneration = useApp((s) => s.engineGeneration)
   const selected = useApp((s) => s.selectedTable)
   const tab = useApp((s) => s.tableTab)
   const filters = useApp((s) => s.filters)
@@ -76,7 +78,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         if (first) selectTable({ schema: first.split('.')[0] as string, table: first.split('.')[1] as string }, false)
       }
     }, (e: Error) => setViewsError(e.message))
-  }, [asOf, overview])
+  }, [asOf, overview, engineGeneration])
 
   // Row counts of every table with a view, one query each, in the background.
   useEffect(() => {
