@@ -7,7 +7,8 @@ export function ViewsProgressLine(): React.JSX.Element | null {
   return (
     <div data-testid="views-progress" role="status" style={{ fontSize: 12, color: '#555', margin: '4px 0', display: 'flex', gap: 8, alignItems: 'center' }}>
       <progress max={p.total} value={p.done} style={{ width: 120 }} />
-      Opening the tables: {p.done}/{p.total} {p.table ? `(${p.table})` : ''} — the first time, the footers of {p.files.toLocaleString('en')} Parquet files are read; later only new files.
+      Opening the tables: {p.done}/{p.total} {p.table ? `(${p.table})` : ''} — the first time, the footers of {p.files.toLocaleString('en')} Parquet files are
+      read; later only new files.
     </div>
   )
 }

@@ -75,7 +75,9 @@ export async function startBrowserEngine(urlOf: (key: string) => string): Promis
       }
       let n = 0
       for await (const batch of reader) {
-        const rows = (batch.toArray() as { toJSON(): unknown }[]).map((row) => Object.fromEntries(Object.entries(row.toJSON() as Record<string, unknown>).map(([k, v]) => [k, plain(v)])))
+        const rows = (batch.toArray() as { toJSON(): unknown }[]).map((row) =>
+          Object.fromEntries(Object.entries(row.toJSON() as Record<string, unknown>).map(([k, v]) => [k, plain(v)]))
+        )
         n += rows.length
         await onBatch(rows, n)
       }

@@ -145,7 +145,11 @@ export class QuerySession {
       const old = this.engine
       this.engine = { base, engine: this.deps.start((key) => base + encodeURIComponent(key)) }
       this.views = null
-      if (old) void old.engine.then((e) => e.close(), () => {})
+      if (old)
+        void old.engine.then(
+          (e) => e.close(),
+          () => {}
+        )
     }
     return this.engine.engine
   }
@@ -167,7 +171,11 @@ export class QuerySession {
   }
 
   /** Builds the views with `run` (through the queue, or straight on a restarted engine that nothing else uses yet). */
-  private openViews(source: EngineSource, asOf: string | null, run: (build: (e: BrowserEngine) => Promise<ViewsState>) => Promise<ViewsState>): Promise<ViewsState> {
+  private openViews(
+    source: EngineSource,
+    asOf: string | null,
+    run: (build: (e: BrowserEngine) => Promise<ViewsState>) => Promise<ViewsState>
+  ): Promise<ViewsState> {
     const state = run(async (e) => {
       const objects = source.objects
       // Parquet metadata cached by file name across queries (names never stand for two objects: see
@@ -213,7 +221,9 @@ export class QuerySession {
     void this.engine?.engine.then((x) => {
       if (x === e) this.restart('invalidated')
     })
-    return new Error(`${err.message}\n\nThe query pane's engine (DuckDB-WASM 0.9.1) cannot continue after this internal error: it has been restarted. Run the query again; the tables open again first.`)
+    return new Error(
+      `${err.message}\n\nThe query pane's engine (DuckDB-WASM 0.9.1) cannot continue after this internal error: it has been restarted. Run the query again; the tables open again first.`
+    )
   }
 
   /**
@@ -241,7 +251,13 @@ export class QuerySession {
     }
     // Not awaited: the worker answers only once it is free, which is the very thing in question.
     r.engine.cancel().catch(() => {})
-    const stopped = await Promise.race([r.done.then(() => true, () => true), sleep(this.deps.cancelGraceMs ?? 1000).then(() => false)])
+    const stopped = await Promise.race([
+      r.done.then(
+        () => true,
+        () => true
+      ),
+      sleep(this.deps.cancelGraceMs ?? 1000).then(() => false)
+    ])
     if (stopped || this.running !== r) return 'interrupted'
     this.restart('cancel')
     r.kill(new CancelledError('Cancelled: the query engine was restarted to stop the query.'))
@@ -255,7 +271,10 @@ export class QuerySession {
     if (!old) return
     this.engine = null
     this.views = null
-    void old.engine.then((e) => e.terminate(), () => {})
+    void old.engine.then(
+      (e) => e.terminate(),
+      () => {}
+    )
     this.emit({ kind: 'restarting', reason })
     const rebuilt = (async () => {
       this.engine = { base: old.base, engine: this.deps.start((key) => old.base + encodeURIComponent(key)) }
@@ -284,6 +303,10 @@ export class QuerySession {
     const old = this.engine
     this.engine = null
     this.views = null
-    if (old) await old.engine.then((e) => e.close(), () => {})
+    if (old)
+      await old.engine.then(
+        (e) => e.close(),
+        () => {}
+      )
   }
 }

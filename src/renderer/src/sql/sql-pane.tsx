@@ -17,7 +17,10 @@ import { SQL_PANE } from '../store/query-slice'
 import { appStore, useApp } from '../store/use-app-store'
 import { AsOfPicker } from './as-of-picker'
 
-const THEME = EditorView.theme({ '&': { fontSize: '13px', border: '1px solid #dde1e6', borderRadius: '6px' }, '.cm-scroller': { minHeight: '140px', maxHeight: '300px' } })
+const THEME = EditorView.theme({
+  '&': { fontSize: '13px', border: '1px solid #dde1e6', borderRadius: '6px' },
+  '.cm-scroller': { minHeight: '140px', maxHeight: '300px' }
+})
 
 export function SqlPane(): React.JSX.Element {
   const asOf = useApp((s) => s.asOf)
@@ -72,7 +75,9 @@ export function SqlPane(): React.JSX.Element {
         const vs = await session.ensureViews(asOf)
         if (stop) return
         setViewProblems(vs.problems)
-        const cols = await session.query(`SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE table_catalog = current_database() ORDER BY table_schema, table_name, ordinal_position`)
+        const cols = await session.query(
+          `SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE table_catalog = current_database() ORDER BY table_schema, table_name, ordinal_position`
+        )
         const s: Record<string, string[]> = {}
         for (const r of cols) {
           const name = r['table_schema'] === 'main' ? String(r['table_name']) : `${String(r['table_schema'])}.${String(r['table_name'])}`
@@ -93,7 +98,8 @@ export function SqlPane(): React.JSX.Element {
   // Completion knows the views and their columns once they are built.
   useEffect(() => {
     const v = view.current
-    if (v && Object.keys(schema).length) v.dispatch({ effects: language.current.reconfigure(sqlLang({ dialect: StandardSQL, schema, upperCaseKeywords: true })) })
+    if (v && Object.keys(schema).length)
+      v.dispatch({ effects: language.current.reconfigure(sqlLang({ dialect: StandardSQL, schema, upperCaseKeywords: true })) })
   }, [schema])
 
   useEffect(() => {
@@ -154,7 +160,12 @@ export function SqlPane(): React.JSX.Element {
         v.focus()
       }
       if (!cancelled) setError({ message: withViewProblem(message, viewProblems), where })
-      void addHistory({ sql: text, rows: null, ms: Math.round(performance.now() - since), error: cancelled ? `Cancelled after ${took}.` : message.slice(0, 500) })
+      void addHistory({
+        sql: text,
+        rows: null,
+        ms: Math.round(performance.now() - since),
+        error: cancelled ? `Cancelled after ${took}.` : message.slice(0, 500)
+      })
     } finally {
       setRunning(null)
       setElapsed(performance.now() - since)
@@ -218,7 +229,12 @@ export function SqlPane(): React.JSX.Element {
           </span>
         </div>
         {engineNote ? (
-          <div data-testid="engine-note" data-kind={engineNote.kind} role="status" style={{ fontSize: 12, color: engineNote.kind === 'restart_failed' ? '#b3261e' : '#555', margin: '4px 0' }}>
+          <div
+            data-testid="engine-note"
+            data-kind={engineNote.kind}
+            role="status"
+            style={{ fontSize: 12, color: engineNote.kind === 'restart_failed' ? '#b3261e' : '#555', margin: '4px 0' }}
+          >
             {engineNote.text}
           </div>
         ) : null}
@@ -247,7 +263,15 @@ export function SqlPane(): React.JSX.Element {
           {history.map((h, i) => (
             <li key={i} style={{ borderBottom: '1px solid #eef0f3', padding: '4px 0' }}>
               <button
-                style={{ all: 'unset', cursor: 'pointer', display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'ui-monospace, monospace', color: h.error && !h.error.startsWith('Cancelled') ? '#b3261e' : '#1f2328' }}
+                style={{
+                  all: 'unset',
+                  cursor: 'pointer',
+                  display: 'block',
+                  whiteSpace: 'pre-wrap',
+                  overflowWrap: 'anywhere',
+                  fontFamily: 'ui-monospace, monospace',
+                  color: h.error && !h.error.startsWith('Cancelled') ? '#b3261e' : '#1f2328'
+                }}
                 title={h.error ?? countOf(h.rows ?? 0, 'row')}
                 onClick={() => {
                   const v = view.current

@@ -42,11 +42,17 @@ export function engineNoteOf(e: SessionEvent): EngineNote | null {
   const why = (r: 'cancel' | 'invalidated'): string => (r === 'cancel' ? 'to stop the query' : 'after an internal error')
   switch (e.kind) {
     case 'restarting':
-      return { kind: 'restarting', text: `Restarting the query engine ${why(e.reason)}; the tables are opening again. A query you run now starts once they are ready.` }
+      return {
+        kind: 'restarting',
+        text: `Restarting the query engine ${why(e.reason)}; the tables are opening again. A query you run now starts once they are ready.`
+      }
     case 'restarted':
       return { kind: 'restarted', text: `The query engine was restarted ${why(e.reason)}; the tables are ready again.` }
     case 'restart_failed':
-      return { kind: 'restart_failed', text: `The query engine was restarted ${why(e.reason)}, but the tables could not be opened again: ${e.message}. Run a query to try again, or reload the page.` }
+      return {
+        kind: 'restart_failed',
+        text: `The query engine was restarted ${why(e.reason)}, but the tables could not be opened again: ${e.message}. Run a query to try again, or reload the page.`
+      }
     default:
       return null
   }
@@ -80,9 +86,15 @@ export const createQuerySlice =
     },
     // History is a convenience: when main cannot keep it, the pane still runs queries (no error shown).
     loadHistory: async () => {
-      await deps.api.call('history', {}).then((h) => set({ history: h.entries }), () => {})
+      await deps.api.call('history', {}).then(
+        (h) => set({ history: h.entries }),
+        () => {}
+      )
     },
     addHistory: async (entry) => {
-      await deps.api.call('historyAdd', entry).then((h) => set({ history: h.entries }), () => {})
+      await deps.api.call('historyAdd', entry).then(
+        (h) => set({ history: h.entries }),
+        () => {}
+      )
     }
   })
