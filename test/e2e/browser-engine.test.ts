@@ -9,7 +9,10 @@ import { listAll } from '../../src/main/bucket/bucket-provider'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
+import { readLocalBucket } from '../../src/main/bucket/local-bucket-snapshot'
 import { CATALOG } from '../../src/shared/catalog'
+import { foldersForLogicalTable } from '../../src/shared/inventory'
+import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import type { ListedObject } from '../../src/shared/listing'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { launchChromium } from '../helpers/chromium'
@@ -112,6 +115,52 @@ describe('renderer engine in Chromium', () => {
       expect(out.batches).toBeGreaterThan(1)
       expect(out.cancelled).toMatch(/cancel|interrupt/i)
       expect(out.after).toEqual([{ x: 42 }])
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it('the query session: Cancel of a statement the interrupt cannot stop restarts the engine on the same "as of"; other work waits and is right', async () => {
+    const asOf = new Date(Math.floor(Date.parse(demo.expected.now) / 3_600_000) * 3_600_000 - 48 * 3_600_000).toISOString()
+    const t = CATALOG.find((c) => c.table === 'claudia_csat')!
+    const db = await openDb()
+    let want: number
+    let latest: number
+    try {
+      const inv = (await readLocalBucket(demo.bucketDir)).inventory
+      const count = async (o: { asOf?: number }): Promise<number> => {
+        const q = logicalTableSql(t, foldersForLogicalTable(inv, t, o), (k) => join(demo.bucketDir, k))
+        if (!q.ok) throw new Error(q.message)
+        return Number((await db.rows(`SELECT count(*)::INTEGER AS n FROM (${q.sql})`))[0]?.['n'])
+      }
+      ;[want, latest] = [await count({ asOf: Date.parse(asOf) }), await count({})]
+    } finally {
+      db.close()
+    }
+    expect(want).not.toBe(latest)
+    const browser = await launchChromium()
+    try {
+      const tab = await browser.newPage()
+      await tab.goto(`${page.origin}/index.html`)
+      await tab.waitForFunction(() => typeof window.runSessionCancel === 'function')
+      const out = await tab.evaluate((cfg) => window.runSessionCancel(cfg), {
+        objects,
+        base: bytes.url(''),
+        now: Date.parse(demo.expected.now),
+        asOf,
+        sql: 'SELECT count(*)::INTEGER AS n FROM datamart_claudia.claudia_csat',
+        // One call of the worker for many seconds: the interrupt lands only after it.
+        runaway: `SELECT length(regexp_replace(repeat('ab', 20000000), '(a|b)', 'x', 'g')) AS n`
+      })
+      process.stdout.write(`session cancel: stopped after ${Math.round(out.cancelMs)} ms (${out.outcome})\n`)
+      expect(out.before).toEqual([{ n: want }])
+      expect(out.outcome).toBe('restarted')
+      expect(out.runaway).toMatch(/^CancelledError: .*restarted/)
+      expect(out.queuedOfPane).toBe('CancelledError: Cancelled before it started.')
+      // Queued behind the runaway statement, another owner's work ran on the new engine, once its views were open.
+      expect(out.otherOwner).toEqual([{ n: want }])
+      expect(out.events).toEqual(['restarting', 'restarted'])
+      expect(out.after).toEqual([{ n: want }])
     } finally {
       await browser.close()
     }

@@ -1,15 +1,28 @@
 // Test harness: the renderer's engine and the shared views, driven by Playwright.
 import { startBrowserEngine } from '../../../src/renderer/src/engine/browser-engine'
+import { CancelledError, QuerySession } from '../../../src/renderer/src/engine/session'
 import { guardForWasm } from '../../../src/renderer/src/engine/wasm-readable-files'
 import { type MirrorSource, createBucketViews } from '../../../src/shared/bucket-views'
 import { buildInventory } from '../../../src/shared/inventory'
 import type { ListedObject } from '../../../src/shared/listing'
+
+export interface SessionCancelOut {
+  readonly before: unknown
+  readonly outcome: string
+  readonly cancelMs: number
+  readonly runaway: string
+  readonly queuedOfPane: string
+  readonly otherOwner: unknown
+  readonly events: string[]
+  readonly after: unknown
+}
 
 declare global {
   interface Window {
     runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[]; mirror?: MirrorSource; asOf?: number }): Promise<{ problems: unknown[]; results: unknown[]; timings: { startMs: number; viewsMs: number; queryMs: number[] } }>
     runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
     runViewsSequence(cfg: { base: string; now: number; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<unknown[][]>
+    runSessionCancel(cfg: { objects: ListedObject[]; base: string; now: number; asOf: string; sql: string; runaway: string }): Promise<SessionCancelOut>
     runPaneViews(cfg: { base: string; now: number; guarded: boolean; steps: { objects: ListedObject[]; sql: string[]; mirror?: MirrorSource }[] }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
   }
 }
@@ -91,5 +104,30 @@ window.runPaneViews = async (cfg) => {
     return out
   } finally {
     await engine.close()
+  }
+}
+
+// The pane's query session (session.ts) as the store holds it: a statement the interrupt cannot stop, cancelled;
+// work of another owner queued behind it, and of the same owner (dropped).
+window.runSessionCancel = async (cfg) => {
+  const events: string[] = []
+  const source = { base: cfg.base, objects: cfg.objects, mirror: [], now: cfg.now, version: 'one listing', unknownTables: [] }
+  const session = new QuerySession({ source: async () => source, start: startBrowserEngine, onEvent: (e) => void (e.kind !== 'progress' && events.push(e.kind)) })
+  const ended = (p: Promise<unknown>): Promise<string> => p.then(() => 'finished', (e: Error) => `${e instanceof CancelledError ? 'CancelledError' : 'Error'}: ${e.message}`)
+  try {
+    await session.ensureViews(cfg.asOf)
+    const before = await session.query(cfg.sql, 'tables')
+    const runaway = ended(session.query(cfg.runaway, 'pane'))
+    await new Promise((r) => setTimeout(r, 300))
+    const otherOwner = session.query(cfg.sql, 'tables').catch((e: Error) => ({ error: e.message }))
+    const queuedOfPane = ended(session.query('SELECT 1', 'pane'))
+    const t0 = performance.now()
+    const outcome = await session.cancel('pane')
+    const cancelMs = performance.now() - t0
+    const out = { before, outcome, cancelMs, runaway: await runaway, queuedOfPane: await queuedOfPane, otherOwner: await otherOwner }
+    await session.ensureViews(cfg.asOf)
+    return { ...out, events, after: await session.query(cfg.sql) }
+  } finally {
+    await session.close()
   }
 }
