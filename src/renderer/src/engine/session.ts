@@ -145,9 +145,14 @@ export class QuerySession {
       const old = this.engine
       this.engine = { base, engine: this.deps.start((key) => base + encodeURIComponent(key)) }
       this.views = null
+      // Another connection: the old engine ends at once, and a statement still running there with it (left
+      // running, it would hold the queue for good).
       if (old)
         void old.engine.then(
-          (e) => e.close(),
+          (e) => {
+            if (this.running?.engine === e) this.running.kill(new CancelledError('Stopped: another connection was opened.'))
+            e.terminate()
+          },
           () => {}
         )
     }
