@@ -89,7 +89,14 @@ export class QuerySession {
   /** Work starts only once this settles: a restarted engine and its views (resolved when none is under way). */
   private gate: Promise<void> = Promise.resolve()
 
+  private engines = 0
+
   constructor(private readonly deps: SessionDeps) {}
+
+  /** Which engine work runs on now (it changes when one is started anew): results of an earlier one are gone. */
+  get generation(): number {
+    return this.engines
+  }
 
   private emit(e: SessionEvent): void {
     this.deps.onEvent?.(e)
@@ -143,6 +150,7 @@ export class QuerySession {
   private engineFor(base: string): Promise<BrowserEngine> {
     if (this.engine?.base !== base) {
       const old = this.engine
+      this.engines++
       this.engine = { base, engine: this.deps.start((key) => base + encodeURIComponent(key)) }
       this.views = null
       // Another connection: the old engine ends at once, and a statement still running there with it (left
@@ -281,6 +289,7 @@ export class QuerySession {
       () => {}
     )
     this.emit({ kind: 'restarting', reason })
+    this.engines++
     const rebuilt = (async () => {
       this.engine = { base: old.base, engine: this.deps.start((key) => old.base + encodeURIComponent(key)) }
       const e = await this.engine.engine

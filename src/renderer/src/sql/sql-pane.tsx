@@ -27,6 +27,7 @@ export function SqlPane(): React.JSX.Element {
   const handedOver = useApp((s) => s.handedOver)
   const history = useApp((s) => s.history)
   const engineNote = useApp((s) => s.engineNote)
+  const engineGeneration = useApp((s) => s.engineGeneration)
   const { setAsOf: onAsOf, loadHistory, addHistory, openExport, session, cancelQuery, clearEngineNote } = appStore.getState()
   const host = useRef<HTMLDivElement | null>(null)
   const view = useRef<EditorView | null>(null)
@@ -106,6 +107,12 @@ export function SqlPane(): React.JSX.Element {
     void loadHistory()
   }, [loadHistory])
 
+  // A restarted engine holds none of the old results: the grid of one would fail on its next page.
+  const resultEngine = useRef(0)
+  useEffect(() => {
+    if (resultEngine.current !== session.generation) setResult(null)
+  }, [engineGeneration, session])
+
   useEffect(() => {
     if (!running) return
     const t = setInterval(() => setElapsed(performance.now() - running.since), 100)
@@ -131,6 +138,7 @@ export function SqlPane(): React.JSX.Element {
       if (cancelAsked.current) throw new CancelledError('Cancelled before it started.')
       const r = await session.runQuery(text, SQL_PANE)
       const old = result
+      resultEngine.current = session.generation
       setResult(r)
       if (old) void old.drop()
       // A statement without rows (SET, CREATE…) has no grid to state its duration: the status line does.
@@ -191,12 +199,17 @@ export function SqlPane(): React.JSX.Element {
 
   const sortBy = async (column: string, desc: boolean): Promise<void> => {
     if (!result) return
-    setRunning({ since: performance.now() })
+    cancelAsked.current = false
+    const since = performance.now()
+    setEnded(null)
+    setRunning({ since })
     try {
       const r = await result.sorted(column, desc)
+      resultEngine.current = session.generation
       setResult(r)
     } catch (e) {
-      setError({ message: (e as Error).message, where: null })
+      if (cancelAsked.current) setEnded(`Sorting cancelled after ${formatDuration(performance.now() - since)}.`)
+      else setError({ message: (e as Error).message, where: null })
     } finally {
       setRunning(null)
     }
