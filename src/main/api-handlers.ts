@@ -31,7 +31,10 @@ const HANDLERS: Handlers = {
   showInFolder: (w, a) => w.showInFolder(a),
   history: (w) => w.history(),
   historyAdd: (w, a) => w.historyAdd(a),
-  ddl: (w, a) => w.ddl(a)
+  ddl: (w, a) => w.ddl(a),
+  restorePlan: (w, a) => w.restorePlan(a),
+  restoreStart: (w, a) => w.restoreStart(a),
+  restoreStatus: (w) => w.restoreStatus()
 }
 
 export async function dispatch(workspace: Workspace, name: string, rawArgs: unknown): Promise<Reply> {

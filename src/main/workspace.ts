@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, RefreshStatus } from '../shared/api-contract'
+import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, RefreshStatus, RestorePlanView, RestoreStatusView } from '../shared/api-contract'
 import { objectsForViews } from '../shared/bucket-views'
 import { unknownTables } from '../shared/inventory'
 import type { ListedObject } from '../shared/listing'
@@ -27,6 +27,9 @@ import { logicalTableColumns } from './engine/logical-table-columns'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
 import { MainEvents } from './main-events'
 import { ConnectionMirror, MIRROR_KEY_PREFIX } from './mirror/connection-mirror'
+import { GCS_NO_RESTORE, planRestore } from '../shared/restore-plan'
+import { indexPath, markRestored } from './bucket/index-store'
+import { RestoreJob } from './restore/restore-job'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -49,12 +52,21 @@ export interface WorkspaceOptions {
   }
   /** Without a platform (the web host): the only folder an export may write in (default ~/Downloads). */
   readonly exportDir?: string
+  /** The bulk restore's check interval (default a few minutes; tests pass a few milliseconds). */
+  readonly restore?: { readonly intervalMs?: number }
 }
 
 const locationOf = (c: ConnectionConfig): string => (c.provider === 'local' ? c.path : `${c.provider}://${c.bucket}/${c.prefix}`)
 
 /** A message the user can act on, whatever was thrown. */
 export const userMessage = (e: unknown): string => (e instanceof BucketError ? e.userMessage : e instanceof Error ? e.message : String(e))
+
+/** What a kind of connection says of restores: GCS reads its archive classes directly; a local folder cannot restore. */
+function restoreNote(kind: ConnectionConfig['provider']): string | null {
+  if (kind === 'gcs') return GCS_NO_RESTORE
+  if (kind === 'local') return 'A local folder cannot restore archived objects: restore them in the source bucket (S3 RestoreObject) and sync the folder again.'
+  return null
+}
 
 export class Workspace {
   private readonly store: ConnectionStore
@@ -77,6 +89,8 @@ export class Workspace {
   private mainEngine: { key: string; engine: Promise<BucketEngine> } | null = null
   /** The open connection's compacted mirror (parts tables' history in few files), kept current after each refresh. */
   private mirrorOf: { service: AppService; mirror: ConnectionMirror } | null = null
+  /** The open connection's bulk restore (its state kept under restore/ in the data folder), resumed when it opens. */
+  private restoreOf: { service: AppService; kind: ConnectionConfig['provider']; job: RestoreJob; loaded: Promise<readonly string[]> } | null = null
   private readonly exports = new Map<string, { job: ExportJob; abort: AbortController }>()
   /** Paths the user chose in the save dialog: the only ones an export may write when a dialog exists. */
   private readonly grantedPaths = new Set<string>()
@@ -175,6 +189,7 @@ export class Workspace {
     this.generation++
     this.lastRefreshed = null
     this.lastError = null
+    this.restoreFor(this.service, c.provider)
     void this.refresh({ full: false }).catch(() => {})
     return this.connections()
   }
@@ -249,6 +264,8 @@ export class Workspace {
     return this.refreshStatus()
   }
 
+  private closingRestore: Promise<void> = Promise.resolve()
+
   /** The running refresh, if any (tests and the CLI wait on it). */
   running: Promise<void> = Promise.resolve()
 
@@ -299,6 +316,70 @@ export class Workspace {
       this.mirrorOf = { service, mirror: new ConnectionMirror(this.opts.dataDir, service.connectionId, service.provider) }
     }
     return this.mirrorOf.mirror
+  }
+
+  /** The bulk restore of a connection's service, made (and its saved job resumed) when the connection opens. */
+  private restoreFor(service: AppService, kind: ConnectionConfig['provider']): RestoreJob {
+    if (this.restoreOf?.service !== service) {
+      void this.restoreOf?.job.close()
+      const job: RestoreJob = new RestoreJob({
+        file: join(this.opts.dataDir, 'restore', `${encodeURIComponent(service.connectionId)}.json`),
+        provider: service.provider,
+        ...(this.opts.restore?.intervalMs !== undefined ? { intervalMs: this.opts.restore.intervalMs } : {}),
+        clock: () => this.clock(),
+        readNow: () => service.now(),
+        onChange: () => {
+          if (this.restoreOf?.job === job) this.events.emit('restoreProgress', this.restoreView())
+        },
+        onRestored: async (restored) => {
+          // The listing learns of the restores (an incremental refresh does not list old folders again), then the
+          // refresh rebuilds the views and the mirror, which copies the files in for good.
+          await this.running.catch(() => {})
+          if (this.service !== service) return
+          await markRestored(indexPath(this.opts.dataDir, service.connectionId), restored)
+          await this.refresh({ full: false })
+          await this.running
+          if (this.lastError) throw new Error(this.lastError)
+        }
+      })
+      this.restoreOf = { service, kind, job, loaded: job.load(service.provider.location) }
+    }
+    return this.restoreOf.job
+  }
+
+  private restoreView(): RestoreStatusView {
+    const r = this.restoreOf
+    const provider = r?.kind ?? 'local'
+    return { provider, job: r?.job.view() ?? null, note: restoreNote(provider) }
+  }
+
+  /** What restoring a table's (or every table's) archived files would do: count, bytes, dates, the tier's usual delay. */
+  async restorePlan(args: ArgsOf<'restorePlan'>): Promise<RestorePlanView> {
+    const service = await this.current()
+    const { inventory } = await service.snapshot()
+    const { files, ...plan } = planRestore(inventory, service.now(), args)
+    const provider = this.restoreOf?.kind ?? 'local'
+    return { ...plan, provider, sample: files.slice(0, 5).map((f) => f.key), note: restoreNote(provider) }
+  }
+
+  /** Starts the bulk restore of that plan (S3 only: GCS reads every class directly, a local folder cannot restore). */
+  async restoreStart(args: ArgsOf<'restoreStart'>): Promise<RestoreStatusView> {
+    const service = await this.current()
+    const r = this.restoreOf
+    if (!r || r.service !== service) throw new Error('No connection is open: open one in Connections.')
+    await r.loaded
+    if (r.kind !== 's3') throw new Error(restoreNote(r.kind) ?? 'This connection cannot restore.')
+    const { inventory } = await service.snapshot()
+    const plan = planRestore(inventory, service.now(), args)
+    if (plan.problem) throw new Error(plan.problem)
+    await r.job.start({ location: service.provider.location, table: args.table, tier: args.tier, days: args.days, keys: plan.files })
+    return this.restoreView()
+  }
+
+  async restoreStatus(): Promise<RestoreStatusView> {
+    await this.current()
+    await this.restoreOf?.loaded
+    return this.restoreView()
   }
 
   async engineSource(args: { asOf: string | null }): Promise<EngineSource> {
@@ -433,6 +514,9 @@ export class Workspace {
     this.refreshAbort = null
     // What the closed connection still waits for (a first refresh joined by overview, footer reads) ends too.
     this.service?.close()
+    // Its restore stops being watched here; its saved state resumes when the connection opens again.
+    this.closingRestore = this.restoreOf?.job.close() ?? Promise.resolve()
+    this.restoreOf = null
   }
 
   /** Stops everything the workspace runs; resolves once nothing more is written under its data folder. */
@@ -447,6 +531,7 @@ export class Workspace {
     this.mainEngine = null
     this.mirrorOf = null
     await Promise.allSettled([
+      this.closingRestore,
       mirror?.close(),
       byteServer?.server.then((s) => s.close()),
       mainEngine?.engine.then((e) => e.engine.close()),

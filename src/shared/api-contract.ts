@@ -4,6 +4,7 @@ import type { Version } from './bucket-key'
 import { type ConnectionConfig, isConnectionId, validateConnection } from './connection-config'
 import type { ListedObject } from './listing'
 import type { MirroredSegment } from './mirror-plan'
+import { RESTORE_MAX_DAYS, RESTORE_TIERS, type RestorePlan, type RestoreTier } from './restore-plan'
 import type { Manifest } from './manifest'
 import { CELL_STATES, type CellState, type Finding, type ManifestState, type Severity } from './timeline'
 
@@ -163,6 +164,45 @@ export interface HistoryEntry {
   readonly error: string | null
 }
 
+/** A restore plan as the renderer sees it: the figures and words, a few keys for example (not every key). */
+export interface RestorePlanView extends Omit<RestorePlan, 'files'> {
+  readonly provider: 's3' | 'gcs' | 'local'
+  /** The first keys it would restore, for the user to recognise. */
+  readonly sample: readonly string[]
+  /** What this kind of connection says of archive classes (GCS: read directly, no restore), or null. */
+  readonly note: string | null
+}
+
+/** Where one key of a restore is: not asked yet, asked (S3 accepted it), S3 says in progress, readable, or failed. */
+export type RestoreKeyState = 'waiting' | 'requested' | 'in_progress' | 'done' | 'failed'
+export const RESTORE_KEY_STATES: readonly RestoreKeyState[] = ['waiting', 'requested', 'in_progress', 'done', 'failed']
+
+/** The connection's bulk restore (kept in the data folder: it survives a restart). */
+export interface RestoreJobView {
+  readonly table: string | null
+  readonly tier: RestoreTier
+  readonly days: number
+  readonly startedAt: string
+  /** When S3 was last asked how far the restores are (HEAD of each key not done), and when it is asked next. */
+  readonly checkedAt: string | null
+  readonly nextCheck: string | null
+  /** When every key was done or failed and the listing was brought up to date; null while it runs. */
+  readonly finishedAt: string | null
+  readonly total: number
+  readonly bytes: number
+  readonly counts: Readonly<Record<RestoreKeyState, number>>
+  /** Keys that failed, with why (at most 20). */
+  readonly failed: readonly { readonly key: string; readonly message: string }[]
+  /** The last problem met while checking (a network failure: checked again at the next interval), or null. */
+  readonly lastError: string | null
+}
+
+export interface RestoreStatusView {
+  readonly provider: 's3' | 'gcs' | 'local'
+  readonly job: RestoreJobView | null
+  readonly note: string | null
+}
+
 /** Each call: its arguments and its result. */
 export interface ApiContract {
   overview: { args: Record<string, never>; result: Overview }
@@ -189,6 +229,17 @@ export interface ApiContract {
   historyAdd: { args: { sql: string; rows: number | null; ms: number | null; error: string | null }; result: { entries: readonly HistoryEntry[] } }
   /** Athena / Glue or BigQuery definitions of one table (or every one) of the open connection, with their notes. */
   ddl: { args: { engine: 'athena' | 'bigquery'; table: string | null; database: string | null }; result: { text: string; notes: readonly string[] } }
+  /** What restoring a table's archived files (table null: every table's) would do, before starting. */
+  restorePlan: { args: RestoreArgs; result: RestorePlanView }
+  /** Starts the bulk restore of that plan; refused while another restore of the connection runs. */
+  restoreStart: { args: RestoreArgs; result: RestoreStatusView }
+  restoreStatus: { args: Record<string, never>; result: RestoreStatusView }
+}
+
+export interface RestoreArgs {
+  readonly table: string | null
+  readonly tier: RestoreTier
+  readonly days: number
 }
 
 export type ApiName = keyof ApiContract
@@ -238,6 +289,16 @@ const absPath = (v: unknown): boolean => typeof v === 'string' && v.length < 409
 const sql = (v: unknown): boolean => typeof v === 'string' && v.trim().length > 0 && v.length <= 1_000_000
 const nullableNumber = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0)
 
+const restoreArgs: Check = (o) =>
+  onlyKeys(o, ['table', 'tier', 'days']) ??
+  (!(o['table'] === null || (typeof o['table'] === 'string' && /^[A-Za-z_]\w{0,127}\.[A-Za-z_]\w{0,127}$/.test(o['table'])))
+    ? 'table must be null (every table) or schema.table'
+    : !(RESTORE_TIERS as readonly unknown[]).includes(o['tier'])
+      ? `tier must be one of ${RESTORE_TIERS.join(', ')}`
+      : !(typeof o['days'] === 'number' && Number.isInteger(o['days']) && o['days'] >= 1 && o['days'] <= RESTORE_MAX_DAYS)
+        ? `days must be a whole number from 1 to ${RESTORE_MAX_DAYS}`
+        : null)
+
 const CHECKS: { readonly [N in ApiName]: Check } = {
   overview: none,
   connections: none,
@@ -271,6 +332,9 @@ const CHECKS: { readonly [N in ApiName]: Check } = {
         : !(o['database'] === null || (typeof o['database'] === 'string' && /^[A-Za-z_]\w{0,127}$/.test(o['database'])))
           ? 'database must be null or a name of letters, digits and _ (at most 128)'
           : null),
+  restorePlan: (o) => restoreArgs(o),
+  restoreStart: (o) => restoreArgs(o),
+  restoreStatus: none,
   historyAdd: (o) => onlyKeys(o, ['sql', 'rows', 'ms', 'error']) ?? (sql(o['sql']) && nullableNumber(o['rows']) && nullableNumber(o['ms']) && (o['error'] === null || typeof o['error'] === 'string') ? null : 'a history entry needs sql, rows, ms and error')
 }
 
@@ -324,11 +388,13 @@ export interface ApiEvents {
   refreshDone: RefreshStatus
   /** An export's job changed (rows so far, done, failed, cancelled). */
   exportProgress: ExportJob
+  /** The connection's bulk restore changed (keys requested, checked, done; the listing brought up to date). */
+  restoreProgress: RestoreStatusView
 }
 
 export type EventName = keyof ApiEvents
 export type EventOf<E extends EventName> = ApiEvents[E]
-export const EVENT_NAMES: readonly EventName[] = ['refreshProgress', 'refreshDone', 'exportProgress']
+export const EVENT_NAMES: readonly EventName[] = ['refreshProgress', 'refreshDone', 'exportProgress', 'restoreProgress']
 export const isEventName = (name: string): name is EventName => (EVENT_NAMES as readonly string[]).includes(name)
 
 /** The preload's subscription method of an event: refreshProgress → onRefreshProgress. */

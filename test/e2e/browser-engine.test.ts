@@ -170,7 +170,7 @@ describe('renderer engine in Chromium', () => {
     const key = demo.expected.faults.find((f) => f.kind === 'archived')!.key
     const provider = new S3Provider({ bucket: 'browser', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
     process.env['S3RVER_RESTORE_DELAY_MS'] = '200'
-    expect(await provider.restore(key, 1)).toBe('started')
+    expect(await provider.restore(key, 1, 'Standard')).toBe('started')
     await new Promise((r) => setTimeout(r, 300))
     const restored = await provider.head(key)
     expect(restored.restore?.ongoing).toBe(false)

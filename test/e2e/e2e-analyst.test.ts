@@ -47,7 +47,7 @@ beforeAll(async () => {
       let restored = 0
       for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) {
         if (!isArchived(o, Date.parse(demo.expected.now))) continue
-        expect(await provider.restore(o.key, 1)).toBe('started')
+        expect(await provider.restore(o.key, 1, 'Standard')).toBe('started')
         // Then copied in place to STANDARD, which gives it a new LastModified (what a user does after a restore;
         // s3rver's listing does not report restore status, which real S3 does and the app reads).
         await server.put(BUCKET, o.key, await readFile(join(demo.bucketDir, o.key)), new Date(Date.parse(o.lastModified) + 60_000))

@@ -144,14 +144,14 @@ describe.each(providers)('%s', (_name, make, caps) => {
     expect(listed.filter((o) => o.key !== key).every((o) => o.storageClass === 'STANDARD')).toBe(true)
     const e = await expectBucketError(p.readRange(key, { start: 0, end: 3 }), 'archived')
     expect(e.userMessage).toMatch(/restore/i)
-    if (!caps.restore) await expectBucketError(p.restore(key, 1), 'archived')
+    if (!caps.restore) await expectBucketError(p.restore(key, 1, 'Standard'), 'archived')
   })
 
   it.runIf(caps.restore)('starts a restore, reports it in progress, then reads the object', async () => {
     const p = make()
     const key = archivedKey()
-    expect(await p.restore(key, 2)).toBe('started')
-    expect(await p.restore(key, 2)).toBe('in_progress')
+    expect(await p.restore(key, 2, 'Standard')).toBe('started')
+    expect(await p.restore(key, 2, 'Standard')).toBe('in_progress')
     expect((await p.head(key)).restore).toEqual({ ongoing: true })
     await new Promise((r) => setTimeout(r, 400))
     const h = await p.head(key)

@@ -96,7 +96,7 @@ const calls = (p: BucketProvider, key: string): [string, (signal?: AbortSignal) 
   ['head', (signal) => p.head(key, signal)],
   ['readRange', (signal) => p.readRange(key, { start: 0, end: 99 }, signal)],
   ['readStream', async (signal) => drain(await p.readStream(key, signal))],
-  ['restore', (signal) => p.restore(key, 1, signal)]
+  ['restore', (signal) => p.restore(key, 1, 'Standard', signal)]
 ]
 
 /** Aborts 300 ms after the call starts (it is then stuck on the server) and measures how long it takes to end. */

@@ -3,6 +3,7 @@
 // can hang; failures are BucketErrors.
 import type { Readable } from 'node:stream'
 import type { ListedObject } from '../../shared/listing'
+import type { RestoreTier } from '../../shared/restore-plan'
 
 /** How long a request may wait before it fails with a `timeout` BucketError (final: retry.ts; GCS asks once more). */
 export interface RequestTimeouts {
@@ -48,8 +49,9 @@ export interface BucketProvider {
   readRange(key: string, range: ByteRange, signal?: AbortSignal): Promise<RangeRead>
   /** The whole object. The stream fails with a BucketError (timeout after idleMs of silence, cancelled on abort). */
   readStream(key: string, signal?: AbortSignal): Promise<Readable>
-  /** Starts bringing an archived object back (S3 RestoreObject); providers without archives refuse. */
-  restore(key: string, days: number, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'>
+  /** Starts bringing an archived object back for `days` at a retrieval tier (S3 RestoreObject); providers without
+   * archives refuse (a local folder) or have nothing to do (GCS reads every class directly). */
+  restore(key: string, days: number, tier: RestoreTier, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'>
 }
 
 /** Every object under a prefix, page by page, flattened. */

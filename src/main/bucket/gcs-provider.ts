@@ -6,6 +6,7 @@
 import { type File, Storage } from '@google-cloud/storage'
 import type { Readable } from 'node:stream'
 import type { ListedObject } from '../../shared/listing'
+import type { RestoreTier } from '../../shared/restore-plan'
 import { BucketError, bucketError, classifyGcsError, timeoutError } from './bucket-errors'
 import { abortable, within } from './bounded-wait'
 import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
@@ -168,7 +169,7 @@ export class GcsProvider implements BucketProvider {
     return this.guarded(key, this.file(key).createReadStream({ validation: false }), signal)
   }
 
-  async restore(key: string, _days: number, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
+  async restore(key: string, _days: number, _tier: RestoreTier, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
     // Every GCS storage class (ARCHIVE included) is read directly: there is nothing to restore.
     await this.head(key, signal)
     return 'done'

@@ -4,7 +4,7 @@
 // refresh lists everything (a wrong-shaped index must never make every incremental refresh fail).
 import { readFile } from 'node:fs/promises'
 import type { IndexedUnit } from '../../shared/listing-plan'
-import type { ListedObject } from '../../shared/listing'
+import type { ListedObject, RestoreState } from '../../shared/listing'
 import { writePrivateFile } from '../files/private-file'
 import type { BucketIndex } from './bucket-index'
 
@@ -87,4 +87,24 @@ export async function loadIndex(path: string): Promise<BucketIndex | null> {
 /** Where a connection's index lives in the app's data folder. */
 export function indexPath(dataDir: string, connectionId: string): string {
   return `${dataDir}/index/${encodeURIComponent(connectionId)}.json`
+}
+
+/**
+ * Records finished restores in the saved index: a listing refresh lists only what can have changed (old archived
+ * folders are not listed again, and not every server reports restore status in listings), so the restore job,
+ * which saw each one done by HEAD, says so here. Keys no longer in the index are skipped. Returns how many changed.
+ */
+export async function markRestored(path: string, restored: readonly { readonly key: string; readonly restore: RestoreState }[]): Promise<number> {
+  const index = await loadIndex(path)
+  if (!index) return 0
+  const objects = new Map(index.objects)
+  let changed = 0
+  for (const r of restored) {
+    const o = objects.get(r.key)
+    if (!o) continue
+    objects.set(r.key, { ...o, restore: r.restore })
+    changed++
+  }
+  if (changed > 0) await saveIndex(path, { ...index, objects })
+  return changed
 }

@@ -6,6 +6,7 @@ import { open, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { isArchived, type ListedObject } from '../../shared/listing'
+import type { RestoreTier } from '../../shared/restore-plan'
 import { bucketError, classifyFsError } from './bucket-errors'
 import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead } from './bucket-provider'
 import { guardStream } from './guarded-stream'
@@ -174,7 +175,7 @@ export class LocalFolderProvider implements BucketProvider {
     return guardStream(createReadStream(this.path(key)), { key, idleMs: DEFAULT_TIMEOUTS.idleMs, signal, classify: (e) => classifyFsError(e, key) })
   }
 
-  async restore(key: string, _days?: number, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
+  async restore(key: string, _days: number, _tier: RestoreTier, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
     const obj = await this.head(key, signal)
     if (!isArchived(obj, Date.now())) return 'done'
     throw bucketError('archived', key, 'A local folder cannot restore an archived object', 'Restore it in the source bucket (S3 RestoreObject) and sync the folder again.')

@@ -10,6 +10,7 @@ import { fromIni, fromNodeProviderChain } from '@aws-sdk/credential-providers'
 import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import type { ListedObject, RestoreState } from '../../shared/listing'
+import type { RestoreTier } from '../../shared/restore-plan'
 import { bucketError, classifyS3Error, isTimeout } from './bucket-errors'
 import { abortable } from './bounded-wait'
 import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
@@ -265,11 +266,11 @@ export class S3Provider implements BucketProvider {
     return this.guardedBody(key, out.Body, signal)
   }
 
-  async restore(key: string, days: number, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
+  async restore(key: string, days: number, tier: RestoreTier, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
     const client = await this.getClient(signal)
     try {
       signal?.throwIfAborted()
-      const out = await client.send(new RestoreObjectCommand({ Bucket: this.options.bucket, Key: this.root + key, RestoreRequest: { Days: days, GlacierJobParameters: { Tier: 'Standard' } } }), { abortSignal: signal })
+      const out = await client.send(new RestoreObjectCommand({ Bucket: this.options.bucket, Key: this.root + key, RestoreRequest: { Days: days, GlacierJobParameters: { Tier: tier } } }), { abortSignal: signal })
       return out.$metadata.httpStatusCode === 200 ? 'done' : 'started'
     } catch (e) {
       if ((e as { name?: string }).name === 'RestoreAlreadyInProgress') return 'in_progress'
