@@ -13,6 +13,7 @@ import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucke
 import { Workspace } from '../../src/main/workspace'
 import type { RestoreStatusView } from '../../src/shared/api-contract'
 import { buildInventory } from '../../src/shared/inventory'
+import { GCS_NO_RESTORE } from '../../src/shared/restore-plan'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
@@ -152,6 +153,26 @@ describe('bulk restore against S3 (s3rver)', () => {
     } finally {
       await w1.dispose()
       await w2?.dispose()
+    }
+  }, 180_000)
+
+  it('says plainly that GCS archive classes need no restore, and that a local folder cannot restore', async () => {
+    const w = workspace()
+    try {
+      // Nothing is listed for this: the answer depends on the kind of connection alone (no server behind it).
+      const { id: gcs } = await w.connectionSave({ connection: { name: 'GCS', provider: 'gcs', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'none' } } as never })
+      await w.connectionOpen({ id: gcs })
+      expect(await w.restoreStatus()).toEqual({ provider: 'gcs', job: null, note: GCS_NO_RESTORE })
+      await expect(w.restoreStart({ table: null, tier: 'Standard', days: 1 })).rejects.toThrow(GCS_NO_RESTORE)
+      const { id: local } = await w.connectionSave({ connection: { name: 'Folder', provider: 'local', path: demo.bucketDir } as never })
+      await w.connectionOpen({ id: local })
+      await w.running
+      // The folder's archived file is left out and counted, but it can only be restored in the source bucket.
+      const plan = await w.restorePlan({ table: TABLE, tier: 'Standard', days: 1 })
+      expect([plan.provider, plan.count, plan.note]).toEqual(['local', 1, expect.stringContaining('restore them in the source bucket')])
+      await expect(w.restoreStart({ table: TABLE, tier: 'Standard', days: 1 })).rejects.toThrow(/A local folder cannot restore/)
+    } finally {
+      await w.dispose()
     }
   }, 180_000)
 })

@@ -1,5 +1,5 @@
 // The renderer's one store (zustand): slices for the connection and its refresh, the deliveries view, the
-// tables view, the SQL pane, exports and navigation. Actions own every call to main; components select
+// tables view, the SQL pane, exports, navigation and the bulk restore of archived history. Actions own every call to main; components select
 // state and call actions. Built on zustand/vanilla so the slices run and are tested in Node.
 import { type StoreApi, createStore } from 'zustand/vanilla'
 import type { BrowserEngine } from '../engine/browser-engine'
@@ -9,9 +9,10 @@ import { type DeliveriesSlice, createDeliveriesSlice } from './deliveries-slice'
 import { type ExportSlice, createExportSlice } from './export-slice'
 import { type NavigationSlice, createNavigationSlice } from './navigation-slice'
 import { type QuerySlice, createQuerySlice } from './query-slice'
+import { type RestoreSlice, createRestoreSlice } from './restore-slice'
 import { type TablesSlice, createTablesSlice } from './tables-slice'
 
-export type AppState = ConnectionSlice & DeliveriesSlice & TablesSlice & QuerySlice & ExportSlice & NavigationSlice
+export type AppState = ConnectionSlice & DeliveriesSlice & TablesSlice & QuerySlice & ExportSlice & NavigationSlice & RestoreSlice
 
 export interface StoreDeps {
   readonly api: ApiPort
@@ -28,6 +29,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createTablesSlice(...a),
     ...createQuerySlice(deps)(...a),
     ...createExportSlice(deps)(...a),
-    ...createNavigationSlice(...a)
+    ...createNavigationSlice(...a),
+    ...createRestoreSlice(deps)(...a)
   }))
 }

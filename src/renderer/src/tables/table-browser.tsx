@@ -20,6 +20,7 @@ import { TenantPicker } from './tenant-picker'
 import { checkFilters } from './filter-value-check'
 import { call } from '../common/api-transport'
 import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
+import { RestorePanel } from './restore-panel'
 
 // The window's one query session (held by the query slice).
 const { session } = appStore.getState()
@@ -255,6 +256,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
             {problem.message}
           </p>
         ) : null}
+        <RestorePanel table={qualified} />
         {!views && !viewsError ? (
           <>
             <p>Opening the tables…</p>
