@@ -7,7 +7,8 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, RefreshStatus, RestorePlanView, RestoreStatusView } from '../shared/api-contract'
 import { objectsForViews } from '../shared/bucket-views'
-import { unknownTables } from '../shared/inventory'
+import { type Inventory, unknownTables } from '../shared/inventory'
+import { mirroredKeys } from '../shared/mirror-plan'
 import type { ListedObject } from '../shared/listing'
 import type { ConnectionConfig } from '../shared/connection-config'
 import { nextAutoRefresh } from '../shared/schedule'
@@ -347,6 +348,11 @@ export class Workspace {
     return this.restoreOf.job
   }
 
+  /** Keys the mirror holds as built (without waiting for a build that runs): restored once, never again. */
+  private async mirroredKeys(service: AppService, inventory: Inventory): Promise<Set<string>> {
+    return mirroredKeys(inventory, await this.mirrorFor(service).mirror.segments())
+  }
+
   private restoreView(): RestoreStatusView {
     const r = this.restoreOf
     const provider = r?.kind ?? 'local'
@@ -357,7 +363,7 @@ export class Workspace {
   async restorePlan(args: ArgsOf<'restorePlan'>): Promise<RestorePlanView> {
     const service = await this.current()
     const { inventory } = await service.snapshot()
-    const { files, ...plan } = planRestore(inventory, service.now(), args)
+    const { files, ...plan } = planRestore(inventory, service.now(), args, await this.mirroredKeys(service, inventory))
     const provider = this.restoreOf?.kind ?? 'local'
     return { ...plan, provider, sample: files.slice(0, 5).map((f) => f.key), note: restoreNote(provider) }
   }
@@ -370,7 +376,7 @@ export class Workspace {
     await r.loaded
     if (r.kind !== 's3') throw new Error(restoreNote(r.kind) ?? 'This connection cannot restore.')
     const { inventory } = await service.snapshot()
-    const plan = planRestore(inventory, service.now(), args)
+    const plan = planRestore(inventory, service.now(), args, await this.mirroredKeys(service, inventory))
     if (plan.problem) throw new Error(plan.problem)
     await r.job.start({ location: service.provider.location, table: args.table, tier: args.tier, days: args.days, keys: plan.files })
     return this.restoreView()

@@ -54,14 +54,17 @@ function periodOf(f: FolderRef, now: number): string {
   return `v2-${p.date}T${p.hour ?? '00'}`
 }
 
-/** The segments of one parts table: every folder it reads now (`now`: the evaluation instant), grouped by period. */
-export function planTableSegments(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, now: number): SegmentPlan[] {
+/**
+ * The segments of one parts table: every folder it reads now (`now`: the evaluation instant), grouped by period.
+ * `held`: archived keys whose whole copy is held locally (downloaded while restored): read, not left out.
+ */
+export function planTableSegments(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, now: number, held: ReadonlySet<string> = new Set()): SegmentPlan[] {
   const byPeriod = new Map<string, SegmentFolder[]>()
   for (const folder of readyPartsFolders(inventory, t, { now })) {
     const sorted = [...folder.dataFiles].sort((a, b) => compareFileNames(a.key, b.key))
     const files: SegmentFile[] = []
     const leftOut: ListedObject[] = []
-    sorted.forEach((o, fileRank) => (isArchived(o, now) ? leftOut.push(o) : files.push({ object: o, fileRank })))
+    sorted.forEach((o, fileRank) => (isArchived(o, now) && !held.has(o.key) ? leftOut.push(o) : files.push({ object: o, fileRank })))
     const entry: SegmentFolder = { folder, order: deliveryOrderKey(folder.ref), readyAt: writtenAt(folder.marker as ListedObject), files, leftOut }
     const period = periodOf(folder.ref, now)
     byPeriod.set(period, [...(byPeriod.get(period) ?? []), entry])
@@ -75,8 +78,23 @@ export function planTableSegments(inventory: Inventory, t: Pick<CatalogTable, 's
 }
 
 /** Every parts table's segments. */
-export function planMirror(inventory: Inventory, now: number): SegmentPlan[] {
-  return CATALOG.filter((t) => t.mode === 'parts').flatMap((t) => planTableSegments(inventory, t, now))
+export function planMirror(inventory: Inventory, now: number, held: ReadonlySet<string> = new Set()): SegmentPlan[] {
+  return CATALOG.filter((t) => t.mode === 'parts').flatMap((t) => planTableSegments(inventory, t, now, held))
+}
+
+/** Keys of data files the mirror's segments hold (their folders' files, but those left out when built): a file
+ * restored once and mirrored never needs restoring again, even after its restored copy expires. */
+export function mirroredKeys(inventory: Inventory, segments: readonly MirroredSegment[]): Set<string> {
+  const out = new Set<string>()
+  for (const s of segments) {
+    for (const f of s.folders) {
+      const folder = inventory.folders.get(f.prefix)
+      if (!folder) continue
+      const left = new Set(f.leftOut.map((o) => o.key))
+      for (const o of folder.dataFiles) if (!left.has(o.key)) out.add(o.key)
+    }
+  }
+  return out
 }
 
 /** A built segment as the mirror's index records it. */

@@ -81,7 +81,8 @@ function fullOnly(folders: readonly Folder[]): string {
   return full === 0 ? mirrored : `${mirrored} A full table's copy is read from the bucket, and only while its restored copy lasts.`
 }
 
-export function planRestore(inventory: Inventory, now: number, args: { readonly table: string | null; readonly tier: RestoreTier; readonly days: number }): RestorePlan {
+/** `held`: archived keys the local mirror holds already (restored once, mirrored): never restored again. */
+export function planRestore(inventory: Inventory, now: number, args: { readonly table: string | null; readonly tier: RestoreTier; readonly days: number }, held: ReadonlySet<string> = new Set()): RestorePlan {
   const tables = args.table === null ? CATALOG : CATALOG.filter((t) => `${t.schema}.${t.table}` === args.table)
   const seen = new Set<string>()
   const found: { file: RestoreFile; folder: Folder }[] = []
@@ -91,7 +92,7 @@ export function planRestore(inventory: Inventory, now: number, args: { readonly 
       for (const o of folder.dataFiles) {
         if (seen.has(o.key)) continue
         seen.add(o.key)
-        if (isArchived(o, now)) found.push({ file: { key: o.key, size: o.size, storageClass: o.storageClass ?? 'GLACIER', table: `${t.schema}.${t.table}` }, folder })
+        if (isArchived(o, now) && !held.has(o.key)) found.push({ file: { key: o.key, size: o.size, storageClass: o.storageClass ?? 'GLACIER', table: `${t.schema}.${t.table}` }, folder })
         else if (o.storageClass && READ_DIRECTLY_CLASSES.has(o.storageClass)) direct.push(o)
       }
     }

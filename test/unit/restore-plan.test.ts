@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { validateArgs } from '../../src/shared/api-contract'
 import { buildInventory } from '../../src/shared/inventory'
 import { type ListedObject, isArchived } from '../../src/shared/listing'
+import { mirroredKeys } from '../../src/shared/mirror-plan'
 import { GCS_NO_RESTORE, formatBytes, planRestore } from '../../src/shared/restore-plan'
 
 const NOW = Date.parse('2026-11-20T12:00:00Z')
@@ -92,6 +93,16 @@ describe('the restore plan', () => {
     expect(isArchived(o({ ongoing: false, expiry: new Date(NOW + 1).toISOString() }), NOW)).toBe(false)
     expect(isArchived(o({ ongoing: false, expiry: new Date(NOW).toISOString() }), NOW)).toBe(true)
     expect(isArchived(o(undefined, 'ARCHIVE'), NOW)).toBe(false)
+  })
+
+  it('never asks again for a file the local mirror holds (restored once and mirrored, even once its copy expired)', () => {
+    const held = mirroredKeys(inventory, [
+      { table: 'datamart_claudia.claudia_messages', period: 'v1-2026-05', identity: 'x', file: 'f', rows: 1, bytes: 1, columns: [], types: {}, columnSets: [], folders: [{ prefix: `${MSGS}/etl_date=2026-05-05/`, order: 1, readyAt: 0, columnSet: 0, leftOut: [] }, { prefix: `${MSGS}/etl_date=2026-05-03/`, order: 1, readyAt: 0, columnSet: 0, leftOut: [{ key: `${MSGS}/etl_date=2026-05-03/part-00000.parquet`, size: 1, storageClass: 'DEEP_ARCHIVE', reason: 'archived' }] }] }
+    ])
+    expect([...held]).toEqual([`${MSGS}/etl_date=2026-05-05/part-00000.parquet`])
+    const plan = planRestore(inventory, NOW, { table: 'datamart_claudia.claudia_messages', tier: 'Standard', days: 7 }, held)
+    expect(plan.files.map((f) => f.key)).not.toContain(`${MSGS}/etl_date=2026-05-05/part-00000.parquet`)
+    expect(plan.count).toBe(4)
   })
 
   it('writes sizes as the notes do', () => {

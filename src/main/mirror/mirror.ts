@@ -7,6 +7,7 @@ import { readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Inventory } from '../../shared/inventory'
 import { identityTag } from '../../shared/identity-tag'
+import { isArchived } from '../../shared/listing'
 import { type MirroredSegment, type SegmentPlan, planMirror } from '../../shared/mirror-plan'
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
@@ -76,7 +77,10 @@ export class Mirror {
 
   /** Brings the mirror to the plan for this inventory at `now`: builds what changed, keeps the rest. */
   async refresh(inventory: Inventory, now: number, opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: MirrorProgress) => void } = {}): Promise<MirrorRefresh> {
-    const plan = planMirror(inventory, now)
+    // An archived file downloaded while it was restored is read from that copy, for good.
+    const held = new Set<string>()
+    for (const o of inventory.objects) if (o.key.endsWith('.parquet') && isArchived(o, now) && (await this.store.holdsDownloaded(o))) held.add(o.key)
+    const plan = planMirror(inventory, now, held)
     const current = await this.segments()
     const existing = new Map<string, MirroredSegment>()
     for (const s of current) if (await this.exists(s)) existing.set(`${s.table}|${s.period}|${s.identity}`, s)

@@ -104,6 +104,12 @@ export class FileStore {
     }
   }
 
+  /** True when this very version was downloaded and is held (a local folder is read in place: never). An archived
+   * object held so stays readable here after its restored copy expires. */
+  async holdsDownloaded(o: ListedObject): Promise<boolean> {
+    return !this.provider.localPath && (await this.has(o))
+  }
+
   /** Downloads what is missing, in parallel (bounded), and answers where each object is. */
   async ensure(objects: readonly ListedObject[], opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: StoreProgress) => void } = {}): Promise<EnsureResult> {
     const paths = new Map<string, string>()
