@@ -43,7 +43,13 @@ export interface RestorePlan {
   /** Delivery dates of their folders ("__initial__", "2026-05-03"), oldest first. */
   readonly dates: readonly string[]
   /** Per archive class: files, bytes and the tier's usual delay there (null when the class has no such tier). */
-  readonly classes: readonly { readonly storageClass: string; readonly name: string; readonly count: number; readonly bytes: number; readonly delay: string | null }[]
+  readonly classes: readonly {
+    readonly storageClass: string
+    readonly name: string
+    readonly count: number
+    readonly bytes: number
+    readonly delay: string | null
+  }[]
   /** Files in classes read directly (GCS Nearline, Coldline, Archive): no restore needed, retrieval fees may apply. */
   readonly readDirectly: { readonly count: number; readonly bytes: number }
   /** Why this plan cannot start (nothing to restore, a tier the files' class does not offer), or null. */
@@ -77,12 +83,17 @@ function foldersNeeded(inventory: Inventory, t: CatalogTable, now: number): Fold
 /** What becomes of the files once restored: parts tables' files go into the local mirror for good. */
 function fullOnly(folders: readonly Folder[]): string {
   const full = folders.filter((f) => f.ref.mode === 'full').length
-  const mirrored = 'the app copies the parts tables\' files into its local mirror as soon as they are restored, so they never need restoring again.'
+  const mirrored = "the app copies the parts tables' files into its local mirror as soon as they are restored, so they never need restoring again."
   return full === 0 ? mirrored : `${mirrored} A full table's copy is read from the bucket, and only while its restored copy lasts.`
 }
 
 /** `held`: archived keys the local mirror holds already (restored once, mirrored): never restored again. */
-export function planRestore(inventory: Inventory, now: number, args: { readonly table: string | null; readonly tier: RestoreTier; readonly days: number }, held: ReadonlySet<string> = new Set()): RestorePlan {
+export function planRestore(
+  inventory: Inventory,
+  now: number,
+  args: { readonly table: string | null; readonly tier: RestoreTier; readonly days: number },
+  held: ReadonlySet<string> = new Set()
+): RestorePlan {
   const tables = args.table === null ? CATALOG : CATALOG.filter((t) => `${t.schema}.${t.table}` === args.table)
   const seen = new Set<string>()
   const found: { file: RestoreFile; folder: Folder }[] = []
@@ -92,7 +103,8 @@ export function planRestore(inventory: Inventory, now: number, args: { readonly 
       for (const o of folder.dataFiles) {
         if (seen.has(o.key)) continue
         seen.add(o.key)
-        if (isArchived(o, now) && !held.has(o.key)) found.push({ file: { key: o.key, size: o.size, storageClass: o.storageClass ?? 'GLACIER', table: `${t.schema}.${t.table}` }, folder })
+        if (isArchived(o, now) && !held.has(o.key))
+          found.push({ file: { key: o.key, size: o.size, storageClass: o.storageClass ?? 'GLACIER', table: `${t.schema}.${t.table}` }, folder })
         else if (o.storageClass && READ_DIRECTLY_CLASSES.has(o.storageClass)) direct.push(o)
       }
     }
@@ -106,7 +118,12 @@ export function planRestore(inventory: Inventory, now: number, args: { readonly 
     const c = byClass.get(f.storageClass) ?? { count: 0, bytes: 0 }
     byClass.set(f.storageClass, { count: c.count + 1, bytes: c.bytes + f.size })
   }
-  const classes = [...byClass].map(([storageClass, c]) => ({ storageClass, name: CLASS_NAME[storageClass] ?? storageClass, ...c, delay: USUAL_DELAY[storageClass]?.[args.tier] ?? null }))
+  const classes = [...byClass].map(([storageClass, c]) => ({
+    storageClass,
+    name: CLASS_NAME[storageClass] ?? storageClass,
+    ...c,
+    delay: USUAL_DELAY[storageClass]?.[args.tier] ?? null
+  }))
   const readDirectly = { count: direct.length, bytes: direct.reduce((n, o) => n + o.size, 0) }
   const what = args.table ?? 'any table'
   const noTier = classes.filter((c) => c.delay === null)
@@ -116,7 +133,10 @@ export function planRestore(inventory: Inventory, now: number, args: { readonly 
       : files.length === 0
         ? `Nothing to restore: no file ${what} reads is archived.`
         : noTier.length > 0
-          ? `${plural(noTier.reduce((n, c) => n + c.count, 0), 'file')} ${noTier.length === 1 && noTier[0]?.count === 1 ? 'is' : 'are'} in ${noTier.map((c) => c.name).join(' and ')}, which has no ${args.tier} retrieval: choose Standard (within 12 hours) or Bulk (within 48 hours).`
+          ? `${plural(
+              noTier.reduce((n, c) => n + c.count, 0),
+              'file'
+            )} ${noTier.length === 1 && noTier[0]?.count === 1 ? 'is' : 'are'} in ${noTier.map((c) => c.name).join(' and ')}, which has no ${args.tier} retrieval: choose Standard (within 12 hours) or Bulk (within 48 hours).`
           : !Number.isInteger(args.days) || args.days < 1 || args.days > RESTORE_MAX_DAYS
             ? `Keep the restored copies from 1 to ${RESTORE_MAX_DAYS} days.`
             : null

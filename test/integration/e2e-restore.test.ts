@@ -23,8 +23,25 @@ beforeAll(async () => {
   app = await startAppUnderTest({
     s3Bucket: BUCKET,
     workspace: async ({ demo, s3, work }) => {
-      const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false, restore: { intervalMs: 300 } })
-      const { id } = await w.connectionSave({ connection: { name: 'Archived S3', provider: 's3', bucket: BUCKET, prefix: '', endpoint: (s3 as S3Server).endpoint, region: 'us-east-1', auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId } } as never, secretAccessKey: S3_TEST_KEYS.secretAccessKey })
+      const w = new Workspace({
+        dataDir: join(work, 'data'),
+        secrets: new MemorySecretStore(),
+        clock: () => Date.parse(demo.expected.now),
+        autoRefresh: false,
+        restore: { intervalMs: 300 }
+      })
+      const { id } = await w.connectionSave({
+        connection: {
+          name: 'Archived S3',
+          provider: 's3',
+          bucket: BUCKET,
+          prefix: '',
+          endpoint: (s3 as S3Server).endpoint,
+          region: 'us-east-1',
+          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
+        } as never,
+        secretAccessKey: S3_TEST_KEYS.secretAccessKey
+      })
       await w.connectionOpen({ id })
       return w
     }
@@ -52,7 +69,11 @@ describe('bulk restore in Chromium against S3 on loopback', () => {
     await page.locator('[data-table-item=claudia_messages]').click()
     const leftOut = page.locator('[data-testid=archived-left-out]')
     await expect.poll(() => leftOut.count(), { timeout: 90_000 }).toBe(1)
-    expect(await leftOut.textContent()).toMatch(new RegExp(`1 archived file \\([\\d.]+ KB\\) of datamart_claudia\\.claudia_messages is left out: delivered ${date}\\. It is in Glacier Flexible Retrieval`))
+    expect(await leftOut.textContent()).toMatch(
+      new RegExp(
+        `1 archived file \\([\\d.]+ KB\\) of datamart_claudia\\.claudia_messages is left out: delivered ${date}\\. It is in Glacier Flexible Retrieval`
+      )
+    )
     // The table reads without it: fewer rows than the whole history holds.
     await expect.poll(gridRows, { timeout: 90_000 }).toBeGreaterThan(0)
     const before = (await gridRows()) as number
@@ -68,14 +89,18 @@ describe('bulk restore in Chromium against S3 on loopback', () => {
     await expect.poll(() => summary.textContent()).toContain('1–5 minutes')
     await dialog.getByLabel('days').fill('3')
     await expect.poll(() => summary.textContent()).toContain('readable for 3 days')
-    expect(await summary.textContent()).toMatch(new RegExp(`Restores 1 archived file \\([\\d.]+ KB\\) that datamart_claudia\\.claudia_messages needs, delivered ${date}\\.`))
+    expect(await summary.textContent()).toMatch(
+      new RegExp(`Restores 1 archived file \\([\\d.]+ KB\\) that datamart_claudia\\.claudia_messages needs, delivered ${date}\\.`)
+    )
     expect(await summary.textContent()).toContain('never need restoring again')
     await page.screenshot({ path: 'test-results/restore-dialog.png' })
     await dialog.getByRole('button', { name: 'Start restore of 1 file' }).click()
 
     const progress = page.locator('[data-testid=restore-progress]')
     await expect.poll(() => progress.getAttribute('data-finished')).toBe('false')
-    expect(await progress.textContent()).toMatch(/Restore of 1 archived file .* of datamart_claudia\.claudia_messages, Expedited, kept 3 days, started \d{4}-\d\d-\d\d \d\d:\d\d UTC: 0 of 1 restored/)
+    expect(await progress.textContent()).toMatch(
+      /Restore of 1 archived file .* of datamart_claudia\.claudia_messages, Expedited, kept 3 days, started \d{4}-\d\d-\d\d \d\d:\d\d UTC: 0 of 1 restored/
+    )
     // The request reached the S3 server (its RestoreObject keeps the restore beside the object).
     expect((await stat(join(app.s3!.directory, BUCKET, `${planted.key}._S3rver_restore.json`))).isFile()).toBe(true)
     await page.screenshot({ path: 'test-results/restore-in-progress.png' })

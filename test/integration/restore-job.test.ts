@@ -48,7 +48,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-const workspace = (): Workspace => new Workspace({ dataDir: join(work, 'data'), secrets, clock: () => now, autoRefresh: false, exportDir: join(work, 'exports'), restore: { intervalMs: 100 } })
+const workspace = (): Workspace =>
+  new Workspace({ dataDir: join(work, 'data'), secrets, clock: () => now, autoRefresh: false, exportDir: join(work, 'exports'), restore: { intervalMs: 100 } })
 
 async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
   const end = Date.now() + ms
@@ -65,7 +66,11 @@ let exported = 0
 async function ask(w: Workspace, sql: string): Promise<string> {
   const path = join(work, 'exports', `q${++exported}.csv`)
   const job = await w.exportStart({ sql, format: 'csv', path, overwrite: false, asOf: null })
-  const end = await until('export', async () => w.exportStatus({ id: job.id }), (j) => !j.running)
+  const end = await until(
+    'export',
+    async () => w.exportStatus({ id: job.id }),
+    (j) => !j.running
+  )
   if (end.error) throw new Error(end.error)
   return (await readFile(path, 'utf8')).trim().split('\n')[1] as string
 }
@@ -77,7 +82,13 @@ async function overAllFiles(sql: string): Promise<string> {
   await writeFile(join(bucket, '.export-explorer', 'storage-classes.json'), '{}')
   const provider = new LocalFolderProvider(bucket)
   const { index } = await refreshBucketIndex(provider, null, { now })
-  const be = await openBucketEngine(fileStoreFor(provider, join(work, 'ref-data'), 'ref'), buildInventory(index.objects.values(), { now }), index.objects, join(work, 'ref-engine'), { now })
+  const be = await openBucketEngine(
+    fileStoreFor(provider, join(work, 'ref-data'), 'ref'),
+    buildInventory(index.objects.values(), { now }),
+    index.objects,
+    join(work, 'ref-engine'),
+    { now }
+  )
   try {
     const r = await be.engine.selectAll(sql)
     return r.rows[0]?.map(String).join(',') as string
@@ -89,10 +100,21 @@ async function overAllFiles(sql: string): Promise<string> {
 describe('bulk restore against S3 (s3rver)', () => {
   let before: string
 
-  it('plans the restore of a table with archived history: count, bytes, dates and the tier\'s usual delay', async () => {
+  it("plans the restore of a table with archived history: count, bytes, dates and the tier's usual delay", async () => {
     const w = workspace()
     try {
-      ;({ id: connectionId } = await w.connectionSave({ connection: { name: 'Restore S3', provider: 's3', bucket: BUCKET, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId } } as never, secretAccessKey: S3_TEST_KEYS.secretAccessKey }))
+      ;({ id: connectionId } = await w.connectionSave({
+        connection: {
+          name: 'Restore S3',
+          provider: 's3',
+          bucket: BUCKET,
+          prefix: '',
+          endpoint: s3.endpoint,
+          region: 'us-east-1',
+          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
+        } as never,
+        secretAccessKey: S3_TEST_KEYS.secretAccessKey
+      }))
       await w.connectionOpen({ id: connectionId })
       await w.running
       const planted = demo.expected.faults.find((f) => f.kind === 'archived')!
@@ -130,10 +152,18 @@ describe('bulk restore against S3 (s3rver)', () => {
       expect(started.job).toMatchObject({ table: TABLE, tier: 'Standard', days: 2, total: 1, finishedAt: null, startedAt: new Date(now).toISOString() })
       // A second restore while this one runs is refused, with what runs.
       await expect(w1.restoreStart({ table: null, tier: 'Bulk', days: 1 })).rejects.toThrow(/already running .*0 of 1 restored/)
-      const progress = await until('in progress', () => w1.restoreStatus(), (s) => s.job?.counts.in_progress === 1)
+      const progress = await until(
+        'in progress',
+        () => w1.restoreStatus(),
+        (s) => s.job?.counts.in_progress === 1
+      )
       expect(progress.job?.checkedAt).not.toBeNull()
       // Each pass is pushed once it is saved.
-      await until('pushed', async () => events.some((e) => e.job?.counts.in_progress === 1), (v) => v)
+      await until(
+        'pushed',
+        async () => events.some((e) => e.job?.counts.in_progress === 1),
+        (v) => v
+      )
       const saved = JSON.parse(await readFile(join(work, 'data', 'restore', `${connectionId}.json`), 'utf8')) as { keys: { state: string }[]; tier: string }
       expect([saved.tier, saved.keys.map((k) => k.state)]).toEqual(['Standard', ['in_progress']])
       await w1.dispose()
@@ -143,7 +173,11 @@ describe('bulk restore against S3 (s3rver)', () => {
       await w2.connectionOpen({ id: connectionId })
       const resumed = await w2.restoreStatus()
       expect(resumed.job).toMatchObject({ tier: 'Standard', total: 1, finishedAt: null })
-      const done = await until('done', () => (w2 as Workspace).restoreStatus(), (s) => s.job?.finishedAt !== null)
+      const done = await until(
+        'done',
+        () => (w2 as Workspace).restoreStatus(),
+        (s) => s.job?.finishedAt !== null
+      )
       expect(done.job?.counts).toMatchObject({ done: 1, failed: 0, in_progress: 0, requested: 0, waiting: 0 })
       // Nothing is left to restore, and the table equals the table over all files.
       expect((await w2.restorePlan({ table: TABLE, tier: 'Standard', days: 1 })).count).toBe(0)
@@ -155,7 +189,9 @@ describe('bulk restore against S3 (s3rver)', () => {
 
       // Days later the restored copy has expired: the mirror holds the file, so the table stays whole and nothing
       // needs restoring again.
-      const expiry = Date.parse((JSON.parse(await readFile(join(work, 'data', 'restore', `${connectionId}.json`), 'utf8')) as { keys: { expiry: string }[] }).keys[0]!.expiry)
+      const expiry = Date.parse(
+        (JSON.parse(await readFile(join(work, 'data', 'restore', `${connectionId}.json`), 'utf8')) as { keys: { expiry: string }[] }).keys[0]!.expiry
+      )
       now = expiry + 86_400_000
       w2 = workspace()
       await w2.connectionOpen({ id: connectionId })
@@ -172,7 +208,9 @@ describe('bulk restore against S3 (s3rver)', () => {
     const w = workspace()
     try {
       // Nothing is listed for this: the answer depends on the kind of connection alone (no server behind it).
-      const { id: gcs } = await w.connectionSave({ connection: { name: 'GCS', provider: 'gcs', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'none' } } as never })
+      const { id: gcs } = await w.connectionSave({
+        connection: { name: 'GCS', provider: 'gcs', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'none' } } as never
+      })
       await w.connectionOpen({ id: gcs })
       expect(await w.restoreStatus()).toEqual({ provider: 'gcs', job: null, note: GCS_NO_RESTORE })
       await expect(w.restoreStart({ table: null, tier: 'Standard', days: 1 })).rejects.toThrow(GCS_NO_RESTORE)

@@ -13,18 +13,30 @@ const at = (iso: string): string => new Date(iso).toISOString()
 const MSGS = 'v1/datamart_claudia/claudia_messages'
 
 function folder(prefix: string, files: Record<string, Partial<ListedObject>>, ready = true): ListedObject[] {
-  const out: ListedObject[] = Object.entries(files).map(([name, o]) => ({ key: `${prefix}/${name}`, size: 1000, lastModified: at('2026-05-01T08:00:00Z'), ...o }))
+  const out: ListedObject[] = Object.entries(files).map(([name, o]) => ({
+    key: `${prefix}/${name}`,
+    size: 1000,
+    lastModified: at('2026-05-01T08:00:00Z'),
+    ...o
+  }))
   if (ready) out.push({ key: `${prefix}/_SUCCESS`, size: 0, lastModified: at('2026-05-01T08:10:00Z'), storageClass: 'GLACIER' })
   return out
 }
 
 const objects: ListedObject[] = [
-  ...folder(`${MSGS}/etl_date=__initial__`, { 'part-00000.parquet': { storageClass: 'GLACIER', size: 5000 }, 'part-00001.parquet': { storageClass: 'GLACIER', size: 3000 } }),
+  ...folder(`${MSGS}/etl_date=__initial__`, {
+    'part-00000.parquet': { storageClass: 'GLACIER', size: 5000 },
+    'part-00001.parquet': { storageClass: 'GLACIER', size: 3000 }
+  }),
   ...folder(`${MSGS}/etl_date=2026-05-03`, { 'part-00000.parquet': { storageClass: 'DEEP_ARCHIVE', size: 2_000_000 } }),
   // Restored, not expired: readable, nothing to do.
-  ...folder(`${MSGS}/etl_date=2026-05-04`, { 'part-00000.parquet': { storageClass: 'GLACIER', restore: { ongoing: false, expiry: new Date(NOW + day).toISOString() } } }),
+  ...folder(`${MSGS}/etl_date=2026-05-04`, {
+    'part-00000.parquet': { storageClass: 'GLACIER', restore: { ongoing: false, expiry: new Date(NOW + day).toISOString() } }
+  }),
   // Restored, but the copy expired: archived again.
-  ...folder(`${MSGS}/etl_date=2026-05-05`, { 'part-00000.parquet': { storageClass: 'GLACIER', restore: { ongoing: false, expiry: new Date(NOW - day).toISOString() } } }),
+  ...folder(`${MSGS}/etl_date=2026-05-05`, {
+    'part-00000.parquet': { storageClass: 'GLACIER', restore: { ongoing: false, expiry: new Date(NOW - day).toISOString() } }
+  }),
   // A restore under way: still archived.
   ...folder(`${MSGS}/etl_date=2026-05-06`, { 'part-00000.parquet': { storageClass: 'GLACIER', restore: { ongoing: true } } }),
   // Not ready: no logical table reads it, so it is never restored.
@@ -65,9 +77,15 @@ describe('the restore plan', () => {
     expect(bulk.classes.map((c) => c.delay)).toEqual(['5–12 hours', 'within 48 hours'])
     const fast = planRestore(inventory, NOW, { table: 'datamart_claudia.claudia_messages', tier: 'Expedited', days: 1 })
     expect(fast.classes.map((c) => c.delay)).toEqual(['1–5 minutes', null])
-    expect(fast.problem).toBe('1 file is in Glacier Deep Archive, which has no Expedited retrieval: choose Standard (within 12 hours) or Bulk (within 48 hours).')
+    expect(fast.problem).toBe(
+      '1 file is in Glacier Deep Archive, which has no Expedited retrieval: choose Standard (within 12 hours) or Bulk (within 48 hours).'
+    )
     const glacierOnly = planRestore(inventory, NOW, { table: 'datamart_claudia.claudia_prompt_revision', tier: 'Expedited', days: 1 })
-    expect([glacierOnly.count, glacierOnly.problem, glacierOnly.summary]).toEqual([1, null, expect.stringContaining('Expedited retrieval usually takes 1–5 minutes for 1 file in Glacier Flexible Retrieval')])
+    expect([glacierOnly.count, glacierOnly.problem, glacierOnly.summary]).toEqual([
+      1,
+      null,
+      expect.stringContaining('Expedited retrieval usually takes 1–5 minutes for 1 file in Glacier Flexible Retrieval')
+    ])
   })
 
   it('covers every table at once, and counts the GCS classes apart: read directly, never restored', () => {
@@ -87,7 +105,13 @@ describe('the restore plan', () => {
   })
 
   it('counts a finished, unexpired restore as readable, as every rule asking isArchived does', () => {
-    const o = (restore?: ListedObject['restore'], storageClass = 'GLACIER'): ListedObject => ({ key: 'k', size: 1, lastModified: at('2026-05-01T00:00:00Z'), storageClass, ...(restore ? { restore } : {}) })
+    const o = (restore?: ListedObject['restore'], storageClass = 'GLACIER'): ListedObject => ({
+      key: 'k',
+      size: 1,
+      lastModified: at('2026-05-01T00:00:00Z'),
+      storageClass,
+      ...(restore ? { restore } : {})
+    })
     expect(isArchived(o(), NOW)).toBe(true)
     expect(isArchived(o({ ongoing: true }), NOW)).toBe(true)
     expect(isArchived(o({ ongoing: false, expiry: new Date(NOW + 1).toISOString() }), NOW)).toBe(false)
@@ -97,7 +121,27 @@ describe('the restore plan', () => {
 
   it('never asks again for a file the local mirror holds (restored once and mirrored, even once its copy expired)', () => {
     const held = mirroredKeys(inventory, [
-      { table: 'datamart_claudia.claudia_messages', period: 'v1-2026-05', identity: 'x', file: 'f', rows: 1, bytes: 1, columns: [], types: {}, columnSets: [], folders: [{ prefix: `${MSGS}/etl_date=2026-05-05/`, order: 1, readyAt: 0, columnSet: 0, leftOut: [] }, { prefix: `${MSGS}/etl_date=2026-05-03/`, order: 1, readyAt: 0, columnSet: 0, leftOut: [{ key: `${MSGS}/etl_date=2026-05-03/part-00000.parquet`, size: 1, storageClass: 'DEEP_ARCHIVE', reason: 'archived' }] }] }
+      {
+        table: 'datamart_claudia.claudia_messages',
+        period: 'v1-2026-05',
+        identity: 'x',
+        file: 'f',
+        rows: 1,
+        bytes: 1,
+        columns: [],
+        types: {},
+        columnSets: [],
+        folders: [
+          { prefix: `${MSGS}/etl_date=2026-05-05/`, order: 1, readyAt: 0, columnSet: 0, leftOut: [] },
+          {
+            prefix: `${MSGS}/etl_date=2026-05-03/`,
+            order: 1,
+            readyAt: 0,
+            columnSet: 0,
+            leftOut: [{ key: `${MSGS}/etl_date=2026-05-03/part-00000.parquet`, size: 1, storageClass: 'DEEP_ARCHIVE', reason: 'archived' }]
+          }
+        ]
+      }
     ])
     expect([...held]).toEqual([`${MSGS}/etl_date=2026-05-05/part-00000.parquet`])
     const plan = planRestore(inventory, NOW, { table: 'datamart_claudia.claudia_messages', tier: 'Standard', days: 7 }, held)

@@ -67,7 +67,10 @@ export class RestoreJob {
     if (!s) return null
     const counts = Object.fromEntries(RESTORE_KEY_STATES.map((k) => [k, 0])) as Record<RestoreKeyState, number>
     for (const k of s.keys) counts[k.state]++
-    const failed = s.keys.filter((k) => k.state === 'failed').slice(0, 20).map((k) => ({ key: k.key, message: k.message ?? 'failed' }))
+    const failed = s.keys
+      .filter((k) => k.state === 'failed')
+      .slice(0, 20)
+      .map((k) => ({ key: k.key, message: k.message ?? 'failed' }))
     return {
       table: s.table,
       tier: s.tier,
@@ -89,10 +92,18 @@ export class RestoreJob {
   }
 
   /** Starts a restore of these keys (refused while one runs); resolves once it is saved, before any request. */
-  async start(args: { readonly location: string; readonly table: string | null; readonly tier: RestoreTier; readonly days: number; readonly keys: readonly { readonly key: string; readonly size: number }[] }): Promise<RestoreJobView> {
+  async start(args: {
+    readonly location: string
+    readonly table: string | null
+    readonly tier: RestoreTier
+    readonly days: number
+    readonly keys: readonly { readonly key: string; readonly size: number }[]
+  }): Promise<RestoreJobView> {
     if (this.running) {
       const v = this.view() as RestoreJobView
-      throw new Error(`A restore is already running on this connection (${v.counts.done} of ${v.total} restored, started ${v.startedAt.slice(0, 16).replace('T', ' ')} UTC): wait for it to finish, then start another.`)
+      throw new Error(
+        `A restore is already running on this connection (${v.counts.done} of ${v.total} restored, started ${v.startedAt.slice(0, 16).replace('T', ' ')} UTC): wait for it to finish, then start another.`
+      )
     }
     if (args.keys.length === 0) throw new Error('Nothing to restore: no file the table reads is archived.')
     this.lastError = null
@@ -226,11 +237,13 @@ export class RestoreJob {
             if (signal.aborted) return
             try {
               const head = await this.opts.provider.head(k.key, signal)
-              if (!isArchived(head, this.opts.readNow())) this.setKey(k.key, { state: 'done', ...(head.restore?.expiry ? { expiry: head.restore.expiry } : {}) })
+              if (!isArchived(head, this.opts.readNow()))
+                this.setKey(k.key, { state: 'done', ...(head.restore?.expiry ? { expiry: head.restore.expiry } : {}) })
               else if (head.restore?.ongoing) this.setKey(k.key, { state: 'in_progress' })
             } catch (e) {
               if (signal.aborted) return
-              if (e instanceof BucketError && e.kind === 'not_found') this.setKey(k.key, { state: 'failed', message: `The object is gone from the bucket: ${messageOf(e)}` })
+              if (e instanceof BucketError && e.kind === 'not_found')
+                this.setKey(k.key, { state: 'failed', message: `The object is gone from the bucket: ${messageOf(e)}` })
               else problem = `Checking the restore failed: ${messageOf(e)} It is checked again at the next interval.`
             }
           })
@@ -247,7 +260,9 @@ export class RestoreJob {
   private async finishIfSettled(): Promise<void> {
     const s = this.state
     if (!s || s.finishedAt !== null || s.keys.some(unsettled)) return
-    const restored = s.keys.filter((k) => k.state === 'done').map((k) => ({ key: k.key, restore: { ongoing: false, ...(k.expiry ? { expiry: k.expiry } : {}) } }))
+    const restored = s.keys
+      .filter((k) => k.state === 'done')
+      .map((k) => ({ key: k.key, restore: { ongoing: false, ...(k.expiry ? { expiry: k.expiry } : {}) } }))
     if (restored.length > 0) await this.opts.onRestored(restored)
     this.state = { ...s, finishedAt: new Date(this.opts.clock()).toISOString() }
     await this.save()

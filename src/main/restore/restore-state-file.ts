@@ -45,7 +45,10 @@ function isKey(k: unknown): k is SavedRestoreKey {
 
 function decode(parsed: unknown): Decoded<SavedRestore | null> {
   if (parsed === null) return { value: null, problems: [] }
-  const bad = (why: string): Decoded<SavedRestore | null> => ({ value: null, problems: [`The saved restore ${why}; it is not resumed. Start the restore again from the Tables view.`] })
+  const bad = (why: string): Decoded<SavedRestore | null> => ({
+    value: null,
+    problems: [`The saved restore ${why}; it is not resumed. Start the restore again from the Tables view.`]
+  })
   if (typeof parsed !== 'object') return bad('is not a restore')
   const o = parsed as Record<string, unknown>
   if (typeof o['location'] !== 'string') return bad('names no bucket location')
@@ -56,8 +59,21 @@ function decode(parsed: unknown): Decoded<SavedRestore | null> {
   const keys = o['keys']
   if (!Array.isArray(keys)) return bad('has no keys')
   const good = keys.filter(isKey)
-  const value = { location: o['location'], table: o['table'] as string | null, tier: o['tier'] as RestoreTier, days: o['days'], startedAt: o['startedAt'], checkedAt: o['checkedAt'] as string | null, finishedAt: o['finishedAt'] as string | null, keys: good }
-  return { value, problems: good.length === keys.length ? [] : [`${keys.length - good.length} of the ${keys.length} keys of the saved restore could not be read and are not watched.`] }
+  const value = {
+    location: o['location'],
+    table: o['table'] as string | null,
+    tier: o['tier'] as RestoreTier,
+    days: o['days'],
+    startedAt: o['startedAt'],
+    checkedAt: o['checkedAt'] as string | null,
+    finishedAt: o['finishedAt'] as string | null,
+    keys: good
+  }
+  return {
+    value,
+    problems:
+      good.length === keys.length ? [] : [`${keys.length - good.length} of the ${keys.length} keys of the saved restore could not be read and are not watched.`]
+  }
 }
 
 export function restoreStateFile(path: string): SavedStateFile<SavedRestore | null> {

@@ -18,7 +18,8 @@ function JobLine({ job }: { job: RestoreJobView }): React.JSX.Element {
   if (job.finishedAt) {
     return (
       <div className={css.done} data-testid="restore-progress" data-finished="true" data-done={done} data-total={job.total}>
-        {head}: finished {utc(job.finishedAt)}, {done} of {job.total} restored{failed ? `, ${failed} failed` : ''}. The restored files are in the table now, and in the local mirror, so they never need restoring again.
+        {head}: finished {utc(job.finishedAt)}, {done} of {job.total} restored{failed ? `, ${failed} failed` : ''}. The restored files are in the table now, and
+        in the local mirror, so they never need restoring again.
         {job.failed.length ? <FailedList job={job} /> : null}
       </div>
     )
@@ -26,12 +27,16 @@ function JobLine({ job }: { job: RestoreJobView }): React.JSX.Element {
   const asked = job.counts.requested + job.counts.in_progress
   return (
     <div className={css.progress} data-testid="restore-progress" data-finished="false" data-done={done} data-total={job.total}>
-      {head}: <b>{done} of {job.total} restored</b>
+      {head}:{' '}
+      <b>
+        {done} of {job.total} restored
+      </b>
       {asked ? ` · ${asked} in progress` : ''}
       {job.counts.waiting ? ` · ${job.counts.waiting} not asked yet` : ''}
       {failed ? ` · ${failed} failed` : ''}
       {job.checkedAt ? ` · checked ${utc(job.checkedAt)}` : ''}
-      {job.nextCheck ? `, next check ${utc(job.nextCheck).slice(11)}` : ''}. Restores take minutes to hours; this is watched even if you close the app and open it again, and the table completes itself when they are done.
+      {job.nextCheck ? `, next check ${utc(job.nextCheck).slice(11)}` : ''}. Restores take minutes to hours; this is watched even if you close the app and open
+      it again, and the table completes itself when they are done.
       {job.lastError ? <div className={css.problem}>{job.lastError}</div> : null}
       {job.failed.length ? <FailedList job={job} /> : null}
     </div>
@@ -83,7 +88,9 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
                 {mine.count.toLocaleString('en')} archived file{mine.count === 1 ? '' : 's'} ({formatBytes(mine.bytes)})
               </b>{' '}
               of {table} {mine.count === 1 ? 'is' : 'are'} left out: delivered {mine.dates.slice(0, 6).join(', ')}
-              {mine.dates.length > 6 ? `, … (${mine.dates.length} dates)` : ''}. {mine.count === 1 ? 'It is' : 'They are'} in {mine.classes.map((c) => c.name).join(' and ')} and cannot be read until restored; a key whose newest version is in {mine.count === 1 ? 'it' : 'them'} shows an older version or none.
+              {mine.dates.length > 6 ? `, … (${mine.dates.length} dates)` : ''}. {mine.count === 1 ? 'It is' : 'They are'} in{' '}
+              {mine.classes.map((c) => c.name).join(' and ')} and cannot be read until restored; a key whose newest version is in{' '}
+              {mine.count === 1 ? 'it' : 'them'} shows an older version or none.
             </span>
             {provider === 's3' && !d && !(job && !job.finishedAt) ? <button onClick={() => void openRestoreDialog(table)}>Restore…</button> : null}
           </div>
@@ -92,17 +99,20 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
       ) : null}
       {gcsCold ? (
         <p className={css.note} data-testid="gcs-no-restore">
-          {(mine?.readDirectly.count ?? 0).toLocaleString('en')} file{mine?.readDirectly.count === 1 ? '' : 's'} of {table} {mine?.readDirectly.count === 1 ? 'is' : 'are'} in a colder GCS class and {mine?.readDirectly.count === 1 ? 'is' : 'are'} read as usual. {mine?.note}
+          {(mine?.readDirectly.count ?? 0).toLocaleString('en')} file{mine?.readDirectly.count === 1 ? '' : 's'} of {table}{' '}
+          {mine?.readDirectly.count === 1 ? 'is' : 'are'} in a colder GCS class and {mine?.readDirectly.count === 1 ? 'is' : 'are'} read as usual. {mine?.note}
         </p>
       ) : null}
       {d ? (
         <form className={css.dialog} aria-label="restore" data-testid="restore-dialog" onSubmit={(e) => (e.preventDefault(), void startRestore())}>
           <div className={css.row}>
             <label>
-              <input type="radio" name="restore-scope" checked={d.choice.table !== null} onChange={() => void changeRestoreChoice({ table })} /> this table&apos;s archived files
+              <input type="radio" name="restore-scope" checked={d.choice.table !== null} onChange={() => void changeRestoreChoice({ table })} /> this
+              table&apos;s archived files
             </label>
             <label>
-              <input type="radio" name="restore-scope" checked={d.choice.table === null} onChange={() => void changeRestoreChoice({ table: null })} /> every table&apos;s archived files
+              <input type="radio" name="restore-scope" checked={d.choice.table === null} onChange={() => void changeRestoreChoice({ table: null })} /> every
+              table&apos;s archived files
             </label>
             <label>
               tier{' '}
@@ -116,7 +126,16 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
             </label>
             <label>
               keep restored for{' '}
-              <input aria-label="days" type="number" min={1} max={RESTORE_MAX_DAYS} value={d.choice.days} onChange={(e) => void changeRestoreChoice({ days: Math.max(1, Math.min(RESTORE_MAX_DAYS, Math.round(Number(e.target.value) || 1))) })} style={{ width: 60 }} /> days
+              <input
+                aria-label="days"
+                type="number"
+                min={1}
+                max={RESTORE_MAX_DAYS}
+                value={d.choice.days}
+                onChange={(e) => void changeRestoreChoice({ days: Math.max(1, Math.min(RESTORE_MAX_DAYS, Math.round(Number(e.target.value) || 1))) })}
+                style={{ width: 60 }}
+              />{' '}
+              days
             </label>
           </div>
           {d.plan ? (
