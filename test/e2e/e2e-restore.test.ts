@@ -19,7 +19,7 @@ const previousDelay = process.env['S3RVER_RESTORE_DELAY_MS']
 
 beforeAll(async () => {
   // Long enough to see the restore in progress and open the page again meanwhile.
-  process.env['S3RVER_RESTORE_DELAY_MS'] = '6000'
+  process.env['S3RVER_RESTORE_DELAY_MS'] = '10000'
   app = await startAppUnderTest({
     s3Bucket: BUCKET,
     workspace: async ({ demo, s3, work }) => {
@@ -82,13 +82,15 @@ describe('bulk restore in Chromium against S3 on loopback', () => {
     await page.getByRole('button', { name: 'Restore…' }).click()
     const dialog = page.getByRole('form', { name: 'restore' })
     const summary = dialog.locator('[data-testid=restore-summary]')
-    await expect.poll(() => summary.textContent()).toContain('Standard retrieval usually takes 3–5 hours for 1 file in Glacier Flexible Retrieval')
+    await expect
+      .poll(() => summary.textContent(), { timeout: 30_000 })
+      .toContain('Standard retrieval usually takes 3–5 hours for 1 file in Glacier Flexible Retrieval')
     await dialog.getByLabel('tier').selectOption('Bulk')
-    await expect.poll(() => summary.textContent()).toContain('Bulk retrieval usually takes 5–12 hours')
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('Bulk retrieval usually takes 5–12 hours')
     await dialog.getByLabel('tier').selectOption('Expedited')
-    await expect.poll(() => summary.textContent()).toContain('1–5 minutes')
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('1–5 minutes')
     await dialog.getByLabel('days').fill('3')
-    await expect.poll(() => summary.textContent()).toContain('readable for 3 days')
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('readable for 3 days')
     expect(await summary.textContent()).toMatch(
       new RegExp(`Restores 1 archived file \\([\\d.]+ KB\\) that datamart_claudia\\.claudia_messages needs, delivered ${date}\\.`)
     )
@@ -97,12 +99,22 @@ describe('bulk restore in Chromium against S3 on loopback', () => {
     await dialog.getByRole('button', { name: 'Start restore of 1 file' }).click()
 
     const progress = page.locator('[data-testid=restore-progress]')
-    await expect.poll(() => progress.getAttribute('data-finished')).toBe('false')
+    await expect.poll(() => progress.getAttribute('data-finished'), { timeout: 30_000 }).toBe('false')
     expect(await progress.textContent()).toMatch(
       /Restore of 1 archived file .* of datamart_claudia\.claudia_messages, Expedited, kept 3 days, started \d{4}-\d\d-\d\d \d\d:\d\d UTC: 0 of 1 restored/
     )
     // The request reached the S3 server (its RestoreObject keeps the restore beside the object).
-    expect((await stat(join(app.s3!.directory, BUCKET, `${planted.key}._S3rver_restore.json`))).isFile()).toBe(true)
+    const restoreRequest = join(app.s3!.directory, BUCKET, `${planted.key}._S3rver_restore.json`)
+    await expect
+      .poll(
+        () =>
+          stat(restoreRequest).then(
+            (st) => st.isFile(),
+            () => false
+          ),
+        { timeout: 30_000 }
+      )
+      .toBe(true)
     await page.screenshot({ path: 'test-results/restore-in-progress.png' })
 
     // Opened again (a new page load): the restore is still shown.
