@@ -17,7 +17,8 @@ import { BucketError } from './bucket/bucket-errors'
 import type { IndexProgress } from './bucket/bucket-index'
 import type { BucketProvider } from './bucket/bucket-provider'
 import { ConnectionStore } from './connections/connection-store'
-import { type OpenOptions, listAwsProfiles, openConnection, testConnection } from './connections/open-connection'
+import { testConnection } from './connections/connection-verdict'
+import { type OpenOptions, listAwsProfiles, openConnection } from './connections/open-connection'
 import type { SecretStore } from './connections/secret-store'
 import { QueryHistory } from './history/query-history'
 import { type ByteServer, startByteServer } from './byte-server/byte-server'
@@ -160,10 +161,10 @@ export class Workspace {
       const secrets: SecretStore = input.secretAccessKey && c.provider === 's3' && c.auth.kind === 'static' ? { get: async () => input.secretAccessKey ?? null, set: async () => {}, delete: async () => {} } : this.opts.secrets
       provider = await openConnection(c, secrets, this.opts.openOptions)
     } catch (e) {
-      return { ok: false, message: userMessage(e), version: null }
+      return { level: 'red', ok: false, message: userMessage(e), version: null, useInstead: [], detail: null }
     }
-    const v = await testConnection(provider, AbortSignal.timeout(30_000))
-    return { ok: v.ok, message: v.message, version: v.ok ? v.version : null }
+    const v = await testConnection(provider, { signal: AbortSignal.timeout(30_000), config: input.connection })
+    return { level: v.level, ok: v.ok, message: v.message, version: v.version, useInstead: v.useInstead, detail: v.detail }
   }
 
   async connectionDelete(args: { id: string }): Promise<ConnectionsView> {

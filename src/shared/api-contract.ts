@@ -115,10 +115,18 @@ export interface RefreshStatus {
   readonly nextAuto: string | null
 }
 
+/** "Test connection": green is an export that opens as it is; amber is not, but names where it is instead; red cannot be used. */
 export interface ConnectionVerdictView {
+  readonly level: 'green' | 'amber' | 'red'
+  /** level === 'green'. */
   readonly ok: boolean
+  /** What was found and what to do, in plain words (no error codes). */
   readonly message: string
   readonly version: Version | null
+  /** The prefix (S3, GCS) or folder (local) to use instead, best first: each offered as "Use …". */
+  readonly useInstead: readonly string[]
+  /** The provider's own words (an error code, a status), for a tooltip. */
+  readonly detail: string | null
 }
 
 /** A connection from the form: no id when new; a static S3 key's secret comes apart, never stored in it. */

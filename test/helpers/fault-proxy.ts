@@ -10,8 +10,10 @@ export interface FaultRules {
   throttle: { count: number; status: 503 | 429 }
   /** The next N matching requests have their connection closed: before any answer, or mid-body. */
   drop: { count: number; when: 'before' | 'midbody' }
-  /** Requests for keys (or listings of prefixes) under this are refused with 403 AccessDenied. */
+  /** Requests for keys (or listings of prefixes) under this are refused with denyAnswer. */
   denyPrefix: string | null
+  /** How denyPrefix refuses: 403 AccessDenied unless told (e.g. 400 ExpiredToken, 403 InvalidAccessKeyId, 401 for GCS). */
+  denyAnswer: { status: number; code: string }
   /** Headers added to every answer (e.g. x-amz-bucket-region). */
   addHeaders: Record<string, string>
   /** Which requests throttle/drop apply to (default: all). */
@@ -39,7 +41,7 @@ function targetKey(req: IncomingMessage): string {
 }
 
 export async function startFaultProxy(target: string, initial: Partial<FaultRules> = {}): Promise<FaultProxy> {
-  const rules: FaultRules = { latencyMs: 0, throttle: { count: 0, status: 503 }, drop: { count: 0, when: 'before' }, denyPrefix: null, addHeaders: {}, match: () => true, ...initial }
+  const rules: FaultRules = { latencyMs: 0, throttle: { count: 0, status: 503 }, drop: { count: 0, when: 'before' }, denyPrefix: null, denyAnswer: { status: 403, code: 'AccessDenied' }, addHeaders: {}, match: () => true, ...initial }
   const stats = { requests: 0, throttled: 0, dropped: 0, denied: 0, authorizations: [] as string[] }
   const upstream = new URL(target)
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -49,7 +51,7 @@ export async function startFaultProxy(target: string, initial: Partial<FaultRule
       const matches = rules.match(req)
       if (rules.denyPrefix !== null && targetKey(req).startsWith(rules.denyPrefix)) {
         stats.denied++
-        res.writeHead(403, { 'content-type': 'application/xml' }).end(s3Error('AccessDenied', 'Access Denied'))
+        res.writeHead(rules.denyAnswer.status, { 'content-type': 'application/xml', ...rules.addHeaders }).end(req.method === 'HEAD' ? undefined : s3Error(rules.denyAnswer.code, 'Refused by the fault proxy'))
         req.resume()
         return
       }

@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BucketError } from '../../src/main/bucket/bucket-errors'
 import type { ConnectionConfig } from '../../src/shared/connection-config'
 import { ConnectionStore } from '../../src/main/connections/connection-store'
-import { listAwsProfiles, openConnection, testConnection } from '../../src/main/connections/open-connection'
+import { testConnection } from '../../src/main/connections/connection-verdict'
+import { listAwsProfiles, openConnection } from '../../src/main/connections/open-connection'
 import { MemorySecretStore, SafeStorageSecretStore, SecretStoreUnavailable } from '../../src/main/connections/secret-store'
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
 import { type GcsServer, startGcsServer } from '../helpers/gcs-server'
@@ -88,7 +89,7 @@ describe('AWS credentials', () => {
     expect(v).toMatchObject({ ok: true, version: 'v2' })
     const wrong = await testConnection(await openConnection(s3Conn({ kind: 'profile', profile: 'ee-process-wrong' }), new MemorySecretStore(), { awsConfigFile }))
     expect(wrong.ok).toBe(false)
-    if (!wrong.ok) expect(wrong.error.kind).toBe('auth')
+    expect(wrong.error?.kind).toBe('auth')
   })
 
   it('says to run aws sso login when the SSO session has expired', async () => {
@@ -102,10 +103,8 @@ describe('AWS credentials', () => {
     process.env['AWS_CONFIG_FILE'] = awsConfigFile
     const v = await testConnection(await openConnection(s3Conn({ kind: 'profile', profile: 'ee-sso' }), new MemorySecretStore()))
     expect(v.ok).toBe(false)
-    if (!v.ok) {
-      expect(v.error.kind).toBe('expired_session')
-      expect(v.message).toContain('aws sso login --profile ee-sso')
-    }
+    expect(v.error?.kind).toBe('expired_session')
+    expect(v.message).toContain('aws sso login --profile ee-sso')
   })
 
   it('uses an SSO profile with a live session: the role credentials come from the SSO portal', async () => {
@@ -154,7 +153,7 @@ describe('AWS credentials', () => {
     expect(v.ok).toBe(false)
     expect(JSON.stringify(v)).not.toContain(secret)
     expect(v.message).not.toContain(secret)
-    if (!v.ok) expect(`${v.error.stack}`).not.toContain(secret)
+    expect(`${v.error?.stack}`).not.toContain(secret)
     const missing = await openConnection(s3Conn({ kind: 'static', accessKeyId: 'S3RVER', secretRef: 'nowhere' }), secrets).then(() => null, (e: unknown) => e)
     expect(missing).toBeInstanceOf(BucketError)
     expect((missing as BucketError).userMessage).toMatch(/enter the secret key again/)

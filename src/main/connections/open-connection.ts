@@ -1,9 +1,7 @@
-// Turns a saved connection into a bucket provider (credentials resolved here, in main), lists AWS profiles
-// for the connection form, and tests a connection with a verdict a user can act on.
+// Turns a saved connection into a bucket provider (credentials resolved here, in main), and lists AWS profiles
+// for the connection form (its test is connection-verdict.ts).
 import { loadSharedConfigFiles } from '@smithy/shared-ini-file-loader'
-import { detectVersion } from '../../shared/inventory'
-import type { Version } from '../../shared/bucket-key'
-import { BucketError, bucketError } from '../bucket/bucket-errors'
+import { bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider, RequestTimeouts } from '../bucket/bucket-provider'
 import { GcsProvider } from '../bucket/gcs-provider'
 import { LocalFolderProvider } from '../bucket/local-provider'
@@ -44,32 +42,4 @@ export async function listAwsProfiles(opts: OpenOptions = {}): Promise<string[]>
   // The loader also returns "sso-session.NAME" and "services.NAME" sections, which are not profiles.
   const isProfile = (name: string): boolean => !name.startsWith('sso-session.') && !name.startsWith('services.')
   return [...new Set([...Object.keys(files.configFile), ...Object.keys(files.credentialsFile)])].filter(isProfile).sort()
-}
-
-export type ConnectionVerdict =
-  | { readonly ok: true; readonly version: Version; readonly message: string }
-  | { readonly ok: false; readonly error: BucketError; readonly message: string }
-
-/** Lists the top of the export once: can we read it, and is it an export at all? */
-export async function testConnection(provider: BucketProvider, signal?: AbortSignal): Promise<ConnectionVerdict> {
-  try {
-    const top: string[] = []
-    for await (const page of provider.list('', { delimiter: '/', pageSize: 100, ...(signal ? { signal } : {}) })) {
-      top.push(...page.prefixes)
-      break
-    }
-    let manifests = 0
-    for await (const page of provider.list('v2/_manifests/', { pageSize: 1, ...(signal ? { signal } : {}) })) {
-      manifests += page.objects.length
-      break
-    }
-    const version = detectVersion(manifests > 0 ? ['v2/_manifests/x'] : [])
-    if (!top.includes('v1/') && !top.includes('v2/')) {
-      return { ok: true, version, message: `Connected to ${provider.location}, but it holds no v1/ or v2/ folder: is the prefix right?` }
-    }
-    return { ok: true, version, message: `Connected to ${provider.location}: the export is on ${version}.` }
-  } catch (e) {
-    const error = e instanceof BucketError ? e : bucketError('other', '', (e as Error).message)
-    return { ok: false, error, message: error.userMessage }
-  }
 }
