@@ -130,7 +130,7 @@ export async function testConnection(provider: BucketProvider, opts: { signal?: 
       if (provider instanceof LocalFolderProvider) return notExport(`The folder ${loc} is empty. Choose the folder holding v1/ and v2/.`)
       const prefix = config && config.provider !== 'local' ? normalizePrefix(config.prefix) : loc.replace(/^[a-z0-9]+:\/\/[^/]+\//, '')
       if (prefix === '') return notExport(`The bucket ${loc} is empty: nothing has been delivered to it. Check the bucket's name.`)
-      return notExport(`There is no folder ${loc}: no object's name starts with ${prefix}. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`)
+      return notExport(`There is no folder ${loc}: nothing in the bucket is under ${prefix}. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`)
     }
     const above = exportAbove(config, loc)
     if (above !== null) {

@@ -1,11 +1,12 @@
 // The connection manager: saved connections (the demo bucket first), open one, and a form for a new S3, GCS
-// or local-folder connection with "Test connection". A static S3 secret key is sent to main once, kept there
-// (encrypted by the OS keychain), and never shown again.
+// or local-folder connection with "Test connection", whose verdict can fill in the folder to use. A static S3
+// secret key is sent to main once, kept there (encrypted by the OS keychain), and never shown again.
 import { useEffect, useState } from 'react'
 import type { ConnectionVerdictView, ConnectionsView } from '../../../shared/api-contract'
 import type { ConnectionConfig } from '../../../shared/connection-config'
 import { appStore } from '../store/use-app-store'
 import { parseBucketUrl } from './bucket-url'
+import { ConnectionVerdict } from './connection-verdict'
 
 type Provider = ConnectionConfig['provider']
 
@@ -82,6 +83,12 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
   }
 
   const open = (id: string): Promise<void> => run('Opening…', () => openConnection(id))
+  /** Tests the form as given (a "Use …" of the verdict fills the prefix or folder first, then tests again). */
+  const test = (f: Form): void => {
+    setForm(f)
+    setVerdict(null)
+    void run('Testing…', async () => setVerdict(await testConnection(input(f))))
+  }
 
   return (
     <div role="dialog" aria-modal="true" aria-label="Connections" data-testid="connections" style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,0.35)', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', paddingTop: 48, zIndex: 10 }}>
@@ -237,14 +244,9 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                 </label>
               </>
             ) : null}
-            {verdict ? (
-              <p data-testid="verdict" data-ok={verdict.ok} role="status" style={{ fontSize: 13, color: verdict.ok ? '#1a7f37' : '#b3261e', fontWeight: 600 }}>
-                {verdict.ok ? '✓ ' : '✗ '}
-                {verdict.message}
-              </p>
-            ) : null}
+            {verdict ? <ConnectionVerdict verdict={verdict} onUse={(value) => test({ ...form, ...(form.provider === 'local' ? { path: value } : { prefix: value }) })} /> : null}
             <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
-              <button type="button" disabled={busy !== null} onClick={() => void run('Testing…', async () => setVerdict(await testConnection(input(form))))}>
+              <button type="button" disabled={busy !== null} onClick={() => test(form)}>
                 Test connection
               </button>
               <button type="submit" disabled={busy !== null}>
