@@ -17,7 +17,7 @@ import { BucketError } from './bucket/bucket-errors'
 import type { IndexProgress } from './bucket/bucket-index'
 import type { BucketProvider } from './bucket/bucket-provider'
 import { ConnectionStore } from './connections/connection-store'
-import { testConnection } from './connections/connection-verdict'
+import { configAbove, testConnection } from './connections/connection-verdict'
 import { type OpenOptions, listAwsProfiles, openConnection } from './connections/open-connection'
 import type { SecretStore } from './connections/secret-store'
 import { QueryHistory } from './history/query-history'
@@ -155,15 +155,29 @@ export class Workspace {
 
   async connectionTest(input: ArgsOf<'connectionTest'>): Promise<ConnectionVerdictView> {
     let provider: BucketProvider
+    let openAbove: () => Promise<BucketProvider | null>
     try {
       const c = await this.complete(input, false)
       // A secret typed into the form is tested without being saved.
       const secrets: SecretStore = input.secretAccessKey && c.provider === 's3' && c.auth.kind === 'static' ? { get: async () => input.secretAccessKey ?? null, set: async () => {}, delete: async () => {} } : this.opts.secrets
       provider = await openConnection(c, secrets, this.opts.openOptions)
+      const above = configAbove(c)
+      openAbove = async () => (above ? openConnection(above, secrets, this.opts.openOptions) : null)
     } catch (e) {
       return { level: 'red', ok: false, message: userMessage(e), version: null, useInstead: [], detail: null }
     }
-    const v = await testConnection(provider, { signal: AbortSignal.timeout(30_000), config: input.connection })
+    const opened: BucketProvider[] = [provider]
+    const v = await testConnection(provider, {
+      signal: AbortSignal.timeout(30_000),
+      config: input.connection,
+      openAbove: async () => {
+        const p = await openAbove()
+        if (p) opened.push(p)
+        return p
+      }
+    })
+    // S3 clients hold sockets open (keep-alive): a test's are closed with it.
+    for (const p of opened) (p as { close?: () => void }).close?.()
     return { level: v.level, ok: v.ok, message: v.message, version: v.version, useInstead: v.useInstead, detail: v.detail }
   }
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BucketProvider } from '../../src/main/bucket/bucket-provider'
-import { type ConnectionVerdict, testConnection } from '../../src/main/connections/connection-verdict'
+import { type ConnectionVerdict, configAbove, testConnection } from '../../src/main/connections/connection-verdict'
 import { openConnection } from '../../src/main/connections/open-connection'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace'
@@ -66,10 +66,11 @@ const gcsConn = (prefix: string): ConnectionConfig => ({ id: 'g1', name: 'GCS', 
 const localConn = (path: string): ConnectionConfig => ({ id: 'l1', name: 'Local', provider: 'local', path })
 
 /** The verdict, and how many requests reached the server for it. */
-async function verdictOf(config: ConnectionConfig, proxy?: FaultProxy): Promise<ConnectionVerdict & { requests: number }> {
+async function verdictOf(config: ConnectionConfig, proxy?: FaultProxy, opts: { lookAbove?: boolean } = {}): Promise<ConnectionVerdict & { requests: number }> {
   const provider: BucketProvider = await openConnection(config, secrets)
+  const above = configAbove(config)
   const before = proxy?.stats.requests ?? 0
-  const v = await testConnection(provider, { config })
+  const v = await testConnection(provider, { config, ...(opts.lookAbove !== false ? { openAbove: async () => (above ? openConnection(above, secrets) : null) } : {}) })
   return { ...v, requests: (proxy?.stats.requests ?? 0) - before }
 }
 
@@ -87,11 +88,21 @@ describe.each(remotes)('$name', ({ conn, proxy, url }) => {
   })
 
   it('is red on a folder that does not exist, says so and what to do, after one request', async () => {
-    const v = await verdictOf(conn('nothing/'), proxy())
+    const v = await verdictOf(conn('nothing/'), proxy(), { lookAbove: false })
     expect(v).toMatchObject({ level: 'red', ok: false, useInstead: [] })
-    expect(v.message).toContain(`There is no folder ${url}nothing/`)
-    expect(v.message).toMatch(/Check the prefix/)
+    expect(v.message).toBe(`There is no folder ${url}nothing/: nothing in the bucket is under nothing/. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`)
     expect(v.requests).toBe(1)
+  })
+
+  it('on a folder that does not exist, offers the export beside it (a typo), looking into the folder above once', async () => {
+    const v = await verdictOf(conn('exprt/'), proxy())
+    expect(v).toMatchObject({ level: 'red', ok: false, useInstead: ['export/'] })
+    expect(v.message).toBe(`There is no folder ${url}exprt/: nothing in the bucket is under exprt/. The folder above holds the export in export/: use export/.`)
+    // The folder itself, the one above, and each of its three folders.
+    expect(v.requests).toBe(5)
+    const inside = await verdictOf(conn('export/v3/'), proxy())
+    expect(inside).toMatchObject({ level: 'red', useInstead: ['export/'] })
+    expect(inside.message).toBe(`There is no folder ${url}export/v3/: nothing in the bucket is under export/v3/. The folder above is the export: use export/.`)
   })
 
   it('is amber on the bucket\u2019s top and offers the one folder holding v1/ and v2/', async () => {
@@ -182,6 +193,12 @@ describe('local folders', () => {
     expect(missing.message).toBe(`The folder ${join(dir, 'nowhere')} does not exist. Check the path: it should be the folder holding v1/ and v2/.`)
     expect((await verdictOf(localConn(join(tree, 'notes', 'readme.txt')))).message).toMatch(/is a file, not a folder/)
     expect((await verdictOf(localConn(join(dir, 'empty')))).message).toMatch(/is empty/)
+  })
+
+  it('on a folder that does not exist, offers the export folder beside it', async () => {
+    const v = await verdictOf(localConn(join(tree, 'exprt')))
+    expect(v).toMatchObject({ level: 'red', useInstead: [join(tree, 'export')] })
+    expect(v.message).toBe(`The folder ${join(tree, 'exprt')} does not exist. The folder above holds the export in export/: use ${join(tree, 'export')}.`)
   })
 
   it('is amber on the parent folder and offers the export folder as a path', async () => {

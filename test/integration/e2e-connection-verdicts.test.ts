@@ -1,7 +1,7 @@
 // The connection manager's verdicts in Debian's Chromium, on the web host, against s3rver on loopback and a
-// local folder: a prefix that does not exist is red and says so; the bucket's top is amber and offers
-// "Use exports/", which fills the prefix and tests again (green), then opens; the same for a local folder's
-// parent. Screenshots of the three verdicts under test-results/.
+// local folder: a prefix that does not exist is red, says so and offers the export beside it; the bucket's
+// top is amber and offers "Use exports/", which fills the prefix and tests again (green), then opens; the same
+// for a local folder's parent. Screenshots of the three verdicts under test-results/.
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -57,7 +57,9 @@ describe('connection verdicts in the connection manager', () => {
     await expectLevelAfter(() => testButton.click(), 'red')
     const red = await verdict().innerText()
     expect(red).toContain(`There is no folder s3://${BUCKET}/export/`)
-    expect(red).toMatch(/Check the prefix/)
+    // Next to the folder asked for, the bucket's top holds the export: offered even on a red verdict.
+    expect(red).toContain('The folder above holds the export in exports/: use exports/.')
+    expect(await verdict().getByRole('button', { name: 'Use exports/' }).isVisible()).toBe(true)
     expect(red).not.toMatch(/NoSuch|AccessDenied|InvalidAccessKeyId|Error/)
     const redStripe = await stripe()
     await page.screenshot({ path: 'test-results/connection-verdict-missing.png' })

@@ -2,7 +2,7 @@
 // and says in plain words whether it is the export (green), where the export is instead (amber, with the
 // prefix or path to use), or why it cannot be used (red: no such folder, not an export, denied, bad keys).
 import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { CATALOG } from '../../shared/catalog'
 import { detectVersion } from '../../shared/inventory'
 import type { Version } from '../../shared/bucket-key'
@@ -105,15 +105,29 @@ export function failureVerdict(error: BucketError, location: string): Connection
 
 /**
  * Lists the top of the export (one request), whether it is on v2 (one more), and when it holds no v1/ or v2/,
- * its first MAX_CHILDREN_LOOKED_INTO folders (one request each) for one that does. Never throws.
+ * its first MAX_CHILDREN_LOOKED_INTO folders (one request each) for one that does; when it does not exist, the
+ * folder above the same way. Never throws.
  */
-export async function testConnection(provider: BucketProvider, opts: { signal?: AbortSignal; config?: ConnectionConfig } = {}): Promise<ConnectionVerdict> {
+export async function testConnection(
+  provider: BucketProvider,
+  /** config: the tested connection, so that "use instead" values are field values; openAbove: the folder above it,
+   * looked into (1 + up to MAX_CHILDREN_LOOKED_INTO requests) when the folder does not exist. */
+  opts: { signal?: AbortSignal; config?: ConnectionConfig; openAbove?: () => Promise<BucketProvider | null> } = {}
+): Promise<ConnectionVerdict> {
   const { signal, config } = opts
   const loc = provider.location
   try {
+    const missingFolder = async (message: string): Promise<ConnectionVerdict> => {
+      const nearby = await exportsBeside(opts.openAbove, signal)
+      if (nearby.length === 0) return { level: 'red', ok: false, message, version: null, useInstead: [], detail: null, error: null }
+      const targets = nearby.map((f) => fieldValue(config, `../${f}`))
+      const use = targets[0] || 'the bucket’s top'
+      const offer = nearby[0] === '' ? `The folder above is the export: use ${use}.` : nearby.length === 1 ? `The folder above holds the export in ${nearby[0]}: use ${use}.` : `The folder above holds exports in ${names(nearby)}: use one of them.`
+      return { level: 'red', ok: false, message: `${message.replace(/ Check .*$/, '')} ${offer}`, version: null, useInstead: targets, detail: null, error: null }
+    }
     if (provider instanceof LocalFolderProvider) {
-      const missing = await localFolderProblem(loc)
-      if (missing) return { level: 'red', ok: false, message: missing, version: null, useInstead: [], detail: null, error: null }
+      const problem = await localFolderProblem(loc)
+      if (problem) return problem.missing ? missingFolder(problem.message) : { level: 'red', ok: false, message: problem.message, version: null, useInstead: [], detail: null, error: null }
     }
     const top = await listTop(provider, '', signal)
     if (isExportRoot(top.folders)) {
@@ -130,22 +144,20 @@ export async function testConnection(provider: BucketProvider, opts: { signal?: 
       if (provider instanceof LocalFolderProvider) return notExport(`The folder ${loc} is empty. Choose the folder holding v1/ and v2/.`)
       const prefix = config && config.provider !== 'local' ? normalizePrefix(config.prefix) : loc.replace(/^[a-z0-9]+:\/\/[^/]+\//, '')
       if (prefix === '') return notExport(`The bucket ${loc} is empty: nothing has been delivered to it. Check the bucket's name.`)
-      return notExport(`There is no folder ${loc}: nothing in the bucket is under ${prefix}. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`)
+      return missingFolder(`There is no folder ${loc}: nothing in the bucket is under ${prefix}. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`)
     }
     const above = exportAbove(config, loc)
     if (above !== null) {
       const target = fieldValue(config, above)
       return notExport(`${loc} is inside the export. Use ${target || 'the bucket\u2019s top'} instead: the folder holding v1/ and v2/.`, [target])
     }
-    const looked = top.folders.slice(0, MAX_CHILDREN_LOOKED_INTO)
-    const children = await Promise.all(looked.map(async (f) => ((await listTop(provider, f, signal)).folders.some((g) => g === `${f}v1/` || g === `${f}v2/`) ? f : null)))
-    const found = children.filter((c): c is string => c !== null)
+    const { found, looked } = await exportsOneDown(provider, top.folders, signal)
     if (found.length > 0) {
       const targets = found.map((f) => fieldValue(config, f))
       const which = found.length === 1 ? `its folder ${found[0]} does: use ${targets[0]}` : `its folders ${names(found)} do: use one of them`
       return notExport(`${loc} holds no v1/ or v2/ folder, but ${which}.`, targets)
     }
-    const scope = top.folders.length > looked.length || top.more ? ` (looked into its first ${looked.length})` : ''
+    const scope = top.folders.length > looked || top.more ? ` (looked into its first ${looked})` : ''
     const holds = top.folders.length ? `it holds ${names(top.folders)}, and none of them holds v1/ or v2/${scope}` : `it holds only files (${names(top.files)})`
     return notExport(`${loc} is not an export: ${holds}. Check the ${config?.provider === 'local' ? 'folder' : 'prefix'}: it should be the folder holding v1/ and v2/.`)
   } catch (e) {
@@ -154,14 +166,43 @@ export async function testConnection(provider: BucketProvider, opts: { signal?: 
 }
 
 /** A local path that is not a folder, in words; null when it is one. */
-async function localFolderProblem(path: string): Promise<string | null> {
+async function localFolderProblem(path: string): Promise<{ message: string; missing: boolean } | null> {
   try {
-    if (!(await stat(path)).isDirectory()) return `${path} is a file, not a folder. Choose the folder holding v1/ and v2/.`
+    if (!(await stat(path)).isDirectory()) return { message: `${path} is a file, not a folder. Choose the folder holding v1/ and v2/.`, missing: false }
     return null
   } catch (e) {
     const code = (e as { code?: string }).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return `The folder ${path} does not exist. Check the path: it should be the folder holding v1/ and v2/.`
-    if (code === 'EACCES' || code === 'EPERM') return `Permission denied reading the folder ${path}. Check that your user may read it.`
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { message: `The folder ${path} does not exist. Check the path: it should be the folder holding v1/ and v2/.`, missing: true }
+    if (code === 'EACCES' || code === 'EPERM') return { message: `Permission denied reading the folder ${path}. Check that your user may read it.`, missing: false }
     throw e
   }
+}
+
+/** Which of the first MAX_CHILDREN_LOOKED_INTO folders hold v1/ or v2/ (one listing each, at once), and how many were looked into. */
+async function exportsOneDown(provider: BucketProvider, folders: readonly string[], signal?: AbortSignal): Promise<{ found: string[]; looked: number }> {
+  const looked = folders.slice(0, MAX_CHILDREN_LOOKED_INTO)
+  const children = await Promise.all(looked.map(async (f) => ((await listTop(provider, f, signal)).folders.some((g) => g === `${f}v1/` || g === `${f}v2/`) ? f : null)))
+  return { found: children.filter((c): c is string => c !== null), looked: looked.length }
+}
+
+/** For a folder that does not exist: the folders beside it that hold an export (a typo, "export/" for "exports/"). Best effort: [] on any failure. */
+async function exportsBeside(openAbove: (() => Promise<BucketProvider | null>) | undefined, signal?: AbortSignal): Promise<string[]> {
+  try {
+    const above = await openAbove?.()
+    if (!above) return []
+    const top = await listTop(above, '', signal)
+    return isExportRoot(top.folders) ? [''] : (await exportsOneDown(above, top.folders, signal)).found
+  } catch {
+    return []
+  }
+}
+
+/** The connection one folder up (its prefix's or path's parent), or null at the bucket's top or the file system's root. */
+export function configAbove(c: ConnectionConfig): ConnectionConfig | null {
+  if (c.provider === 'local') {
+    const up = dirname(c.path.replace(/(.)\/+$/, '$1'))
+    return up === c.path.replace(/(.)\/+$/, '$1') ? null : { ...c, path: up }
+  }
+  const segments = normalizePrefix(c.prefix).split('/').filter((x) => x !== '')
+  return segments.length === 0 ? null : { ...c, prefix: normalizePrefix(segments.slice(0, -1).join('/')) }
 }
