@@ -61,8 +61,27 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const s3Conn = (prefix: string, extra: Partial<Extract<ConnectionConfig, { provider: 's3' }>> = {}): ConnectionConfig => ({ id: 'c1', name: 'S3', provider: 's3', bucket: BUCKET, prefix, endpoint: s3Proxy.endpoint, region: 'us-east-1', auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId, secretRef: 's3-secret' }, ...extra })
-const gcsConn = (prefix: string): ConnectionConfig => ({ id: 'g1', name: 'GCS', provider: 'gcs', bucket: BUCKET, prefix, endpoint: gcsProxy.endpoint, projectId: 'demo-export-explorer', auth: { kind: 'none' } })
+const s3Conn = (prefix: string, extra: Partial<Extract<ConnectionConfig, { provider: 's3' }>> = {}): ConnectionConfig => ({
+  id: 'c1',
+  name: 'S3',
+  provider: 's3',
+  bucket: BUCKET,
+  prefix,
+  endpoint: s3Proxy.endpoint,
+  region: 'us-east-1',
+  auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId, secretRef: 's3-secret' },
+  ...extra
+})
+const gcsConn = (prefix: string): ConnectionConfig => ({
+  id: 'g1',
+  name: 'GCS',
+  provider: 'gcs',
+  bucket: BUCKET,
+  prefix,
+  endpoint: gcsProxy.endpoint,
+  projectId: 'demo-export-explorer',
+  auth: { kind: 'none' }
+})
 const localConn = (path: string): ConnectionConfig => ({ id: 'l1', name: 'Local', provider: 'local', path })
 
 /** The verdict, and how many requests reached the server for it. */
@@ -70,7 +89,10 @@ async function verdictOf(config: ConnectionConfig, proxy?: FaultProxy, opts: { l
   const provider: BucketProvider = await openConnection(config, secrets)
   const above = configAbove(config)
   const before = proxy?.stats.requests ?? 0
-  const v = await testConnection(provider, { config, ...(opts.lookAbove !== false ? { openAbove: async () => (above ? openConnection(above, secrets) : null) } : {}) })
+  const v = await testConnection(provider, {
+    config,
+    ...(opts.lookAbove !== false ? { openAbove: async () => (above ? openConnection(above, secrets) : null) } : {})
+  })
   return { ...v, requests: (proxy?.stats.requests ?? 0) - before }
 }
 
@@ -90,7 +112,9 @@ describe.each(remotes)('$name', ({ conn, proxy, url }) => {
   it('is red on a folder that does not exist, says so and what to do, after one request', async () => {
     const v = await verdictOf(conn('nothing/'), proxy(), { lookAbove: false })
     expect(v).toMatchObject({ level: 'red', ok: false, useInstead: [] })
-    expect(v.message).toBe(`There is no folder ${url}nothing/: nothing in the bucket is under nothing/. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`)
+    expect(v.message).toBe(
+      `There is no folder ${url}nothing/: nothing in the bucket is under nothing/. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`
+    )
     expect(v.requests).toBe(1)
   })
 
@@ -122,8 +146,12 @@ describe.each(remotes)('$name', ({ conn, proxy, url }) => {
   it('is red on a folder that holds something else, naming what it holds', async () => {
     const v = await verdictOf(conn('notes/'), proxy())
     expect(v).toMatchObject({ level: 'red', useInstead: [] })
-    expect(v.message).toBe(`${url}notes/ is not an export: it holds old/, and none of them holds v1/ or v2/. Check the prefix: it should be the folder holding v1/ and v2/.`)
-    expect((await verdictOf(conn('notes/old/'), proxy())).message).toBe(`${url}notes/old/ is not an export: it holds only files (readme.txt). Check the prefix: it should be the folder holding v1/ and v2/.`)
+    expect(v.message).toBe(
+      `${url}notes/ is not an export: it holds old/, and none of them holds v1/ or v2/. Check the prefix: it should be the folder holding v1/ and v2/.`
+    )
+    expect((await verdictOf(conn('notes/old/'), proxy())).message).toBe(
+      `${url}notes/old/ is not an export: it holds only files (readme.txt). Check the prefix: it should be the folder holding v1/ and v2/.`
+    )
   })
 
   it('is amber inside the export and offers the folder above v1/ and v2/', async () => {
@@ -135,10 +163,25 @@ describe.each(remotes)('$name', ({ conn, proxy, url }) => {
 describe('a definite refusal answers at once, naming the bucket', () => {
   const cases = [
     { server: 'S3', answer: { status: 403, code: 'AccessDenied' }, kind: 'denied', words: /Access denied to s3:\/\/verdicts\/export\/.*s3:ListBucket/ },
-    { server: 'S3', answer: { status: 403, code: 'InvalidAccessKeyId' }, kind: 'auth', words: /credentials were refused for s3:\/\/verdicts\/export\/.*access key ID and secret key/ },
+    {
+      server: 'S3',
+      answer: { status: 403, code: 'InvalidAccessKeyId' },
+      kind: 'auth',
+      words: /credentials were refused for s3:\/\/verdicts\/export\/.*access key ID and secret key/
+    },
     { server: 'S3', answer: { status: 403, code: 'SignatureDoesNotMatch' }, kind: 'auth', words: /credentials were refused for s3:\/\/verdicts\/export\// },
-    { server: 'S3', answer: { status: 400, code: 'ExpiredToken' }, kind: 'expired_session', words: /sign-in used for s3:\/\/verdicts\/export\/ has expired.*Renew/ },
-    { server: 'GCS', answer: { status: 403, code: 'AccessDenied' }, kind: 'denied', words: /Access denied to gs:\/\/verdicts\/export\/.*storage\.objects\.list/ },
+    {
+      server: 'S3',
+      answer: { status: 400, code: 'ExpiredToken' },
+      kind: 'expired_session',
+      words: /sign-in used for s3:\/\/verdicts\/export\/ has expired.*Renew/
+    },
+    {
+      server: 'GCS',
+      answer: { status: 403, code: 'AccessDenied' },
+      kind: 'denied',
+      words: /Access denied to gs:\/\/verdicts\/export\/.*storage\.objects\.list/
+    },
     { server: 'GCS', answer: { status: 401, code: 'Unauthorized' }, kind: 'auth', words: /credentials were refused for gs:\/\/verdicts\/export\/.*key file/ }
   ] as const
   it.each(cases)('$server $answer.status $answer.code: one request, red, plain words', async ({ server, answer, kind, words }) => {
@@ -205,7 +248,10 @@ describe('local folders', () => {
     const v = await verdictOf(localConn(tree))
     expect(v).toMatchObject({ level: 'amber', useInstead: [join(tree, 'export')] })
     expect(v.message).toContain('its folder export/ does')
-    expect(await verdictOf(localConn(`${join(tree, 'teams')}/`))).toMatchObject({ level: 'amber', useInstead: [join(tree, 'teams', 'a'), join(tree, 'teams', 'b')] })
+    expect(await verdictOf(localConn(`${join(tree, 'teams')}/`))).toMatchObject({
+      level: 'amber',
+      useInstead: [join(tree, 'teams', 'a'), join(tree, 'teams', 'b')]
+    })
   })
 
   it('is amber inside the export, offering the folder above v2/', async () => {
@@ -218,10 +264,20 @@ describe('through the workspace (the contract\u2019s connectionTest)', () => {
     const w = new Workspace({ dataDir: join(dir, 'ws'), secrets: new MemorySecretStore(), autoRefresh: false })
     try {
       const parent = await w.connectionTest({ connection: { id: '', name: 'x', provider: 'local', path: tree } as ConnectionConfig })
-      expect(parent).toEqual({ level: 'amber', ok: false, message: expect.stringContaining('export/') as unknown as string, version: null, useInstead: [join(tree, 'export')], detail: null })
+      expect(parent).toEqual({
+        level: 'amber',
+        ok: false,
+        message: expect.stringContaining('export/') as unknown as string,
+        version: null,
+        useInstead: [join(tree, 'export')],
+        detail: null
+      })
       const s3Parent = await w.connectionTest({ connection: { ...s3Conn(''), id: '' } as ConnectionConfig, secretAccessKey: S3_TEST_KEYS.secretAccessKey })
       expect(s3Parent).toMatchObject({ level: 'amber', useInstead: ['export/'] })
-      const wrong = await w.connectionTest({ connection: { ...s3Conn('export/', { auth: { kind: 'static', accessKeyId: 'AKIAWRONGKEY', secretRef: '' } }), id: '' } as ConnectionConfig, secretAccessKey: 'x' })
+      const wrong = await w.connectionTest({
+        connection: { ...s3Conn('export/', { auth: { kind: 'static', accessKeyId: 'AKIAWRONGKEY', secretRef: '' } }), id: '' } as ConnectionConfig,
+        secretAccessKey: 'x'
+      })
       expect(wrong).toMatchObject({ level: 'red', ok: false, useInstead: [] })
       expect(Object.keys(wrong).sort()).toEqual(['detail', 'level', 'message', 'ok', 'useInstead', 'version'])
       expect(wrong.detail).toContain('InvalidAccessKeyId')

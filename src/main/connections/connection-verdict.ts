@@ -67,7 +67,8 @@ function exportAbove(config: ConnectionConfig | undefined, location: string): st
   return '../'.repeat(segments.length - at)
 }
 
-const names = (folders: readonly string[], max = 5): string => folders.slice(0, max).join(', ') + (folders.length > max ? ` and ${folders.length - max} more` : '')
+const names = (folders: readonly string[], max = 5): string =>
+  folders.slice(0, max).join(', ') + (folders.length > max ? ` and ${folders.length - max} more` : '')
 
 /** Plain words for a provider failure: what happened, to which bucket or folder, and what to check. */
 export function failureVerdict(error: BucketError, location: string): ConnectionVerdict {
@@ -122,12 +123,28 @@ export async function testConnection(
       if (nearby.length === 0) return { level: 'red', ok: false, message, version: null, useInstead: [], detail: null, error: null }
       const targets = nearby.map((f) => fieldValue(config, `../${f}`))
       const use = targets[0] || 'the bucket’s top'
-      const offer = nearby[0] === '' ? `The folder above is the export: use ${use}.` : nearby.length === 1 ? `The folder above holds the export in ${nearby[0]}: use ${use}.` : `The folder above holds exports in ${names(nearby)}: use one of them.`
-      return { level: 'red', ok: false, message: `${message.replace(/ Check .*$/, '')} ${offer}`, version: null, useInstead: targets, detail: null, error: null }
+      const offer =
+        nearby[0] === ''
+          ? `The folder above is the export: use ${use}.`
+          : nearby.length === 1
+            ? `The folder above holds the export in ${nearby[0]}: use ${use}.`
+            : `The folder above holds exports in ${names(nearby)}: use one of them.`
+      return {
+        level: 'red',
+        ok: false,
+        message: `${message.replace(/ Check .*$/, '')} ${offer}`,
+        version: null,
+        useInstead: targets,
+        detail: null,
+        error: null
+      }
     }
     if (provider instanceof LocalFolderProvider) {
       const problem = await localFolderProblem(loc)
-      if (problem) return problem.missing ? missingFolder(problem.message) : { level: 'red', ok: false, message: problem.message, version: null, useInstead: [], detail: null, error: null }
+      if (problem)
+        return problem.missing
+          ? missingFolder(problem.message)
+          : { level: 'red', ok: false, message: problem.message, version: null, useInstead: [], detail: null, error: null }
     }
     const top = await listTop(provider, '', signal)
     if (isExportRoot(top.folders)) {
@@ -139,12 +156,22 @@ export async function testConnection(
       const version = detectVersion(manifests > 0 ? ['v2/_manifests/x'] : [])
       return { level: 'green', ok: true, message: `Connected to ${loc}: the export is on ${version}.`, version, useInstead: [], detail: null, error: null }
     }
-    const notExport = (message: string, useInstead: readonly string[] = []): ConnectionVerdict => ({ level: useInstead.length ? 'amber' : 'red', ok: false, message, version: null, useInstead, detail: null, error: null })
+    const notExport = (message: string, useInstead: readonly string[] = []): ConnectionVerdict => ({
+      level: useInstead.length ? 'amber' : 'red',
+      ok: false,
+      message,
+      version: null,
+      useInstead,
+      detail: null,
+      error: null
+    })
     if (top.folders.length === 0 && top.files.length === 0) {
       if (provider instanceof LocalFolderProvider) return notExport(`The folder ${loc} is empty. Choose the folder holding v1/ and v2/.`)
       const prefix = config && config.provider !== 'local' ? normalizePrefix(config.prefix) : loc.replace(/^[a-z0-9]+:\/\/[^/]+\//, '')
       if (prefix === '') return notExport(`The bucket ${loc} is empty: nothing has been delivered to it. Check the bucket's name.`)
-      return missingFolder(`There is no folder ${loc}: nothing in the bucket is under ${prefix}. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`)
+      return missingFolder(
+        `There is no folder ${loc}: nothing in the bucket is under ${prefix}. Check the prefix (the folder holding v1/ and v2/), or leave it empty for the bucket's top.`
+      )
     }
     const above = exportAbove(config, loc)
     if (above !== null) {
@@ -159,7 +186,9 @@ export async function testConnection(
     }
     const scope = top.folders.length > looked || top.more ? ` (looked into its first ${looked})` : ''
     const holds = top.folders.length ? `it holds ${names(top.folders)}, and none of them holds v1/ or v2/${scope}` : `it holds only files (${names(top.files)})`
-    return notExport(`${loc} is not an export: ${holds}. Check the ${config?.provider === 'local' ? 'folder' : 'prefix'}: it should be the folder holding v1/ and v2/.`)
+    return notExport(
+      `${loc} is not an export: ${holds}. Check the ${config?.provider === 'local' ? 'folder' : 'prefix'}: it should be the folder holding v1/ and v2/.`
+    )
   } catch (e) {
     return failureVerdict(e instanceof BucketError ? e : bucketError('other', '', (e as Error).message), loc)
   }
@@ -172,8 +201,10 @@ async function localFolderProblem(path: string): Promise<{ message: string; miss
     return null
   } catch (e) {
     const code = (e as { code?: string }).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { message: `The folder ${path} does not exist. Check the path: it should be the folder holding v1/ and v2/.`, missing: true }
-    if (code === 'EACCES' || code === 'EPERM') return { message: `Permission denied reading the folder ${path}. Check that your user may read it.`, missing: false }
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      return { message: `The folder ${path} does not exist. Check the path: it should be the folder holding v1/ and v2/.`, missing: true }
+    if (code === 'EACCES' || code === 'EPERM')
+      return { message: `Permission denied reading the folder ${path}. Check that your user may read it.`, missing: false }
     throw e
   }
 }
@@ -181,7 +212,9 @@ async function localFolderProblem(path: string): Promise<{ message: string; miss
 /** Which of the first MAX_CHILDREN_LOOKED_INTO folders hold v1/ or v2/ (one listing each, at once), and how many were looked into. */
 async function exportsOneDown(provider: BucketProvider, folders: readonly string[], signal?: AbortSignal): Promise<{ found: string[]; looked: number }> {
   const looked = folders.slice(0, MAX_CHILDREN_LOOKED_INTO)
-  const children = await Promise.all(looked.map(async (f) => ((await listTop(provider, f, signal)).folders.some((g) => g === `${f}v1/` || g === `${f}v2/`) ? f : null)))
+  const children = await Promise.all(
+    looked.map(async (f) => ((await listTop(provider, f, signal)).folders.some((g) => g === `${f}v1/` || g === `${f}v2/`) ? f : null))
+  )
   return { found: children.filter((c): c is string => c !== null), looked: looked.length }
 }
 
@@ -203,6 +236,8 @@ export function configAbove(c: ConnectionConfig): ConnectionConfig | null {
     const up = dirname(c.path.replace(/(.)\/+$/, '$1'))
     return up === c.path.replace(/(.)\/+$/, '$1') ? null : { ...c, path: up }
   }
-  const segments = normalizePrefix(c.prefix).split('/').filter((x) => x !== '')
+  const segments = normalizePrefix(c.prefix)
+    .split('/')
+    .filter((x) => x !== '')
   return segments.length === 0 ? null : { ...c, prefix: normalizePrefix(segments.slice(0, -1).join('/')) }
 }

@@ -21,9 +21,31 @@ export function ConnectionVerdict({ verdict, onUse }: { verdict: ConnectionVerdi
       data-level={verdict.level}
       role="status"
       title={verdict.detail ?? undefined}
-      style={{ display: 'flex', gap: 10, alignItems: 'flex-start', fontSize: 13, margin: '8px 0', padding: '8px 10px', borderLeft: `4px solid ${look.colour}`, background: look.tint, borderRadius: 4 }}
+      style={{
+        display: 'flex',
+        gap: 10,
+        alignItems: 'flex-start',
+        fontSize: 13,
+        margin: '8px 0',
+        padding: '8px 10px',
+        borderLeft: `4px solid ${look.colour}`,
+        background: look.tint,
+        borderRadius: 4
+      }}
     >
-      <span aria-hidden="true" style={{ flex: '0 0 20px', height: 20, borderRadius: 10, background: look.colour, color: '#fff', fontWeight: 700, textAlign: 'center', lineHeight: '20px' }}>
+      <span
+        aria-hidden="true"
+        style={{
+          flex: '0 0 20px',
+          height: 20,
+          borderRadius: 10,
+          background: look.colour,
+          color: '#fff',
+          fontWeight: 700,
+          textAlign: 'center',
+          lineHeight: '20px'
+        }}
+      >
         {look.mark}
       </span>
       <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>

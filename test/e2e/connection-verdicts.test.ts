@@ -20,7 +20,8 @@ beforeAll(async () => {
     s3Bucket: 'unused-root',
     // The export sits one folder down in its bucket, as vendors often deliver it.
     prepare: async ({ demo, s3 }) => void (await s3?.seed(BUCKET, demo.bucketDir, 'exports/')),
-    workspace: ({ demo, work }) => new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
+    workspace: ({ demo, work }) =>
+      new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
   })
   page = app.page
   s3 = app.s3 as S3Server
