@@ -1,7 +1,9 @@
 // Filters without SQL: the query a table browser runs for per-column filters, a time range on the table's
 // event-time column and a tenant picker. Values are typed by the column (TRY_CAST to its type, so filters
 // push down into Parquet); every name and value is quoted, so no input changes the statement's meaning.
+// Times of a range may be typed on another zone's wall clock: the SQL holds the UTC instant, and says what was typed.
 import { quoteIdent, quoteLiteral } from './sql-quote'
+import { wallClockText, wallClockToInstant } from './time-zones'
 
 export type FilterOp = 'equals' | 'in' | 'contains' | 'range' | 'is_null' | 'not_null'
 
@@ -31,9 +33,18 @@ export interface TableFilters {
   readonly schema: string
   readonly table: string
   readonly filters: readonly ColumnFilter[]
-  /** On the table's event-time column (send_at / created_at), UTC; from inclusive, to exclusive. */
+  /** On the table's event-time column (send_at / created_at); from inclusive, to exclusive. */
   readonly time?: { readonly column: string; readonly from?: string; readonly to?: string }
   readonly tenants?: readonly string[]
+  /** The zone whose wall clock the times of ranges (the time range, "between" on a timestamp) are typed in; UTC when absent. */
+  readonly zone?: FilterZone
+}
+
+export interface FilterZone {
+  /** IANA name, e.g. "America/Sao_Paulo". */
+  readonly id: string
+  /** How the SQL names it, e.g. "Brasília". */
+  readonly label: string
 }
 
 export interface ColumnType {
@@ -55,7 +66,21 @@ export function utcTimestampText(s: string): string {
   return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(t) ? `${t}:00` : /^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t} 00:00:00` : t
 }
 
-function condition(f: ColumnFilter, types: ReadonlyMap<string, string>): string | null {
+/** A timestamp range end typed on `zone`'s wall clock: the UTC text for the SQL and a comment saying what was typed. */
+function instantText(value: string, zone: FilterZone | undefined): { text: string; note: string } {
+  const utc = utcTimestampText(value)
+  // A time written with Z is already UTC, whatever the zone chosen.
+  if (!zone || zone.id === 'UTC' || /Z$/i.test(value.trim())) return { text: utc, note: '' }
+  const t = wallClockToInstant(utc, zone.id)
+  if (t === null) return { text: utc, note: '' }
+  return { text: wallClockText(t, 'UTC'), note: ` /* = ${utc.replace(/:00$/, '')} ${commentSafe(zone.label)} */` }
+}
+
+const commentSafe = (s: string): string => s.replace(/\*\//g, '* /')
+
+const withZone = (type: string): boolean => type === 'TIMESTAMPTZ' || type === 'TIMESTAMP WITH TIME ZONE'
+
+function condition(f: ColumnFilter, types: ReadonlyMap<string, string>, zone?: FilterZone): string | null {
   const col = quoteIdent(f.column)
   const type = types.get(f.column)
   switch (f.op) {
@@ -73,8 +98,14 @@ function condition(f: ColumnFilter, types: ReadonlyMap<string, string>): string 
     }
     case 'range': {
       const parts: string[] = []
-      const isTime = type?.startsWith('TIMESTAMP') || type === 'DATE'
-      const lit = (v: string): string => literal(isTime ? utcTimestampText(v) : v, type)
+      // A date has no zone; an instant typed on a wall clock is converted to UTC (and a TIMESTAMPTZ literal says +00,
+      // so no engine's TimeZone setting moves it).
+      const lit = (v: string): string => {
+        if (type === 'DATE') return literal(utcTimestampText(v), type)
+        if (!type?.startsWith('TIMESTAMP')) return literal(v, type)
+        const { text, note } = instantText(v, zone)
+        return `${literal(withZone(type) ? `${text}+00` : text, type)}${note}`
+      }
       if (f.from) parts.push(`${col} >= ${lit(f.from)}`)
       if (f.to) parts.push(`${col} < ${lit(f.to)}`)
       return parts.length ? parts.join(' AND ') : null
@@ -87,7 +118,7 @@ export function filterConditions(q: TableFilters, columns: readonly ColumnType[]
   const types = new Map(columns.map((c) => [c.name, c.type]))
   const out: string[] = []
   if (q.time && (q.time.from || q.time.to)) {
-    const c = condition({ column: q.time.column, op: 'range', ...(q.time.from ? { from: q.time.from } : {}), ...(q.time.to ? { to: q.time.to } : {}) }, types)
+    const c = condition({ column: q.time.column, op: 'range', ...(q.time.from ? { from: q.time.from } : {}), ...(q.time.to ? { to: q.time.to } : {}) }, types, q.zone)
     if (c) out.push(c)
   }
   if (q.tenants && q.tenants.length) {
@@ -95,7 +126,7 @@ export function filterConditions(q: TableFilters, columns: readonly ColumnType[]
     if (c) out.push(c)
   }
   for (const f of q.filters) {
-    const c = condition(f, types)
+    const c = condition(f, types, q.zone)
     if (c) out.push(c)
   }
   return out

@@ -66,3 +66,37 @@ describe('tableFiltersSql', () => {
     expect(await ids(q({ filters: [{ column: 'odd name"', op: 'equals', value: "it's" }] }))).toEqual(['a'])
   })
 })
+
+describe('ranges typed on another zone’s clock', () => {
+  const BRT = { id: 'America/Sao_Paulo', label: 'Brasília' }
+  it('converts Brasília wall-clock times to UTC instants in the SQL, and says what was typed', async () => {
+    // 2026-11-05 11:00 Brasília = 14:00 UTC; 12:30 Brasília = 15:30 UTC (exclusive).
+    const sql = q({ zone: BRT, time: { column: 'send_at', from: '2026-11-05T11:00', to: '2026-11-05T12:30' } })
+    expect(sql).toContain(`"send_at" >= TRY_CAST('2026-11-05 14:00:00' AS TIMESTAMP) /* = 2026-11-05 11:00 Brasília */`)
+    expect(sql).toContain(`"send_at" < TRY_CAST('2026-11-05 15:30:00' AS TIMESTAMP) /* = 2026-11-05 12:30 Brasília */`)
+    expect(await ids(sql)).toEqual(['b'])
+    // The same for "between" on a timestamp column; a number range is not a time.
+    const between = q({ zone: BRT, filters: [{ column: 'send_at', op: 'range', from: '2026-11-05 10:59:59', to: '2026-11-05 21:00' }] })
+    expect(await ids(between)).toEqual(['a', 'b', 'c'])
+    expect(await ids(q({ zone: BRT, filters: [{ column: 'tokens', op: 'range', from: '20', to: '50' }] }))).toEqual(['b', 'c'])
+    // Opened as a subquery (statistics, exports), the comments change nothing.
+    expect(await ids(`SELECT * FROM (${between}) AS t`)).toEqual(['a', 'b', 'c'])
+  })
+  it('a time written with Z stays UTC; UTC adds no comment', () => {
+    expect(q({ zone: BRT, time: { column: 'send_at', from: '2026-11-05T14:00:00Z' } })).toBe(`SELECT * FROM "s"."m"\nWHERE "send_at" >= TRY_CAST('2026-11-05 14:00:00' AS TIMESTAMP)`)
+    expect(q({ zone: { id: 'UTC', label: 'UTC' }, time: { column: 'send_at', from: '2026-11-05T14:00' } })).toBe(`SELECT * FROM "s"."m"\nWHERE "send_at" >= TRY_CAST('2026-11-05 14:00:00' AS TIMESTAMP)`)
+  })
+  it('a TIMESTAMPTZ column compares the UTC instant, whatever the engine’s TimeZone setting', async () => {
+    await db.run(`CREATE TABLE s.tz AS SELECT id, (strftime(send_at, '%Y-%m-%d %H:%M:%S') || '+00')::TIMESTAMPTZ AS ts FROM s.m`)
+    const sql = tableFiltersSql({ schema: 's', table: 'tz', filters: [], zone: BRT, time: { column: 'ts', from: '2026-11-05T11:00', to: '2026-11-05T12:30' } }, [{ name: 'id', type: 'VARCHAR' }, { name: 'ts', type: 'TIMESTAMP WITH TIME ZONE' }])
+    expect(sql).toContain(`TRY_CAST('2026-11-05 14:00:00+00' AS TIMESTAMP WITH TIME ZONE)`)
+    try {
+      for (const tz of ['America/New_York', 'Asia/Tokyo', 'UTC']) {
+        await db.run(`SET TimeZone = '${tz}'`)
+        expect(await ids(sql)).toEqual(['b'])
+      }
+    } finally {
+      await db.run(`SET TimeZone = 'UTC'`)
+    }
+  })
+})

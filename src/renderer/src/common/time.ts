@@ -1,16 +1,23 @@
-// Times as the app shows them: UTC (the bucket's clock), Brasília (the vendor's, UTC−3 with no daylight
-// saving since 2019) and the user's local time.
-import { BRASILIA_OFFSET_MINUTES } from '../../../shared/schedule'
+// Times as the app shows them: UTC (the bucket's clock), Brasília (the vendor's, America/Sao_Paulo from the
+// runtime's zone data) and the user's local time. The zones and their words are the core's (shared/time-zones).
+import { durationText } from '../../../shared/durations'
+import { type ZoneChoice, ZONE_WORDS, offsetMinutesAt, zoneId } from '../../../shared/time-zones'
 
-export type AxisZone = 'utc' | 'brasilia' | 'local'
+export type AxisZone = ZoneChoice
 
-export const ZONE_LABEL: Record<AxisZone, string> = { utc: 'UTC', brasilia: 'Brasília', local: 'local time' }
+export const ZONE_LABEL: Record<AxisZone, string> = ZONE_WORDS
 
 /** Minutes to add to UTC to read the wall clock of a zone at instant t. */
 export function zoneOffsetMinutes(zone: AxisZone, t: number): number {
-  if (zone === 'utc') return 0
-  if (zone === 'brasilia') return BRASILIA_OFFSET_MINUTES
-  return -new Date(t).getTimezoneOffset()
+  return offsetMinutesAt(zoneId(zone), t)
+}
+
+/** An instant (ISO text or ms) as "YYYY-MM-DD HH:MM Brasília" (seconds too when asked): how every time reads in the window. */
+export function timeText(t: string | number, zone: AxisZone, seconds = false): string {
+  const ms = typeof t === 'number' ? t : Date.parse(t)
+  if (Number.isNaN(ms)) return String(t)
+  const d = new Date(ms + zoneOffsetMinutes(zone, ms) * 60_000).toISOString()
+  return `${d.slice(0, seconds ? 19 : 16).replace('T', ' ')} ${ZONE_LABEL[zone]}`
 }
 
 /** "YYYY-MM-DD HH:MM" on the wall clock of a zone. */
@@ -23,11 +30,7 @@ export function allZones(t: number): string {
   return `${wallClock(t, 'utc')} UTC · ${wallClock(t, 'brasilia').slice(11)} Brasília · ${wallClock(t, 'local').slice(11)} local`
 }
 
-/** "3 h 20 min ago", for ages. */
+/** "3 h 20 min", "6 days 16 h": how old something is (the one duration formatter, shared/durations). */
 export function age(from: number, now: number): string {
-  const m = Math.max(0, Math.round((now - from) / 60_000))
-  if (m < 60) return `${m} min`
-  const h = Math.floor(m / 60)
-  if (h < 48) return `${h} h ${m % 60} min`
-  return `${Math.floor(h / 24)} d ${h % 24} h`
+  return durationText(now - from)
 }

@@ -1,6 +1,8 @@
 // The tables view's choices: the table picked, the Rows/Columns tab, and the filters that need no SQL (a
-// time range on the event-time column, tenants, per-column filters). Picking another table resets them.
+// time range on the event-time column, tenants, per-column filters) and the zone their times are typed in.
+// Picking another table resets the filters, not the zone.
 import type { ColumnFilter } from '../../../shared/filter-sql'
+import type { ZoneChoice } from '../../../shared/time-zones'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState } from './app-store'
 
@@ -22,6 +24,8 @@ export interface TablesSlice {
   readonly filters: readonly ColumnFilter[]
   readonly timeRange: TimeRange
   readonly tenants: readonly string[]
+  /** The wall clock the times of the filters are typed on (kept when another table is picked). */
+  readonly filterZone: ZoneChoice
   selectTable(table: TableRef, byUser: boolean): void
   setTableTab(tab: 'rows' | 'columns'): void
   addFilter(column: string): void
@@ -29,6 +33,7 @@ export interface TablesSlice {
   removeFilter(index: number): void
   setTimeRange(range: TimeRange): void
   setTenants(tenants: readonly string[]): void
+  setFilterZone(zone: ZoneChoice): void
 }
 
 const NO_FILTERS = { filters: [], timeRange: { from: '', to: '' }, tenants: [] }
@@ -38,6 +43,7 @@ export const createTablesSlice: StateCreator<AppState, [], [], TablesSlice> = (s
   tablePickedByUser: false,
   tableTab: 'rows',
   ...NO_FILTERS,
+  filterZone: 'utc',
   selectTable: (table, byUser) =>
     set((s) =>
       s.selectedTable.schema === table.schema && s.selectedTable.table === table.table
@@ -49,5 +55,6 @@ export const createTablesSlice: StateCreator<AppState, [], [], TablesSlice> = (s
   changeFilter: (index, filter) => set((s) => ({ filters: s.filters.map((f, i) => (i === index ? filter : f)) })),
   removeFilter: (index) => set((s) => ({ filters: s.filters.filter((_, i) => i !== index) })),
   setTimeRange: (range) => set({ timeRange: range }),
-  setTenants: (tenants) => set({ tenants })
+  setTenants: (tenants) => set({ tenants }),
+  setFilterZone: (zone) => set({ filterZone: zone })
 })

@@ -12,7 +12,7 @@ function validDate(y: string, m: string, d: string): boolean {
 }
 
 /** Why `value` cannot be read as a value of `type`, with the form to use; null when it can (or the type takes any text). */
-export function valueProblem(value: string, type: string): string | null {
+export function valueProblem(value: string, type: string, zoneWords = 'UTC'): string | null {
   const v = value.trim()
   if (INTEGER.test(type)) return /^[+-]?\d+$/.test(v) ? null : `"${value}" is not a whole number (${type}): write digits only, such as 42.`
   if (NUMBER.test(type)) return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) ? null : `"${value}" is not a number (${type}): write it with a dot for decimals, such as 3.5.`
@@ -24,7 +24,7 @@ export function valueProblem(value: string, type: string): string | null {
   if (type.startsWith('TIMESTAMP')) {
     const m = /^(\d{4})-(\d{2})-(\d{2})([ T](\d{2}):(\d{2})(:(\d{2})(\.\d+)?)?Z?)?$/.exec(v)
     const ok = m && validDate(m[1] as string, m[2] as string, m[3] as string) && Number(m[5] ?? 0) < 24 && Number(m[6] ?? 0) < 60 && Number(m[8] ?? 0) < 60
-    return ok ? null : `"${value}" is not a time: write it in UTC as YYYY-MM-DD HH:MM, such as 2026-11-03 14:00.`
+    return ok ? null : `"${value}" is not a time: write it in ${zoneWords} as YYYY-MM-DD HH:MM, such as 2026-11-03 14:00.`
   }
   return null
 }
@@ -36,7 +36,8 @@ export interface CheckedFilters {
   readonly problems: ReadonlyMap<number, string>
 }
 
-export function checkFilters(filters: readonly ColumnFilter[], types: ReadonlyMap<string, string>): CheckedFilters {
+/** `zoneWords` names the zone times are typed in ("Brasília"), for the message of a time that cannot be read. */
+export function checkFilters(filters: readonly ColumnFilter[], types: ReadonlyMap<string, string>, zoneWords = 'UTC'): CheckedFilters {
   const usable: ColumnFilter[] = []
   const problems = new Map<number, string>()
   filters.forEach((f, i) => {
@@ -45,7 +46,7 @@ export function checkFilters(filters: readonly ColumnFilter[], types: ReadonlyMa
     const given = values.map((v) => v.trim()).filter((v) => v !== '')
     // A row without a value yet adds nothing (not "= ''"); "contains" compares text, so any text is fine.
     if ((f.op === 'equals' || f.op === 'in' || f.op === 'range' || f.op === 'contains') && given.length === 0 && (f.op !== 'contains' || !f.value)) return
-    const problem = f.op === 'contains' ? null : given.map((v) => valueProblem(v, type)).find((p) => p !== null)
+    const problem = f.op === 'contains' ? null : given.map((v) => valueProblem(v, type, zoneWords)).find((p) => p !== null)
     if (problem) problems.set(i, problem)
     else usable.push(f)
   })

@@ -9,6 +9,7 @@ import { CATALOG } from '../../../shared/catalog'
 import { tableFiltersSql } from '../../../shared/filter-sql'
 import { EXACT_DISTINCT_MAX_ROWS, columnSummarySql, histogramSql, rowSource } from '../../../shared/column-stats-sql'
 import { quoteIdent } from '../../../shared/sql-quote'
+import { ZONE_CHOICES, type ZoneChoice, zoneId, zoneWordsWithId } from '../../../shared/time-zones'
 import { QueryError, type ResultSet } from '../engine/result-set'
 import type { Column, ViewsState } from '../engine/session'
 import { ResultGrid } from '../common/result-grid'
@@ -50,7 +51,8 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   const filters = useApp((s) => s.filters)
   const time = useApp((s) => s.timeRange)
   const tenants = useApp((s) => s.tenants)
-  const { selectTable, setTableTab: setTab, addFilter, changeFilter, removeFilter, setTimeRange: setTime, setTenants, openInSql: onOpenSql, openExport } = appStore.getState()
+  const filterZone = useApp((s) => s.filterZone)
+  const { selectTable, setTableTab: setTab, addFilter, changeFilter, removeFilter, setTimeRange: setTime, setTenants, setFilterZone, openInSql: onOpenSql, openExport } = appStore.getState()
   const [views, setViews] = useState<ViewsState | null>(null)
   const [viewsError, setViewsError] = useState<string | null>(null)
   const [counts, setCounts] = useState<Record<string, number | string>>({})
@@ -127,16 +129,18 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   }, [views, hasView, selected])
 
   // Only complete filters whose values read as their column's type reach the SQL; the others are marked.
-  const checked = useMemo(() => checkFilters(filters, new Map(columns.map((c) => [c.name, c.type]))), [filters, columns])
+  // Times are typed on the chosen zone's wall clock; the SQL holds their UTC instants.
+  const zoneWords = zoneWordsWithId(filterZone)
+  const checked = useMemo(() => checkFilters(filters, new Map(columns.map((c) => [c.name, c.type])), zoneWords), [filters, columns, zoneWords])
   const sql = useMemo(
     () =>
       columns.length
         ? tableFiltersSql(
-            { schema: selected.schema, table: selected.table, filters: checked.usable, tenants, ...(entry?.eventTimeColumn ? { time: { column: entry.eventTimeColumn, ...(time.from ? { from: time.from } : {}), ...(time.to ? { to: time.to } : {}) } } : {}) },
+            { schema: selected.schema, table: selected.table, filters: checked.usable, tenants, zone: { id: zoneId(filterZone), label: zoneWords }, ...(entry?.eventTimeColumn ? { time: { column: entry.eventTimeColumn, ...(time.from ? { from: time.from } : {}), ...(time.to ? { to: time.to } : {}) } } : {}) },
             columns
           )
         : null,
-    [columns, selected, checked, tenants, time, entry]
+    [columns, selected, checked, tenants, time, entry, filterZone, zoneWords]
   )
 
   const apply = useCallback(
@@ -275,9 +279,21 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
             {tab === 'rows' ? (
               <div>
                 <div data-testid="filters" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'flex-start', fontSize: 13, marginBottom: 6 }}>
+                  <label title="Times in the filters are typed on this zone's clock; the generated SQL compares their UTC instants (the bucket's clock).">
+                    times in{' '}
+                    <select aria-label="filter time zone" value={filterZone} onChange={(e) => setFilterZone(e.target.value as ZoneChoice)}>
+                      {ZONE_CHOICES.map((z) => (
+                        <option key={z} value={z}>
+                          {zoneWordsWithId(z)}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
                   {entry?.eventTimeColumn ? (
                     <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
-                      <legend>{entry.eventTimeColumn} (UTC)</legend>
+                      <legend>
+                        {entry.eventTimeColumn} ({zoneWords})
+                      </legend>
                       from <input aria-label="time from" type="datetime-local" value={time.from} onChange={(e) => setTime({ ...time, from: e.target.value })} /> to{' '}
                       <input aria-label="time to" type="datetime-local" value={time.to} onChange={(e) => setTime({ ...time, to: e.target.value })} />
                     </fieldset>
