@@ -1,6 +1,7 @@
 // Creates, in an engine, the views of a connected bucket: `<schema>.<table>` and `<table>` (the logical table)
 // and, for parts tables, `<table>__versions` (every row of every ready folder, with where it came from).
 // An "as of" hour rebuilds them from the folders delivered up to that hour.
+import { countText } from './counts'
 import { CATALOG, type CatalogTable } from './catalog'
 import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders, unreadableLeftOut } from './inventory'
 import { isArchived, type ListedObject } from './listing'
@@ -65,7 +66,7 @@ export async function createBucketViews(
     const archived = q.registrations.map((r) => objects.get(r.key)).filter((o): o is ListedObject => o !== undefined && isArchived(o, now))
     if (archived.length > 0) {
       const list = archived.slice(0, 5).map((o) => `${o.key} (${o.storageClass})`).join(', ')
-      problems.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table} needs ${archived.length} archived object(s) that cannot be read until restored: ${list}${archived.length > 5 ? ', …' : ''}. Start a restore, then open the table again when it has finished.` })
+      problems.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table} needs ${countText(archived.length, 'archived object')} that cannot be read until restored: ${list}${archived.length > 5 ? ', …' : ''}. Start a restore, then open the table again when it has finished.` })
       await engine.query(`DROP VIEW IF EXISTS ${schema}.${name}`)
       await engine.query(`DROP VIEW IF EXISTS ${name}`)
       continue
@@ -139,10 +140,10 @@ async function createMirrorViews(
   const unreadable = selection.leftOut.filter((o) => o.reason === 'unreadable')
   if (archived.length > 0) {
     const bytes = archived.reduce((n, o) => n + o.size, 0)
-    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${archived.length} archived file(s) (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and are left out: ${keyList(archived.map((o) => o.key))}; ${what}. Restore them to complete the table.` })
+    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${countText(archived.length, 'archived file')} (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and ${archived.length === 1 ? 'is' : 'are'} left out: ${keyList(archived.map((o) => o.key))}; ${what}. Restore them to complete the table.` })
   }
   if (unreadable.length > 0) {
-    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${unreadable.length} file(s) are not readable Parquet and are left out: ${keyList(unreadable.map((o) => o.key))}; ${what}. Ask the vendor to deliver them again.` })
+    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${countText(unreadable.length, 'file')} ${unreadable.length === 1 ? 'is' : 'are'} not readable Parquet and ${unreadable.length === 1 ? 'is' : 'are'} left out: ${keyList(unreadable.map((o) => o.key))}; ${what}. Ask the vendor to deliver them again.` })
   }
   return true
 }
@@ -160,7 +161,7 @@ export function unreadableNote(inventory: Inventory, t: Pick<CatalogTable, 'sche
   if (t.mode === 'parts') {
     if (out.files.length === 0) return null
     const rows = t.keyColumn === null ? 'their rows are not in the table' : `their rows are not in the table, and a ${t.keyColumn} whose newest version is in them shows an older version or none`
-    return `${name}: ${out.files.length} file(s) are not readable Parquet and are left out: ${keyList(out.files.map((o) => o.key))}; ${rows}. ${again}`
+    return `${name}: ${countText(out.files.length, 'file')} ${out.files.length === 1 ? 'is' : 'are'} not readable Parquet and ${out.files.length === 1 ? 'is' : 'are'} left out: ${keyList(out.files.map((o) => o.key))}; ${rows}. ${again}`
   }
   const newest = out.copies[0]
   if (!newest) return null
@@ -168,7 +169,7 @@ export function unreadableNote(inventory: Inventory, t: Pick<CatalogTable, 'sche
   const read = foldersForLogicalTable(inventory, t, opts)[0]
   const copies = out.copies.length > 1 ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix}) hold` : `its newest ready copy ${newest.folder.ref.prefix} holds`
   const instead = read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'
-  return `${name}: ${copies} file(s) that are not readable Parquet (${keyList(bad)}); ${instead}. ${again}`
+  return `${name}: ${copies} ${bad.length === 1 ? 'a file that is' : 'files that are'} not readable Parquet (${keyList(bad)}); ${instead}. ${again}`
 }
 
 /** A parts table whose files hold a column named etl_date or etl_hour keeps the data's values there: say so. The

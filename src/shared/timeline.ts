@@ -4,12 +4,14 @@ import { type Version, folderPrefix, manifestKey } from './bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
+import { countText } from './counts'
+import { durationText } from './durations'
 import { unreadableNote } from './bucket-views'
 import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt, unreadableLeftOut } from './inventory'
 import { isArchived } from './listing'
 import { type ParsedManifest, parseManifest } from './manifest'
 import {
-  DELIVERED_THROUGH_LAG_MS, DUE_AFTER_MS, type Era, FAILED_AFTER_MS, HOURLY_RETENTION_MS, HOUR_MS, MINUTE_MS,
+  DELIVERED_THROUGH_LAG_MS, DUE_AFTER_MS, type Era, FAILED_AFTER_MS, HOURLY_RETENTION_MS, HOUR_MS,
   PENDING_CATCH_UP_MS, V1_DELIVERY_HOUR, eraOf, isDeliveryHour
 } from './schedule'
 
@@ -208,7 +210,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
         add(kind, date, hour, issue.table, mKey, `${mKey}: ${issue.message}. ${kind === 'manifest_contradiction' ? 'The folders and the lists are read the safe way; tell the vendor the manifest contradicts itself.' : 'Nothing else is affected; tell the vendor if it persists.'}`)
       }
     }
-    if (manifestState === 'absent') add('manifest_absent', date, hour, null, mKey, `No manifest at ${mKey}, ${Math.round((now - t) / MINUTE_MS)} minutes after the hour began. Cell states come from the folders alone.`)
+    if (manifestState === 'absent') add('manifest_absent', date, hour, null, mKey, `No manifest at ${mKey}, ${durationText(now - t)} after the hour began. Cell states come from the folders alone.`)
 
     for (const c of CATALOG) {
       const folder = idx.cells.get(cellKey(c.table, t))
@@ -222,7 +224,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       if (folder?.marker) {
         const at = Date.parse(folder.marker.lastModified)
         state = at > t + DUE_AFTER_MS ? 'late' : 'ready'
-        if (state === 'late') add('late', date, hour, c.table, folder.marker.key, `_SUCCESS was written at ${fmtTime(at)} UTC, ${Math.round((at - t) / MINUTE_MS)} minutes after the hour began (due within 40). The data is complete; only its arrival was late.`)
+        if (state === 'late') add('late', date, hour, c.table, folder.marker.key, `_SUCCESS was written at ${fmtTime(at)} UTC, ${durationText(at - t)} after the hour began (due within 40 min). The data is complete; only its arrival was late.`)
         if (c.mode === 'full' && folder.dataFiles.length === 0) {
           add('empty_copy', date, hour, c.table, folder.ref.prefix, `${folder.ref.prefix} is ready (_SUCCESS) but holds no Parquet file: while it is the latest copy, ${qualifiedName(c)} reads as a table with no rows, with the columns of the previous copy that has files. Ask the vendor whether the table was really empty.`)
         }
@@ -243,7 +245,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
           state = 'in_flight'
         } else {
           state = 'failed'
-          add('failed', date, hour, c.table, prefix, `${prefix} has no _SUCCESS ${Math.floor((now - t) / HOUR_MS)} hours after its hour began: the delivery failed and the folder is never read. The previous ready copy stays in use; report it to the vendor if no later hour makes up for it.`)
+          add('failed', date, hour, c.table, prefix, `${prefix} has no _SUCCESS ${durationText(now - t)} after its hour began: the delivery failed and the folder is never read. The previous ready copy stays in use; report it to the vendor if no later hour makes up for it.`)
         }
       } else if (!due) {
         state = 'not_due'
@@ -300,12 +302,12 @@ function checkManifestEntry(c: CatalogTable, state: CellState, folder: Folder | 
     add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} gives ${name}'s path as ${delivered.path}, but it was delivered at ${folder.ref.prefix}.`)
   }
   if (delivered.files !== undefined && delivered.files !== folder.dataFiles.length) {
-    add('manifest_mismatch', date, hour, c.table, prefix, `${mKey} says ${name} has ${delivered.files} file(s), but ${prefix} holds ${folder.dataFiles.length} Parquet file(s). A file may be missing: compare with the vendor.`)
+    add('manifest_mismatch', date, hour, c.table, prefix, `${mKey} says ${name} has ${countText(delivered.files, 'file')}, but ${prefix} holds ${countText(folder.dataFiles.length, 'Parquet file')}. A file may be missing: compare with the vendor.`)
   }
   if (c.mode === 'parts' && delivered.deliveredThrough !== undefined) {
     const through = parseInstant(delivered.deliveredThrough)
     if (t - through > DELIVERED_THROUGH_LAG_MS) {
-      add('delivered_through_lag', date, hour, c.table, mKey, `${name} was delivered only through ${delivered.deliveredThrough}, ${Math.round((t - through) / MINUTE_MS)} minutes before its hour: recent rows are not in yet.`)
+      add('delivered_through_lag', date, hour, c.table, mKey, `${name} was delivered only through ${new Date(through).toISOString().slice(0, 19).replace('T', ' ')} UTC, ${durationText(t - through)} before its hour began: recent rows are not in yet.`)
     }
   }
 }
@@ -316,7 +318,7 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
       const archived = f.dataFiles.filter((o) => isArchived(o, now))
       if (archived.length === 0 || !inRange(deliveryInstant(f.ref))) continue
       const cls = [...new Set(archived.map((o) => o.storageClass))].join(', ')
-      add('archived', f.ref.partition.date, f.ref.partition.hour, c.table, archived[0]?.key ?? f.ref.prefix, `${archived.length} of ${f.dataFiles.length} file(s) in ${f.ref.prefix} are in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`)
+      add('archived', f.ref.partition.date, f.ref.partition.hour, c.table, archived[0]?.key ?? f.ref.prefix, `${archived.length} of ${countText(f.dataFiles.length, 'file')} in ${f.ref.prefix} ${archived.length === 1 ? 'is' : 'are'} in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`)
     }
   }
 }

@@ -239,7 +239,7 @@ describe('the mirror', () => {
       expect(be.views.created).toContain('datamart_claudia.claudia_messages')
       const note = be.views.notes.find((n) => n.table === 'datamart_claudia.claudia_messages')
       const planted = demo.expected.faults.find((f) => f.kind === 'archived')!
-      expect(note?.message).toMatch(/archived file\(s\) .* cannot be read until restored and are left out/)
+      expect(note?.message).toMatch(/archived files? .* cannot be read until restored and (is|are) left out/)
       expect(note?.message).toContain(planted.key)
       const n = Number((await be.engine.selectAll('SELECT count(*) FROM claudia_messages')).rows[0]?.[0])
       expect(n).toBeGreaterThan(0)

@@ -53,8 +53,8 @@ describe.each(targets)('the engine on the %s', (name, make) => {
       expect((await be.engine.selectAll('SELECT DISTINCT tag FROM claudia_csat')).rows).toEqual([['h03']])
       expect((await be.engine.selectAll('SELECT message_id, content FROM claudia_messages ORDER BY 1')).rows).toEqual([['m1', 'h03'], ['m2', 'h03'], ['m3', 'h04']])
       const notes = be.views.notes.map((n) => n.message)
-      expect(notes).toContainEqual(expect.stringContaining(`its newest ready copy ${csat04} holds file(s) that are not readable Parquet (${BAD[0]}, ${BAD[1]}); the previous readable ready copy ${csat03} is read instead`))
-      expect(notes).toContainEqual(expect.stringContaining(`2 file(s) are not readable Parquet and are left out: ${BAD[2]}, ${BAD[3]}; their rows are not in the table, and a message_id whose newest version is in them`))
+      expect(notes).toContainEqual(expect.stringContaining(`its newest ready copy ${csat04} holds files that are not readable Parquet (${BAD[0]}, ${BAD[1]}); the previous readable ready copy ${csat03} is read instead`))
+      expect(notes).toContainEqual(expect.stringContaining(`2 files are not readable Parquet and are left out: ${BAD[2]}, ${BAD[3]}; their rows are not in the table, and a message_id whose newest version is in them`))
       expect(be.views.problems.filter((p) => p.table === qualifiedName(CSAT) || p.table === qualifiedName(MSGS))).toEqual([])
     } finally {
       await be.engine.close()
@@ -83,7 +83,7 @@ describe('the CLI', () => {
       throw new Error(`query failed: ${(e as { stderr: string }).stderr}`)
     }
     expect(r.stdout).toBe('tag,n\nh03,3\n')
-    expect(r.stderr).toContain(`note: datamart_claudia.claudia_csat: its newest ready copy ${csat04} holds file(s) that are not readable Parquet`)
-    expect(r.stderr).toContain(`note: datamart_claudia.claudia_messages: 2 file(s) are not readable Parquet and are left out: ${BAD[2]}, ${BAD[3]}`)
+    expect(r.stderr).toContain(`note: datamart_claudia.claudia_csat: its newest ready copy ${csat04} holds files that are not readable Parquet`)
+    expect(r.stderr).toContain(`note: datamart_claudia.claudia_messages: 2 files are not readable Parquet and are left out: ${BAD[2]}, ${BAD[3]}`)
   }, 60_000)
 })

@@ -77,7 +77,7 @@ describe('unreadable Parquet files, without the engine', () => {
     const status = await cli(['status', '--json'])
     const tables = (JSON.parse(status.stdout) as { tables: { table: string; latest_ready: { prefix: string } | null; note: string | null }[] }).tables
     expect(tables.find((t) => t.table === CSAT.table)).toMatchObject({ latest_ready: { prefix: csat03 }, note: expect.stringMatching(/is read instead/) })
-    expect(tables.find((t) => t.table === MSGS.table)?.note).toMatch(/2 file\(s\) are not readable Parquet and are left out/)
+    expect(tables.find((t) => t.table === MSGS.table)?.note).toMatch(/2 files are not readable Parquet and are left out/)
   }, 60_000)
 
   it('the app\'s findings and overview (AppService) have them too', async () => {

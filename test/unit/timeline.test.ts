@@ -71,7 +71,7 @@ describe('cell states', () => {
     expect(cell(late, T, TABLE.table)).toBe('late')
     const f = late.findings.find((x) => x.kind === 'late' && x.table === TABLE.table)
     expect(f).toMatchObject({ severity: 'warning', key: `${folderPrefix(TABLE, 'v2', d(T), h(T))}_SUCCESS` })
-    expect(f?.message).toMatch(/41 minutes after the hour began/)
+    expect(f?.message).toMatch(/41 min after the hour began/)
   })
 
   it('not_due before the 40-minute mark, missing after it', () => {
@@ -157,7 +157,7 @@ describe('manifest findings', () => {
     expect(tl.findings.find((f) => f.kind === 'manifest_mismatch')?.message).toMatch(/lists datamart_claudia.claudia_csat as not delivered, yet .* is ready/)
     const files = manifestBody(T)
     ;(files['tables_delivered'] as Record<string, unknown>[])[0]!['files'] = 3
-    expect(analyze([hour(T, { manifest: files })], T + HOUR).findings.find((f) => f.kind === 'manifest_mismatch')?.message).toMatch(/says .* has 3 file\(s\), but .* holds 1/)
+    expect(analyze([hour(T, { manifest: files })], T + HOUR).findings.find((f) => f.kind === 'manifest_mismatch')?.message).toMatch(/says .* has 3 files, but .* holds 1 Parquet file\./)
     const silent = manifestBody(T)
     silent['tables_delivered'] = (silent['tables_delivered'] as { table: string }[]).filter((e) => e.table !== TABLE.table)
     expect(kinds(analyze([hour(T, { manifest: silent })], T + HOUR))).toEqual([`manifest_mismatch:${TABLE.table}`])
@@ -171,6 +171,23 @@ describe('manifest findings', () => {
     }
     expect(lagging(120)).toEqual([])
     expect(lagging(121)).toEqual([`delivered_through_lag:${PARTS.table}`])
+  })
+})
+
+describe('messages a person reads', () => {
+  it('say durations in days, hours and minutes, and times without ISO punctuation', () => {
+    // An hour without a manifest and a folder without _SUCCESS, seen 9,650 minutes later: "6 days 16 h".
+    const tl = analyze([hour(T, { manifest: 'none', noMarker: [TABLE.table] })], T + 9650 * MIN)
+    const absent = tl.findings.find((f) => f.kind === 'manifest_absent')?.message
+    expect(absent).toMatch(/No manifest at .*, 6 days 16 h after the hour began\./)
+    expect(tl.findings.find((f) => f.kind === 'failed')?.message).toMatch(/has no _SUCCESS 6 days 16 h after its hour began/)
+    const body = manifestBody(T)
+    for (const e of body['tables_delivered'] as Record<string, unknown>[]) if (e['table'] === PARTS.table) e['delivered_through'] = new Date(T - 200 * MIN).toISOString()
+    const lag = analyze([hour(T, { manifest: body })], T + HOUR).findings.find((f) => f.kind === 'delivered_through_lag')?.message
+    expect(lag).toContain(`delivered only through ${new Date(T - 200 * MIN).toISOString().slice(0, 19).replace('T', ' ')} UTC, 3 h 20 min before its hour began`)
+    for (const f of [...tl.findings, ...analyze([hour(T, { manifest: body })], T + HOUR).findings]) {
+      expect(f.message).not.toMatch(/\d+ minutes|\d+ hours|\(s\)|\d{4}-\d\d-\d\dT\d/)
+    }
   })
 })
 

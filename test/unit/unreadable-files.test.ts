@@ -37,7 +37,7 @@ describe('a full table whose newest ready copy holds an unreadable file', () => 
     expect(latestReady(inv, CSAT, { unreadable })?.ref.prefix).toBe(folderPrefix(CSAT, 'v2', d(T - HOUR), h(T - HOUR)))
     expect(unreadableLeftOut(inv, CSAT, { unreadable }).copies.map((c) => [c.folder.ref.prefix, c.files.map((o) => o.key)])).toEqual([[folderPrefix(CSAT, 'v2', d(T), h(T)), [key(CSAT, T, 'a.parquet')]]])
     expect(unreadableNote(inv, CSAT, { unreadable })).toBe(
-      `datamart_claudia.claudia_csat: its newest ready copy ${folderPrefix(CSAT, 'v2', d(T), h(T))} holds file(s) that are not readable Parquet (${key(CSAT, T, 'a.parquet')}); ` +
+      `datamart_claudia.claudia_csat: its newest ready copy ${folderPrefix(CSAT, 'v2', d(T), h(T))} holds a file that is not readable Parquet (${key(CSAT, T, 'a.parquet')}); ` +
         `the previous readable ready copy ${folderPrefix(CSAT, 'v2', d(T - HOUR), h(T - HOUR))} is read instead. Ask the vendor to deliver them again.`
     )
     // What another engine is given to rebuild the views holds no file of the copy passed over.
@@ -48,7 +48,7 @@ describe('a full table whose newest ready copy holds an unreadable file', () => 
     const unreadable = new Set([key(CSAT, T, 'a.parquet'), key(CSAT, T - HOUR, 'b.parquet')])
     expect(foldersForLogicalTable(inv, CSAT, { unreadable }).map((f) => f.ref.prefix)).toEqual([folderPrefix(CSAT, 'v2', d(T - 2 * HOUR), h(T - 2 * HOUR))])
     expect(unreadableLeftOut(inv, CSAT, { unreadable }).copies.map((c) => c.folder.ref.partition.hour)).toEqual([h(T), h(T - HOUR)])
-    expect(unreadableNote(inv, CSAT, { unreadable })).toMatch(/its 2 newest ready copies \(the newest .*snapshot_hour=10\/\) hold file\(s\)/)
+    expect(unreadableNote(inv, CSAT, { unreadable })).toMatch(/its 2 newest ready copies \(the newest .*snapshot_hour=10\/\) hold files/)
   })
 
   it('with no readable ready copy has no view, and says so rather than "no folder holds _SUCCESS"', () => {
@@ -73,7 +73,7 @@ describe('a parts table with an unreadable file', () => {
     expect(readyPartsFolders(inv, MSGS, { unreadable }).map((f) => f.dataFiles.map((o) => o.key))).toEqual([[key(MSGS, T - HOUR, 'a.parquet')], [key(MSGS, T, 'b.parquet')]])
     expect(unreadableLeftOut(inv, MSGS, { unreadable }).files.map((o) => o.key)).toEqual([key(MSGS, T, 'a.parquet')])
     expect(unreadableNote(inv, MSGS, { unreadable })).toBe(
-      `datamart_claudia.claudia_messages: 1 file(s) are not readable Parquet and are left out: ${key(MSGS, T, 'a.parquet')}; their rows are not in the table, ` +
+      `datamart_claudia.claudia_messages: 1 file is not readable Parquet and is left out: ${key(MSGS, T, 'a.parquet')}; their rows are not in the table, ` +
         'and a message_id whose newest version is in them shows an older version or none. Ask the vendor to deliver them again.'
     )
     // The folder is still read (its other file), so the folder's marker stays among the views' objects.
