@@ -200,7 +200,7 @@ async function main(argv: string[]): Promise<number> {
 
   const conn = connectionFromUrl(values.bucket, { ...(values.profile ? { profile: values.profile } : {}), ...(values.region ? { region: values.region } : {}), ...(values.endpoint ? { endpoint: values.endpoint } : {}), ...(values['key-file'] ? { keyFile: values['key-file'] } : {}) })
   const location = warehouseLocation(conn)
-  const mismatch = command === 'ddl' ? engineMismatch(values.engine as 'athena' | 'bigquery', location) : null
+  const mismatch = command === 'ddl' ? engineMismatch(values.engine as 'athena' | 'bigquery', location, true) : null
   if (mismatch) throw new UsageError(mismatch)
   const provider = await openConnection(conn, new MemorySecretStore())
   const show = progress(!values.json)

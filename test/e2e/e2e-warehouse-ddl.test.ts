@@ -58,7 +58,8 @@ describe('Use in Athena / BigQuery', () => {
 
   it('says that BigQuery cannot read an S3 export, and which engine can', async () => {
     await page.getByLabel('warehouse engine').selectOption('bigquery')
-    await expect.poll(() => page.locator('[data-testid=warehouse-ddl-error]').textContent(), { timeout: 60_000 }).toMatch(/BigQuery reads Cloud Storage, and this export is at s3:\/\/ddl-ui-export: generate the Athena \(--engine athena\) definitions instead/)
+    await expect.poll(() => page.locator('[data-testid=warehouse-ddl-error]').textContent(), { timeout: 60_000 }).toMatch(/BigQuery reads Cloud Storage, and this export is at s3:\/\/ddl-ui-export: generate the Athena definitions instead/)
+    expect(await page.locator('[data-testid=warehouse-ddl-error]').textContent()).not.toContain('--engine')
     expect(await page.locator('[data-testid=warehouse-ddl-text]').count()).toBe(0)
   }, 120_000)
 

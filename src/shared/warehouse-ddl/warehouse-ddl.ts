@@ -114,11 +114,12 @@ export function warehouseLocation(c: ConnectionConfig): string | null {
   return c.provider === 'local' ? null : `${c.provider === 's3' ? 's3' : 'gs'}://${c.bucket}/${c.prefix}`.replace(/\/+$/, '')
 }
 
-/** Why the engine cannot read the export at `location` (Athena reads S3, BigQuery Cloud Storage), or null when it can. */
-export function engineMismatch(engine: WarehouseEngine, location: string | null): string | null {
+/** Why the engine cannot read the export at `location` (Athena reads S3, BigQuery Cloud Storage), or null when it can. The CLI's words name its flag; the window's do not. */
+export function engineMismatch(engine: WarehouseEngine, location: string | null, forCli = false): string | null {
   const d = engine === 'athena' ? ATHENA : BIGQUERY
   if (location === null || location.startsWith(`${d.scheme}://`)) return null
-  const other = d.scheme === 's3' ? 'BigQuery (--engine bigquery)' : 'Athena (--engine athena)'
+  const otherName = d.scheme === 's3' ? 'BigQuery' : 'Athena'
+  const other = forCli ? `${otherName} (--engine ${otherName.toLowerCase()})` : otherName
   return `${d.name} reads ${d.scheme === 's3' ? 'S3' : 'Cloud Storage'}, and this export is at ${location}: generate the ${other} definitions instead.`
 }
 

@@ -3,10 +3,10 @@
 import type { Overview, TimelineView } from '../../../shared/api-contract'
 import { deliveryHeadline } from '../../../shared/delivery-headline'
 import type { CellState } from '../../../shared/timeline'
-import { age } from '../common/time'
+import { age, timeText } from '../common/time'
+import { useApp } from '../store/use-app-store'
 import { MANIFEST_WORDS } from './finding-words'
 
-const hourText = (iso: string): string => `${iso.slice(0, 13).replace('T', ' ')}:00 UTC`
 const PROBLEMS: readonly [CellState, string][] = [
   ['missing', 'missing'],
   ['failed', 'failed'],
@@ -16,6 +16,8 @@ const PROBLEMS: readonly [CellState, string][] = [
 
 export function DeliveryHeadlineView({ overview, timeline }: { overview: Overview; timeline: TimelineView }): React.JSX.Element {
   const h = deliveryHeadline(overview, timeline)
+  const zone = useApp((s) => s.zone)
+  const hourText = (iso: string): string => timeText(iso, zone)
   const now = Date.parse(overview.now)
   const arrived = (h.counts.ready ?? 0) + (h.counts.late ?? 0)
   const lacking = PROBLEMS.filter(([s]) => (h.counts[s] ?? 0) > 0).map(([s, w]) => `${h.counts[s]} ${w}`)

@@ -3,15 +3,19 @@
 // timeline, kept in view (sticky) and scrolled to when it opens; focused when opened from outside the timeline.
 import { useEffect, useRef } from 'react'
 import type { HourDetail } from '../../../shared/api-contract'
+import { countText } from '../../../shared/counts'
+import { timeText } from '../common/time'
+import { useApp } from '../store/use-app-store'
 import { STATE_STYLE } from './cell-states'
-import { KIND_WORDS } from './finding-words'
+import { KIND_WORDS, MANIFEST_WORDS } from './finding-words'
 
 const kb = (n: number): string => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`)
-const utc = (iso: string): string => `${iso.slice(0, 19).replace('T', ' ')} UTC`
 
 export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose: () => void }): React.JSX.Element {
   const panel = useRef<HTMLElement | null>(null)
   const heading = useRef<HTMLHeadingElement | null>(null)
+  const zone = useApp((s) => s.zone)
+  const at = (iso: string): string => timeText(iso, zone, true)
   // Opened from an incident far down the page, it must not open out of sight; from the timeline, the keyboard
   // stays on the timeline (arrows and Enter go on working there).
   useEffect(() => {
@@ -27,7 +31,7 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
     >
       <div style={{ display: 'flex', justifyContent: 'space-between' }}>
         <h2 ref={heading} tabIndex={-1} style={{ fontSize: 16, margin: 0, outline: 'none' }}>
-          {utc(detail.start).slice(0, 16)} UTC · {detail.era === 'v1' ? 'v1 daily delivery' : detail.era === 'gap' ? 'switch gap' : 'v2 hourly delivery'}
+          {timeText(detail.start, zone)} · {detail.era === 'v1' ? 'v1 daily delivery' : detail.era === 'gap' ? 'switch gap' : 'v2 hourly delivery'}
         </h2>
         <button onClick={onClose}>Close</button>
       </div>
@@ -40,7 +44,7 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
           ))}
         </ul>
       ) : null}
-      <h3 style={{ fontSize: 14 }}>Manifest: {detail.manifest?.state ?? 'none expected'}</h3>
+      <h3 style={{ fontSize: 14 }} title={detail.manifest?.state ?? undefined}>Manifest: {detail.manifest?.state ? MANIFEST_WORDS[detail.manifest.state].replace(/^manifest /, '') : 'none expected'}</h3>
       {detail.manifest?.key ? <code style={{ fontSize: 12 }}>{detail.manifest.key}</code> : null}
       {detail.manifest && detail.manifest.warnings.length > 0 ? (
         <ul data-testid="manifest-warnings" style={{ fontSize: 13, color: '#9a6700' }}>
@@ -56,7 +60,7 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
             {detail.manifest.parsed.snapshotDate ?? '?'} {detail.manifest.parsed.snapshotHour ? `${detail.manifest.parsed.snapshotHour}:00` : ''} · complete: {String(detail.manifest.parsed.complete)}
           </span>
           <span style={{ color: '#555' }}>tables_delivered ({detail.manifest.parsed.delivered.length})</span>
-          <span>{detail.manifest.parsed.delivered.map((e) => `${e.name}${e.files !== undefined ? ` (${e.files} file${e.files === 1 ? '' : 's'}${e.rows !== undefined ? `, ${e.rows} rows` : ''})` : ''}`).join(', ') || '—'}</span>
+          <span>{detail.manifest.parsed.delivered.map((e) => `${e.name}${e.files !== undefined ? ` (${e.files} file${e.files === 1 ? '' : 's'}${e.rows !== undefined ? `, ${countText(e.rows, 'row')}` : ''})` : ''}`).join(', ') || '—'}</span>
           <span style={{ color: '#555' }}>tables_missing</span>
           <span style={{ color: detail.manifest.parsed.missing.length ? '#b3261e' : undefined }}>{detail.manifest.parsed.missing.map((e) => e.name).join(', ') || '—'}</span>
           <span style={{ color: '#555' }}>tables_pending</span>
@@ -92,14 +96,14 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
               <td>
                 <span style={{ background: STATE_STYLE[t.state].color, padding: '0 4px' }}>{STATE_STYLE[t.state].label}</span>
               </td>
-              <td>{t.success ? utc(t.success) : '—'}</td>
-              <td>{t.deliveredThrough ?? '—'}</td>
+              <td>{t.success ? at(t.success) : '—'}</td>
+              <td title={t.deliveredThrough ?? undefined}>{t.deliveredThrough ? at(t.deliveredThrough) : '—'}</td>
               <td>
                 {t.files.length === 0 ? <span style={{ color: '#777' }}>{t.prefix} (no files)</span> : null}
                 {t.files.map((f) => (
                   <div key={f.key}>
-                    {f.key.slice(f.key.lastIndexOf('/') + 1)} · {kb(f.size)} · {utc(f.lastModified)} · {f.storageClass ?? 'STANDARD'}
-                    {f.rows !== null ? ` · ${f.rows.toLocaleString('en')} rows` : ''}
+                    {f.key.slice(f.key.lastIndexOf('/') + 1)} · {kb(f.size)} · {at(f.lastModified)} · {f.storageClass ?? 'STANDARD'}
+                    {f.rows !== null ? ` · ${countText(f.rows, 'row')}` : ''}
                     {f.rowsError ? <span style={{ color: '#b3261e' }}> · {f.rowsError}</span> : null}
                   </div>
                 ))}

@@ -2,16 +2,16 @@
 // resolved one saying how; filtered by severity; a click shows its hour on the timeline and in the inspector.
 import { useMemo } from 'react'
 import { incidentsOf } from '../../../shared/incidents'
+import { timeText } from '../common/time'
 import { appStore, useApp } from '../store/use-app-store'
 import { KIND_WORDS } from './finding-words'
 import { SEVERITY_COLOR } from './severity'
-
-const hourText = (t: number | null): string => (t === null ? '' : `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`)
 
 export function IncidentsList(): React.JSX.Element | null {
   const timeline = useApp((s) => s.timeline)
   const severities = useApp((s) => s.severities)
   const inspected = useApp((s) => s.inspected)
+  const zone = useApp((s) => s.zone)
   const { setSeverity, jumpTo } = appStore.getState()
   const all = useMemo(() => (timeline ? incidentsOf(timeline) : []), [timeline])
   if (!timeline) return null
@@ -50,7 +50,7 @@ export function IncidentsList(): React.JSX.Element | null {
                 style={{ all: 'unset', cursor: inc.hour === null ? 'default' : 'pointer', display: 'block' }}
                 title={`${inc.kind} · ${inc.hour === null ? (first?.key ?? '') : 'Show this hour'}`}
               >
-                <b style={{ color: inc.resolved ? '#555' : SEVERITY_COLOR[inc.severity] }}>{title}</b> · {hourText(inc.hour)}
+                <b style={{ color: inc.resolved ? '#555' : SEVERITY_COLOR[inc.severity] }}>{title}</b> · {inc.hour === null ? '' : timeText(inc.hour, zone)}
                 {inc.tables.length ? ` · ${inc.tables.length > 4 ? `${inc.tables.slice(0, 4).join(', ')} and ${inc.tables.length - 4} more` : inc.tables.join(', ')}` : ''}
                 {inc.resolved ? <span data-testid="resolution"> · resolved: {inc.resolved}</span> : null}
               </button>

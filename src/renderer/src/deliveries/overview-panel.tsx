@@ -2,10 +2,12 @@
 // instant, the last complete hour, findings by severity, listing problems, and each table's latest copy.
 import type { Overview } from '../../../shared/api-contract'
 import { isStale } from '../../../shared/schedule'
-import { age } from '../common/time'
+import { age, timeText } from '../common/time'
+import { useApp } from '../store/use-app-store'
 import { SEVERITY_COLOR } from './severity'
 
 export function OverviewPanel({ overview, now, location }: { overview: Overview; now: number; location: string }): React.JSX.Element {
+  const zone = useApp((s) => s.zone)
   return (
     <section data-testid="overview" style={{ marginTop: 12, display: 'grid', gridTemplateColumns: 'minmax(260px, 320px) 1fr', gap: 16 }}>
       <div style={{ fontSize: 13, lineHeight: 1.7 }}>
@@ -16,9 +18,9 @@ export function OverviewPanel({ overview, now, location }: { overview: Overview;
             {overview.switching ? 'v1 → v2 switch in progress' : overview.version}
           </b>
         </div>
-        <div>As of {overview.now.slice(0, 16).replace('T', ' ')} UTC</div>
+        <div>As of {timeText(overview.now, zone)}</div>
         <div>
-          Last complete hour: <b>{overview.lastCompleteHour ? `${overview.lastCompleteHour.slice(0, 13).replace('T', ' ')}:00 UTC` : 'none'}</b>
+          Last complete hour: <b>{overview.lastCompleteHour ? timeText(overview.lastCompleteHour, zone) : 'none'}</b>
           {overview.lastCompleteHour ? ` (${age(Date.parse(overview.lastCompleteHour), now)} ago)` : ''}
         </div>
         <div>
@@ -56,7 +58,7 @@ export function OverviewPanel({ overview, now, location }: { overview: Overview;
                 </td>
                 <td style={{ padding: '1px 8px', color: '#555' }}>{t.mode === 'full' ? 'full copy' : 'parts'}</td>
                 <td style={{ padding: '1px 8px' }} title={t.newestPrefix ?? ''}>
-                  {t.newest ? `${t.newest.slice(0, 13).replace('T', ' ')}:00 UTC` : 'none ready'}
+                  {t.newest ? timeText(t.newest, zone) : 'none ready'}
                 </td>
                 <td style={{ padding: '1px 8px', color: stale ? '#9a6700' : '#555' }}>{t.newest ? age(Date.parse(t.newest), now) : '—'}</td>
               </tr>

@@ -15,6 +15,8 @@ import type { Column, ViewsState } from '../engine/session'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
+import { timeText } from '../common/time'
+import { countText } from '../../../shared/counts'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
 import { TenantPicker } from './tenant-picker'
@@ -178,7 +180,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
     const rows = result && applied ? result.rowCount : typeof counts[qualified] === 'number' ? (counts[qualified] as number) : null
     const exact = rows !== null && rows <= EXACT_DISTINCT_MAX_ROWS
     const filtered = applied !== null && /\bWHERE\b/.test(applied)
-    setStatsOver(`${filtered ? 'Over the rows of the filters applied' : 'Over the whole table'}${rows !== null ? ` (${rows.toLocaleString('en')} rows)` : ''}; distinct values ${exact ? 'counted exactly' : 'estimated (HyperLogLog, can exceed the row count)'}.`)
+    setStatsOver(`${filtered ? 'Over the rows of the filters applied' : 'Over the whole table'}${rows !== null ? ` (${countText(rows, 'row')})` : ''}; distinct values ${exact ? 'counted exactly' : 'estimated (HyperLogLog, can exceed the row count)'}.`)
     const source = rowSource(base)
     for (const c of columns) {
       try {
@@ -222,9 +224,9 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                   >
                     <b>{t.table}</b>{' '}
                     <span style={{ color: '#777' }}>
-                      {t.mode === 'full' ? `full · ${t.newest ? t.newest.slice(0, 13).replace('T', ' ') + ':00' : 'none ready'}` : `parts · ${t.folders} folders`}
+                      {t.mode === 'full' ? `full · ${t.newest ? timeText(t.newest, filterZone) : 'none ready'}` : `parts · ${countText(t.folders, 'folder')}`}
                       {' · '}
-                      {blocked ? <span style={{ color: '#b3261e' }}>unavailable</span> : typeof c === 'number' ? `${c.toLocaleString('en')} rows` : c ? 'error' : '…'}
+                      {blocked ? <span style={{ color: '#b3261e' }}>unavailable</span> : typeof c === 'number' ? countText(c, 'row') : c ? 'error' : '…'}
                     </span>
                   </button>
                 )
@@ -246,9 +248,9 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         <h2 style={{ fontSize: 16, margin: '4px 0' }}>
           {qualified}{' '}
           <span style={{ fontWeight: 400, fontSize: 13, color: '#555' }}>
-            {entry?.mode === 'full' ? `full copy; latest ready ${status?.newest ? status.newest.slice(0, 13).replace('T', ' ') + ':00 UTC' : 'none'}` : `parts; ${status?.folders ?? 0} ready folders, newest version of each ${entry?.keyColumn ?? 'row (no key: all rows)'}`}
-            {typeof counts[qualified] === 'number' ? ` · ${(counts[qualified] as number).toLocaleString('en')} rows` : ''}
-            {asOf ? ` · as of ${asOf.slice(0, 13).replace('T', ' ')}:00 UTC` : ''}
+            {entry?.mode === 'full' ? `full copy; latest ready ${status?.newest ? timeText(status.newest, filterZone) : 'none'}` : `parts; ${countText(status?.folders ?? 0, 'ready folder')}, newest version of each ${entry?.keyColumn ?? 'row (no key: all rows)'}`}
+            {typeof counts[qualified] === 'number' ? ` · ${countText(counts[qualified] as number, 'row')}` : ''}
+            {asOf ? ` · as of ${timeText(asOf, filterZone)}` : ''}
           </span>{' '}
           <button onClick={() => setDdlOpen(!ddlOpen)} aria-expanded={ddlOpen}>
             Use in Athena / BigQuery
