@@ -135,17 +135,22 @@ async function createMirrorViews(
     return false
   }
   created.push(`${t.schema}.${t.table}`, `${t.table}__versions`)
-  const what = t.keyColumn === null ? 'their rows are not in the table' : `their rows are not in the table, and a ${t.keyColumn} whose newest version is in them shows an older version or none`
   const archived = selection.leftOut.filter((o) => o.reason !== 'unreadable')
   const unreadable = selection.leftOut.filter((o) => o.reason === 'unreadable')
   if (archived.length > 0) {
     const bytes = archived.reduce((n, o) => n + o.size, 0)
-    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${countText(archived.length, 'archived file')} (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and ${archived.length === 1 ? 'is' : 'are'} left out: ${keyList(archived.map((o) => o.key))}; ${what}. Restore them to complete the table.` })
+    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${countText(archived.length, 'archived file')} (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and ${archived.length === 1 ? 'is' : 'are'} left out: ${keyList(archived.map((o) => o.key))}; ${lostRows(archived.length, t.keyColumn)}. Restore ${archived.length === 1 ? 'it' : 'them'} to complete the table.` })
   }
   if (unreadable.length > 0) {
-    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${countText(unreadable.length, 'file')} ${unreadable.length === 1 ? 'is' : 'are'} not readable Parquet and ${unreadable.length === 1 ? 'is' : 'are'} left out: ${keyList(unreadable.map((o) => o.key))}; ${what}. Ask the vendor to deliver them again.` })
+    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${countText(unreadable.length, 'file')} ${unreadable.length === 1 ? 'is' : 'are'} not readable Parquet and ${unreadable.length === 1 ? 'is' : 'are'} left out: ${keyList(unreadable.map((o) => o.key))}; ${lostRows(unreadable.length, t.keyColumn)}. Ask the vendor to deliver ${unreadable.length === 1 ? 'it' : 'them'} again.` })
   }
   return true
+}
+
+/** What leaving out n files costs a table: their rows, and for a keyed table the versions of keys in them. */
+function lostRows(n: number, keyColumn: string | null): string {
+  const [their, them] = n === 1 ? ['its', 'it'] : ['their', 'them']
+  return keyColumn === null ? `${their} rows are not in the table` : `${their} rows are not in the table, and a ${keyColumn} whose newest version is in ${them} shows an older version or none`
 }
 
 const keyList = (keys: readonly string[]): string => `${keys.slice(0, 5).join(', ')}${keys.length > 5 ? `, … (${keys.length} in all)` : ''}`
@@ -157,15 +162,16 @@ const keyList = (keys: readonly string[]): string => `${keys.slice(0, 5).join(',
 export function unreadableNote(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, opts: AsOf = {}): string | null {
   const name = `${t.schema}.${t.table}`
   const out = unreadableLeftOut(inventory, t, opts)
-  const again = 'Ask the vendor to deliver them again.'
   if (t.mode === 'parts') {
     if (out.files.length === 0) return null
-    const rows = t.keyColumn === null ? 'their rows are not in the table' : `their rows are not in the table, and a ${t.keyColumn} whose newest version is in them shows an older version or none`
+    const rows = lostRows(out.files.length, t.keyColumn)
+    const again = `Ask the vendor to deliver ${out.files.length === 1 ? 'it' : 'them'} again.`
     return `${name}: ${countText(out.files.length, 'file')} ${out.files.length === 1 ? 'is' : 'are'} not readable Parquet and ${out.files.length === 1 ? 'is' : 'are'} left out: ${keyList(out.files.map((o) => o.key))}; ${rows}. ${again}`
   }
   const newest = out.copies[0]
   if (!newest) return null
   const bad = out.copies.flatMap((c) => c.files.map((o) => o.key))
+  const again = `Ask the vendor to deliver ${bad.length === 1 ? 'it' : 'them'} again.`
   const read = foldersForLogicalTable(inventory, t, opts)[0]
   const copies = out.copies.length > 1 ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix}) hold` : `its newest ready copy ${newest.folder.ref.prefix} holds`
   const instead = read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'

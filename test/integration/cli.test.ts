@@ -137,7 +137,7 @@ describe('query and export', () => {
     expect(n).toBeGreaterThan(0)
     expect(n).toBeLessThanOrEqual(demo.expected.tables['claudia_messages']!.rows)
     expect(r.stderr).toContain(demo.expected.faults.find((f) => f.kind === 'archived')!.key)
-    expect(r.stderr).toMatch(/cannot be read until restored and are left out.*Restore them/)
+    expect(r.stderr).toMatch(/1 archived file .* cannot be read until restored and is left out.*; its rows are not in the table.*Restore it to complete the table/)
   })
 
   it('exports CSV and Parquet that read back equal to the same query on native DuckDB', async () => {

@@ -221,7 +221,7 @@ describe('the mirror', () => {
     const raw = await engineOn(damaged, now())
     const fromMirror = await engineOn(damaged, now(), { mirror })
     try {
-      expect(fromMirror.views.notes.find((n) => n.table === 'datamart_claudia.claudia_prompt_revision')?.message).toMatch(new RegExp(`not readable Parquet and are left out: ${file.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+      expect(fromMirror.views.notes.find((n) => n.table === 'datamart_claudia.claudia_prompt_revision')?.message).toMatch(new RegExp(`1 file is not readable Parquet and is left out: ${file.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
       expect(await digest(fromMirror.engine, 'claudia_prompt_revision')).toEqual(await digest(raw.engine, 'claudia_prompt_revision'))
     } finally {
       await raw.engine.close()

@@ -145,15 +145,18 @@ describe('store slices on a real workspace', () => {
     expect(store.getState().error).toBeNull()
   })
 
-  it('another table resets the filters; the same table keeps them; the pane receives handed-over SQL and shows itself', () => {
+  it('another table resets the filters (not their zone); the same table keeps them; the pane receives handed-over SQL and shows itself', () => {
     const s = store.getState()
     s.addFilter('tenant_id')
     s.setTenants(['t1'])
     s.setTimeRange({ from: '2026-11-20T00:00', to: '' })
+    expect(store.getState().filterZone).toBe('utc')
+    s.setFilterZone('brasilia')
     s.selectTable({ schema: 'datamart_claudia', table: 'claudia_messages' }, true)
     expect(store.getState().filters).toHaveLength(1)
     s.selectTable({ schema: 'datamart_claudia', table: 'claudia_csat' }, true)
-    expect(store.getState()).toMatchObject({ filters: [], tenants: [], timeRange: { from: '', to: '' }, tablePickedByUser: true })
+    // The zone the times are typed in is the user's habit, not the table's: it stays.
+    expect(store.getState()).toMatchObject({ filters: [], tenants: [], timeRange: { from: '', to: '' }, tablePickedByUser: true, filterZone: 'brasilia' })
     s.openInSql('SELECT 1')
     s.openInSql('SELECT 1')
     expect(store.getState().handedOver).toEqual({ sql: 'SELECT 1', n: 2 })

@@ -1,6 +1,7 @@
 // Wall-clock times typed in a zone become the right UTC instants, across daylight-saving changes (New York has
 // them; Brasília had them until 2019), and durations read as people say them.
 import { describe, expect, it } from 'vitest'
+import { age, timeText } from '../../src/renderer/src/common/time'
 import { countText } from '../../src/shared/counts'
 import { durationText } from '../../src/shared/durations'
 import { BRASILIA_ZONE_ID, offsetMinutesAt, wallClockText, wallClockToInstant, zoneId } from '../../src/shared/time-zones'
@@ -62,12 +63,26 @@ describe('durationText and countText', () => {
     expect(durationText(80)).toBe('0.08 s')
     expect(durationText(5_500)).toBe('5.5 s')
     expect(durationText(42_000)).toBe('42 s')
-    expect(durationText(-5)).toBe('0.00 s')
+    expect(durationText(1_000)).toBe('1 s')
+    expect(durationText(1_500)).toBe('1.5 s')
+    expect(durationText(500)).toBe('0.5 s')
+    expect(durationText(-5)).toBe('0 s')
   })
   it('puts a count’s noun in the right number', () => {
     expect(countText(1, 'row')).toBe('1 row')
     expect(countText(1115, 'row')).toBe('1,115 rows')
     expect(countText(0, 'file')).toBe('0 files')
     expect(countText(2, 'copy', 'copies')).toBe('2 copies')
+  })
+})
+
+describe('the window’s time helper', () => {
+  it('formats an instant in the zone picked, naming it, never as ISO text', () => {
+    expect(timeText('2026-11-03T03:00:00.000Z', 'utc')).toBe('2026-11-03 03:00 UTC')
+    expect(timeText('2026-11-03T03:00:00.000Z', 'brasilia')).toBe('2026-11-03 00:00 Brasília')
+    expect(timeText(Date.parse('2026-11-03T03:00:59Z'), 'brasilia', true)).toBe('2026-11-03 00:00:59 Brasília')
+    expect(timeText('2026-11-03T03:00:00Z', 'local')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d local time$/)
+    expect(timeText('not a time', 'utc')).toBe('not a time')
+    expect(age(0, 9650 * 60_000)).toBe('6 days 16 h')
   })
 })

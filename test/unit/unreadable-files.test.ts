@@ -38,7 +38,7 @@ describe('a full table whose newest ready copy holds an unreadable file', () => 
     expect(unreadableLeftOut(inv, CSAT, { unreadable }).copies.map((c) => [c.folder.ref.prefix, c.files.map((o) => o.key)])).toEqual([[folderPrefix(CSAT, 'v2', d(T), h(T)), [key(CSAT, T, 'a.parquet')]]])
     expect(unreadableNote(inv, CSAT, { unreadable })).toBe(
       `datamart_claudia.claudia_csat: its newest ready copy ${folderPrefix(CSAT, 'v2', d(T), h(T))} holds a file that is not readable Parquet (${key(CSAT, T, 'a.parquet')}); ` +
-        `the previous readable ready copy ${folderPrefix(CSAT, 'v2', d(T - HOUR), h(T - HOUR))} is read instead. Ask the vendor to deliver them again.`
+        `the previous readable ready copy ${folderPrefix(CSAT, 'v2', d(T - HOUR), h(T - HOUR))} is read instead. Ask the vendor to deliver it again.`
     )
     // What another engine is given to rebuild the views holds no file of the copy passed over.
     expect(objectsForViews(inv, { unreadable }).some((o) => o.key.startsWith(folderPrefix(CSAT, 'v2', d(T), h(T))))).toBe(false)
@@ -73,8 +73,8 @@ describe('a parts table with an unreadable file', () => {
     expect(readyPartsFolders(inv, MSGS, { unreadable }).map((f) => f.dataFiles.map((o) => o.key))).toEqual([[key(MSGS, T - HOUR, 'a.parquet')], [key(MSGS, T, 'b.parquet')]])
     expect(unreadableLeftOut(inv, MSGS, { unreadable }).files.map((o) => o.key)).toEqual([key(MSGS, T, 'a.parquet')])
     expect(unreadableNote(inv, MSGS, { unreadable })).toBe(
-      `datamart_claudia.claudia_messages: 1 file is not readable Parquet and is left out: ${key(MSGS, T, 'a.parquet')}; their rows are not in the table, ` +
-        'and a message_id whose newest version is in them shows an older version or none. Ask the vendor to deliver them again.'
+      `datamart_claudia.claudia_messages: 1 file is not readable Parquet and is left out: ${key(MSGS, T, 'a.parquet')}; its rows are not in the table, ` +
+        'and a message_id whose newest version is in it shows an older version or none. Ask the vendor to deliver it again.'
     )
     // The folder is still read (its other file), so the folder's marker stays among the views' objects.
     expect(objectsForViews(inv, { unreadable }).map((o) => o.key)).toContain(key(MSGS, T, 'b.parquet'))

@@ -1,4 +1,5 @@
 // Classifies provider failures into the few kinds a user can act on, each with the key and the fix.
+import { durationText } from '../../shared/durations'
 
 export type BucketErrorKind = 'auth' | 'expired_session' | 'denied' | 'not_found' | 'archived' | 'throttled' | 'network' | 'timeout' | 'cancelled' | 'other'
 
@@ -46,7 +47,7 @@ function isAbort(e: { name?: string; code?: string }): boolean {
 
 /** What a request that waited too long says: which wait, how long, and about which key. */
 export function timeoutError(key: string, what: 'connect' | 'idle', ms?: number): BucketError {
-  const s = !ms ? null : ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`
+  const s = !ms ? null : durationText(ms)
   if (what === 'connect') return bucketError('timeout', key, s ? `Could not connect to the server within ${s}` : 'Could not connect to the server in time')
   return bucketError('timeout', key, s ? `The server sent nothing for ${s}` : 'The server did not answer in time')
 }
