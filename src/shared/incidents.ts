@@ -20,7 +20,9 @@ export interface Incident {
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
-const fmtHour = (t: number): string => `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`
+/** How an hour reads in a resolution: UTC unless the caller (the window, in its chosen zone) says otherwise. */
+export type HourWords = (t: number) => string
+const utcHour: HourWords = (t) => `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`
 
 /** The first hour after `t` at which the table has a ready (or late) copy on the timeline, or null. */
 function nextReady(view: TimelineView, tableIndex: number, t: number): number | null {
@@ -34,12 +36,12 @@ function nextReady(view: TimelineView, tableIndex: number, t: number): number | 
 }
 
 /** How one finding resolved itself, or null when it still needs someone. */
-function resolution(f: Finding, view: TimelineView): string | null {
+function resolution(f: Finding, view: TimelineView, fmtHour: HourWords): string | null {
   const t = findingHour(f)
   if (f.kind === 'late') return 'arrived late; the data is complete'
   if (f.kind === 'pending_not_caught_up') {
     const m = /caught up at (\d{4}-\d\d-\d\d) (\d\d):00/.exec(f.message)
-    return m ? `caught up at ${m[1]} ${m[2]}:00 UTC, later than 6 hours` : null
+    return m ? `caught up at ${fmtHour(Date.parse(`${m[1]}T${m[2]}:00:00Z`))}, later than 6 hours` : null
   }
   if (t === null || f.table === null) return null
   const entry = CATALOG.find((c) => c.table === f.table)
@@ -52,7 +54,7 @@ function resolution(f: Finding, view: TimelineView): string | null {
   return null
 }
 
-export function incidentsOf(view: TimelineView): Incident[] {
+export function incidentsOf(view: TimelineView, fmtHour: HourWords = utcHour): Incident[] {
   const groups = new Map<string, Finding[]>()
   for (const f of view.findings) {
     const t = findingHour(f)
@@ -65,7 +67,7 @@ export function incidentsOf(view: TimelineView): Incident[] {
   const order = new Map(CATALOG.map((c, i) => [c.table, i]))
   const incidents = [...groups].map(([id, findings]): Incident => {
     const first = findings[0] as Finding
-    const how = findings.map((f) => resolution(f, view))
+    const how = findings.map((f) => resolution(f, view, fmtHour))
     // Resolved only when every table of it is; the words of the last one (the latest to resolve) stand for all.
     const resolved = how.every((h) => h !== null) ? (how.length === 1 ? how[0] ?? null : sameOrLast(how as string[])) : null
     const tables = [...new Set(findings.map((f) => f.table).filter((x): x is string => x !== null))].sort((a, b) => (order.get(a) ?? 99) - (order.get(b) ?? 99))

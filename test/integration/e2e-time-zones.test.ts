@@ -83,6 +83,11 @@ describe('time zones in the window', () => {
     expect(overview).toMatch(/As of \d{4}-\d\d-\d\d \d\d:\d\d Brasília/)
     const incidents = (await page.locator('[aria-label=incidents]').textContent()) ?? ''
     expect(incidents).toMatch(/Brasília/)
+    // Resolutions too: no hour of the incidents list reads in UTC any more.
+    expect(await page.getByTestId('resolution').count()).toBeGreaterThan(0)
+    const heads = await page.locator('[data-testid=findings] > li > button').allTextContents()
+    expect(heads.length).toBeGreaterThan(0)
+    for (const h of heads) expect(h).not.toMatch(/ UTC\b/)
     // No raw ISO instant, no code for a finding kind, no "(s)", no "N minutes" anywhere in the window's text.
     const text = (await page.locator('body').innerText()) ?? ''
     expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/)

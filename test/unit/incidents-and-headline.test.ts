@@ -58,6 +58,9 @@ describe('incidents', () => {
       ['late', '02', 'arrived late; the data is complete'],
       ['failed', '01', 'superseded by the later copy of 2026-11-20 02:00 UTC']
     ])
+    // The window says the hours of a resolution in its chosen zone.
+    const brasilia = (t: number): string => `${new Date(t - 3 * 3_600_000).toISOString().slice(0, 13).replace('T', ' ')}:00 Brasília`
+    expect(incidentsOf(v, brasilia).map((i) => i.resolved).filter((r) => r?.includes('Brasília'))).toEqual(['caught up at 2026-11-20 07:00 Brasília, later than 6 hours', 'superseded by the later copy of 2026-11-19 23:00 Brasília'])
   })
 
   it('leaves a full table missing in the newest hour open: no later copy supersedes it', () => {

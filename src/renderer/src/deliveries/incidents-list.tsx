@@ -13,7 +13,7 @@ export function IncidentsList(): React.JSX.Element | null {
   const inspected = useApp((s) => s.inspected)
   const zone = useApp((s) => s.zone)
   const { setSeverity, jumpTo } = appStore.getState()
-  const all = useMemo(() => (timeline ? incidentsOf(timeline) : []), [timeline])
+  const all = useMemo(() => (timeline ? incidentsOf(timeline, (t) => timeText(t, zone)) : []), [timeline, zone])
   if (!timeline) return null
   const shown = all.filter((i) => severities[i.severity])
   const open = shown.filter((i) => i.resolved === null).length
