@@ -29,7 +29,16 @@ const formats = new Map<string, Intl.DateTimeFormat>()
 function format(id: string): Intl.DateTimeFormat {
   let f = formats.get(id)
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: id, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: id,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit'
+    })
     formats.set(id, f)
   }
   return f

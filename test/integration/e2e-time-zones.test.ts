@@ -22,7 +22,13 @@ let utcCount: number
 
 beforeAll(async () => {
   app = await startAppUnderTest({
-    workspace: ({ demo, work }) => new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+    workspace: ({ demo, work }) =>
+      new Workspace({
+        dataDir: join(work, 'data'),
+        secrets: new MemorySecretStore(),
+        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+        autoRefresh: false
+      })
   })
   page = app.page
   const db = await openDb()
@@ -32,9 +38,16 @@ beforeAll(async () => {
     const q = logicalTableSql(t, foldersForLogicalTable(snap.inventory, t), (k) => join(app.demo.bucketDir, k))
     if (!q.ok) throw new Error(q.message)
     await db.run(`CREATE VIEW m AS ${q.sql}`)
-    const days = (await db.rows(`SELECT DISTINCT strftime(created_at, '%Y-%m-%d') AS d FROM m WHERE created_at IS NOT NULL ORDER BY 1`)).map((r) => String(r['d']))
+    const days = (await db.rows(`SELECT DISTINCT strftime(created_at, '%Y-%m-%d') AS d FROM m WHERE created_at IS NOT NULL ORDER BY 1`)).map((r) =>
+      String(r['d'])
+    )
     day = days[Math.floor(days.length / 2)] as string
-    const count = async (from: string, to: string): Promise<number> => Number((await db.rows(`SELECT count(*)::INTEGER AS n FROM m WHERE created_at >= '${day} ${from}'::TIMESTAMP AND created_at < '${day} ${to}'::TIMESTAMP`))[0]?.['n'])
+    const count = async (from: string, to: string): Promise<number> =>
+      Number(
+        (await db.rows(`SELECT count(*)::INTEGER AS n FROM m WHERE created_at >= '${day} ${from}'::TIMESTAMP AND created_at < '${day} ${to}'::TIMESTAMP`))[0]?.[
+          'n'
+        ]
+      )
     // 00:00–12:00 in Brasília is 03:00–15:00 UTC.
     brasiliaCount = await count('03:00:00', '15:00:00')
     utcCount = await count('00:00:00', '12:00:00')
