@@ -15,7 +15,7 @@ import type { Column, ViewsState } from '../engine/session'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
-import { timeText } from '../common/time'
+import { timeText, wallClock } from '../common/time'
 import { countText } from '../../../shared/counts'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
@@ -206,6 +206,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
     <section data-testid="table-browser" style={{ display: 'grid', gridTemplateColumns: '300px 1fr', gap: 12, marginTop: 12 }}>
       <nav aria-label="tables" style={{ fontSize: 12, borderRight: '1px solid #eef0f3', paddingRight: 8, maxHeight: '80vh', overflow: 'auto' }}>
         {viewsError ? <p role="alert" style={{ color: '#b3261e' }}>{viewsError}</p> : null}
+        <div style={{ color: '#777' }}>Latest copies in {zoneWords}</div>
         {schemas.map((s) => (
           <div key={s}>
             <div style={{ fontWeight: 600, margin: '8px 0 2px' }}>{s}</div>
@@ -224,7 +225,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                   >
                     <b>{t.table}</b>{' '}
                     <span style={{ color: '#777' }}>
-                      {t.mode === 'full' ? `full · ${t.newest ? timeText(t.newest, filterZone) : 'none ready'}` : `parts · ${countText(t.folders, 'folder')}`}
+                      {t.mode === 'full' ? `full · ${t.newest ? wallClock(Date.parse(t.newest), filterZone) : 'none ready'}` : `parts · ${countText(t.folders, 'folder')}`}
                       {' · '}
                       {blocked ? <span style={{ color: '#b3261e' }}>unavailable</span> : typeof c === 'number' ? countText(c, 'row') : c ? 'error' : '…'}
                     </span>
