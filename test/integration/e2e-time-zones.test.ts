@@ -107,5 +107,15 @@ describe('time zones in the window', () => {
     expect(text).not.toMatch(/\b(manifest_absent|pending_not_caught_up|delivered_through_lag|manifest_mismatch)\b/)
     expect(text).not.toMatch(/\(s\)|\d{3,} minutes|\b1 rows\b/)
     await page.screenshot({ path: 'test-results/deliveries-brasilia.png', fullPage: true })
+
+    // The inspector of an hour with a lagging delivered-through: its times on the same clock, none in ISO form.
+    await page.locator('[data-testid=findings] > li[data-kind=delivered_through_lag] > button').first().click()
+    const inspector = page.locator('[data-testid=inspector]')
+    await expect.poll(() => inspector.innerText(), { timeout: 30_000 }).toMatch(/^\d{4}-\d\d-\d\d \d\d:00 Brasília · v2 hourly delivery/)
+    const inspected = await inspector.innerText()
+    expect(inspected).toMatch(/Manifest: (complete|incomplete)/)
+    expect(inspected).toMatch(/\d\d:\d\d:\d\d Brasília/)
+    expect(inspected).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/)
+    await inspector.screenshot({ path: 'test-results/inspector-brasilia.png' })
   })
 })
