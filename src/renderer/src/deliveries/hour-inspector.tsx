@@ -57,7 +57,7 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
         <div data-testid="manifest-fields" style={{ fontSize: 12, display: 'grid', gridTemplateColumns: '150px 1fr', gap: '2px 8px', margin: '6px 0' }}>
           <span style={{ color: '#555' }}>snapshot</span>
           <span>
-            {detail.manifest.parsed.snapshotDate ?? '?'} {detail.manifest.parsed.snapshotHour ? `${detail.manifest.parsed.snapshotHour}:00` : ''} · complete: {String(detail.manifest.parsed.complete)}
+            {detail.manifest.parsed.snapshotDate ?? '?'} {detail.manifest.parsed.snapshotHour ? `${detail.manifest.parsed.snapshotHour}:00 UTC` : ''} · complete: {String(detail.manifest.parsed.complete)}
           </span>
           <span style={{ color: '#555' }}>tables_delivered ({detail.manifest.parsed.delivered.length})</span>
           <span>{detail.manifest.parsed.delivered.map((e) => `${e.name}${e.files !== undefined ? ` (${e.files} file${e.files === 1 ? '' : 's'}${e.rows !== undefined ? `, ${countText(e.rows, 'row')}` : ''})` : ''}`).join(', ') || '—'}</span>
