@@ -77,6 +77,7 @@ describe('time zones in the window', () => {
     expect(generated).toMatch(new RegExp(`"created_at" < TRY_CAST\\('${day} 15:00:00(\\+00)?' AS TIMESTAMP[A-Z ]*\\) /\\* = ${day} 12:00 Brasília \\*/`))
     await page.getByRole('button', { name: 'Apply filters' }).click()
     await expect.poll(() => page.locator('[data-testid=result-grid]').getAttribute('data-rows'), { timeout: 60_000 }).toBe(String(brasiliaCount))
+    await expect.poll(() => page.locator('[data-cell="0:0"]').textContent(), { timeout: 30_000 }).toMatch(/^message_/)
     await page.screenshot({ path: 'test-results/tables-brasilia-range.png' })
 
     // The same wall-clock times read as UTC select the other rows.
