@@ -6,7 +6,8 @@
 import { type ColumnDef, type ColumnSizingState, type SortingState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
-import { countOf, formatDuration } from './duration'
+import { countText } from '../../../shared/counts'
+import { durationText } from '../../../shared/durations'
 import { contentWidths } from './column-widths'
 import { BLOB_NOTE, NULL_NOTE, isNumericType, toTsv } from './format-value'
 import { type DisplayRow, ResultSet } from '../engine/result-set'
@@ -157,7 +158,7 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
     <div data-testid="result-grid" data-rows={result.rowCount} data-loaded-pages={loaded.current.size} style={{ border: '1px solid #dde1e6', borderRadius: 6, fontSize: 12 }}>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '4px 8px', borderBottom: '1px solid #eef0f3', color: '#555' }}>
         <span data-testid="result-count">
-          {countOf(result.rowCount, 'row')} · {countOf(result.columns.length, 'column')} · {formatDuration(result.ms)}
+          {countText(result.rowCount, 'row')} · {countText(result.columns.length, 'column')} · {durationText(result.ms)}
         </span>
         <span style={{ flex: 1 }} />
         <button disabled={!sel} onClick={() => void copy('selection')}>{sel && sel.r0 === sel.r1 && sel.c0 === sel.c1 ? 'Copy cell' : 'Copy selection'}</button>

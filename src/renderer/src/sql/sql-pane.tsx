@@ -10,7 +10,8 @@ import { useEffect, useRef, useState } from 'react'
 import { withViewProblem } from '../engine/missing-view'
 import { QueryError, type ResultSet } from '../engine/result-set'
 import { CancelledError } from '../engine/session'
-import { countOf, formatDuration } from '../common/duration'
+import { countText } from '../../../shared/counts'
+import { durationText } from '../../../shared/durations'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { SQL_PANE } from '../store/query-slice'
@@ -142,7 +143,7 @@ export function SqlPane(): React.JSX.Element {
       setResult(r)
       if (old) void old.drop()
       // A statement without rows (SET, CREATE…) has no grid to state its duration: the status line does.
-      if (!r.columns.length) setEnded(`Done in ${formatDuration(r.ms)}.`)
+      if (!r.columns.length) setEnded(`Done in ${durationText(r.ms)}.`)
       void addHistory({ sql: text, rows: r.rowCount, ms: Math.round(performance.now() - since), error: null })
     } catch (e) {
       const pos = e instanceof QueryError ? e.position : null
@@ -152,7 +153,7 @@ export function SqlPane(): React.JSX.Element {
         if (old) void old.drop()
         return null
       })
-      const took = formatDuration(performance.now() - since)
+      const took = durationText(performance.now() - since)
       // Asked by the user: DuckDB-WASM's words for it ("Interrupted!", or an error of the cut-short stream) are no error.
       const cancelled = cancelAsked.current || /interrupt/i.test(message)
       setEnded(cancelled ? `Cancelled after ${took}.` : `Failed after ${took}.`)
@@ -208,7 +209,7 @@ export function SqlPane(): React.JSX.Element {
       resultEngine.current = session.generation
       setResult(r)
     } catch (e) {
-      if (cancelAsked.current) setEnded(`Sorting cancelled after ${formatDuration(performance.now() - since)}.`)
+      if (cancelAsked.current) setEnded(`Sorting cancelled after ${durationText(performance.now() - since)}.`)
       else setError({ message: (e as Error).message, where: null })
     } finally {
       setRunning(null)
@@ -238,7 +239,7 @@ export function SqlPane(): React.JSX.Element {
             Export…
           </button>
           <span data-testid="sql-status" style={{ color: '#555' }}>
-            {running ? (running.cancelAt !== undefined ? 'Cancelling…' : `Running… ${formatDuration(elapsed)}`) : (ended ?? '')}
+            {running ? (running.cancelAt !== undefined ? 'Cancelling…' : `Running… ${durationText(elapsed)}`) : (ended ?? '')}
           </span>
         </div>
         {engineNote ? (
@@ -285,7 +286,7 @@ export function SqlPane(): React.JSX.Element {
                   fontFamily: 'ui-monospace, monospace',
                   color: h.error && !h.error.startsWith('Cancelled') ? '#b3261e' : '#1f2328'
                 }}
-                title={h.error ?? countOf(h.rows ?? 0, 'row')}
+                title={h.error ?? countText(h.rows ?? 0, 'row')}
                 onClick={() => {
                   const v = view.current
                   if (v) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: h.sql } })
@@ -294,7 +295,7 @@ export function SqlPane(): React.JSX.Element {
                 {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
               </button>
               <span style={{ color: '#777' }}>
-                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? (h.error.startsWith('Cancelled') ? 'cancelled' : 'error') : countOf(h.rows ?? 0, 'row')}
+                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? (h.error.startsWith('Cancelled') ? 'cancelled' : 'error') : countText(h.rows ?? 0, 'row')}
               </span>
             </li>
           ))}
