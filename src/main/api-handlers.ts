@@ -34,7 +34,12 @@ const HANDLERS: Handlers = {
   ddl: (w, a) => w.ddl(a),
   restorePlan: (w, a) => w.restorePlan(a),
   restoreStart: (w, a) => w.restoreStart(a),
-  restoreStatus: (w) => w.restoreStatus()
+  restoreStatus: (w) => w.restoreStatus(),
+  mirrorStatus: (w) => w.mirrorStatus(),
+  mirrorCancel: (w) => w.mirrorCancel(),
+  mirrorResume: (w) => w.mirrorResume(),
+  mirrorClear: (w) => w.mirrorClear(),
+  mirrorSetLimit: (w, a) => w.mirrorSetLimit(a)
 }
 
 export async function dispatch(workspace: Workspace, name: string, rawArgs: unknown): Promise<Reply> {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, RefreshStatus, RestorePlanView, RestoreStatusView } from '../shared/api-contract'
+import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, MirrorStatusView, RefreshStatus, RestorePlanView, RestoreStatusView } from '../shared/api-contract'
 import { objectsForViews } from '../shared/bucket-views'
 import { type Inventory, unknownTables } from '../shared/inventory'
 import { mirroredKeys } from '../shared/mirror-plan'
@@ -32,6 +32,7 @@ import { ConnectionMirror, MIRROR_KEY_PREFIX } from './mirror/connection-mirror'
 import { GCS_NO_RESTORE, planRestore } from '../shared/restore-plan'
 import { indexPath, markRestored } from './bucket/index-store'
 import { RestoreJob } from './restore/restore-job'
+import { MirrorLimits } from './mirror/mirror-limits'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -73,6 +74,7 @@ function restoreNote(kind: ConnectionConfig['provider']): string | null {
 export class Workspace {
   private readonly store: ConnectionStore
   private readonly queryHistory: QueryHistory
+  private readonly mirrorLimits: MirrorLimits
   private service: AppService | null = null
   private activeId: string | null = null
   private refreshAbort: AbortController | null = null
@@ -100,6 +102,7 @@ export class Workspace {
   constructor(private readonly opts: WorkspaceOptions) {
     this.store = new ConnectionStore(join(opts.dataDir, 'connections.json'))
     this.queryHistory = new QueryHistory(join(opts.dataDir, 'query-history.json'))
+    this.mirrorLimits = new MirrorLimits(join(opts.dataDir, 'mirror-limits.json'), opts.dataDir)
     this.timer = opts.autoRefresh === false ? null : setInterval(() => void this.autoRefreshTick(), 30_000)
     this.timer?.unref()
   }
@@ -263,7 +266,7 @@ export class Workspace {
             this.generation++
             this.lastRefreshed = this.clock()
             this.lastError = null
-            void this.mirrorFor(service).update(async () => ({ inventory: (await service.snapshot()).inventory, now: service.now() }))
+            void this.mirrorFor(service).update(this.mirrorSnapshot(service))
           },
           (e: unknown) => {
             if (this.service !== service) return
@@ -325,11 +328,19 @@ export class Workspace {
     return server
   }
 
-  /** The mirror of a connection's service (made on first use). */
+  /** The mirror of a connection's service (made on first use); its progress and end are pushed as mirrorProgress. */
   private mirrorFor(service: AppService): ConnectionMirror {
     if (this.mirrorOf?.service !== service) {
       void this.mirrorOf?.mirror.close()
-      this.mirrorOf = { service, mirror: new ConnectionMirror(this.opts.dataDir, service.connectionId, service.provider) }
+      const mirror = new ConnectionMirror(this.opts.dataDir, service.connectionId, service.provider, {
+        limit: () => this.mirrorLimits.get(service.connectionId),
+        onChange: (status, final) => {
+          if (this.mirrorOf?.mirror !== mirror) return
+          if (final) this.events.emit('mirrorProgress', status)
+          else this.events.emitThrottled('mirrorProgress', status, '', 250)
+        }
+      })
+      this.mirrorOf = { service, mirror }
     }
     return this.mirrorOf.mirror
   }
@@ -403,11 +414,51 @@ export class Workspace {
     return this.restoreView()
   }
 
+  /** What a mirror build reads: the service's last listing, at its evaluation instant. */
+  private mirrorSnapshot(service: AppService): () => Promise<{ inventory: Inventory; now: number }> {
+    return async () => ({ inventory: (await service.snapshot()).inventory, now: service.now() })
+  }
+
+  async mirrorStatus(): Promise<MirrorStatusView> {
+    return this.mirrorFor(await this.current()).refreshUsage()
+  }
+
+  async mirrorCancel(): Promise<MirrorStatusView> {
+    return this.mirrorFor(await this.current()).cancel()
+  }
+
+  /** Builds from where the mirror stopped, for the last listing (none yet: the refresh running builds it when it ends). */
+  async mirrorResume(): Promise<MirrorStatusView> {
+    const service = await this.current()
+    const mirror = this.mirrorFor(service)
+    if (this.lastRefreshed !== null) void mirror.update(this.mirrorSnapshot(service))
+    return mirror.status()
+  }
+
+  /** Removes the mirror and the files downloaded for it; main's engine (which may read those files) opens again. */
+  async mirrorClear(): Promise<MirrorStatusView> {
+    const service = await this.current()
+    if ([...this.exports.values()].some((e) => e.job.running)) throw new Error('An export is running and reads the mirror: wait for it to finish (or cancel it), then clear the mirror.')
+    const engine = this.mainEngine
+    this.mainEngine = null
+    await engine?.engine.then((e) => e.engine.close(), () => {})
+    return this.mirrorFor(service).clear()
+  }
+
+  async mirrorSetLimit(args: { bytes: number | null }): Promise<MirrorStatusView> {
+    const service = await this.current()
+    await this.mirrorLimits.set(service.connectionId, args.bytes)
+    return this.mirrorFor(service).refreshUsage()
+  }
+
   async engineSource(args: { asOf: string | null }): Promise<EngineSource> {
     const service = await this.current()
-    // The query pane reads the parts tables from the mirror: after the refresh that starts its build, and the build.
+    // The query pane reads the parts tables the mirror holds whole from it, and the others from the bucket's files:
+    // it never waits for a build (the version changes when one ends, so the views are built again then).
     await this.running.catch(() => {})
-    const mirror = await this.mirrorFor(service).segments()
+    const connectionMirror = this.mirrorFor(service)
+    const mirrorVersion = connectionMirror.version
+    const mirror = await connectionMirror.segments()
     const { inventory, generation, unreadable } = await service.snapshot()
     const server = await this.byteServerFor(service)
     // Files that are not Parquet are left out of what the renderer's engine builds its views from (the rules' fallback).
@@ -419,7 +470,7 @@ export class Workspace {
       objects: objectsForViews(inventory, opts),
       mirror,
       now: service.now(),
-      version: `${service.connectionId}|${generation}|${args.asOf ?? 'latest'}`,
+      version: `${service.connectionId}|${generation}|${mirrorVersion}|${args.asOf ?? 'latest'}`,
       unknownTables: unknownTables(inventory).map((name) => ({ name, folders: counts.get(name) ?? 0 }))
     }
   }
@@ -427,7 +478,7 @@ export class Workspace {
   private async engineFor(asOf: string | null): Promise<BucketEngine> {
     const service = await this.current()
     const { inventory, objects, generation, unreadable } = await service.snapshot()
-    const key = `${service.connectionId}|${generation}|${asOf ?? 'latest'}`
+    const key = `${service.connectionId}|${generation}|${this.mirrorFor(service).version}|${asOf ?? 'latest'}`
     if (this.mainEngine?.key !== key) {
       const old = this.mainEngine
       const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)

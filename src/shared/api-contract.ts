@@ -149,6 +149,49 @@ export interface EngineSource {
   readonly unknownTables: readonly { readonly name: string; readonly folders: number }[]
 }
 
+/** The local mirror's build under way: how far along, and the time left estimated from the rate so far. */
+export interface MirrorProgressView {
+  readonly table: string
+  readonly tables: number
+  readonly tablesTotal: number
+  readonly folders: number
+  readonly foldersTotal: number
+  readonly files: number
+  readonly filesTotal: number
+  /** Bytes of the bucket's files read into the mirror (downloaded, or already held whole), of those this build reads. */
+  readonly bytes: number
+  readonly bytesTotal: number
+  readonly segments: number
+  readonly segmentsTotal: number
+  readonly startedAt: string
+  /** Seconds left at the rate so far; null until there is a rate to go by. */
+  readonly secondsLeft: number | null
+}
+
+/** One parts table in the mirror: folders held of those the rules read (it reads the mirror once it holds all), and disk use. */
+export interface MirrorTableView {
+  readonly table: string
+  readonly folders: number
+  readonly foldersTotal: number
+  readonly segments: number
+  readonly bytes: number
+}
+
+/** The open connection's local mirror (issue 13): its build, what it holds, what it costs, and its limit. */
+export interface MirrorStatusView {
+  /** none: not built yet; stopped: cancelled, or at the disk limit (message says which and what to do). */
+  readonly state: 'none' | 'building' | 'ready' | 'cancelled' | 'limit' | 'error'
+  readonly message: string | null
+  readonly progress: MirrorProgressView | null
+  readonly tables: readonly MirrorTableView[]
+  /** Bytes on disk: the compacted segments, the bucket's files downloaded whole, and both. */
+  readonly usage: { readonly mirror: number; readonly downloaded: number; readonly total: number }
+  /** The disk this connection's mirror may use: chosen, or the default share of the free space. */
+  readonly limit: { readonly bytes: number; readonly chosen: boolean } | null
+  /** The last build that ended: segments built, kept, removed, and those that could not be built. */
+  readonly last: { readonly built: number; readonly kept: number; readonly removed: number; readonly problems: readonly { readonly table: string; readonly period: string; readonly message: string }[] } | null
+}
+
 export interface ExportJob {
   readonly id: string
   readonly path: string
@@ -242,6 +285,16 @@ export interface ApiContract {
   /** Starts the bulk restore of that plan; refused while another restore of the connection runs. */
   restoreStart: { args: RestoreArgs; result: RestoreStatusView }
   restoreStatus: { args: Record<string, never>; result: RestoreStatusView }
+  /** The open connection's local mirror: build progress, per-table state and disk use, limit. */
+  mirrorStatus: { args: Record<string, never>; result: MirrorStatusView }
+  /** Stops the running build; what it built stays, and the next refresh (or mirrorResume) goes on from there. */
+  mirrorCancel: { args: Record<string, never>; result: MirrorStatusView }
+  /** Starts the build again from where it stopped (cancelled, or at the limit after it was raised). */
+  mirrorResume: { args: Record<string, never>; result: MirrorStatusView }
+  /** Removes the mirror and the files downloaded for it; the next refresh builds it again. */
+  mirrorClear: { args: Record<string, never>; result: MirrorStatusView }
+  /** Sets the connection's disk limit in bytes, or (null) goes back to the default share of the free space. */
+  mirrorSetLimit: { args: { bytes: number | null }; result: MirrorStatusView }
 }
 
 export interface RestoreArgs {
@@ -343,6 +396,13 @@ const CHECKS: { readonly [N in ApiName]: Check } = {
   restorePlan: (o) => restoreArgs(o),
   restoreStart: (o) => restoreArgs(o),
   restoreStatus: none,
+  mirrorStatus: none,
+  mirrorCancel: none,
+  mirrorResume: none,
+  mirrorClear: none,
+  mirrorSetLimit: (o) =>
+    onlyKeys(o, ['bytes']) ??
+    (o['bytes'] === null || (typeof o['bytes'] === 'number' && Number.isInteger(o['bytes']) && o['bytes'] >= 0 && o['bytes'] <= Number.MAX_SAFE_INTEGER) ? null : 'bytes must be null (the default) or a whole number of bytes'),
   historyAdd: (o) => onlyKeys(o, ['sql', 'rows', 'ms', 'error']) ?? (sql(o['sql']) && nullableNumber(o['rows']) && nullableNumber(o['ms']) && (o['error'] === null || typeof o['error'] === 'string') ? null : 'a history entry needs sql, rows, ms and error')
 }
 
@@ -398,11 +458,13 @@ export interface ApiEvents {
   exportProgress: ExportJob
   /** The connection's bulk restore changed (keys requested, checked, done; the listing brought up to date). */
   restoreProgress: RestoreStatusView
+  /** The local mirror's build moved on, ended, stopped, or the mirror was cleared. */
+  mirrorProgress: MirrorStatusView
 }
 
 export type EventName = keyof ApiEvents
 export type EventOf<E extends EventName> = ApiEvents[E]
-export const EVENT_NAMES: readonly EventName[] = ['refreshProgress', 'refreshDone', 'exportProgress', 'restoreProgress']
+export const EVENT_NAMES: readonly EventName[] = ['refreshProgress', 'refreshDone', 'exportProgress', 'restoreProgress', 'mirrorProgress']
 export const isEventName = (name: string): name is EventName => (EVENT_NAMES as readonly string[]).includes(name)
 
 /** The preload's subscription method of an event: refreshProgress → onRefreshProgress. */

@@ -140,6 +140,18 @@ export type MirrorSelection =
     }
   | { readonly ok: false; readonly missing: number }
 
+/** True when every segment gives each column the same type (a build that stopped before unifying them may not). */
+export function typesAgree(segments: readonly MirroredSegment[]): boolean {
+  const seen = new Map<string, string>()
+  for (const s of segments) {
+    for (const [c, t] of Object.entries(s.types)) {
+      if ((seen.get(c) ?? t) !== t) return false
+      seen.set(c, t)
+    }
+  }
+  return true
+}
+
 export function selectSegments(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, mirrored: readonly MirroredSegment[], opts: AsOf = {}): MirrorSelection {
   const name = `${t.schema}.${t.table}`
   const mine = mirrored.filter((s) => s.table === name)
@@ -151,6 +163,8 @@ export function selectSegments(inventory: Inventory, t: Pick<CatalogTable, 'sche
   const includedOrders = new Set(included.map((f) => deliveryOrderKey(f.ref)))
   const maxOrder = Math.max(-1, ...includedOrders)
   const segments = mine.filter((s) => s.folders.some((f) => includedOrders.has(f.order)))
+  // Segments that disagree on a type (a build stopped between compacting and unifying): DuckDB-WASM 0.9.1 cannot read them together.
+  if (!typesAgree(segments.filter((s) => s.rows > 0))) return { ok: false, missing: 0 }
   const excludedOrders = segments.flatMap((s) => s.folders.map((f) => f.order)).filter((o) => !includedOrders.has(o) && o < maxOrder)
   const leftOut = segments.flatMap((s) => s.folders.filter((f) => includedOrders.has(f.order)).flatMap((f) => f.leftOut))
   const columns = new Set<string>()

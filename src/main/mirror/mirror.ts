@@ -3,22 +3,44 @@
 // only segments whose folders changed; each segment is written under a new name and renamed; the index is written
 // last, so a crash (even kill -9) leaves the previous mirror valid, and the next refresh completes it.
 import { randomUUID } from 'node:crypto'
-import { readFile, readdir, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { formatBytes } from '../../shared/byte-size'
+import { CATALOG } from '../../shared/catalog'
 import type { Inventory } from '../../shared/inventory'
 import { identityTag } from '../../shared/identity-tag'
-import { isArchived } from '../../shared/listing'
-import { type MirroredSegment, type SegmentPlan, planMirror } from '../../shared/mirror-plan'
+import { type ListedObject, isArchived } from '../../shared/listing'
+import { type MirroredSegment, type SegmentPlan, planMirror, typesAgree } from '../../shared/mirror-plan'
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
 import { ensurePrivateDir, writePrivateFile } from '../files/private-file'
-import type { FileStore } from '../store/file-store'
+import type { FileStore, StoreProgress } from '../store/file-store'
 
 export interface MirrorProgress {
+  /** Segments built (or given up on) of those this build makes, and the table of the one under way ('' at the end). */
   readonly segments: number
   readonly segmentsTotal: number
   readonly table: string
+  /** Tables this build changes, and how many of them are done. */
+  readonly tables: number
+  readonly tablesTotal: number
+  /** Ready folders and their files this build compacts, done so far. */
+  readonly folders: number
+  readonly foldersTotal: number
+  readonly files: number
+  readonly filesTotal: number
+  /** Bytes of the bucket's files this build reads (downloaded, or already held whole), done so far. */
+  readonly bytes: number
+  readonly bytesTotal: number
+  /** Per parts table: folders the mirror holds of those the rules read now (a table reads the mirror once it holds all). */
+  readonly coverage: readonly TableCoverage[]
+}
+
+export interface TableCoverage {
+  readonly table: string
+  readonly folders: number
+  readonly foldersTotal: number
 }
 
 export interface MirrorRefresh {
@@ -27,6 +49,19 @@ export interface MirrorRefresh {
   readonly removed: number
   /** Segments that could not be built (their files could not be fetched or read), with why. */
   readonly problems: readonly { readonly table: string; readonly period: string; readonly message: string }[]
+  /** Why the build stopped before the end (the disk limit), or null when it went through. */
+  readonly stopped: string | null
+}
+
+export interface MirrorRefreshOptions {
+  readonly signal?: AbortSignal
+  readonly onProgress?: (p: MirrorProgress) => void
+  /** Bytes this connection's mirror and downloaded files may use; a segment that would go past it is not built. */
+  readonly limitBytes?: number
+  /** Bytes the connection's file store holds already (counted against the limit). */
+  readonly storeBytes?: number
+  /** At most this often the index is written during a build (it always is at the end, on cancel and at the limit). */
+  readonly checkpointMs?: number
 }
 
 const INDEX_VERSION = 3
@@ -70,60 +105,136 @@ export class Mirror {
     return { total: Object.values(byTable).reduce((a, b) => a + b, 0), byTable }
   }
 
-  /** Removes the mirror (the next refresh builds it again). */
+  /** Removes the mirror (the next refresh builds it again); not while a build runs (ConnectionMirror stops it first). */
   async clear(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true })
   }
 
-  /** Brings the mirror to the plan for this inventory at `now`: builds what changed, keeps the rest. */
-  async refresh(inventory: Inventory, now: number, opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: MirrorProgress) => void } = {}): Promise<MirrorRefresh> {
+  /**
+   * Brings the mirror to the plan for this inventory at `now`: builds what changed, keeps the rest. The index is
+   * written as segments are built (at most every `checkpointMs`, and on a cancel), each time naming only finished
+   * files: a crash or a cancel keeps what was built, and the next refresh goes on from there. A table whose
+   * segments still disagree on a column's type (the build stopped before unifying them) reads the raw files.
+   */
+  async refresh(inventory: Inventory, now: number, opts: MirrorRefreshOptions = {}): Promise<MirrorRefresh> {
     // An archived file downloaded while it was restored is read from that copy, for good.
     const held = new Set<string>()
     for (const o of inventory.objects) if (o.key.endsWith('.parquet') && isArchived(o, now) && (await this.store.holdsDownloaded(o))) held.add(o.key)
     const plan = planMirror(inventory, now, held)
-    const current = await this.segments()
+    const keyOf = (s: { table: string; period: string; identity: string }): string => `${s.table}|${s.period}|${s.identity}`
     const existing = new Map<string, MirroredSegment>()
-    for (const s of current) if (await this.exists(s)) existing.set(`${s.table}|${s.period}|${s.identity}`, s)
+    for (const s of await this.segments()) if (await this.exists(s)) existing.set(keyOf(s), s)
     const next: MirroredSegment[] = []
     const todo = plan.filter((p) => {
-      const kept = existing.get(`${p.table}|${p.period}|${p.identity}`)
+      const kept = existing.get(keyOf(p))
       if (kept) next.push(kept)
       return !kept
     })
     const problems: { table: string; period: string; message: string }[] = []
-    let unify = todo.length > 0
-    if (todo.length > 0) {
-      await ensurePrivateDir(this.dir)
+    const filesOf = (p: SegmentPlan): ListedObject[] => p.folders.flatMap((f) => f.files.map((x) => x.object))
+    const total = {
+      segmentsTotal: todo.length,
+      tablesTotal: new Set(todo.map((p) => p.table)).size,
+      foldersTotal: todo.reduce((n, p) => n + p.folders.length, 0),
+      filesTotal: todo.reduce((n, p) => n + filesOf(p).length, 0),
+      bytesTotal: todo.reduce((n, p) => n + filesOf(p).reduce((m, o) => m + o.size, 0), 0)
+    }
+    const done = { segments: 0, tables: 0, folders: 0, files: 0, bytes: 0 }
+    const planned = new Map<string, number>()
+    for (const p of plan) planned.set(p.table, (planned.get(p.table) ?? 0) + p.folders.length)
+    for (const t of CATALOG) if (t.mode === 'parts' && !planned.has(`${t.schema}.${t.table}`)) planned.set(`${t.schema}.${t.table}`, 0)
+    let coverage: TableCoverage[] = []
+    const cover = (): void => {
+      coverage = [...planned].map(([table, foldersTotal]) => ({ table, foldersTotal, folders: next.filter((s) => s.table === table).reduce((n, s) => n + s.folders.length, 0) }))
+    }
+    cover()
+    let table = ''
+    const report = (current: { files: number; bytes: number } = { files: 0, bytes: 0 }): void =>
+      opts.onProgress?.({ ...total, ...done, files: done.files + current.files, bytes: done.bytes + current.bytes, table, coverage })
+    report()
+    const order = new Map(plan.map((p, i) => [`${p.table}|${p.period}`, i]))
+    let written = Date.now()
+    // In plan order (also what type unification reads, so a resumed build unifies exactly as an uninterrupted one).
+    const sortNext = (): MirroredSegment[] => next.sort((a, b) => (order.get(`${a.table}|${a.period}`) ?? 0) - (order.get(`${b.table}|${b.period}`) ?? 0))
+    const writeIndex = async (): Promise<void> => {
+      sortNext()
+      await writePrivateFile(this.indexFile, JSON.stringify({ version: INDEX_VERSION, segments: next }))
+      written = Date.now()
+    }
+    let stopped: string | null = null
+    let used = (opts.storeBytes ?? 0) + next.reduce((n, s) => n + s.bytes, 0)
+    const tables = [...planned.keys()]
+    const disagree = (t: string): boolean => !typesAgree(next.filter((s) => s.table === t && s.rows > 0))
+    if (todo.length > 0 || tables.some(disagree)) {
+      await privateDir(this.dir)
       const engine = await NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots: [this.store.readableRoot, this.dir] })
+      // What each segment downloads, known before anything is: the limit is checked against it.
+      const needs = new Map<SegmentPlan, number>()
+      for (const p of todo) needs.set(p, await this.bytesToFetch(filesOf(p)))
+      const needTotal = [...needs.values()].reduce((a, b) => a + b, 0)
       // Downloads run ahead of the compaction, in segment order: while DuckDB compacts one segment, the files of the
       // next ones arrive (each build's own ensure joins the downloads already under way). Its failures are each
-      // build's to report; it is awaited before returning, so nothing is written after the refresh ends.
-      const ahead = this.store.ensure(todo.flatMap((p) => p.folders.flatMap((f) => f.files.map((x) => x.object))), opts.signal ? { signal: opts.signal } : {}).catch(() => {})
+      // build's to report; it is awaited before returning, so nothing is written after the refresh ends. Not when the
+      // whole build might not fit in the limit (compacted files counted at their raw size, more than they take):
+      // then each segment downloads its own files, and the build stops before the one that would go past it.
+      const fits = opts.limitBytes === undefined || used + needTotal + total.bytesTotal <= opts.limitBytes
+      const ahead = fits ? this.store.ensure(todo.flatMap((p) => filesOf(p)), opts.signal ? { signal: opts.signal } : {}).catch(() => {}) : Promise.resolve()
       try {
-        for (const [i, p] of todo.entries()) {
-          opts.signal?.throwIfAborted()
-          opts.onProgress?.({ segments: i, segmentsTotal: todo.length, table: p.table })
-          try {
-            next.push(await this.build(engine, p, opts.signal))
-          } catch (e) {
-            if (opts.signal?.aborted) throw e
-            problems.push({ table: p.table, period: p.period, message: (e as Error).message })
+        build: for (const t of tables) {
+          const mine = todo.filter((p) => p.table === t)
+          for (const p of mine) {
+            opts.signal?.throwIfAborted()
+            table = p.table
+            const files = filesOf(p)
+            const need = needs.get(p) ?? 0
+            if (opts.limitBytes !== undefined && used + need > opts.limitBytes) {
+              stopped = `The local mirror stopped at its limit: it uses ${formatBytes(used)} of the ${formatBytes(opts.limitBytes)} allowed for this connection, and ${t} (${p.period}) needs ${formatBytes(need)} more. Raise the limit or clear the mirror; the tables it does not hold read the bucket's files meanwhile.`
+              break build
+            }
+            report()
+            const bytes = files.reduce((n, o) => n + o.size, 0)
+            try {
+              const built = await this.build(engine, p, opts.signal, (sp) => report({ files: files.length - sp.filesTotal + sp.files, bytes: bytes - sp.bytesTotal + sp.bytes }))
+              next.push(built)
+              used += need + built.bytes
+            } catch (e) {
+              if (opts.signal?.aborted) throw e
+              problems.push({ table: p.table, period: p.period, message: (e as Error).message })
+            }
+            done.segments++
+            done.folders += p.folders.length
+            done.files += files.length
+            done.bytes += bytes
+            cover()
+            report()
+            if (Date.now() - written >= (opts.checkpointMs ?? 2000)) await writeIndex()
           }
+          if (disagree(t)) await this.unifyTypes(engine, sortNext(), t)
+          if (mine.length > 0) done.tables++
         }
-        if (unify) await this.unifyTypes(engine, next)
-        unify = false
+      } catch (e) {
+        // Cancelled: the segments finished so far stay (the index names them), and the next build goes on from there.
+        if (opts.signal?.aborted) await writeIndex().catch(() => {})
+        throw e
       } finally {
         await ahead
         await engine.close()
       }
-      opts.onProgress?.({ segments: todo.length, segmentsTotal: todo.length, table: '' })
+      table = ''
+      report()
     }
     // The index last: until it is written, the previous one (and its files) stands.
-    const order = new Map(plan.map((p, i) => [`${p.table}|${p.period}`, i]))
-    next.sort((a, b) => (order.get(`${a.table}|${a.period}`) ?? 0) - (order.get(`${b.table}|${b.period}`) ?? 0))
-    await writePrivateFile(this.indexFile, JSON.stringify({ version: INDEX_VERSION, segments: next }))
+    await writeIndex()
     const removed = await this.removeUnlisted(next)
-    return { built: todo.length - problems.length, kept: next.length - (todo.length - problems.length), removed, problems }
+    const built = done.segments - problems.length
+    return { built, kept: next.length - built, removed, problems, stopped }
+  }
+
+  /** Bytes of these objects the file store does not hold whole yet (what building from them downloads). */
+  private async bytesToFetch(objects: readonly ListedObject[]): Promise<number> {
+    let n = 0
+    for (const o of objects) if (!(await this.store.has(o))) n += o.size
+    return n
   }
 
   private async exists(s: MirroredSegment): Promise<boolean> {
@@ -135,9 +246,9 @@ export class Mirror {
     }
   }
 
-  private async build(engine: NativeEngine, planned: SegmentPlan, signal: AbortSignal | undefined): Promise<MirroredSegment> {
+  private async build(engine: NativeEngine, planned: SegmentPlan, signal: AbortSignal | undefined, onProgress: (p: StoreProgress) => void): Promise<MirroredSegment> {
     const objects = planned.folders.flatMap((f) => f.files.map((x) => x.object))
-    const { paths, failures } = await this.store.ensure(objects, signal ? { signal } : {})
+    const { paths, failures } = await this.store.ensure(objects, { onProgress, ...(signal ? { signal } : {}) })
     const failed = failures.find((f) => !f.unreadable)
     if (failed) throw new Error(failed.error.userMessage)
     // A file that is not Parquet is left out of its folder, as the rules read a parts folder without it, and said.
@@ -169,7 +280,7 @@ export class Mirror {
     const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
     const copied = await engine.execRows(`COPY (${sql}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
     const types = await vendorTypes(engine, [scratch])
-    await ensurePrivateDir(join(this.dir, 'segments', p.table))
+    await privateDir(join(this.dir, 'segments', p.table))
     await rename(scratch, this.pathOf(file))
     return { ...base, file, rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(this.pathOf(file))).size, columns: Object.keys(types), types }
   }
@@ -179,22 +290,19 @@ export class Mirror {
    * in older files, DOUBLE in newer: DOUBLE everywhere), rewriting a segment whose types differ: DuckDB-WASM 0.9.1
    * cannot read files of one table that disagree on a column's type.
    */
-  private async unifyTypes(engine: NativeEngine, segments: MirroredSegment[]): Promise<void> {
-    const tables = [...new Set(segments.filter((s) => s.rows > 0).map((s) => s.table))]
-    for (const table of tables) {
-      const mine = segments.filter((s) => s.table === table && s.rows > 0)
-      const unified = await vendorTypes(engine, mine.map((s) => this.pathOf(s.file)))
-      for (const s of mine) {
-        const differ = Object.entries(s.types).filter(([c, t]) => unified[c] !== undefined && unified[c] !== t)
-        if (differ.length === 0) continue
-        const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
-        const casts = differ.map(([c]) => `CAST(${quoteIdent(c)} AS ${unified[c]}) AS ${quoteIdent(c)}`).join(', ')
-        await engine.execRows(`COPY (SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
-        const file = s.file.replace(/(-u[0-9a-z]+)?\.parquet$/, `-u${identityTag(JSON.stringify(unified))}.parquet`)
-        await rename(scratch, this.pathOf(file))
-        const types = Object.fromEntries(Object.keys(s.types).map((c) => [c, unified[c] ?? (s.types[c] as string)]))
-        segments[segments.indexOf(s)] = { ...s, file, types, bytes: (await stat(this.pathOf(file))).size }
-      }
+  private async unifyTypes(engine: NativeEngine, segments: MirroredSegment[], table: string): Promise<void> {
+    const mine = segments.filter((s) => s.table === table && s.rows > 0)
+    const unified = await vendorTypes(engine, mine.map((s) => this.pathOf(s.file)))
+    for (const s of mine) {
+      const differ = Object.entries(s.types).filter(([c, t]) => unified[c] !== undefined && unified[c] !== t)
+      if (differ.length === 0) continue
+      const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
+      const casts = differ.map(([c]) => `CAST(${quoteIdent(c)} AS ${unified[c]}) AS ${quoteIdent(c)}`).join(', ')
+      await engine.execRows(`COPY (SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
+      const file = s.file.replace(/(-u[0-9a-z]+)?\.parquet$/, `-u${identityTag(JSON.stringify(unified))}.parquet`)
+      await rename(scratch, this.pathOf(file))
+      const types = Object.fromEntries(Object.keys(s.types).map((c) => [c, unified[c] ?? (s.types[c] as string)]))
+      segments[segments.indexOf(s)] = { ...s, file, types, bytes: (await stat(this.pathOf(file))).size }
     }
   }
 
@@ -215,6 +323,12 @@ export class Mirror {
     for (const d of await readdir(this.dir).catch(() => [] as string[])) if (d.startsWith('.build-')) await rm(join(this.dir, d), { recursive: true, force: true })
     return removed
   }
+}
+
+/** A folder made (again, after a clear) every time: ensurePrivateDir remembers folders it made, and a clear removes them. */
+async function privateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  await ensurePrivateDir(dir)
 }
 
 /** The vendor's columns of Parquet files and their types, as native DuckDB combines them. */

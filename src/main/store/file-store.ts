@@ -5,7 +5,7 @@
 // renamed: a download cut in the middle never leaves a file that looks complete.
 import { createHash, randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -108,6 +108,27 @@ export class FileStore {
    * object held so stays readable here after its restored copy expires. */
   async holdsDownloaded(o: ListedObject): Promise<boolean> {
     return !this.provider.localPath && (await this.has(o))
+  }
+
+  /** Bytes of the whole copies this store holds (a local folder, read in place, holds none). */
+  async bytesHeld(): Promise<number> {
+    if (this.provider.localPath) return 0
+    let n = 0
+    for (const e of await readdir(join(this.dir, 'objects'), { recursive: true, withFileTypes: true }).catch(() => [])) {
+      if (e.isFile() && !e.name.endsWith('.partial')) n += await stat(join(e.parentPath, e.name)).then((x) => x.size, () => 0)
+    }
+    return n
+  }
+
+  /** Removes the whole copies (downloaded again when needed) but those of `keep` (archived objects, which could not be
+   * downloaded again without a restore); not while a download runs. */
+  async clear(keep: readonly ListedObject[] = []): Promise<void> {
+    if (this.provider.localPath) return
+    const kept = new Set(keep.map((o) => this.pathOf(o)))
+    for (const e of await readdir(join(this.dir, 'objects'), { recursive: true, withFileTypes: true }).catch(() => [])) {
+      const path = join(e.parentPath, e.name)
+      if (e.isFile() && !kept.has(path)) await rm(path, { force: true })
+    }
   }
 
   /** Downloads what is missing, in parallel (bounded), and answers where each object is. */
