@@ -70,10 +70,30 @@ export class ConnectionMirror {
 
   status(): MirrorStatusView {
     const usage = this.usage ?? { mirror: 0, downloaded: 0, byTable: {} }
-    const tables: MirrorTableView[] = this.coverage.map((c) => ({ ...c, bytes: usage.byTable[c.table]?.bytes ?? 0, segments: usage.byTable[c.table]?.segments ?? 0 }))
-    const state = this.build ? 'building' : this.stopped ? this.stopped.state : this.error ? 'error' : this.last || tables.some((t) => t.folders > 0) ? 'ready' : 'none'
+    const tables: MirrorTableView[] = this.coverage.map((c) => ({
+      ...c,
+      bytes: usage.byTable[c.table]?.bytes ?? 0,
+      segments: usage.byTable[c.table]?.segments ?? 0
+    }))
+    const state = this.build
+      ? 'building'
+      : this.stopped
+        ? this.stopped.state
+        : this.error
+          ? 'error'
+          : this.last || tables.some((t) => t.folders > 0)
+            ? 'ready'
+            : 'none'
     const message = state === 'building' ? null : (this.stopped?.message ?? this.error)
-    return { state, message, progress: this.build ? this.progressView() : null, tables, usage: { mirror: usage.mirror, downloaded: usage.downloaded, total: usage.mirror + usage.downloaded }, limit: this.limit, last: this.last ? { built: this.last.built, kept: this.last.kept, removed: this.last.removed, problems: this.last.problems } : null }
+    return {
+      state,
+      message,
+      progress: this.build ? this.progressView() : null,
+      tables,
+      usage: { mirror: usage.mirror, downloaded: usage.downloaded, total: usage.mirror + usage.downloaded },
+      limit: this.limit,
+      last: this.last ? { built: this.last.built, kept: this.last.kept, removed: this.last.removed, problems: this.last.problems } : null
+    }
   }
 
   private progressView(): MirrorProgressView | null {
@@ -81,7 +101,12 @@ export class ConnectionMirror {
     if (!p) return null
     const elapsed = (this.now() - this.startedAt) / 1000
     // By bytes (what takes the time: downloads, then compaction), once there is a rate to go by.
-    const secondsLeft = p.bytes > 0 && elapsed >= 1 && p.bytesTotal > p.bytes ? (elapsed * (p.bytesTotal - p.bytes)) / p.bytes : p.bytesTotal > 0 && p.bytes >= p.bytesTotal ? 0 : null
+    const secondsLeft =
+      p.bytes > 0 && elapsed >= 1 && p.bytesTotal > p.bytes
+        ? (elapsed * (p.bytesTotal - p.bytes)) / p.bytes
+        : p.bytesTotal > 0 && p.bytes >= p.bytesTotal
+          ? 0
+          : null
     const { coverage: _coverage, ...counts } = p
     return { ...counts, startedAt: new Date(this.startedAt).toISOString(), secondsLeft }
   }
@@ -170,7 +195,10 @@ export class ConnectionMirror {
       this.again = false
       const held = this.coverage.reduce((n, t) => n + t.folders, 0)
       const total = this.coverage.reduce((n, t) => n + t.foldersTotal, 0)
-      this.stopped = { state: 'cancelled', message: `Cancelled: the mirror keeps what it built (${held.toLocaleString('en')} of ${total.toLocaleString('en')} folders). Resume, or the next refresh, goes on from there; the tables it does not hold read the bucket's files meanwhile.` }
+      this.stopped = {
+        state: 'cancelled',
+        message: `Cancelled: the mirror keeps what it built (${held.toLocaleString('en')} of ${total.toLocaleString('en')} folders). Resume, or the next refresh, goes on from there; the tables it does not hold read the bucket's files meanwhile.`
+      }
       this.abort?.abort()
       await running
     }

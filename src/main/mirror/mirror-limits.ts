@@ -19,7 +19,8 @@ function decode(parsed: unknown): Decoded<Record<string, MirrorLimit>> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { value, problems: ['it is not an object of limits by connection'] }
   for (const [id, v] of Object.entries(parsed)) {
     const l = v as Partial<MirrorLimit>
-    if (typeof l?.bytes === 'number' && Number.isFinite(l.bytes) && l.bytes >= 0 && typeof l.chosen === 'boolean') value[id] = { bytes: l.bytes, chosen: l.chosen }
+    if (typeof l?.bytes === 'number' && Number.isFinite(l.bytes) && l.bytes >= 0 && typeof l.chosen === 'boolean')
+      value[id] = { bytes: l.bytes, chosen: l.chosen }
     else problems.push(`the limit of connection ${id} is not a number of bytes`)
   }
   return { value, problems }

@@ -1,5 +1,5 @@
 // The renderer's one store (zustand): slices for the connection and its refresh, the deliveries view, the
-// tables view, the SQL pane, exports, navigation and the bulk restore of archived history. Actions own every call to main; components select
+// tables view, the SQL pane, exports, navigation, the bulk restore of archived history and the local mirror. Actions own every call to main; components select
 // state and call actions. Built on zustand/vanilla so the slices run and are tested in Node.
 import { type StoreApi, createStore } from 'zustand/vanilla'
 import type { BrowserEngine } from '../engine/browser-engine'
@@ -7,12 +7,13 @@ import type { ApiPort } from './api-port'
 import { type ConnectionSlice, createConnectionSlice } from './connection-slice'
 import { type DeliveriesSlice, createDeliveriesSlice } from './deliveries-slice'
 import { type ExportSlice, createExportSlice } from './export-slice'
+import { type MirrorSlice, createMirrorSlice } from './mirror-slice'
 import { type NavigationSlice, createNavigationSlice } from './navigation-slice'
 import { type QuerySlice, createQuerySlice } from './query-slice'
 import { type RestoreSlice, createRestoreSlice } from './restore-slice'
 import { type TablesSlice, createTablesSlice } from './tables-slice'
 
-export type AppState = ConnectionSlice & DeliveriesSlice & TablesSlice & QuerySlice & ExportSlice & NavigationSlice & RestoreSlice
+export type AppState = ConnectionSlice & DeliveriesSlice & TablesSlice & QuerySlice & ExportSlice & NavigationSlice & RestoreSlice & MirrorSlice
 
 export interface StoreDeps {
   readonly api: ApiPort
@@ -30,6 +31,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createQuerySlice(deps)(...a),
     ...createExportSlice(deps)(...a),
     ...createNavigationSlice(...a),
-    ...createRestoreSlice(deps)(...a)
+    ...createRestoreSlice(deps)(...a),
+    ...createMirrorSlice(deps)(...a)
   }))
 }

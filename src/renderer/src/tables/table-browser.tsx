@@ -24,6 +24,7 @@ import { checkFilters } from './filter-value-check'
 import { call } from '../common/api-transport'
 import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
 import { RestorePanel } from './restore-panel'
+import { LocalMirrorPanel } from '../mirror/local-mirror-panel'
 
 // The window's one query session (held by the query slice).
 const { session } = appStore.getState()
@@ -53,6 +54,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   const filters = useApp((s) => s.filters)
   const time = useApp((s) => s.timeRange)
   const tenants = useApp((s) => s.tenants)
+  const mirrorGeneration = useApp((s) => s.mirrorGeneration)
   const filterZone = useApp((s) => s.filterZone)
   const { selectTable, setTableTab: setTab, addFilter, changeFilter, removeFilter, setTimeRange: setTime, setTenants, setFilterZone, openInSql: onOpenSql, openExport } = appStore.getState()
   const [views, setViews] = useState<ViewsState | null>(null)
@@ -83,7 +85,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         if (first) selectTable({ schema: first.split('.')[0] as string, table: first.split('.')[1] as string }, false)
       }
     }, (e: Error) => setViewsError(e.message))
-  }, [asOf, overview, engineGeneration])
+  }, [asOf, overview, engineGeneration, mirrorGeneration])
 
   // Row counts of every table with a view, one query each, in the background.
   useEffect(() => {
@@ -246,6 +248,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         ) : null}
       </nav>
       <div style={{ minWidth: 0 }}>
+        <LocalMirrorPanel />
         <h2 style={{ fontSize: 16, margin: '4px 0' }}>
           {qualified}{' '}
           <span style={{ fontWeight: 400, fontSize: 13, color: '#555' }}>

@@ -1,0 +1,49 @@
+// What the local mirror panel says, as pure functions of the mirror's status (tested in Node): the state in words,
+// the progress line, and what a table that is not mirrored yet says in the tables view.
+import type { MirrorStatusView, MirrorTableView } from '../../../shared/api-contract'
+import { formatBytes, formatTimeLeft } from '../../../shared/byte-size'
+
+const n = (x: number): string => x.toLocaleString('en')
+
+export function mirrorStateWords(s: MirrorStatusView): string {
+  switch (s.state) {
+    case 'none':
+      return 'not built yet'
+    case 'building':
+      return 'building'
+    case 'ready':
+      return s.tables.every((t) => t.folders >= t.foldersTotal) ? 'up to date' : 'partly built'
+    case 'cancelled':
+      return 'cancelled'
+    case 'limit':
+      return 'stopped at its disk limit'
+    case 'error':
+      return 'could not be brought up to date'
+  }
+}
+
+/** "Table 2 of 3 (claudia_messages) · 120 of 400 folders · 300 of 1,000 files · 12 MB of 40 MB · about 2 min left". */
+export function mirrorProgressWords(s: MirrorStatusView): string | null {
+  const p = s.progress
+  if (!p) return null
+  const table = p.table ? ` (${p.table.split('.').pop() ?? p.table})` : ''
+  const left = p.secondsLeft === null ? 'estimating the time left' : p.secondsLeft === 0 ? 'finishing' : `${formatTimeLeft(p.secondsLeft)} left`
+  return `Table ${n(Math.min(p.tables + 1, p.tablesTotal))} of ${n(p.tablesTotal)}${table} · ${n(p.folders)} of ${n(p.foldersTotal)} folders · ${n(p.files)} of ${n(p.filesTotal)} files · ${formatBytes(p.bytes)} of ${formatBytes(p.bytesTotal)} · ${left}`
+}
+
+/** "Uses 48 MB on disk (compacted 8.0 MB, downloaded files 40 MB) of 25 GB allowed (the default: a quarter of the free space)". */
+export function mirrorUsageWords(s: MirrorStatusView): string {
+  const limit = s.limit
+    ? ` of ${formatBytes(s.limit.bytes)} allowed${s.limit.chosen ? '' : ' (the default: a quarter of the free space when it was first built)'}`
+    : ''
+  return `Uses ${formatBytes(s.usage.total)} on disk (compacted ${formatBytes(s.usage.mirror)}, the bucket's files downloaded for it ${formatBytes(s.usage.downloaded)})${limit}`
+}
+
+export const tablePercent = (t: MirrorTableView): number => (t.foldersTotal === 0 ? 100 : Math.floor((100 * t.folders) / t.foldersTotal))
+
+/** For a parts table the mirror does not hold whole: "not mirrored yet — 40% (reading the bucket's files meanwhile)"; null when it does (or for a full table). */
+export function tableMirrorNote(s: MirrorStatusView | null, table: string): string | null {
+  const t = s?.tables.find((x) => x.table === table)
+  if (!s || !t || t.folders >= t.foldersTotal) return null
+  return `not mirrored yet — ${tablePercent(t)}% (reading the bucket's files meanwhile)`
+}

@@ -1,0 +1,119 @@
+// The "Local mirror" panel in Debian's Chromium, on the web host, over a generated bucket in the S3 test server:
+// the first build's progress (bar, folders, files, bytes, time left), Cancel (what was built stays; a table not
+// mirrored yet says how far along it is and still reads right, from the bucket's files), Resume to the end, disk
+// use per table and the limit, and "Clear the mirror" confirmed. Screenshots under test-results/.
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { MemorySecretStore } from '../../src/main/connections/secret-store'
+import { Workspace } from '../../src/main/workspace'
+import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
+
+const BUCKET = 'mirror-panel'
+let app: AppUnderTest
+let page: Page
+
+beforeAll(async () => {
+  app = await startAppUnderTest({
+    s3Bucket: BUCKET,
+    workspace: async ({ demo, s3, work }) => {
+      const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
+      const { id } = await w.connectionSave({
+        connection: {
+          name: 'Mirror S3',
+          provider: 's3',
+          bucket: BUCKET,
+          prefix: '',
+          endpoint: (s3 as S3Server).endpoint,
+          region: 'us-east-1',
+          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
+        } as never,
+        secretAccessKey: S3_TEST_KEYS.secretAccessKey
+      })
+      await w.connectionOpen({ id })
+      return w
+    }
+  })
+  ;({ page } = app)
+}, 300_000)
+afterAll(async () => {
+  await app?.close()
+})
+
+const panel = (): ReturnType<Page['locator']> => page.locator('[data-testid=mirror-panel]')
+
+describe('the local mirror panel', () => {
+  it('shows the build, cancels and resumes it, shows disk use per table, and clears the mirror', async () => {
+    await page.goto(app.host.url)
+    await page.getByRole('tab', { name: 'Tables' }).click()
+    // The first build, under way: a bar, folders, files and bytes of the total, and the time left.
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 120_000 }).toBe('building')
+    await expect
+      .poll(() => page.locator('[data-testid=mirror-progress]').textContent(), { timeout: 60_000 })
+      .toMatch(/^Table \d of 3 \(\w+\) · [\d,]+ of [\d,]+ folders · [\d,]+ of [\d,]+ files · .+ of .+ · (about .+ left|estimating the time left|finishing)$/)
+    await expect.poll(() => panel().getByRole('progressbar', { name: 'mirror build progress' }).count()).toBe(1)
+    await page.screenshot({ path: 'test-results/mirror-panel-building.png' })
+
+    await panel().getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 60_000 }).toBe('cancelled')
+    await expect
+      .poll(() => page.locator('[data-testid=mirror-message]').textContent())
+      .toMatch(/^Cancelled: the mirror keeps what it built \([\d,]+ of [\d,]+ folders\)\. Resume, or the next refresh, goes on from there/)
+    // A table the mirror does not hold whole says how far along it is, and reads right from the bucket's files.
+    await panel().getByRole('button', { name: 'Details' }).click()
+    const rows = panel().locator('[data-testid=mirror-details] tbody tr')
+    await expect.poll(() => rows.count()).toBe(3)
+    const held = await rows.evaluateAll((trs) => trs.map((tr) => ({ table: (tr as HTMLElement).dataset['table'] ?? '', text: tr.textContent ?? '' })))
+    const partial = held.find((r) => !/\(100%\)/.test(r.text))
+    expect(partial, JSON.stringify(held)).toBeDefined()
+    const table = partial!.table.split('.')[1]!
+    const percent = /\((\d+)%\)/.exec(partial!.text)![1]
+    await page.locator(`[data-table-item=${table}]`).click()
+    await expect
+      .poll(() => page.locator('[data-testid=mirror-table-note]').textContent())
+      .toBe(`${table}: not mirrored yet — ${percent}% (reading the bucket's files meanwhile)`)
+    await expect
+      .poll(() => page.locator('[data-testid=result-grid]').getAttribute('data-rows'), { timeout: 120_000 })
+      .toBe(String(app.demo.expected.tables[table]?.rows))
+    await page.screenshot({ path: 'test-results/mirror-panel-cancelled.png' })
+
+    await panel().getByRole('button', { name: 'Resume' }).click()
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 30_000 }).toBe('building')
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 300_000 }).toBe('ready')
+    await expect.poll(() => page.locator('[data-testid=mirror-state]').textContent()).toBe('up to date')
+    await expect.poll(() => page.locator('[data-testid=mirror-table-note]').count()).toBe(0)
+    await expect.poll(() => rows.evaluateAll((trs) => trs.every((tr) => /\(100%\)/.test(tr.textContent ?? '')))).toBe(true)
+    await expect
+      .poll(() => page.locator('[data-testid=mirror-usage]').textContent())
+      .toMatch(
+        /^Uses .+ on disk \(compacted .+, the bucket's files downloaded for it .+\) of .+ allowed \(the default: a quarter of the free space when it was first built\)\.$/
+      )
+    await expect
+      .poll(() => page.locator('[data-testid=result-grid]').getAttribute('data-rows'), { timeout: 120_000 })
+      .toBe(String(app.demo.expected.tables[table]?.rows))
+    await page.screenshot({ path: 'test-results/mirror-panel-ready.png' })
+
+    // A limit chosen is saved; the default comes back with one click.
+    await panel().getByLabel('mirror limit in GB').fill('2')
+    await panel().getByRole('button', { name: 'Set limit' }).click()
+    await expect.poll(() => page.locator('[data-testid=mirror-usage]').textContent()).toMatch(/of 2\.0 GB allowed\.$/)
+    await panel().getByRole('button', { name: 'Default limit' }).click()
+    await expect
+      .poll(() => page.locator('[data-testid=mirror-usage]').textContent())
+      .toMatch(/\(the default: a quarter of the free space when it was first built\)\.$/)
+
+    // Clear, confirmed: nothing on disk, and the table says it is not mirrored yet.
+    await panel().getByRole('button', { name: 'Clear the mirror' }).click()
+    await expect
+      .poll(() => panel().getByRole('group', { name: 'confirm clearing the mirror' }).textContent())
+      .toMatch(/^Remove the mirror and the files downloaded for it \(.+\)\? The next refresh builds it again\./)
+    await panel().getByRole('button', { name: 'Clear', exact: true }).click()
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 60_000 }).toBe('none')
+    await expect.poll(() => panel().textContent()).toContain('0 bytes on disk')
+    await expect
+      .poll(() => page.locator('[data-testid=mirror-table-note]').textContent())
+      .toBe(`${table}: not mirrored yet — 0% (reading the bucket's files meanwhile)`)
+    await page.screenshot({ path: 'test-results/mirror-panel-cleared.png' })
+  }, 900_000)
+})
