@@ -41,7 +41,7 @@ const until = async (what: () => boolean, ms = 180_000): Promise<void> => {
 }
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 4 })
+  demo = await generateDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-mirror-slice-'))
   workspace = new Workspace({
     dataDir: join(work, 'data'),
