@@ -7,6 +7,9 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, MirrorStatusView, RefreshStatus, RestorePlanView, RestoreStatusView } from '../shared/api-contract'
 import { objectsForViews } from '../shared/bucket-views'
+import { CATALOG } from '../shared/catalog'
+import { identityTag } from '../shared/identity-tag'
+import { selectSegments } from '../shared/mirror-plan'
 import { type Inventory, unknownTables } from '../shared/inventory'
 import { mirroredKeys } from '../shared/mirror-plan'
 import type { ListedObject } from '../shared/listing'
@@ -456,13 +459,17 @@ export class Workspace {
     // The query pane reads the parts tables the mirror holds whole from it, and the others from the bucket's files:
     // it never waits for a build (the version changes when one ends, so the views are built again then).
     await this.running.catch(() => {})
-    const connectionMirror = this.mirrorFor(service)
-    const mirrorVersion = connectionMirror.version
-    const mirror = await connectionMirror.segments()
+    const mirror = await this.mirrorFor(service).segments()
     const { inventory, generation, unreadable } = await service.snapshot()
     const server = await this.byteServerFor(service)
     // Files that are not Parquet are left out of what the renderer's engine builds its views from (the rules' fallback).
     const opts = { unreadable, ...(args.asOf ? { asOf: Date.parse(args.asOf) } : {}) }
+    // What the views read of the mirror: per parts table, its segments once it holds the table whole, else the raw files.
+    // Only a change of that (a table newly whole, a segment replaced, a clear) builds the views again.
+    const mirrorVersion = identityTag(CATALOG.filter((t) => t.mode === 'parts').map((t) => {
+      const sel = selectSegments(inventory, t, mirror, { now: service.now(), ...opts })
+      return sel.ok ? sel.segments.map((x) => x.file).join(',') : 'raw'
+    }).join('|'))
     const counts = new Map<string, number>()
     for (const f of inventory.folders.values()) if (!f.ref.catalog) counts.set(`${f.ref.schema}.${f.ref.table}`, (counts.get(`${f.ref.schema}.${f.ref.table}`) ?? 0) + 1)
     return {

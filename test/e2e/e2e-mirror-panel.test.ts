@@ -4,7 +4,11 @@
 // use per table and the limit, and "Clear the mirror" confirmed. Screenshots under test-results/.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { listAll } from '../../src/main/bucket/bucket-provider'
+import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import { isArchived } from '../../src/shared/listing'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace'
 import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
@@ -17,6 +21,13 @@ let page: Page
 beforeAll(async () => {
   app = await startAppUnderTest({
     s3Bucket: BUCKET,
+    // No archived object here (the raw files, read while a table is not mirrored yet, would refuse a table that needs one).
+    prepare: async ({ demo, s3 }) => {
+      for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) {
+        if (isArchived(o, Date.parse(demo.expected.now)))
+          await (s3 as S3Server).put(BUCKET, o.key, await readFile(join(demo.bucketDir, o.key)), new Date(o.lastModified))
+      }
+    },
     workspace: async ({ demo, s3, work }) => {
       const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
       const { id } = await w.connectionSave({
@@ -40,6 +51,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close()
 })
+
+/** The rows the grid shows, or the table's problem when it cannot be read. */
+const rowsShown = async (): Promise<string | null> =>
+  (await page.locator('[data-testid=table-problem]').count())
+    ? page.locator('[data-testid=table-problem]').textContent()
+    : (await page.locator('[data-testid=result-grid]').count())
+      ? page.locator('[data-testid=result-grid]').getAttribute('data-rows')
+      : null
 
 const panel = (): ReturnType<Page['locator']> => page.locator('[data-testid=mirror-panel]')
 
@@ -73,10 +92,18 @@ describe('the local mirror panel', () => {
     await expect
       .poll(() => page.locator('[data-testid=mirror-table-note]').textContent())
       .toBe(`${table}: not mirrored yet — ${percent}% (reading the bucket's files meanwhile)`)
-    await expect
-      .poll(() => page.locator('[data-testid=result-grid]').getAttribute('data-rows'), { timeout: 120_000 })
-      .toBe(String(app.demo.expected.tables[table]?.rows))
     await page.screenshot({ path: 'test-results/mirror-panel-cancelled.png' })
+    // As without a mirror: its rows, or (claudia_messages, whose raw files drift from BIGINT to DOUBLE) the query pane's reason it cannot open them.
+    const truth = String(app.demo.expected.tables[table]?.rows)
+    await expect
+      .poll(
+        async () => {
+          const r = await rowsShown()
+          return r === truth || /cannot be opened in the query pane: its files disagree on column types/.test(r ?? '')
+        },
+        { timeout: 300_000 }
+      )
+      .toBe(true)
 
     await panel().getByRole('button', { name: 'Resume' }).click()
     await expect.poll(() => panel().getAttribute('data-state'), { timeout: 30_000 }).toBe('building')
@@ -89,9 +116,8 @@ describe('the local mirror panel', () => {
       .toMatch(
         /^Uses .+ on disk \(compacted .+, the bucket's files downloaded for it .+\) of .+ allowed \(the default: a quarter of the free space when it was first built\)\.$/
       )
-    await expect
-      .poll(() => page.locator('[data-testid=result-grid]').getAttribute('data-rows'), { timeout: 120_000 })
-      .toBe(String(app.demo.expected.tables[table]?.rows))
+    // From the mirror now, whole: its rows.
+    await expect.poll(() => rowsShown(), { timeout: 300_000 }).toBe(truth)
     await page.screenshot({ path: 'test-results/mirror-panel-ready.png' })
 
     // A limit chosen is saved; the default comes back with one click.

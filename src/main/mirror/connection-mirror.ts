@@ -43,7 +43,8 @@ export class ConnectionMirror {
   private coverage: readonly TableCoverage[] = []
   private last: MirrorRefresh | null = null
   private error: string | null = null
-  private stopped: { readonly state: 'cancelled' | 'limit'; readonly message: string } | null = null
+  /** Why the last build stopped before the end; a cancel's message is said from what the mirror holds once it stopped. */
+  private stopped: { readonly state: 'cancelled' | 'limit'; readonly message: string | null } | null = null
   private usage: Usage | null = null
   private limit: MirrorLimit | null = null
   private snapshot: Snapshot | null = null
@@ -84,7 +85,10 @@ export class ConnectionMirror {
           : this.last || tables.some((t) => t.folders > 0)
             ? 'ready'
             : 'none'
-    const message = state === 'building' ? null : (this.stopped?.message ?? this.error)
+    const held = tables.reduce((n, t) => n + t.folders, 0)
+    const total = tables.reduce((n, t) => n + t.foldersTotal, 0)
+    const cancelled = `Cancelled: the mirror keeps what it built (${held.toLocaleString('en')} of ${total.toLocaleString('en')} folders). Resume, or the next refresh, goes on from there; the tables it does not hold read the bucket's files meanwhile.`
+    const message = state === 'building' ? null : state === 'cancelled' ? cancelled : (this.stopped?.message ?? this.error)
     return {
       state,
       message,
@@ -115,12 +119,17 @@ export class ConnectionMirror {
   async refreshUsage(): Promise<MirrorStatusView> {
     const [u, downloaded] = await Promise.all([this.mirror.usage(), this.store.bytesHeld()])
     const byTable: Record<string, { bytes: number; segments: number }> = {}
-    for (const s of await this.mirror.segments()) {
+    const segments = await this.mirror.segments()
+    for (const s of segments) {
       const t = (byTable[s.table] ??= { bytes: 0, segments: 0 })
       t.bytes += s.bytes
       t.segments += s.rows > 0 ? 1 : 0
     }
     this.usage = { mirror: u.total, downloaded, byTable }
+    // Folders held, from the index (a cancelled build's last segment may have finished after its last progress).
+    const folders = new Map<string, number>()
+    for (const s of segments) folders.set(s.table, (folders.get(s.table) ?? 0) + s.folders.length)
+    if (this.progress === null) this.coverage = this.coverage.map((c) => ({ ...c, folders: folders.get(c.table) ?? 0 }))
     if (this.opts.limit) this.limit = await this.opts.limit()
     return this.status()
   }
@@ -193,12 +202,7 @@ export class ConnectionMirror {
     const running = this.build
     if (running) {
       this.again = false
-      const held = this.coverage.reduce((n, t) => n + t.folders, 0)
-      const total = this.coverage.reduce((n, t) => n + t.foldersTotal, 0)
-      this.stopped = {
-        state: 'cancelled',
-        message: `Cancelled: the mirror keeps what it built (${held.toLocaleString('en')} of ${total.toLocaleString('en')} folders). Resume, or the next refresh, goes on from there; the tables it does not hold read the bucket's files meanwhile.`
-      }
+      this.stopped = { state: 'cancelled', message: null }
       this.abort?.abort()
       await running
     }
