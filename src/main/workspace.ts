@@ -484,6 +484,9 @@ export class Workspace {
 
   private async engineFor(asOf: string | null): Promise<BucketEngine> {
     const service = await this.current()
+    // Main's engine (exports, definitions) waits for a running build, as before: it reads the history the mirror
+    // holds (archived files once restored among it). A cancelled or stopped build does not hold it up.
+    await this.mirrorFor(service).settled()
     const { inventory, objects, generation, unreadable } = await service.snapshot()
     const key = `${service.connectionId}|${generation}|${this.mirrorFor(service).version}|${asOf ?? 'latest'}`
     if (this.mainEngine?.key !== key) {
