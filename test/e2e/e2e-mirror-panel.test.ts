@@ -136,7 +136,7 @@ describe('the local mirror panel', () => {
       .toMatch(/^Remove the mirror and the files downloaded for it \(.+\)\? The next refresh builds it again\./)
     await panel().getByRole('button', { name: 'Clear', exact: true }).click()
     await expect.poll(() => panel().getAttribute('data-state'), { timeout: 60_000 }).toBe('none')
-    await expect.poll(() => panel().textContent()).toContain('0 bytes on disk')
+    await expect.poll(() => panel().textContent()).toContain('0 B on disk')
     await expect
       .poll(() => page.locator('[data-testid=mirror-table-note]').textContent())
       .toBe(`${table}: not mirrored yet — 0% (reading the bucket's files meanwhile)`)

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { formatBytes } from '../../shared/byte-size'
+import { formatBytes } from '../../shared/restore-plan'
 import { CATALOG } from '../../shared/catalog'
 import type { Inventory } from '../../shared/inventory'
 import { identityTag } from '../../shared/identity-tag'

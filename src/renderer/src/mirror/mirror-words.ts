@@ -1,7 +1,8 @@
 // What the local mirror panel says, as pure functions of the mirror's status (tested in Node): the state in words,
 // the progress line, and what a table that is not mirrored yet says in the tables view.
 import type { MirrorStatusView, MirrorTableView } from '../../../shared/api-contract'
-import { formatBytes, formatTimeLeft } from '../../../shared/byte-size'
+import { formatBytes } from '../../../shared/restore-plan'
+import { durationText } from '../../../shared/durations'
 
 const n = (x: number): string => x.toLocaleString('en')
 
@@ -22,16 +23,16 @@ export function mirrorStateWords(s: MirrorStatusView): string {
   }
 }
 
-/** "Table 2 of 3 (claudia_messages) · 120 of 400 folders · 300 of 1,000 files · 12 MB of 40 MB · about 2 min left". */
+/** "Table 2 of 3 (claudia_messages) · 120 of 400 folders · 300 of 1,000 files · 12.0 MB of 40.0 MB · about 2 min 5 s left". */
 export function mirrorProgressWords(s: MirrorStatusView): string | null {
   const p = s.progress
   if (!p) return null
   const table = p.table ? ` (${p.table.split('.').pop() ?? p.table})` : ''
-  const left = p.secondsLeft === null ? 'estimating the time left' : p.secondsLeft === 0 ? 'finishing' : `${formatTimeLeft(p.secondsLeft)} left`
+  const left = p.secondsLeft === null ? 'estimating the time left' : p.secondsLeft === 0 ? 'finishing' : `about ${durationText(p.secondsLeft * 1000)} left`
   return `Table ${n(Math.min(p.tables + 1, p.tablesTotal))} of ${n(p.tablesTotal)}${table} · ${n(p.folders)} of ${n(p.foldersTotal)} folders · ${n(p.files)} of ${n(p.filesTotal)} files · ${formatBytes(p.bytes)} of ${formatBytes(p.bytesTotal)} · ${left}`
 }
 
-/** "Uses 48 MB on disk (compacted 8.0 MB, downloaded files 40 MB) of 25 GB allowed (the default: a quarter of the free space)". */
+/** "Uses 48.0 MB on disk (compacted 8.0 MB, the bucket's files downloaded for it 40.0 MB) of 25.0 GB allowed (the default: …)". */
 export function mirrorUsageWords(s: MirrorStatusView): string {
   const limit = s.limit
     ? ` of ${formatBytes(s.limit.bytes)} allowed${s.limit.chosen ? '' : ' (the default: a quarter of the free space when it was first built)'}`
