@@ -1,6 +1,7 @@
 // What a bulk restore of archived history would do, before it starts: for one table (or every table), the archived
 // files its logical view needs (count, bytes, which delivery dates), and how long the chosen retrieval tier usually
 // takes for the files' archive classes, in words a user reads before starting. Pure: from the inventory and `now`.
+import { countText, formatBytes } from './counts'
 import { CATALOG, type CatalogTable } from './catalog'
 import { compareDelivery } from './delivery-order'
 import { type Folder, type Inventory, foldersForLogicalTable, readyPartsFolders } from './inventory'
@@ -58,17 +59,7 @@ export interface RestorePlan {
   readonly summary: string
 }
 
-/** Sizes as the user reads them (1 decimal, decimal units, as the views' notes say them). */
-export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} B`
-  if (n < 1e6) return `${(n / 1e3).toFixed(1)} KB`
-  if (n < 1e9) return `${(n / 1e6).toFixed(1)} MB`
-  return `${(n / 1e9).toFixed(1)} GB`
-}
-
 const dateOf = (f: Folder): string => (f.ref.partition.kind === 'etl' && f.ref.partition.initial ? '__initial__' : f.ref.partition.date)
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`
 
 function dateList(dates: readonly string[]): string {
   if (dates.length <= 6) return dates.join(', ')
@@ -133,19 +124,19 @@ export function planRestore(
       : files.length === 0
         ? `Nothing to restore: no file ${what} reads is archived.`
         : noTier.length > 0
-          ? `${plural(
+          ? `${countText(
               noTier.reduce((n, c) => n + c.count, 0),
               'file'
             )} ${noTier.length === 1 && noTier[0]?.count === 1 ? 'is' : 'are'} in ${noTier.map((c) => c.name).join(' and ')}, which has no ${args.tier} retrieval: choose Standard (within 12 hours) or Bulk (within 48 hours).`
           : !Number.isInteger(args.days) || args.days < 1 || args.days > RESTORE_MAX_DAYS
             ? `Keep the restored copies from 1 to ${RESTORE_MAX_DAYS} days.`
             : null
-  const delays = classes.map((c) => `${c.delay ?? `no ${args.tier} tier`} for ${plural(c.count, 'file')} in ${c.name}`).join('; ')
+  const delays = classes.map((c) => `${c.delay ?? `no ${args.tier} tier`} for ${countText(c.count, 'file')} in ${c.name}`).join('; ')
   const summary =
     files.length === 0
       ? `No file ${what} reads is archived: nothing to restore.`
-      : `Restores ${plural(files.length, 'archived file')} (${formatBytes(bytes)}) that ${what} needs, delivered ${dateList(dates)}. ${args.tier} retrieval usually takes ${delays}. ` +
-        `S3 keeps each restored copy readable for ${plural(args.days, 'day')}; ${fullOnly(found.map((x) => x.folder))}`
+      : `Restores ${countText(files.length, 'archived file')} (${formatBytes(bytes)}) that ${what} needs, delivered ${dateList(dates)}. ${args.tier} retrieval usually takes ${delays}. ` +
+        `S3 keeps each restored copy readable for ${countText(args.days, 'day')}; ${fullOnly(found.map((x) => x.folder))}`
   return { table: args.table, tier: args.tier, days: args.days, files, count: files.length, bytes, dates, classes, readDirectly, problem, summary }
 }
 

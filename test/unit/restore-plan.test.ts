@@ -5,7 +5,8 @@ import { validateArgs } from '../../src/shared/api-contract'
 import { buildInventory } from '../../src/shared/inventory'
 import { type ListedObject, isArchived } from '../../src/shared/listing'
 import { mirroredKeys } from '../../src/shared/mirror-plan'
-import { GCS_NO_RESTORE, formatBytes, planRestore } from '../../src/shared/restore-plan'
+import { formatBytes } from '../../src/shared/counts'
+import { GCS_NO_RESTORE, planRestore } from '../../src/shared/restore-plan'
 
 const NOW = Date.parse('2026-11-20T12:00:00Z')
 const day = 86_400_000

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { formatBytes } from '../../shared/restore-plan'
+import type { MirrorProgressView } from '../../shared/api-contract'
+import { formatBytes } from '../../shared/counts'
 import { CATALOG } from '../../shared/catalog'
 import type { Inventory } from '../../shared/inventory'
 import { identityTag } from '../../shared/identity-tag'
@@ -17,22 +18,8 @@ import { NativeEngine } from '../engine/native-engine'
 import { ensurePrivateDir, writePrivateFile } from '../files/private-file'
 import type { FileStore, StoreProgress } from '../store/file-store'
 
-export interface MirrorProgress {
-  /** Segments built (or given up on) of those this build makes, and the table of the one under way ('' at the end). */
-  readonly segments: number
-  readonly segmentsTotal: number
-  readonly table: string
-  /** Tables this build changes, and how many of them are done. */
-  readonly tables: number
-  readonly tablesTotal: number
-  /** Ready folders and their files this build compacts, done so far. */
-  readonly folders: number
-  readonly foldersTotal: number
-  readonly files: number
-  readonly filesTotal: number
-  /** Bytes of the bucket's files this build reads (downloaded, or already held whole), done so far. */
-  readonly bytes: number
-  readonly bytesTotal: number
+/** A build's progress as main counts it: the contract's view without what the connection adds (its start, the time left). */
+export interface MirrorProgress extends Omit<MirrorProgressView, 'startedAt' | 'secondsLeft'> {
   /** Per parts table: folders the mirror holds of those the rules read now (a table reads the mirror once it holds all). */
   readonly coverage: readonly TableCoverage[]
 }

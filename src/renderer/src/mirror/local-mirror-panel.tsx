@@ -2,7 +2,7 @@
 // Cancel, Resume after a cancel or the limit, and on demand its disk use per table, its limit and "Clear the mirror"
 // (confirmed inline). For the table picked, it says whether it reads the mirror or, not mirrored yet, the bucket's files.
 import { useEffect, useState } from 'react'
-import { formatBytes } from '../../../shared/restore-plan'
+import { formatBytes } from '../../../shared/counts'
 import { appStore, useApp } from '../store/use-app-store'
 import { mirrorProgressWords, mirrorStateWords, mirrorUsageWords, tableMirrorNote, tablePercent } from './mirror-words'
 import styles from './local-mirror-panel.module.css'

@@ -3,7 +3,8 @@
 // the tier's usual delay shown before starting), and the connection's restore job (n of m restored, tier, started
 // when; still there after the app is opened again). A GCS connection says its archive classes need no restore.
 import { useEffect } from 'react'
-import { RESTORE_MAX_DAYS, RESTORE_TIERS, type RestoreTier, formatBytes } from '../../../shared/restore-plan'
+import { countText, formatBytes } from '../../../shared/counts'
+import { RESTORE_MAX_DAYS, RESTORE_TIERS, type RestoreTier } from '../../../shared/restore-plan'
 import type { RestoreJobView } from '../../../shared/api-contract'
 import { wallClock } from '../common/time'
 import { appStore, useApp } from '../store/use-app-store'
@@ -14,7 +15,7 @@ const utc = (iso: string): string => `${wallClock(Date.parse(iso), 'utc')} UTC`
 function JobLine({ job }: { job: RestoreJobView }): React.JSX.Element {
   const what = job.table ?? 'every table'
   const { done, failed } = job.counts
-  const head = `Restore of ${job.total.toLocaleString('en')} archived file${job.total === 1 ? '' : 's'} (${formatBytes(job.bytes)}) of ${what}, ${job.tier}, kept ${job.days} day${job.days === 1 ? '' : 's'}, started ${utc(job.startedAt)}`
+  const head = `Restore of ${countText(job.total, 'archived file')} (${formatBytes(job.bytes)}) of ${what}, ${job.tier}, kept ${countText(job.days, 'day')}, started ${utc(job.startedAt)}`
   if (job.finishedAt) {
     return (
       <div className={css.done} data-testid="restore-progress" data-finished="true" data-done={done} data-total={job.total}>
@@ -85,7 +86,7 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
           <div className={css.row}>
             <span>
               <b>
-                {mine.count.toLocaleString('en')} archived file{mine.count === 1 ? '' : 's'} ({formatBytes(mine.bytes)})
+                {countText(mine.count, 'archived file')} ({formatBytes(mine.bytes)})
               </b>{' '}
               of {table} {mine.count === 1 ? 'is' : 'are'} left out: delivered {mine.dates.slice(0, 6).join(', ')}
               {mine.dates.length > 6 ? `, … (${mine.dates.length} dates)` : ''}. {mine.count === 1 ? 'It is' : 'They are'} in{' '}
