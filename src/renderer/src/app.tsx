@@ -3,6 +3,7 @@
 import { useEffect } from 'react'
 import { APP_NAME } from '../../shared/app-info'
 import type { MenuCommand } from '../../shared/menu-commands'
+import css from './app.module.css'
 import { ExportDialog } from './common/export-dialog'
 import { shortcutCommand } from './common/menu-shortcuts'
 import { wallClock } from './common/time'
@@ -11,8 +12,6 @@ import { DeliveriesView } from './deliveries/deliveries-view'
 import { SqlPane } from './sql/sql-pane'
 import { appStore, useApp } from './store/use-app-store'
 import { TableBrowser } from './tables/table-browser'
-
-const btn: React.CSSProperties = { fontSize: 13, padding: '3px 10px' }
 
 const TABS = [
   ['deliveries', 'Deliveries'],
@@ -62,10 +61,10 @@ export function App(): React.JSX.Element {
 
   const p = status?.progress
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 16, color: '#1f2328', maxWidth: 1800 }}>
-      <header style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <h1 style={{ fontSize: 20, margin: 0 }}>{APP_NAME}</h1>
-        <label style={{ fontSize: 13 }}>
+    <main className={css.app}>
+      <header className={css.header}>
+        <h1 className={css.title}>{APP_NAME}</h1>
+        <label className={css.connection}>
           Connection{' '}
           <select aria-label="connection" value={connections?.active ?? ''} onChange={(e) => void openConnection(e.target.value).catch(fail)}>
             {connections?.active ? null : <option value="">{error ? '(none open)' : '(opening…)'}</option>}
@@ -76,58 +75,58 @@ export function App(): React.JSX.Element {
             ))}
           </select>
         </label>
-        <button style={btn} onClick={() => setManagerOpen(true)}>
+        <button className={css.button} onClick={() => setManagerOpen(true)}>
           Connections…
         </button>
-        <span style={{ flex: 1 }} />
+        <span className={css.spacer} />
         {status?.running ? (
           <>
-            <span data-testid="refresh-progress" style={{ fontSize: 13 }}>
+            <span data-testid="refresh-progress" className={css.progressText}>
               Refreshing… {p ? `${p.prefixesDone}/${p.prefixesTotal} folders listed, ${p.objects.toLocaleString()} objects` : 'starting'}
             </span>
-            <progress max={p?.prefixesTotal || 1} value={p?.prefixesDone ?? 0} style={{ width: 120 }} />
-            <button style={btn} onClick={() => void cancelRefresh()}>
+            <progress max={p?.prefixesTotal || 1} value={p?.prefixesDone ?? 0} className={css.progress} />
+            <button className={css.button} onClick={() => void cancelRefresh()}>
               Cancel
             </button>
           </>
         ) : (
           <>
-            <span data-testid="refresh-status" style={{ fontSize: 12, color: status?.lastError ? '#b3261e' : '#555' }}>
+            <span data-testid="refresh-status" data-failed={Boolean(status?.lastError)} className={css.refreshStatus}>
               {status?.lastError ?? (status?.lastRefreshed ? `Refreshed ${wallClock(Date.parse(status.lastRefreshed), 'local').slice(11)} local` : '')}
               {status?.nextAuto ? ` · next automatic refresh ${wallClock(Date.parse(status.nextAuto), 'local').slice(11)}` : ''}
             </span>
-            <button style={btn} onClick={() => void refresh(false)} title="List what changed since the last refresh">
+            <button className={css.button} onClick={() => void refresh(false)} title="List what changed since the last refresh">
               Refresh
             </button>
-            <button style={btn} onClick={() => void refresh(true)} title="Forget the saved listing and list the whole bucket again (slower; use it when something looks missing)">
+            <button className={css.button} onClick={() => void refresh(true)} title="Forget the saved listing and list the whole bucket again (slower; use it when something looks missing)">
               Full refresh
             </button>
           </>
         )}
       </header>
       {error ? (
-        <p role="alert" style={{ color: '#b3261e', background: '#fdecea', padding: 8, borderRadius: 4 }}>
+        <p role="alert" className={css.error}>
           {error}
         </p>
       ) : null}
-      <nav role="tablist" aria-label="views" style={{ display: 'flex', gap: 4, marginTop: 10, borderBottom: '1px solid #dde1e6' }}>
+      <nav role="tablist" aria-label="views" className={css.tabs}>
         {TABS.map(([id, label]) => (
-          <button key={id} role="tab" aria-selected={tab === id} onClick={() => show(id)} style={{ border: 'none', borderBottom: tab === id ? '3px solid #2e6fd1' : '3px solid transparent', background: 'none', padding: '6px 14px', fontSize: 14, fontWeight: tab === id ? 700 : 400, cursor: 'pointer' }}>
+          <button key={id} role="tab" aria-selected={tab === id} onClick={() => show(id)} className={css.tab}>
             {label}
           </button>
         ))}
       </nav>
       {visited.tables && overview ? (
-        <div style={{ display: tab === 'tables' ? 'block' : 'none' }}>
+        <div className={css.view} data-shown={tab === 'tables'}>
           <TableBrowser overview={overview} />
         </div>
       ) : null}
       {visited.sql && overview ? (
-        <div style={{ display: tab === 'sql' ? 'block' : 'none', marginTop: 12 }}>
+        <div className={css.sqlView} data-shown={tab === 'sql'}>
           <SqlPane />
         </div>
       ) : null}
-      <div style={{ display: tab === 'deliveries' ? 'block' : 'none' }}>
+      <div className={css.view} data-shown={tab === 'deliveries'}>
         <DeliveriesView />
       </div>
       {managerOpen && connections ? <ConnectionManager view={connections} /> : null}

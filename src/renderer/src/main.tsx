@@ -1,4 +1,5 @@
-// Renderer entry. The app's screens arrive with the desktop issue; this shows the catalog the core knows.
+// Renderer entry: the design tokens (one stylesheet of custom properties every CSS module uses), then the app.
+import './common/tokens.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app'

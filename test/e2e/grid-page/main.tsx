@@ -1,5 +1,6 @@
 // Test harness: the renderer's results grid (the SQL pane's and the table browser's) on the renderer's own
 // engine (DuckDB-WASM 1.28 in a browser worker) and result set, driven by Playwright; no bucket, no API.
+import '../../../src/renderer/src/common/tokens.css'
 import { createRoot } from 'react-dom/client'
 import { type BrowserEngine, startBrowserEngine } from '../../../src/renderer/src/engine/browser-engine'
 import { runQueryOn } from '../../../src/renderer/src/engine/result-set'

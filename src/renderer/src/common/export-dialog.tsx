@@ -4,6 +4,8 @@
 import { useEffect, useState } from 'react'
 import { countText } from '../../../shared/counts'
 import { appStore, useApp } from '../store/use-app-store'
+import dialogCss from './dialog.module.css'
+import css from './export-dialog.module.css'
 
 export function ExportDialog(): React.JSX.Element | null {
   const request = useApp((s) => s.exportRequest)
@@ -31,15 +33,15 @@ export function ExportDialog(): React.JSX.Element | null {
   const { sql, asOf } = request
 
   return (
-    <div role="dialog" aria-modal="true" aria-label="Export" data-testid="export-dialog" style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,0.35)', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', paddingTop: 80, zIndex: 10 }}>
-      <div style={{ background: '#fff', borderRadius: 8, padding: 16, width: 640, boxShadow: '0 8px 30px rgba(0,0,0,0.25)', fontSize: 13 }}>
-        <div style={{ display: 'flex', justifyContent: 'space-between' }}>
-          <h2 style={{ margin: 0, fontSize: 18 }}>Export</h2>
+    <div role="dialog" aria-modal="true" aria-label="Export" data-testid="export-dialog" className={css.backdrop}>
+      <div className={css.box}>
+        <div className={dialogCss.header}>
+          <h2 className={dialogCss.title}>Export</h2>
           <button onClick={onClose} disabled={job?.running}>Close</button>
         </div>
-        <pre style={{ background: '#f6f8fa', padding: 8, maxHeight: 120, overflow: 'auto', fontSize: 11 }}>{sql}</pre>
+        <pre className={css.sql}>{sql}</pre>
         {asOf ? <p>As of {asOf.slice(0, 13).replace('T', ' ')}:00 UTC</p> : null}
-        <div style={{ display: 'flex', gap: 16, margin: '8px 0' }}>
+        <div className={css.formats}>
           <label>
             <input type="radio" name="format" checked={format === 'csv'} onChange={() => switchFormat('csv')} /> CSV (UTF-8, header row)
           </label>
@@ -47,7 +49,7 @@ export function ExportDialog(): React.JSX.Element | null {
             <input type="radio" name="format" checked={format === 'parquet'} onChange={() => switchFormat('parquet')} /> Parquet
           </label>
         </div>
-        <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+        <div className={css.row}>
           {dialog ? (
             <>
               <button
@@ -62,16 +64,16 @@ export function ExportDialog(): React.JSX.Element | null {
               <code data-testid="export-path">{path || 'no file chosen'}</code>
             </>
           ) : (
-            <label style={{ flex: 1, display: 'flex', gap: 8, alignItems: 'center' }}>
+            <label className={css.pathLabel}>
               Save to
-              <input aria-label="export path" value={path} onChange={(e) => setPath(e.target.value)} style={{ flex: 1 }} />
+              <input aria-label="export path" value={path} onChange={(e) => setPath(e.target.value)} className={css.path} />
             </label>
           )}
         </div>
-        <label style={{ display: 'block', marginTop: 6 }}>
+        <label className={css.overwrite}>
           <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Replace the file if it exists
         </label>
-        <div style={{ display: 'flex', gap: 8, marginTop: 12, alignItems: 'center' }}>
+        <div className={css.actions}>
           <button onClick={start} disabled={!path || job?.running}>
             Export
           </button>
@@ -83,7 +85,7 @@ export function ExportDialog(): React.JSX.Element | null {
           {job?.done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}
         </div>
         {error ? (
-          <p role="alert" style={{ color: '#b3261e' }}>
+          <p role="alert" className={css.error}>
             {error}
           </p>
         ) : null}

@@ -10,6 +10,7 @@ import { countText } from '../../../shared/counts'
 import { durationText } from '../../../shared/durations'
 import { contentWidths } from './column-widths'
 import { BLOB_NOTE, NULL_NOTE, isNumericType, toTsv } from './format-value'
+import css from './result-grid.module.css'
 import { type DisplayRow, ResultSet } from '../engine/result-set'
 
 const ROW_H = 24
@@ -155,20 +156,20 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
   const NUM_W = 70
 
   return (
-    <div data-testid="result-grid" data-rows={result.rowCount} data-loaded-pages={loaded.current.size} style={{ border: '1px solid #dde1e6', borderRadius: 6, fontSize: 12 }}>
-      <div style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '4px 8px', borderBottom: '1px solid #eef0f3', color: '#555' }}>
+    <div data-testid="result-grid" data-rows={result.rowCount} data-loaded-pages={loaded.current.size} className={css.grid}>
+      <div className={css.toolbar}>
         <span data-testid="result-count">
           {countText(result.rowCount, 'row')} · {countText(result.columns.length, 'column')} · {durationText(result.ms)}
         </span>
-        <span style={{ flex: 1 }} />
+        <span className={css.spacer} />
         <button disabled={!sel} onClick={() => void copy('selection')}>{sel && sel.r0 === sel.r1 && sel.c0 === sel.c1 ? 'Copy cell' : 'Copy selection'}</button>
         <button disabled={!sel} onClick={() => void copy('rows')}>Copy row{sel && sel.r1 > sel.r0 ? 's' : ''}</button>
         {copied ? <span role="status">{copied}</span> : null}
       </div>
-      <div ref={scrollRef} data-testid="grid-scroll" tabIndex={0} onKeyDown={onKeyDown} style={{ height, overflow: 'auto', position: 'relative', outline: 'none', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}>
-        <div style={{ width: totalW + NUM_W, height: rows.getTotalSize() + ROW_H, position: 'relative' }}>
-          <div style={{ position: 'sticky', top: 0, zIndex: 2, height: ROW_H, background: '#f6f8fa', borderBottom: '1px solid #dde1e6', width: totalW + NUM_W }}>
-            <div style={{ position: 'sticky', left: 0, width: NUM_W, height: ROW_H, background: '#f6f8fa', zIndex: 3, display: 'inline-block' }} />
+      <div ref={scrollRef} data-testid="grid-scroll" tabIndex={0} onKeyDown={onKeyDown} className={css.scroll} style={{ height }}>
+        <div className={css.canvas} style={{ width: totalW + NUM_W, height: rows.getTotalSize() + ROW_H }}>
+          <div className={css.head} style={{ height: ROW_H, width: totalW + NUM_W }}>
+            <div className={css.corner} style={{ width: NUM_W, height: ROW_H }} />
             {colItems.map((ci) => {
               const h = headers[ci.index]
               if (!h) return null
@@ -186,13 +187,16 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
                     setSorting([{ id: h.id, desc }])
                     onSort?.(h.id, desc)
                   }}
-                  style={{ position: 'absolute', top: 0, left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px`, padding: '0 6px', boxSizing: 'border-box', fontWeight: 600, cursor: 'pointer', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', borderRight: '1px solid #eef0f3' }}
+                  className={css.columnHeader}
+                  style={{ left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px` }}
                 >
-                  {h.id} <span style={{ color: '#888', fontWeight: 400 }}>{type.toLowerCase()}</span> {s ? (s.desc ? '▼' : '▲') : ''}
+                  {h.id} <span className={css.type}>{type.toLowerCase()}</span> {s ? (s.desc ? '▼' : '▲') : ''}
                   <span
                     onMouseDown={h.getResizeHandler()}
                     onClick={(e) => e.stopPropagation()}
-                    style={{ position: 'absolute', right: 0, top: 0, width: 6, height: ROW_H, cursor: 'col-resize', background: h.column.getIsResizing() ? '#7fb3e6' : 'transparent' }}
+                    data-resizing={h.column.getIsResizing()}
+                    className={css.resizer}
+                    style={{ height: ROW_H }}
                   />
                 </div>
               )
@@ -201,8 +205,8 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
           {items.map((ri) => {
             const row = rowAt(ri.index)
             return (
-              <div key={ri.key} data-row-index={ri.index} style={{ position: 'absolute', top: ri.start + ROW_H, left: 0, height: ROW_H, width: totalW + NUM_W, background: ri.index % 2 ? '#fbfbfc' : '#fff' }}>
-                <div style={{ position: 'sticky', left: 0, width: NUM_W, height: ROW_H, lineHeight: `${ROW_H}px`, textAlign: 'right', paddingRight: 8, boxSizing: 'border-box', color: '#999', background: 'inherit', zIndex: 1, display: 'inline-block' }}>{ri.index + 1}</div>
+              <div key={ri.key} data-row-index={ri.index} className={ri.index % 2 ? `${css.row} ${css.odd}` : css.row} style={{ top: ri.start + ROW_H, height: ROW_H, width: totalW + NUM_W }}>
+                <div className={css.rowNumber} style={{ width: NUM_W, height: ROW_H, lineHeight: `${ROW_H}px` }}>{ri.index + 1}</div>
                 {colItems.map((ci) => {
                   const c = result.columns[ci.index]
                   if (!c) return null
@@ -218,7 +222,10 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
                         if (!e.shiftKey || !anchor) setAnchor(cell)
                         scrollRef.current?.focus()
                       }}
-                      style={{ position: 'absolute', top: 0, left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px`, padding: '0 6px', boxSizing: 'border-box', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', borderRight: '1px solid #f3f4f6', background: selected ? '#d8e8fb' : undefined, color: v === null ? '#aaa' : undefined, fontStyle: v === null ? 'italic' : undefined, textAlign: isNumericType(c.type) ? 'right' : 'left' }}
+                      data-selected={selected ? 'true' : undefined}
+                      data-numeric={isNumericType(c.type) ? 'true' : undefined}
+                      className={css.cell}
+                      style={{ left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px` }}
                       {...(v === null ? { 'data-null': 'true', title: 'NULL (no value)' } : {})}
                     >
                       {row === undefined ? '…' : v === null || v === undefined ? 'NULL' : v}

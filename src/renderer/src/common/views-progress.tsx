@@ -1,12 +1,13 @@
 // While the views open (the first time, every file's Parquet footer is read): which table, how many done.
 import { useApp } from '../store/use-app-store'
+import css from './views-progress.module.css'
 
 export function ViewsProgressLine(): React.JSX.Element | null {
   const p = useApp((s) => s.viewsProgress)
   if (!p || p.done >= p.total) return null
   return (
-    <div data-testid="views-progress" role="status" style={{ fontSize: 12, color: '#555', margin: '4px 0', display: 'flex', gap: 8, alignItems: 'center' }}>
-      <progress max={p.total} value={p.done} style={{ width: 120 }} />
+    <div data-testid="views-progress" role="status" className={css.line}>
+      <progress max={p.total} value={p.done} className={css.bar} />
       Opening the tables: {p.done}/{p.total} {p.table ? `(${p.table})` : ''} — the first time, the footers of {p.files.toLocaleString('en')} Parquet files are
       read; later only new files.
     </div>

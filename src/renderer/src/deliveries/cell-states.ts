@@ -1,20 +1,24 @@
-// The colour and plain words of each cell state: the timeline, its legend and the inspector use these only.
+// The colour and plain words of each cell state: the timeline, its legend and the inspector use these only. The
+// colours themselves are tokens (common/tokens.css): `token` names the custom property, CSS uses it as var(),
+// the canvas reads its value (cssToken).
 import type { CellState, ManifestState } from '../../../shared/timeline'
 
-export const STATE_STYLE: Record<CellState, { color: string; label: string }> = {
-  ready: { color: '#2e9e5b', label: 'ready' },
-  late: { color: '#e3b23c', label: 'late (after 40 min)' },
-  in_flight: { color: '#7fb3e6', label: 'in flight (not due yet)' },
-  failed: { color: '#b3261e', label: 'failed (no _SUCCESS after 3 h)' },
-  pending: { color: '#9b6bd1', label: 'pending (catch-up later)' },
-  missing: { color: '#e5484d', label: 'missing' },
-  pruned: { color: '#b8c4d6', label: 'pruned by retention (expected)' },
-  no_delivery: { color: '#eef0f3', label: 'no delivery due (v1 day, switch gap)' },
-  not_due: { color: '#ffffff', label: 'not due yet' }
+type Token = `--${string}`
+
+export const STATE_STYLE: Record<CellState, { token: Token; label: string }> = {
+  ready: { token: '--cell-ready', label: 'ready' },
+  late: { token: '--cell-late', label: 'late (after 40 min)' },
+  in_flight: { token: '--cell-in-flight', label: 'in flight (not due yet)' },
+  failed: { token: '--cell-failed', label: 'failed (no _SUCCESS after 3 h)' },
+  pending: { token: '--cell-pending', label: 'pending (catch-up later)' },
+  missing: { token: '--cell-missing', label: 'missing' },
+  pruned: { token: '--cell-pruned', label: 'pruned by retention (expected)' },
+  no_delivery: { token: '--cell-no-delivery', label: 'no delivery due (v1 day, switch gap)' },
+  not_due: { token: '--cell-not-due', label: 'not due yet' }
 }
 
 /** The era band above the hours: v1 daily, the switch gap, v2 hourly. */
-export const ERA_COLOR = { v1: '#dbe4f0', gap: '#f3e3c3', v2: '#d6efdf' } as const
+export const ERA_TOKEN = { v1: '--era-v1', gap: '--era-gap', v2: '--era-v2' } as const satisfies Record<string, Token>
 
 /** The manifest row's states: the parser's, plus a manifest that disagrees with the folders or lags behind. */
 export type ManifestCell = ManifestState | 'disagrees' | 'lagging' | 'none'
@@ -22,13 +26,13 @@ export type ManifestCell = ManifestState | 'disagrees' | 'lagging' | 'none'
 /** In order of alarm (a zoomed-out pixel shows the first of its hours'). */
 export const MANIFEST_CELLS: readonly ManifestCell[] = ['malformed', 'absent', 'disagrees', 'lagging', 'incomplete', 'complete', 'not_due', 'none']
 
-export const MANIFEST_STYLE: Record<ManifestCell, { color: string; label: string }> = {
-  complete: { color: '#2e9e5b', label: 'manifest complete' },
-  incomplete: { color: '#e3b23c', label: 'manifest incomplete (tables missing or pending)' },
-  absent: { color: '#e5484d', label: 'manifest absent' },
-  malformed: { color: '#b3261e', label: 'manifest unreadable' },
-  disagrees: { color: '#9b6bd1', label: 'manifest disagrees with the folders or itself' },
-  lagging: { color: '#6b3fa0', label: 'delivered-through more than 2 h behind' },
-  not_due: { color: '#ffffff', label: 'manifest not due yet' },
-  none: { color: '#eef0f3', label: 'no manifest expected (v1 day, switch gap)' }
+export const MANIFEST_STYLE: Record<ManifestCell, { token: Token; label: string }> = {
+  complete: { token: '--manifest-complete', label: 'manifest complete' },
+  incomplete: { token: '--manifest-incomplete', label: 'manifest incomplete (tables missing or pending)' },
+  absent: { token: '--manifest-absent', label: 'manifest absent' },
+  malformed: { token: '--manifest-malformed', label: 'manifest unreadable' },
+  disagrees: { token: '--manifest-disagrees', label: 'manifest disagrees with the folders or itself' },
+  lagging: { token: '--manifest-lagging', label: 'delivered-through more than 2 h behind' },
+  not_due: { token: '--manifest-not-due', label: 'manifest not due yet' },
+  none: { token: '--manifest-none', label: 'no manifest expected (v1 day, switch gap)' }
 }

@@ -9,6 +9,7 @@ import { HourInspector } from './hour-inspector'
 import { IncidentsList } from './incidents-list'
 import { OverviewPanel } from './overview-panel'
 import { Legend, TimelineHeatmap } from './timeline-heatmap'
+import css from './deliveries-view.module.css'
 import type { Focus } from './timeline-viewport'
 
 export function DeliveriesView(): React.JSX.Element {
@@ -35,10 +36,10 @@ export function DeliveriesView(): React.JSX.Element {
     <>
       {overview && timeline ? <DeliveryHeadlineView overview={overview} timeline={timeline} /> : null}
       {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : error ? null : <p>Reading the bucket…</p>}
-      <div style={{ display: 'grid', gridTemplateColumns: inspected ? 'minmax(0, 1fr) minmax(380px, 36%)' : 'minmax(0, 1fr)', gap: 12, alignItems: 'start' }}>
-      <section style={{ marginTop: 12, minWidth: 0 }}>
-        <div style={{ display: 'flex', gap: 16, alignItems: 'center', fontSize: 13, flexWrap: 'wrap' }}>
-          <h2 style={{ fontSize: 16, margin: 0 }}>Delivery timeline</h2>
+      <div className={css.layout} data-inspecting={inspected !== null}>
+      <section className={css.timeline}>
+        <div className={css.controls}>
+          <h2 className={css.title}>Delivery timeline</h2>
           <label>
             Show the last{' '}
             <select value={rangeHours} onChange={(e) => void setRange(Number(e.target.value))} aria-label="hours shown">

@@ -5,6 +5,7 @@ import { deliveryHeadline } from '../../../shared/delivery-headline'
 import type { CellState } from '../../../shared/timeline'
 import { age, timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'
+import css from './delivery-headline-view.module.css'
 import { MANIFEST_WORDS } from './finding-words'
 
 const PROBLEMS: readonly [CellState, string][] = [
@@ -22,16 +23,15 @@ export function DeliveryHeadlineView({ overview, timeline }: { overview: Overvie
   const arrived = (h.counts.ready ?? 0) + (h.counts.late ?? 0)
   const lacking = PROBLEMS.filter(([s]) => (h.counts[s] ?? 0) > 0).map(([s, w]) => `${h.counts[s]} ${w}`)
   const tone = h.stopped ? 'stopped' : h.complete ? 'ok' : 'incomplete'
-  const colors = { ok: ['#1a7f37', '#e6f4ea'], incomplete: ['#9a6700', '#fff4d6'], stopped: ['#b3261e', '#fdecea'] }[tone]
   return (
-    <section data-testid="headline" data-tone={tone} role="status" style={{ marginTop: 12, padding: '8px 12px', borderRadius: 6, color: colors[0], background: colors[1], fontSize: 14 }}>
+    <section data-testid="headline" data-tone={tone} role="status" className={css.headline}>
       {h.stopped ? (
-        <div style={{ fontWeight: 700, fontSize: 16 }}>
+        <div className={css.stopped}>
           The feed has stopped: nothing has arrived {h.lastArrival ? `since ${hourText(h.lastArrival)} (${age(Date.parse(h.lastArrival), now)} ago)` : 'at all'}.
         </div>
       ) : null}
       {h.hour ? (
-        <div style={{ fontWeight: h.stopped ? 400 : 700 }}>
+        <div className={css.hour}>
           {h.complete ? '✓ ' : '✗ '}
           The last due hour, {hourText(h.hour)}, {h.complete ? `is complete: all ${h.tables} tables arrived` : `has ${arrived} of ${h.tables} tables${lacking.length ? `: ${lacking.join(', ')}` : ''}`}
           {h.manifest ? `; ${MANIFEST_WORDS[h.manifest]}` : ''}.
@@ -39,7 +39,7 @@ export function DeliveryHeadlineView({ overview, timeline }: { overview: Overvie
       ) : (
         <div>No hour is due yet in the shown range.</div>
       )}
-      {h.stopped ? <div style={{ fontSize: 13 }}>Ask the vendor whether the export job runs; the tables show the last copies that arrived.</div> : null}
+      {h.stopped ? <div className={css.advice}>Ask the vendor whether the export job runs; the tables show the last copies that arrived.</div> : null}
     </section>
   )
 }

@@ -6,8 +6,10 @@ import type { HourDetail } from '../../../shared/api-contract'
 import { countText } from '../../../shared/counts'
 import { timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'
+import { tokenVar } from '../common/css-tokens'
 import { STATE_STYLE } from './cell-states'
 import { KIND_WORDS, MANIFEST_WORDS } from './finding-words'
+import css from './hour-inspector.module.css'
 
 const kb = (n: number): string => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`)
 
@@ -27,16 +29,16 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
       ref={panel}
       data-testid="inspector"
       aria-label="hour inspector"
-      style={{ marginTop: 12, border: '1px solid #dde1e6', borderRadius: 6, padding: 12, position: 'sticky', top: 8, maxHeight: 'calc(100vh - 16px)', overflow: 'auto', boxSizing: 'border-box', background: '#fff' }}
+      className={css.panel}
     >
-      <div style={{ display: 'flex', justifyContent: 'space-between' }}>
-        <h2 ref={heading} tabIndex={-1} style={{ fontSize: 16, margin: 0, outline: 'none' }}>
+      <div className={css.header}>
+        <h2 ref={heading} tabIndex={-1} className={css.title}>
           {timeText(detail.start, zone)} · {detail.era === 'v1' ? 'v1 daily delivery' : detail.era === 'gap' ? 'switch gap' : 'v2 hourly delivery'}
         </h2>
         <button onClick={onClose}>Close</button>
       </div>
       {detail.findings.length > 0 ? (
-        <ul data-testid="inspector-findings" style={{ fontSize: 13 }}>
+        <ul data-testid="inspector-findings" className={css.findings}>
           {detail.findings.map((f, i) => (
             <li key={i}>
               <b title={f.kind}>{KIND_WORDS[f.kind].one}</b> {f.table ?? ''}: {f.message}
@@ -44,30 +46,30 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
           ))}
         </ul>
       ) : null}
-      <h3 style={{ fontSize: 14 }} title={detail.manifest?.state ?? undefined}>Manifest: {detail.manifest?.state ? MANIFEST_WORDS[detail.manifest.state].replace(/^manifest /, '') : 'none expected'}</h3>
-      {detail.manifest?.key ? <code style={{ fontSize: 12 }}>{detail.manifest.key}</code> : null}
+      <h3 className={css.manifestTitle} title={detail.manifest?.state ?? undefined}>Manifest: {detail.manifest?.state ? MANIFEST_WORDS[detail.manifest.state].replace(/^manifest /, '') : 'none expected'}</h3>
+      {detail.manifest?.key ? <code className={css.manifestKey}>{detail.manifest.key}</code> : null}
       {detail.manifest && detail.manifest.warnings.length > 0 ? (
-        <ul data-testid="manifest-warnings" style={{ fontSize: 13, color: '#9a6700' }}>
+        <ul data-testid="manifest-warnings" className={css.warnings}>
           {detail.manifest.warnings.map((w, i) => (
             <li key={i}>{w}</li>
           ))}
         </ul>
       ) : null}
       {detail.manifest?.parsed ? (
-        <div data-testid="manifest-fields" style={{ fontSize: 12, display: 'grid', gridTemplateColumns: '150px 1fr', gap: '2px 8px', margin: '6px 0' }}>
-          <span style={{ color: '#555' }}>snapshot</span>
+        <div data-testid="manifest-fields" className={css.fields}>
+          <span className={css.fieldName}>snapshot</span>
           <span>
             {detail.manifest.parsed.snapshotDate ?? '?'} {detail.manifest.parsed.snapshotHour ? `${detail.manifest.parsed.snapshotHour}:00 UTC` : ''} · complete: {String(detail.manifest.parsed.complete)}
           </span>
-          <span style={{ color: '#555' }}>tables_delivered ({detail.manifest.parsed.delivered.length})</span>
+          <span className={css.fieldName}>tables_delivered ({detail.manifest.parsed.delivered.length})</span>
           <span>{detail.manifest.parsed.delivered.map((e) => `${e.name}${e.files !== undefined ? ` (${e.files} file${e.files === 1 ? '' : 's'}${e.rows !== undefined ? `, ${countText(e.rows, 'row')}` : ''})` : ''}`).join(', ') || '—'}</span>
-          <span style={{ color: '#555' }}>tables_missing</span>
-          <span style={{ color: detail.manifest.parsed.missing.length ? '#b3261e' : undefined }}>{detail.manifest.parsed.missing.map((e) => e.name).join(', ') || '—'}</span>
-          <span style={{ color: '#555' }}>tables_pending</span>
-          <span style={{ color: detail.manifest.parsed.pending.length ? '#6b3fa0' : undefined }}>{detail.manifest.parsed.pending.map((e) => e.name).join(', ') || '—'}</span>
+          <span className={css.fieldName}>tables_missing</span>
+          <span className={detail.manifest.parsed.missing.length ? css.listsMissing : undefined}>{detail.manifest.parsed.missing.map((e) => e.name).join(', ') || '—'}</span>
+          <span className={css.fieldName}>tables_pending</span>
+          <span className={detail.manifest.parsed.pending.length ? css.listsPending : undefined}>{detail.manifest.parsed.pending.map((e) => e.name).join(', ') || '—'}</span>
           {Object.keys(detail.manifest.parsed.extra).length ? (
             <>
-              <span style={{ color: '#555' }}>other fields</span>
+              <span className={css.fieldName}>other fields</span>
               <span>{Object.keys(detail.manifest.parsed.extra).join(', ')}</span>
             </>
           ) : null}
@@ -75,13 +77,13 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
       ) : null}
       {detail.manifest?.raw ? (
         <details>
-          <summary style={{ fontSize: 13 }}>Raw manifest</summary>
-          <pre style={{ fontSize: 11, maxHeight: 240, overflow: 'auto', background: '#f6f8fa', padding: 8 }}>{detail.manifest.raw}</pre>
+          <summary className={css.rawSummary}>Raw manifest</summary>
+          <pre className={css.raw}>{detail.manifest.raw}</pre>
         </details>
       ) : null}
-      <table style={{ fontSize: 12, borderCollapse: 'collapse', marginTop: 8, width: '100%' }}>
+      <table className={css.tables}>
         <thead>
-          <tr style={{ textAlign: 'left' }}>
+          <tr>
             <th>table</th>
             <th>state</th>
             <th>_SUCCESS</th>
@@ -91,20 +93,20 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
         </thead>
         <tbody>
           {detail.tables.map((t) => (
-            <tr key={t.table} data-inspector-table={t.table} style={{ borderTop: '1px solid #eee', verticalAlign: 'top' }}>
+            <tr key={t.table} data-inspector-table={t.table}>
               <td>{t.table}</td>
               <td>
-                <span style={{ background: STATE_STYLE[t.state].color, padding: '0 4px' }}>{STATE_STYLE[t.state].label}</span>
+                <span className={css.state} style={{ background: tokenVar(STATE_STYLE[t.state].token) }}>{STATE_STYLE[t.state].label}</span>
               </td>
               <td>{t.success ? at(t.success) : '—'}</td>
               <td title={t.deliveredThrough ?? undefined}>{t.deliveredThrough ? at(t.deliveredThrough) : '—'}</td>
               <td>
-                {t.files.length === 0 ? <span style={{ color: '#777' }}>{t.prefix} (no files)</span> : null}
+                {t.files.length === 0 ? <span className={css.noFiles}>{t.prefix} (no files)</span> : null}
                 {t.files.map((f) => (
                   <div key={f.key}>
                     {f.key.slice(f.key.lastIndexOf('/') + 1)} · {kb(f.size)} · {at(f.lastModified)} · {f.storageClass ?? 'STANDARD'}
                     {f.rows !== null ? ` · ${countText(f.rows, 'row')}` : ''}
-                    {f.rowsError ? <span style={{ color: '#b3261e' }}> · {f.rowsError}</span> : null}
+                    {f.rowsError ? <span className={css.rowsError}> · {f.rowsError}</span> : null}
                   </div>
                 ))}
               </td>

@@ -4,17 +4,18 @@ import type { Overview } from '../../../shared/api-contract'
 import { isStale } from '../../../shared/schedule'
 import { age, timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'
-import { SEVERITY_COLOR } from './severity'
+import css from './overview-panel.module.css'
+import severity from './severity.module.css'
 
 export function OverviewPanel({ overview, now, location }: { overview: Overview; now: number; location: string }): React.JSX.Element {
   const zone = useApp((s) => s.zone)
   return (
-    <section data-testid="overview" style={{ marginTop: 12, display: 'grid', gridTemplateColumns: 'minmax(260px, 320px) 1fr', gap: 16 }}>
-      <div style={{ fontSize: 13, lineHeight: 1.7 }}>
-        <div style={{ color: '#555', wordBreak: 'break-all' }}>{location}</div>
+    <section data-testid="overview" className={css.overview}>
+      <div className={css.facts}>
+        <div className={css.location}>{location}</div>
         <div>
           Bucket on{' '}
-          <b data-testid="version" style={{ padding: '1px 6px', borderRadius: 4, background: overview.switching ? '#f3e3c3' : overview.version === 'v2' ? '#d6efdf' : '#dbe4f0' }}>
+          <b data-testid="version" data-era={overview.switching ? 'gap' : overview.version} className={css.version}>
             {overview.switching ? 'v1 → v2 switch in progress' : overview.version}
           </b>
         </div>
@@ -26,41 +27,41 @@ export function OverviewPanel({ overview, now, location }: { overview: Overview;
         <div>
           Findings:{' '}
           {(['error', 'warning', 'info'] as const).map((s) => (
-            <span key={s} data-severity={s} style={{ color: SEVERITY_COLOR[s], marginRight: 8, fontWeight: 600 }}>
+            <span key={s} data-severity={s} className={`${css.severity} ${severity[s]}`}>
               {overview.findings[s]} {s}
               {overview.findings[s] === 1 ? '' : 's'}
             </span>
           ))}
         </div>
         {overview.problems.map((p) => (
-          <div key={p} role="alert" style={{ color: '#b3261e' }}>
+          <div key={p} role="alert" className={css.problem}>
             {p}
           </div>
         ))}
       </div>
-      <table data-testid="latest-copies" style={{ fontSize: 12, borderCollapse: 'collapse', alignSelf: 'start' }}>
+      <table data-testid="latest-copies" className={css.latest}>
         <thead>
-          <tr style={{ textAlign: 'left', color: '#555' }}>
-            <th style={{ padding: '2px 8px' }}>table</th>
-            <th style={{ padding: '2px 8px' }}>mode</th>
-            <th style={{ padding: '2px 8px' }}>latest ready copy / newest folder</th>
-            <th style={{ padding: '2px 8px' }}>age</th>
+          <tr>
+            <th>table</th>
+            <th>mode</th>
+            <th>latest ready copy / newest folder</th>
+            <th>age</th>
           </tr>
         </thead>
         <tbody>
           {overview.tables.map((t) => {
             const stale = t.newest !== null && isStale(overview.version, Date.parse(t.newest), now)
             return (
-              <tr key={`${t.schema}.${t.table}`} data-latest={t.table} style={{ borderTop: '1px solid #eef0f3' }}>
-                <td style={{ padding: '1px 8px' }}>
-                  <span style={{ color: '#777' }}>{t.schema}.</span>
+              <tr key={`${t.schema}.${t.table}`} data-latest={t.table}>
+                <td>
+                  <span className={css.schema}>{t.schema}.</span>
                   {t.table}
                 </td>
-                <td style={{ padding: '1px 8px', color: '#555' }}>{t.mode === 'full' ? 'full copy' : 'parts'}</td>
-                <td style={{ padding: '1px 8px' }} title={t.newestPrefix ?? ''}>
+                <td className={css.quiet}>{t.mode === 'full' ? 'full copy' : 'parts'}</td>
+                <td title={t.newestPrefix ?? ''}>
                   {t.newest ? timeText(t.newest, zone) : 'none ready'}
                 </td>
-                <td style={{ padding: '1px 8px', color: stale ? '#9a6700' : '#555' }}>{t.newest ? age(Date.parse(t.newest), now) : '—'}</td>
+                <td className={stale ? css.stale : css.quiet}>{t.newest ? age(Date.parse(t.newest), now) : '—'}</td>
               </tr>
             )
           })}

@@ -7,7 +7,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { type TimelineView, decodeCell } from '../../../shared/api-contract'
 import { CELL_STATES } from '../../../shared/timeline'
 import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from '../common/time'
-import { ERA_COLOR, MANIFEST_CELLS, MANIFEST_STYLE, STATE_STYLE } from './cell-states'
+import { cssToken, tokenVar } from '../common/css-tokens'
+import { ERA_TOKEN, MANIFEST_CELLS, MANIFEST_STYLE, STATE_STYLE } from './cell-states'
 import { manifestCells } from './manifest-cells'
 import {
   AXIS_H,
@@ -29,6 +30,7 @@ import {
   visibleHours,
   zoomAt as zoomViewport
 } from './timeline-viewport'
+import css from './timeline-heatmap.module.css'
 
 const HOUR_MS = 3_600_000
 
@@ -134,10 +136,10 @@ export function TimelineHeatmap(props: {
     g.clearRect(0, 0, plotW, height)
     const t = view.tables.length
     const tableRows = rows.filter((r): r is Extract<Row, { kind: 'table' }> => r.kind === 'table')
-    const colors = CELL_STATES.map((s) => STATE_STYLE[s].color)
-    const manifestColors = MANIFEST_CELLS.map((m) => MANIFEST_STYLE[m].color)
+    const colors = CELL_STATES.map((s) => cssToken(STATE_STYLE[s].token))
+    const manifestColors = MANIFEST_CELLS.map((m) => cssToken(MANIFEST_STYLE[m].token))
     const { first, last } = visibleHours(vp, n, plotW)
-    const eraColor = ERA_COLOR
+    const eraColor = { v1: cssToken(ERA_TOKEN.v1), gap: cssToken(ERA_TOKEN.gap), v2: cssToken(ERA_TOKEN.v2) }
     if (pxh >= 1) {
       const gap = pxh >= 4 ? 1 : 0
       for (let i = first; i <= last; i++) {
@@ -181,9 +183,9 @@ export function TimelineHeatmap(props: {
     }
     // Axis: ticks on the chosen zone's wall clock.
     const step = tickStep(pxh)
-    g.fillStyle = '#444'
-    g.strokeStyle = 'rgba(0,0,0,0.12)'
-    g.font = '11px system-ui, sans-serif'
+    g.fillStyle = cssToken('--timeline-axis-text')
+    g.strokeStyle = cssToken('--timeline-tick')
+    g.font = `${cssToken('--font-xs', '11px')} ${cssToken('--font-ui', 'sans-serif')}`
     g.textBaseline = 'top'
     const t0 = starts[0] ?? 0
     for (let i = first; i <= last; i++) {
@@ -204,7 +206,7 @@ export function TimelineHeatmap(props: {
       const r = tableRows.find((x) => x.index === focus.table)
       if (r) {
         const x = (focus.hour - offset) * pxh
-        g.strokeStyle = '#111'
+        g.strokeStyle = cssToken('--timeline-focus')
         g.lineWidth = 2
         g.strokeRect(x - 1, r.y, Math.max(3, pxh) + 2, ROW_H)
         g.lineWidth = 1
@@ -263,26 +265,28 @@ export function TimelineHeatmap(props: {
   const visibleTo = view.hours[Math.min(n - 1, Math.max(0, Math.floor(offset + plotW / pxh) - 1))]?.start
 
   return (
-    <div ref={wrapRef} data-testid="heatmap" style={{ position: 'relative', border: '1px solid #dde1e6', borderRadius: 6, background: '#fff', userSelect: 'none' }}>
-      <div style={{ display: 'flex' }}>
-        <div style={{ width: LABEL_W, flex: 'none', position: 'relative', height, fontSize: 12 }}>
-          <div style={{ position: 'absolute', top: 2, left: 8, color: '#555', fontSize: 11 }}>
+    <div ref={wrapRef} data-testid="heatmap" className={css.heatmap}>
+      <div className={css.body}>
+        <div className={css.labels} style={{ width: LABEL_W, height }}>
+          <div className={css.axisCaption}>
             table · hour ({ZONE_LABEL[zone]})
           </div>
           {rows.map((r) =>
             r.kind === 'manifest' ? (
-              <div key="manifest" data-row="manifest" title="The hour's manifest: click it to open the hour" style={{ position: 'absolute', top: r.y, left: 8, height: ROW_H, lineHeight: `${ROW_H}px`, fontWeight: 600, color: '#333' }}>
+              <div key="manifest" data-row="manifest" title="The hour's manifest: click it to open the hour" className={css.groupLabel} style={{ top: r.y, height: ROW_H, lineHeight: `${ROW_H}px` }}>
                 hour's manifest
               </div>
             ) : r.kind === 'schema' ? (
-              <div key={`s-${r.name}`} style={{ position: 'absolute', top: r.y, left: 8, height: SCHEMA_H, lineHeight: `${SCHEMA_H}px`, fontWeight: 600, color: '#333' }}>
+              <div key={`s-${r.name}`} className={css.groupLabel} style={{ top: r.y, height: SCHEMA_H, lineHeight: `${SCHEMA_H}px` }}>
                 {r.name}
               </div>
             ) : (
               <div
                 key={`t-${r.name}`}
                 data-row={r.name}
-                style={{ position: 'absolute', top: r.y, left: 16, right: 4, height: ROW_H, lineHeight: `${ROW_H}px`, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', fontWeight: r.kind === 'table' && focus?.table === r.index ? 700 : 400 }}
+                data-focused={r.kind === 'table' && focus?.table === r.index}
+                className={css.tableLabel}
+                style={{ top: r.y, height: ROW_H, lineHeight: `${ROW_H}px` }}
               >
                 {r.name}
               </div>
@@ -299,7 +303,9 @@ export function TimelineHeatmap(props: {
           tabIndex={0}
           role="grid"
           aria-label="Delivery timeline: arrow keys move, Enter opens the hour, plus and minus zoom"
-          style={{ width: plotW, height, display: 'block', cursor: drag.current ? 'grabbing' : 'pointer', outline: 'none' }}
+          data-dragging={drag.current !== null}
+          className={css.canvas}
+          style={{ width: plotW, height }}
           onKeyDown={onKey}
           onPointerDown={(e) => {
             drag.current = { x: e.clientX, offset, moved: false }
@@ -335,14 +341,15 @@ export function TimelineHeatmap(props: {
       {hover && hoverHour ? (
         <div
           data-testid="timeline-tooltip"
-          style={{ position: 'absolute', ...(hover.x > plotW / 2 ? { right: width - LABEL_W - hover.x + 12 } : { left: LABEL_W + hover.x + 12 }), top: hover.y + 14, background: '#1f2328', color: '#fff', fontSize: 12, padding: '4px 8px', borderRadius: 4, pointerEvents: 'none', whiteSpace: 'nowrap', zIndex: 2 }}
+          className={css.tooltip}
+          style={{ ...(hover.x > plotW / 2 ? { right: width - LABEL_W - hover.x + 12 } : { left: LABEL_W + hover.x + 12 }), top: hover.y + 14 }}
         >
           <b>{view.tables[hover.table]?.table}</b> · {STATE_STYLE[decodeCell(hoverHour.cells, hover.table)].label}
           <br />
           {allZones(Date.parse(hoverHour.start))} · {MANIFEST_STYLE[MANIFEST_CELLS[manifests[hover.hour] ?? 0] ?? 'none'].label}
         </div>
       ) : null}
-      <div style={{ display: 'flex', justifyContent: 'space-between', fontSize: 12, color: '#555', padding: '2px 8px', borderTop: '1px solid #eef0f3' }}>
+      <div className={css.statusBar}>
         <span
           role="status"
           aria-live="polite"
@@ -363,23 +370,23 @@ export function TimelineHeatmap(props: {
 
 export function Legend(): React.JSX.Element {
   return (
-    <ul data-testid="legend" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, listStyle: 'none', padding: 0, margin: '8px 0', fontSize: 12 }}>
+    <ul data-testid="legend" className={css.legend}>
       {CELL_STATES.map((s) => (
-        <li key={s} style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
-          <span style={{ width: 12, height: 12, background: STATE_STYLE[s].color, border: '1px solid #ccc', display: 'inline-block' }} />
+        <li key={s} className={css.legendItem}>
+          <span className={css.swatch} style={{ background: tokenVar(STATE_STYLE[s].token) }} />
           {STATE_STYLE[s].label}
         </li>
       ))}
       {MANIFEST_CELLS.filter((m) => m !== 'complete' && m !== 'not_due').map((m) => (
-        <li key={m} style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
-          <span style={{ width: 12, height: 12, background: MANIFEST_STYLE[m].color, border: '1px solid #ccc', display: 'inline-block', borderRadius: 6 }} />
+        <li key={m} className={css.legendItem}>
+          <span className={css.manifestSwatch} style={{ background: tokenVar(MANIFEST_STYLE[m].token) }} />
           {MANIFEST_STYLE[m].label}
         </li>
       ))}
-      <li style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
-        <span style={{ width: 18, height: 6, background: ERA_COLOR.v1, display: 'inline-block' }} />v1 daily
-        <span style={{ width: 18, height: 6, background: ERA_COLOR.gap, display: 'inline-block', marginLeft: 6 }} />switch gap
-        <span style={{ width: 18, height: 6, background: ERA_COLOR.v2, display: 'inline-block', marginLeft: 6 }} />v2 hourly
+      <li className={css.legendItem}>
+        <span className={css.eraV1} />v1 daily
+        <span className={css.eraGap} />switch gap
+        <span className={css.eraV2} />v2 hourly
       </li>
     </ul>
   )

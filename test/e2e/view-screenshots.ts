@@ -1,0 +1,64 @@
+// Screenshots of every view at 1280×800 on the generated demo bucket, for comparing the look before and after a
+// change side by side: `npx tsx test/e2e/view-screenshots.ts <label>` writes test-results/css-<label>-<view>.png.
+import { join } from 'node:path'
+import { MemorySecretStore } from '../../src/main/connections/secret-store'
+import { Workspace } from '../../src/main/workspace'
+import { clickCell, hourIso } from '../helpers/app-page'
+import { startAppUnderTest } from '../helpers/app-under-test'
+
+async function main(label: string): Promise<void> {
+  const app = await startAppUnderTest({
+    workspace: ({ demo, work }) => new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false }),
+    page: { viewport: { width: 1280, height: 800 } }
+  })
+  const { page, host, demo } = app
+  const shot = (view: string, fullPage = false): Promise<Buffer> => page.screenshot({ path: `test-results/css-${label}-${view}.png`, fullPage })
+  try {
+    await page.goto(host.url)
+    await page.waitForSelector('[data-testid=timeline-canvas]', { timeout: 120_000 })
+    await page.mouse.move(5, 5)
+    await shot('deliveries')
+    await shot('deliveries-full', true)
+    await clickCell(page, 'claudia_csat', hourIso(demo.expected.planted_hours['lateHour']!))
+    await page.mouse.move(5, 5)
+    await shot('inspector', true)
+    await page.getByRole('tab', { name: 'Tables' }).click()
+    await page.locator('[data-table-item=claudia_messages]').click()
+    await page.locator('[data-testid=table-browser] [data-testid=grid-scroll]').waitFor({ timeout: 120_000 })
+    await page.waitForTimeout(1500)
+    await shot('tables')
+    await shot('tables-full', true)
+    await page.getByRole('tab', { name: 'SQL' }).click()
+    await page.locator('[data-testid=sql-editor] .cm-content').click()
+    await page.keyboard.press('ControlOrMeta+a')
+    await page.keyboard.press('Delete')
+    await page.keyboard.insertText('SELECT tag_id, name, created_at FROM cloud_chat_tags ORDER BY created_at LIMIT 50')
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('ControlOrMeta+Enter')
+    await page.locator('[data-testid=sql-pane] [data-testid=result-grid]').waitFor({ timeout: 120_000 })
+    await shot('sql')
+    await page.locator('[data-testid=sql-editor] .cm-content').click()
+    await page.keyboard.press('ControlOrMeta+a')
+    await page.keyboard.press('Delete')
+    await page.keyboard.insertText('SELECT tag_id,\n  count(*) FROM FROM cloud_chat_tags')
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('ControlOrMeta+Enter')
+    await page.locator('[data-testid=sql-error]').waitFor({ timeout: 60_000 })
+    await shot('sql-error')
+    await page.getByRole('button', { name: 'Connections…' }).click()
+    await shot('connections')
+    await page.getByRole('button', { name: 'New connection…' }).click()
+    await page.getByRole('form', { name: 'connection' }).getByLabel('credentials').selectOption('static')
+    await shot('connection-form')
+  } finally {
+    await app.close()
+  }
+}
+
+main(process.argv[2] ?? 'now').then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    process.exit(1)
+  }
+)
