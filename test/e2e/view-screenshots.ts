@@ -8,7 +8,13 @@ import { startAppUnderTest } from '../helpers/app-under-test'
 
 async function main(label: string): Promise<void> {
   const app = await startAppUnderTest({
-    workspace: ({ demo, work }) => new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false }),
+    workspace: ({ demo, work }) =>
+      new Workspace({
+        dataDir: join(work, 'data'),
+        secrets: new MemorySecretStore(),
+        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+        autoRefresh: false
+      }),
     page: { viewport: { width: 1280, height: 800 } }
   })
   const { page, host, demo } = app

@@ -109,6 +109,20 @@ describe('web host session', () => {
     expect(csp).toContain("frame-ancestors 'none'")
   })
 
+  it("serves the bundled stylesheet as text/css, and the CSP allows only the app's own stylesheets", async () => {
+    const pageRes = await fetch(`${h.origin}/`, { headers: { cookie } })
+    const csp = pageRes.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("style-src 'self'")
+    const sheet = /<link rel="stylesheet"[^>]* href="\.?(\/assets\/[^"]+\.css)"/.exec(await pageRes.text())?.[1] as string
+    expect(sheet).toBeTruthy()
+    const res = await fetch(`${h.origin}${sheet}`, { headers: { cookie } })
+    expect(res.status).toBe(200)
+    // With nosniff, a stylesheet of any other type is not applied.
+    expect(res.headers.get('content-type')).toBe('text/css')
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(await res.text()).toContain('--cell-ready:')
+  })
+
   it('takes the token once: a second use without the cookie is refused, with the cookie it only redirects', async () => {
     const again = await fetch(h.url, { redirect: 'manual' })
     expect(again.status).toBe(403)
@@ -551,6 +565,35 @@ describe('web host', () => {
       page.off('console', listen)
     }
   }, 180_000)
+
+  it('styles the page from the one tokens stylesheet under the CSP: the CSS modules and the timeline canvas use the same colours, nothing refused', async () => {
+    const refused: string[] = []
+    const listen = (m: { text(): string }): void => void (/Content Security Policy|Refused to/i.test(m.text()) && refused.push(m.text()))
+    page.on('console', listen)
+    try {
+      await page.reload()
+      await page.getByRole('tab', { name: 'Deliveries' }).click()
+      const canvas = page.locator('[data-testid=timeline-canvas]')
+      await canvas.waitFor()
+      const token = (name: string): Promise<string> => page.evaluate((n) => getComputedStyle(document.documentElement).getPropertyValue(n).trim(), name)
+      expect(await token('--cell-ready')).toBe('#2e9e5b')
+      // A CSS module's rule on a token: the selected tab's underline is the accent colour.
+      expect(await page.getByRole('tab', { name: 'Deliveries' }).evaluate((el) => getComputedStyle(el).borderBottomColor)).toBe('rgb(46, 111, 209)')
+      // The legend swatch (CSS) and the canvas cells (painted) of a ready hour are the same colour.
+      expect(await page.locator('[data-testid=legend] li').first().locator('span').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(229, 72, 77)')
+      const painted = await canvas.evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray()
+        const seen = new Set<string>()
+        for (let i = 0; i < d.length; i += 4) seen.add(`${d[i]},${d[i + 1]},${d[i + 2]}`)
+        return [...seen]
+      })
+      expect(painted).toContain('46,158,91')
+      expect(painted).toContain('229,72,77')
+      expect(refused).toEqual([])
+    } finally {
+      page.off('console', listen)
+    }
+  }, 120_000)
 
   it('marks a filter value its column cannot read and leaves it out of the SQL; an empty filter row adds nothing', async () => {
     if (!page.url().startsWith(host.origin)) await page.goto(host.url)

@@ -11,6 +11,7 @@ describe('content security policy', () => {
     expect(d.get('connect-src')).toEqual(["'self'", 'http://127.0.0.1:40123'])
     expect([...d.values()].flat().some((v) => v.includes('*'))).toBe(false)
     expect(d.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"])
+    expect(d.get('style-src')).toEqual(["'self'", "'unsafe-inline'"])
     expect(d.get('object-src')).toEqual(["'none'"])
     expect(d.get('frame-ancestors')).toEqual(["'none'"])
     expect(d.get('base-uri')).toEqual(["'none'"])

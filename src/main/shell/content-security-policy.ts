@@ -10,6 +10,8 @@ export function contentSecurityPolicy(opts: { readonly byteServerOrigin: string 
   return [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
+    // The app's own styles are the bundled stylesheet (CSS modules on tokens.css). 'unsafe-inline' stays for the SQL
+    // editor: CodeMirror writes its theme into a <style> element of the document (style-mod), which 'self' refuses.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     `connect-src 'self' ${opts.byteServerOrigin}`,

@@ -7,6 +7,8 @@ import type { ConnectionConfig } from '../../../shared/connection-config'
 import { appStore } from '../store/use-app-store'
 import { parseBucketUrl } from './bucket-url'
 import { ConnectionVerdict } from './connection-verdict'
+import dialogCss from '../common/dialog.module.css'
+import css from './connection-manager.module.css'
 
 type Provider = ConnectionConfig['provider']
 
@@ -52,8 +54,6 @@ function input(f: Form): { connection: ConnectionConfig; secretAccessKey?: strin
   return { connection: f.id ? connection : ({ ...connection, id: undefined } as unknown as ConnectionConfig), ...(f.secretAccessKey ? { secretAccessKey: f.secretAccessKey } : {}) }
 }
 
-const field: React.CSSProperties = { display: 'grid', gridTemplateColumns: '170px 1fr', alignItems: 'center', gap: 8, margin: '4px 0', fontSize: 13 }
-
 export function ConnectionManager({ view }: { view: ConnectionsView }): React.JSX.Element {
   const { openConnection, setManagerOpen, testConnection, saveAndOpen, deleteConnection, getConnection, awsProfiles } = appStore.getState()
   const onClose = (): void => setManagerOpen(false)
@@ -91,24 +91,24 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
   }
 
   return (
-    <div role="dialog" aria-modal="true" aria-label="Connections" data-testid="connections" style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,0.35)', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', paddingTop: 48, zIndex: 10 }}>
-      <div style={{ background: '#fff', borderRadius: 8, padding: 16, width: 720, maxHeight: '85vh', overflow: 'auto', boxShadow: '0 8px 30px rgba(0,0,0,0.25)' }}>
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-          <h2 style={{ margin: 0, fontSize: 18 }}>Connections</h2>
+    <div role="dialog" aria-modal="true" aria-label="Connections" data-testid="connections" className={css.backdrop}>
+      <div className={css.box}>
+        <div className={dialogCss.header}>
+          <h2 className={dialogCss.title}>Connections</h2>
           <button onClick={onClose}>Close</button>
         </div>
         {view.problems.map((p) => (
-          <p key={p} role="alert" style={{ color: '#9a6700', fontSize: 13 }}>{p}</p>
+          <p key={p} role="alert" className={css.note}>{p}</p>
         ))}
-        <table style={{ width: '100%', fontSize: 13, borderCollapse: 'collapse', marginTop: 8 }}>
+        <table className={css.list}>
           <tbody>
             {view.connections.map((c) => (
-              <tr key={c.id} data-connection={c.name} style={{ borderBottom: '1px solid #eef0f3', background: c.id === view.active ? '#eef6ff' : undefined }}>
-                <td style={{ padding: 4 }}>
-                  <b>{c.name}</b> {c.id === view.active ? <span style={{ color: '#2e6fd1' }}>(open)</span> : null}
-                  <div style={{ color: '#555' }}>{c.location}</div>
+              <tr key={c.id} data-connection={c.name} aria-current={c.id === view.active ? 'true' : undefined}>
+                <td className={css.name}>
+                  <b>{c.name}</b> {c.id === view.active ? <span className={css.open}>(open)</span> : null}
+                  <div className={css.location}>{c.location}</div>
                 </td>
-                <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                <td className={css.actions}>
                   <button disabled={busy !== null} onClick={() => void open(c.id)}>Open</button>{' '}
                   {!c.builtin ? (
                     <>
@@ -135,10 +135,10 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                 setForm(null)
               })
             }}
-            style={{ borderTop: '1px solid #dde1e6', marginTop: 12, paddingTop: 8 }}
+            className={css.form}
           >
-            <h3 style={{ fontSize: 15 }}>{form.id ? 'Edit connection' : 'New connection'}</h3>
-            <label style={field}>
+            <h3 className={css.formTitle}>{form.id ? 'Edit connection' : 'New connection'}</h3>
+            <label className={css.field}>
               Kind
               <select aria-label="kind" value={form.provider} onChange={(e) => set({ provider: e.target.value as Provider })}>
                 <option value="s3">Amazon S3 (or S3-compatible)</option>
@@ -146,18 +146,18 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                 <option value="local">Folder on this computer</option>
               </select>
             </label>
-            <label style={field}>
+            <label className={css.field}>
               Name
               <input aria-label="name" value={form.name} placeholder="shown in the list" onChange={(e) => set({ name: e.target.value })} />
             </label>
             {form.provider === 'local' ? (
-              <label style={field}>
+              <label className={css.field}>
                 Folder
                 <input aria-label="folder" required value={form.path} placeholder="/path/to/export (holding v1/ and v2/)" onChange={(e) => set({ path: e.target.value })} />
               </label>
             ) : (
               <>
-                <label style={field}>
+                <label className={css.field}>
                   Bucket
                   <input
                     aria-label="bucket"
@@ -171,11 +171,11 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                     }}
                   />
                 </label>
-                <label style={field}>
+                <label className={css.field}>
                   Prefix
                   <input aria-label="prefix" value={form.prefix} placeholder="folder holding v1/ and v2/ (may be empty)" onChange={(e) => set({ prefix: e.target.value })} />
                 </label>
-                <label style={field}>
+                <label className={css.field}>
                   Endpoint
                   <input aria-label="endpoint" value={form.endpoint} placeholder={form.provider === 's3' ? 'only for S3-compatible storage' : 'only for an emulator'} onChange={(e) => set({ endpoint: e.target.value })} />
                 </label>
@@ -183,11 +183,11 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
             )}
             {form.provider === 's3' ? (
               <>
-                <label style={field}>
+                <label className={css.field}>
                   Region
                   <input aria-label="region" value={form.region} placeholder="found from the bucket when empty" onChange={(e) => set({ region: e.target.value })} />
                 </label>
-                <label style={field}>
+                <label className={css.field}>
                   Credentials
                   <select aria-label="credentials" value={form.s3Auth} onChange={(e) => set({ s3Auth: e.target.value as Form['s3Auth'] })}>
                     <option value="default">Default chain (environment, SSO, instance role)</option>
@@ -196,7 +196,7 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                   </select>
                 </label>
                 {form.s3Auth === 'profile' ? (
-                  <label style={field}>
+                  <label className={css.field}>
                     Profile
                     <select aria-label="profile" value={form.profile} onChange={(e) => set({ profile: e.target.value })}>
                       <option value="">{profiles ? (profiles.profiles.length ? 'choose a profile' : 'no profile in ~/.aws/config or credentials') : 'reading your AWS config…'}</option>
@@ -206,25 +206,25 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                     </select>
                   </label>
                 ) : null}
-                {profiles?.error && form.s3Auth === 'profile' ? <p style={{ color: '#9a6700', fontSize: 13 }}>{profiles.error}</p> : null}
+                {profiles?.error && form.s3Auth === 'profile' ? <p className={css.note}>{profiles.error}</p> : null}
                 {form.s3Auth === 'static' ? (
                   <>
-                    <label style={field}>
+                    <label className={css.field}>
                       Access key ID
                       <input aria-label="access key id" required value={form.accessKeyId} onChange={(e) => set({ accessKeyId: e.target.value })} />
                     </label>
-                    <label style={field}>
+                    <label className={css.field}>
                       Secret access key
                       <input aria-label="secret access key" type="password" autoComplete="off" value={form.secretAccessKey} placeholder={form.id ? 'saved; type to replace' : ''} onChange={(e) => set({ secretAccessKey: e.target.value })} />
                     </label>
-                    {view.secretStorage ? <p style={{ color: '#9a6700', fontSize: 13 }}>{view.secretStorage}</p> : null}
+                    {view.secretStorage ? <p className={css.note}>{view.secretStorage}</p> : null}
                   </>
                 ) : null}
               </>
             ) : null}
             {form.provider === 'gcs' ? (
               <>
-                <label style={field}>
+                <label className={css.field}>
                   Credentials
                   <select aria-label="credentials" value={form.gcsAuth} onChange={(e) => set({ gcsAuth: e.target.value as Form['gcsAuth'] })}>
                     <option value="adc">Application Default Credentials (gcloud auth)</option>
@@ -233,19 +233,19 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                   </select>
                 </label>
                 {form.gcsAuth === 'key_file' ? (
-                  <label style={field}>
+                  <label className={css.field}>
                     Key file
                     <input aria-label="key file" required value={form.keyFile} placeholder="/path/to/key.json" onChange={(e) => set({ keyFile: e.target.value })} />
                   </label>
                 ) : null}
-                <label style={field}>
+                <label className={css.field}>
                   Project ID
                   <input aria-label="project id" value={form.projectId} onChange={(e) => set({ projectId: e.target.value })} />
                 </label>
               </>
             ) : null}
             {verdict ? <ConnectionVerdict verdict={verdict} onUse={(value) => test({ ...form, ...(form.provider === 'local' ? { path: value } : { prefix: value }) })} /> : null}
-            <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
+            <div className={css.buttons}>
               <button type="button" disabled={busy !== null} onClick={() => test(form)}>
                 Test connection
               </button>
@@ -255,12 +255,12 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
               <button type="button" onClick={() => setForm(null)}>
                 Cancel
               </button>
-              {busy ? <span style={{ fontSize: 13, color: '#555' }}>{busy}</span> : null}
+              {busy ? <span className={css.busy}>{busy}</span> : null}
             </div>
           </form>
         )}
         {error ? (
-          <p role="alert" style={{ color: '#b3261e', fontSize: 13 }}>
+          <p role="alert" className={css.error}>
             {error}
           </p>
         ) : null}

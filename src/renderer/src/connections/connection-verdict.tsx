@@ -2,11 +2,13 @@
 // export's folder, with a one-click "Use …" for each folder that is), red (cannot be used, and why). Plain
 // words only; the provider's own words (an error code) are in the tooltip.
 import type { ConnectionVerdictView } from '../../../shared/api-contract'
+import css from './connection-verdict.module.css'
 
-const LOOK: Record<ConnectionVerdictView['level'], { mark: string; heading: string; colour: string; tint: string }> = {
-  green: { mark: '✓', heading: 'Ready', colour: '#1a7f37', tint: '#e9f7ee' },
-  amber: { mark: '!', heading: 'Not the export’s folder', colour: '#9a6700', tint: '#fff8e5' },
-  red: { mark: '✗', heading: 'Cannot be used', colour: '#b3261e', tint: '#fdecea' }
+// The colours are the CSS module's, by data-level.
+const LOOK: Record<ConnectionVerdictView['level'], { mark: string; heading: string }> = {
+  green: { mark: '✓', heading: 'Ready' },
+  amber: { mark: '!', heading: 'Not the export’s folder' },
+  red: { mark: '✗', heading: 'Cannot be used' }
 }
 
 /** The words of a "Use …" button: the prefix or folder, or the bucket's top for an empty prefix. */
@@ -21,37 +23,18 @@ export function ConnectionVerdict({ verdict, onUse }: { verdict: ConnectionVerdi
       data-level={verdict.level}
       role="status"
       title={verdict.detail ?? undefined}
-      style={{
-        display: 'flex',
-        gap: 10,
-        alignItems: 'flex-start',
-        fontSize: 13,
-        margin: '8px 0',
-        padding: '8px 10px',
-        borderLeft: `4px solid ${look.colour}`,
-        background: look.tint,
-        borderRadius: 4
-      }}
+      className={css.verdict}
     >
       <span
         aria-hidden="true"
-        style={{
-          flex: '0 0 20px',
-          height: 20,
-          borderRadius: 10,
-          background: look.colour,
-          color: '#fff',
-          fontWeight: 700,
-          textAlign: 'center',
-          lineHeight: '20px'
-        }}
+        className={css.mark}
       >
         {look.mark}
       </span>
-      <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-        <b style={{ color: look.colour }}>{look.heading}.</b> <span>{verdict.message}</span>
+      <div className={css.body}>
+        <b className={css.heading}>{look.heading}.</b> <span>{verdict.message}</span>
         {verdict.useInstead.length ? (
-          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, marginTop: 6 }}>
+          <div className={css.uses}>
             {verdict.useInstead.map((v) => (
               <button key={v} type="button" onClick={() => onUse(v)}>
                 {useLabel(v)}

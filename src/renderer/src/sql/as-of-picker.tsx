@@ -1,4 +1,6 @@
 // "As of" an hour: latest, or a past delivery hour (UTC); the views are rebuilt from what was delivered by then.
+import css from './as-of-picker.module.css'
+
 /** "As of" an hour: latest, or a past delivery hour (UTC). */
 export function AsOfPicker({ asOf, onAsOf }: { asOf: string | null; onAsOf: (h: string | null) => void }): React.JSX.Element {
   return (
@@ -14,7 +16,7 @@ export function AsOfPicker({ asOf, onAsOf }: { asOf: string | null; onAsOf: (h: 
           onAsOf(v ? `${v.slice(0, 13)}:00:00Z` : null)
         }}
       />{' '}
-      UTC {asOf ? <button onClick={() => onAsOf(null)}>latest</button> : <span style={{ color: '#777' }}>(latest)</span>}
+      UTC {asOf ? <button onClick={() => onAsOf(null)}>latest</button> : <span className={css.latest}>(latest)</span>}
     </label>
   )
 }

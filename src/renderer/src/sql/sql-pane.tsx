@@ -17,9 +17,10 @@ import { ViewsProgressLine } from '../common/views-progress'
 import { SQL_PANE } from '../store/query-slice'
 import { appStore, useApp } from '../store/use-app-store'
 import { AsOfPicker } from './as-of-picker'
+import css from './sql-pane.module.css'
 
 const THEME = EditorView.theme({
-  '&': { fontSize: '13px', border: '1px solid #dde1e6', borderRadius: '6px' },
+  '&': { fontSize: 'var(--font-md)', border: '1px solid var(--color-border)', borderRadius: 'var(--radius-md)' },
   '.cm-scroller': { minHeight: '140px', maxHeight: '300px' }
 })
 
@@ -217,10 +218,10 @@ export function SqlPane(): React.JSX.Element {
   }
 
   return (
-    <section data-testid="sql-pane" style={{ display: 'grid', gridTemplateColumns: '1fr 280px', gap: 12 }}>
+    <section data-testid="sql-pane" className={css.pane}>
       <div>
         <div ref={host} data-testid="sql-editor" />
-        <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0', fontSize: 13 }}>
+        <div className={css.controls}>
           <button onClick={() => void run()} disabled={running !== null} title="Ctrl/⌘+Enter">
             Run
           </button>
@@ -238,29 +239,24 @@ export function SqlPane(): React.JSX.Element {
           >
             Export…
           </button>
-          <span data-testid="sql-status" style={{ color: '#555' }}>
+          <span data-testid="sql-status" className={css.status}>
             {running ? (running.cancelAt !== undefined ? 'Cancelling…' : `Running… ${durationText(elapsed)}`) : (ended ?? '')}
           </span>
         </div>
         {engineNote ? (
-          <div
-            data-testid="engine-note"
-            data-kind={engineNote.kind}
-            role="status"
-            style={{ fontSize: 12, color: engineNote.kind === 'restart_failed' ? '#b3261e' : '#555', margin: '4px 0' }}
-          >
+          <div data-testid="engine-note" data-kind={engineNote.kind} role="status" className={css.engineNote}>
             {engineNote.text}
           </div>
         ) : null}
         <ViewsProgressLine />
         {error ? (
-          <pre data-testid="sql-error" role="alert" style={{ color: '#b3261e', background: '#fdecea', padding: 8, whiteSpace: 'pre-wrap', fontSize: 12 }}>
+          <pre data-testid="sql-error" role="alert" className={css.error}>
             {error.where ? `At ${error.where}: ` : ''}
             {error.message}
           </pre>
         ) : null}
         {viewProblems.length ? (
-          <details style={{ fontSize: 12, color: '#9a6700' }}>
+          <details className={css.viewProblems}>
             <summary>{viewProblems.length} table(s) cannot be queried now</summary>
             <ul>
               {viewProblems.map((p) => (
@@ -271,21 +267,14 @@ export function SqlPane(): React.JSX.Element {
         ) : null}
         {result && result.columns.length ? <ResultGrid result={result} onSort={(c, d) => void sortBy(c, d)} /> : null}
       </div>
-      <aside style={{ fontSize: 12 }}>
-        <h3 style={{ fontSize: 14, margin: '0 0 4px' }}>History</h3>
-        <ul data-testid="history" style={{ listStyle: 'none', padding: 0, margin: 0, maxHeight: 520, overflow: 'auto' }}>
+      <aside className={css.history}>
+        <h3 className={css.historyTitle}>History</h3>
+        <ul data-testid="history" className={css.historyList}>
           {history.map((h, i) => (
-            <li key={i} style={{ borderBottom: '1px solid #eef0f3', padding: '4px 0' }}>
+            <li key={i} className={css.historyItem}>
               <button
-                style={{
-                  all: 'unset',
-                  cursor: 'pointer',
-                  display: 'block',
-                  whiteSpace: 'pre-wrap',
-                  overflowWrap: 'anywhere',
-                  fontFamily: 'ui-monospace, monospace',
-                  color: h.error && !h.error.startsWith('Cancelled') ? '#b3261e' : '#1f2328'
-                }}
+                data-failed={Boolean(h.error) && !h.error?.startsWith('Cancelled')}
+                className={css.historySql}
                 title={h.error ?? countText(h.rows ?? 0, 'row')}
                 onClick={() => {
                   const v = view.current
@@ -294,7 +283,7 @@ export function SqlPane(): React.JSX.Element {
               >
                 {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
               </button>
-              <span style={{ color: '#777' }}>
+              <span className={css.historyWhen}>
                 {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? (h.error.startsWith('Cancelled') ? 'cancelled' : 'error') : countText(h.rows ?? 0, 'row')}
               </span>
             </li>

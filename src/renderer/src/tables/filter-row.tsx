@@ -1,17 +1,18 @@
 // One per-column filter of the table browser: column, operator and its value(s).
 import { type ColumnFilter, FILTER_OPS, type FilterOp } from '../../../shared/filter-sql'
 import type { Column } from '../engine/session'
+import css from './filter-row.module.css'
 import { valueProblem } from './filter-value-check'
 
 export function FilterRow({ filter, columns, problem, onChange, onRemove }: { filter: ColumnFilter; columns: readonly Column[]; problem: string | null; onChange: (f: ColumnFilter) => void; onRemove: () => void }): React.JSX.Element {
   // A value the column's type cannot read is marked at once (the query leaves this filter out until it is fixed).
-  const bad = problem ? { 'aria-invalid': true, style: { borderColor: '#b3261e', outline: '1px solid #b3261e' } } : {}
+  const bad = problem ? { 'aria-invalid': true } : {}
   // Of a range, only the end that cannot be read.
   const type = columns.find((c) => c.name === filter.column)?.type ?? 'VARCHAR'
   const badEnd = (v: string | undefined): typeof bad => (problem && v?.trim() && valueProblem(v, type) ? bad : {})
   const op = filter.op
   return (
-    <div data-filter-row style={{ display: 'flex', gap: 4, alignItems: 'center', marginBottom: 4 }}>
+    <div data-filter-row className={css.row}>
       <select aria-label="filter column" value={filter.column} onChange={(e) => onChange({ ...filter, column: e.target.value })}>
         {columns.map((c) => (
           <option key={c.name} value={c.name}>
@@ -38,7 +39,7 @@ export function FilterRow({ filter, columns, problem, onChange, onRemove }: { fi
         ×
       </button>
       {problem ? (
-        <span data-testid="filter-problem" role="alert" style={{ color: '#b3261e', fontSize: 12 }}>
+        <span data-testid="filter-problem" role="alert" className={css.problem}>
           {problem}
         </span>
       ) : null}

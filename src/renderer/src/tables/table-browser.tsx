@@ -25,6 +25,7 @@ import { call } from '../common/api-transport'
 import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
 import { RestorePanel } from './restore-panel'
 import { LocalMirrorPanel } from '../mirror/local-mirror-panel'
+import css from './table-browser.module.css'
 
 // The window's one query session (held by the query slice).
 const { session } = appStore.getState()
@@ -205,13 +206,13 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   const status = overview.tables.find((t) => t.schema === selected.schema && t.table === selected.table)
 
   return (
-    <section data-testid="table-browser" style={{ display: 'grid', gridTemplateColumns: '300px 1fr', gap: 12, marginTop: 12 }}>
-      <nav aria-label="tables" style={{ fontSize: 12, borderRight: '1px solid #eef0f3', paddingRight: 8, maxHeight: '80vh', overflow: 'auto' }}>
-        {viewsError ? <p role="alert" style={{ color: '#b3261e' }}>{viewsError}</p> : null}
-        <div style={{ color: '#777' }}>Latest copies in {zoneWords}</div>
+    <section data-testid="table-browser" className={css.browser}>
+      <nav aria-label="tables" className={css.list}>
+        {viewsError ? <p role="alert" className={css.danger}>{viewsError}</p> : null}
+        <div className={css.faint}>Latest copies in {zoneWords}</div>
         {schemas.map((s) => (
           <div key={s}>
-            <div style={{ fontWeight: 600, margin: '8px 0 2px' }}>{s}</div>
+            <div className={css.schema}>{s}</div>
             {overview.tables
               .filter((t) => t.schema === s)
               .map((t) => {
@@ -223,13 +224,14 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     key={name}
                     data-table-item={t.table}
                     onClick={() => selectTable({ schema: t.schema, table: t.table }, true)}
-                    style={{ all: 'unset', display: 'block', cursor: 'pointer', padding: '3px 6px', borderRadius: 4, width: '100%', boxSizing: 'border-box', background: selected.table === t.table && selected.schema === t.schema ? '#eef6ff' : undefined }}
+                    aria-current={selected.table === t.table && selected.schema === t.schema ? 'true' : undefined}
+                    className={css.item}
                   >
                     <b>{t.table}</b>{' '}
-                    <span style={{ color: '#777' }}>
+                    <span className={css.faint}>
                       {t.mode === 'full' ? `full · ${t.newest ? wallClock(Date.parse(t.newest), filterZone) : 'none ready'}` : `parts · ${countText(t.folders, 'folder')}`}
                       {' · '}
-                      {blocked ? <span style={{ color: '#b3261e' }}>unavailable</span> : typeof c === 'number' ? countText(c, 'row') : c ? 'error' : '…'}
+                      {blocked ? <span className={css.danger}>unavailable</span> : typeof c === 'number' ? countText(c, 'row') : c ? 'error' : '…'}
                     </span>
                   </button>
                 )
@@ -238,20 +240,20 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         ))}
         {views?.source.unknownTables.length ? (
           <div>
-            <div style={{ fontWeight: 600, margin: '8px 0 2px' }}>not in the catalog (not read)</div>
+            <div className={css.schema}>not in the catalog (not read)</div>
             {views.source.unknownTables.map((u) => (
-              <div key={u.name} style={{ padding: '3px 6px', color: '#777' }} title="The catalog does not know this table: its folders are listed but never read.">
+              <div key={u.name} className={css.unknown} title="The catalog does not know this table: its folders are listed but never read.">
                 {u.name} · {u.folders} folders
               </div>
             ))}
           </div>
         ) : null}
       </nav>
-      <div style={{ minWidth: 0 }}>
+      <div className={css.main}>
         <LocalMirrorPanel />
-        <h2 style={{ fontSize: 16, margin: '4px 0' }}>
+        <h2 className={css.title}>
           {qualified}{' '}
-          <span style={{ fontWeight: 400, fontSize: 13, color: '#555' }}>
+          <span className={css.subtitle}>
             {entry?.mode === 'full' ? `full copy; latest ready ${status?.newest ? timeText(status.newest, filterZone) : 'none'}` : `parts; ${countText(status?.folders ?? 0, 'ready folder')}, newest version of each ${entry?.keyColumn ?? 'row (no key: all rows)'}`}
             {typeof counts[qualified] === 'number' ? ` · ${countText(counts[qualified] as number, 'row')}` : ''}
             {asOf ? ` · as of ${timeText(asOf, filterZone)}` : ''}
@@ -262,7 +264,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         </h2>
         {ddlOpen ? <WarehouseDdlPanel table={qualified} location={overview.location} fetchDdl={fetchDdl} onClose={() => setDdlOpen(false)} /> : null}
         {problem ? (
-          <p role="alert" data-testid="table-problem" style={{ color: '#b3261e', background: '#fdecea', padding: 8, borderRadius: 4 }}>
+          <p role="alert" data-testid="table-problem" className={css.problem}>
             {problem.message}
           </p>
         ) : null}
@@ -275,16 +277,16 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         ) : null}
         {hasView ? (
           <>
-            <div role="tablist" style={{ display: 'flex', gap: 4, margin: '6px 0' }}>
+            <div role="tablist" className={css.tabs}>
               {(['rows', 'columns'] as const).map((t) => (
-                <button key={t} role="tab" aria-selected={tab === t} onClick={() => setTab(t)} style={{ fontWeight: tab === t ? 700 : 400 }}>
+                <button key={t} role="tab" aria-selected={tab === t} onClick={() => setTab(t)} className={css.tab}>
                   {t === 'rows' ? 'Rows' : 'Columns'}
                 </button>
               ))}
             </div>
             {tab === 'rows' ? (
               <div>
-                <div data-testid="filters" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'flex-start', fontSize: 13, marginBottom: 6 }}>
+                <div data-testid="filters" className={css.filters}>
                   <label title="Times in the filters are typed on this zone's clock; the generated SQL compares their UTC instants (the bucket's clock).">
                     times in{' '}
                     <select aria-label="filter time zone" value={filterZone} onChange={(e) => setFilterZone(e.target.value as ZoneChoice)}>
@@ -296,7 +298,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     </select>
                   </label>
                   {entry?.eventTimeColumn ? (
-                    <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
+                    <fieldset className={css.group}>
                       <legend>
                         {entry.eventTimeColumn} ({zoneWords})
                       </legend>
@@ -305,7 +307,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     </fieldset>
                   ) : null}
                   {tenantChoices.length ? <TenantPicker choices={tenantChoices} chosen={tenants} onChange={setTenants} /> : null}
-                  <fieldset style={{ border: '1px solid #dde1e6', borderRadius: 4 }}>
+                  <fieldset className={css.group}>
                     <legend>columns</legend>
                     {filters.map((f, i) => (
                       <FilterRow key={i} filter={f} columns={columns} problem={checked.problems.get(i) ?? null} onChange={(nf) => changeFilter(i, nf)} onRemove={() => removeFilter(i)} />
@@ -313,7 +315,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     <button onClick={() => addFilter(columns[0]?.name ?? '')}>+ filter</button>
                   </fieldset>
                 </div>
-                <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginBottom: 6 }}>
+                <div className={css.actions}>
                   <button onClick={() => sql && void apply(sql)} disabled={running || !sql}>
                     Apply filters
                   </button>
@@ -325,17 +327,17 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                   </button>
                   {running ? <span>Running…</span> : null}
                   {checked.problems.size ? (
-                    <span role="alert" style={{ color: '#b3261e', fontSize: 12 }}>
+                    <span role="alert" className={`${css.danger} ${css.note}`}>
                       {checked.problems.size === 1 ? 'One filter is' : `${checked.problems.size} filters are`} left out of the query: fix the marked value.
                     </span>
                   ) : null}
-                  {applied !== sql && sql && !running ? <span style={{ color: '#9a6700', fontSize: 12 }}>filters changed: Apply to see them</span> : null}
+                  {applied !== sql && sql && !running ? <span className={`${css.warning} ${css.note}`}>filters changed: Apply to see them</span> : null}
                 </div>
-                <pre data-testid="generated-sql" style={{ background: '#f6f8fa', padding: 6, fontSize: 11, margin: '0 0 6px', whiteSpace: 'pre-wrap' }}>
+                <pre data-testid="generated-sql" className={css.sql}>
                   {sql}
                 </pre>
                 {error ? (
-                  <p role="alert" style={{ color: '#b3261e' }}>
+                  <p role="alert" className={css.danger}>
                     {error}
                   </p>
                 ) : null}
@@ -345,13 +347,13 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
               <div>
                 <button onClick={() => void computeStats()}>Compute column statistics</button>
                 {statsOver ? (
-                  <span data-testid="stats-over" style={{ marginLeft: 8, fontSize: 12, color: '#555' }}>
+                  <span data-testid="stats-over" className={css.statsOver}>
                     {statsOver}
                   </span>
                 ) : null}
-                <table data-testid="columns" style={{ fontSize: 12, borderCollapse: 'collapse', marginTop: 6, width: '100%' }}>
+                <table data-testid="columns" className={css.columns}>
                   <thead>
-                    <tr style={{ textAlign: 'left', color: '#555' }}>
+                    <tr>
                       <th>column</th>
                       <th>type</th>
                       <th>nulls</th>
@@ -365,11 +367,11 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     {columns.map((c) => {
                       const s = stats[c.name]
                       return (
-                        <tr key={c.name} data-column-stats={c.name} style={{ borderTop: '1px solid #eef0f3' }}>
-                          <td style={{ fontWeight: 600 }}>{c.name}</td>
+                        <tr key={c.name} data-column-stats={c.name}>
+                          <td className={css.columnName}>{c.name}</td>
                           <td>{c.type}</td>
                           {typeof s === 'string' ? (
-                            <td colSpan={5} style={{ color: '#b3261e' }}>
+                            <td colSpan={5} className={css.danger}>
                               {s}
                             </td>
                           ) : s ? (
@@ -381,7 +383,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                               <td>{s.histogram ? <ColumnHistogram bins={s.histogram} /> : null}</td>
                             </>
                           ) : (
-                            <td colSpan={5} style={{ color: '#999' }}>
+                            <td colSpan={5} className={css.notComputed}>
                               —
                             </td>
                           )}

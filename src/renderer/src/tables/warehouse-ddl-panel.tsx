@@ -2,6 +2,7 @@
 // whole export, ready to copy, with the notes on what SQL cannot know. Self-contained: it is handed the call.
 import { useEffect, useState } from 'react'
 import type { ArgsOf, ResultOf } from '../../../shared/api-contract'
+import css from './warehouse-ddl-panel.module.css'
 
 export type FetchDdl = (args: ArgsOf<'ddl'>) => Promise<ResultOf<'ddl'>>
 
@@ -40,8 +41,8 @@ export function WarehouseDdlPanel({ table, location, fetchDdl, onClose }: { tabl
   }
 
   return (
-    <section data-testid="warehouse-ddl" aria-label="Use in Athena / BigQuery" style={{ border: '1px solid #dde1e6', borderRadius: 4, padding: 8, margin: '6px 0', fontSize: 13 }}>
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }}>
+    <section data-testid="warehouse-ddl" aria-label="Use in Athena / BigQuery" className={css.panel}>
+      <div className={css.controls}>
         <strong>Use in Athena / BigQuery</strong>
         <label>
           engine{' '}
@@ -74,12 +75,12 @@ export function WarehouseDdlPanel({ table, location, fetchDdl, onClose }: { tabl
       ) : null}
       {result ? (
         <>
-          <ul data-testid="warehouse-ddl-notes" style={{ margin: '6px 0', paddingLeft: 18 }}>
+          <ul data-testid="warehouse-ddl-notes" className={css.notes}>
             {result.notes.map((n) => (
               <li key={n}>{n}</li>
             ))}
           </ul>
-          <textarea aria-label="warehouse definitions" data-testid="warehouse-ddl-text" readOnly value={result.text} spellCheck={false} style={{ width: '100%', height: 320, fontFamily: 'monospace', fontSize: 11 }} />
+          <textarea aria-label="warehouse definitions" data-testid="warehouse-ddl-text" readOnly value={result.text} spellCheck={false} className={css.text} />
         </>
       ) : null}
     </section>
