@@ -5,7 +5,7 @@ import './tokens.css'
 const cache = new Map<string, string>()
 
 /** The value of a token (`--cell-ready`) as the page's stylesheet gives it; `fallback` until the stylesheet has loaded. */
-export function cssToken(name: `--${string}`, fallback = '#fff'): string {
+export function cssToken(name: `--${string}`, fallback = 'transparent'): string {
   const known = cache.get(name)
   if (known !== undefined) return known
   const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim()

@@ -140,6 +140,7 @@ export function TimelineHeatmap(props: {
     const manifestColors = MANIFEST_CELLS.map((m) => cssToken(MANIFEST_STYLE[m].token))
     const { first, last } = visibleHours(vp, n, plotW)
     const eraColor = { v1: cssToken(ERA_TOKEN.v1), gap: cssToken(ERA_TOKEN.gap), v2: cssToken(ERA_TOKEN.v2) }
+    const blank = cssToken('--color-surface')
     if (pxh >= 1) {
       const gap = pxh >= 4 ? 1 : 0
       for (let i = first; i <= last; i++) {
@@ -148,10 +149,10 @@ export function TimelineHeatmap(props: {
         if (!hv) continue
         g.fillStyle = eraColor[hv.era]
         g.fillRect(x, AXIS_H - 8, pxh, 6)
-        g.fillStyle = manifestColors[manifests[i] ?? 0] ?? '#fff'
+        g.fillStyle = manifestColors[manifests[i] ?? 0] ?? blank
         g.fillRect(x, AXIS_H + 1, Math.max(1, pxh - gap), ROW_H - 2)
         for (const r of tableRows) {
-          g.fillStyle = colors[codes[i * t + r.index] ?? 0] ?? '#fff'
+          g.fillStyle = colors[codes[i * t + r.index] ?? 0] ?? blank
           g.fillRect(x, r.y + 1, Math.max(1, pxh - gap), ROW_H - 2)
         }
       }
@@ -168,7 +169,7 @@ export function TimelineHeatmap(props: {
           for (let j = 0; j < t; j++) worst[j] = Math.min(worst[j] ?? 255, codes[i * t + j] ?? 255)
           worstManifest = Math.min(worstManifest, manifests[i] ?? 255)
         }
-        g.fillStyle = manifestColors[worstManifest] ?? '#fff'
+        g.fillStyle = manifestColors[worstManifest] ?? blank
         g.fillRect(x, AXIS_H + 1, 1, ROW_H - 2)
         const hv = view.hours[h0]
         if (hv) {
@@ -176,7 +177,7 @@ export function TimelineHeatmap(props: {
           g.fillRect(x, AXIS_H - 8, 1, 6)
         }
         for (const r of tableRows) {
-          g.fillStyle = colors[worst[r.index] ?? 0] ?? '#fff'
+          g.fillStyle = colors[worst[r.index] ?? 0] ?? blank
           g.fillRect(x, r.y + 1, 1, ROW_H - 2)
         }
       }
