@@ -19,6 +19,8 @@ describe.skipIf(why !== null)('the Electron app', () => {
       const win = await app.firstWindow()
       await win.waitForSelector('[data-testid=timeline-canvas]', { timeout: 120_000 })
       expect(await win.locator('[data-testid=version]').textContent()).toBe('v2')
+      // The bundled stylesheet loads over app:// under the CSP: the design tokens resolve.
+      expect(await win.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--cell-ready').trim())).toBe('#2e9e5b')
       // No Node in the renderer; the bridge is the contract's methods and nothing else.
       const page = await win.evaluate(() => ({ require: typeof (globalThis as { require?: unknown }).require, process: typeof (globalThis as { process?: unknown }).process, bridge: Object.keys((window as unknown as { exportExplorer: object }).exportExplorer).sort() }))
       expect(page.require).toBe('undefined')
