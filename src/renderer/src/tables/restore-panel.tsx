@@ -134,7 +134,7 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
                 max={RESTORE_MAX_DAYS}
                 value={d.choice.days}
                 onChange={(e) => void changeRestoreChoice({ days: Math.max(1, Math.min(RESTORE_MAX_DAYS, Math.round(Number(e.target.value) || 1))) })}
-                style={{ width: 60 }}
+                className={css.days}
               />{' '}
               days
             </label>
