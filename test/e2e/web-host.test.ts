@@ -559,7 +559,10 @@ describe('web host', () => {
       await page.keyboard.press('Escape')
       await page.keyboard.press('ControlOrMeta+Enter')
       await expect.poll(() => page.locator('[data-testid=sql-pane] [data-testid=result-count]').textContent(), { timeout: 90_000 }).toMatch(/^1 row · 1 column/)
-      expect(Number(/\d+$/.exec((await page.locator('[data-testid=sql-pane] [data-testid=result-grid]').textContent()) ?? '')?.[0])).toBeGreaterThan(0)
+      // The grid loads its page of rows after the count is shown ('…' until then).
+      await expect
+        .poll(async () => Number(/\d+$/.exec((await page.locator('[data-testid=sql-pane] [data-testid=result-grid]').textContent()) ?? '')?.[0]), { timeout: 30_000 })
+        .toBeGreaterThan(0)
       expect(refused).toEqual([])
     } finally {
       page.off('console', listen)
