@@ -14,6 +14,8 @@ export default async function checkDuckdbBinding(context) {
   const modules = join(context.packager.projectDir, 'node_modules')
   const version = JSON.parse(readFileSync(join(modules, '@duckdb/node-bindings/package.json'), 'utf8')).version
   if (!existsSync(join(modules, pkg, 'duckdb.node'))) {
-    throw new Error(`${pkg} is not installed, so a ${platform} ${arch} build would have no native DuckDB. Install it first: npm install --no-save --force ${pkg}@${version}`)
+    throw new Error(
+      `${pkg} is not installed, so a ${platform} ${arch} build would have no native DuckDB. Install it first: npm install --no-save --force ${pkg}@${version}`
+    )
   }
 }

@@ -139,7 +139,16 @@ async function writeTable(engine: NativeEngine, sql: string, signal: AbortSignal
   const cell = (v: string | null): string => (v === null ? 'NULL' : v)
   const widths = columns.names.map((c, i) => Math.min(40, Math.max(c.length, ...shown.map((r) => cell(r[i] ?? null).length))))
   await writeOut(`${columns.names.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}\n`)
-  for (const r of shown) await writeOut(`${columns.names.map((_, i) => cell(r[i] ?? null).slice(0, 40).padEnd(widths[i] as number)).join('  ')}\n`)
+  for (const r of shown)
+    await writeOut(
+      `${columns.names
+        .map((_, i) =>
+          cell(r[i] ?? null)
+            .slice(0, 40)
+            .padEnd(widths[i] as number)
+        )
+        .join('  ')}\n`
+    )
   if (more) process.stderr.write(`(the first ${TABLE_ROWS} rows; --format csv or json gives them all)\n`)
 }
 
@@ -177,7 +186,8 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2
   }
   if (!['status', 'timeline', 'doctor', 'query', 'export', 'ddl'].includes(command)) throw new UsageError(`unknown command "${command}"`)
-  if (command === 'ddl' && values.engine !== 'athena' && values.engine !== 'bigquery') throw new UsageError('ddl needs --engine athena (an S3 bucket) or --engine bigquery (a GCS bucket)')
+  if (command === 'ddl' && values.engine !== 'athena' && values.engine !== 'bigquery')
+    throw new UsageError('ddl needs --engine athena (an S3 bucket) or --engine bigquery (a GCS bucket)')
   let sql = command === 'query' ? positionals[1] : undefined
   if (command === 'query' && !sql) throw new UsageError('query needs the SQL to run, in quotes')
   if (command === 'export') {
@@ -198,13 +208,21 @@ async function main(argv: string[]): Promise<number> {
   const now = values.now !== undefined ? parseInstant(values.now) : Date.now()
   if (Number.isNaN(now)) throw new UsageError(`--now must be an ISO-8601 instant such as 2026-11-13T02:50:00Z, not "${values.now}"`)
 
-  const conn = connectionFromUrl(values.bucket, { ...(values.profile ? { profile: values.profile } : {}), ...(values.region ? { region: values.region } : {}), ...(values.endpoint ? { endpoint: values.endpoint } : {}), ...(values['key-file'] ? { keyFile: values['key-file'] } : {}) })
+  const conn = connectionFromUrl(values.bucket, {
+    ...(values.profile ? { profile: values.profile } : {}),
+    ...(values.region ? { region: values.region } : {}),
+    ...(values.endpoint ? { endpoint: values.endpoint } : {}),
+    ...(values['key-file'] ? { keyFile: values['key-file'] } : {})
+  })
   const location = warehouseLocation(conn)
   const mismatch = command === 'ddl' ? engineMismatch(values.engine as 'athena' | 'bigquery', location, true) : null
   if (mismatch) throw new UsageError(mismatch)
   const provider = await openConnection(conn, new MemorySecretStore())
   const show = progress(!values.json)
-  const id = createHash('sha256').update(`${conn.id}|${values.endpoint ?? ''}`).digest('hex').slice(0, 32)
+  const id = createHash('sha256')
+    .update(`${conn.id}|${values.endpoint ?? ''}`)
+    .digest('hex')
+    .slice(0, 32)
   const refreshed = await refreshConnectionIndex(cacheDir(), id, provider, {
     now,
     full: values['no-cache'] === true,
@@ -235,7 +253,8 @@ async function main(argv: string[]): Promise<number> {
     // The parts tables' history compacted once into the cache (only new hours are added later): few files to read.
     const mirror = new Mirror(join(cacheDir(), 'mirror', id), store)
     const built = await mirror.refresh(inventory, now, { onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`) })
-    for (const p of built.problems) process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
+    for (const p of built.problems)
+      process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
     const opened = await openBucketEngine(store, inventory, refreshed.index.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
       now,
       mirror,
@@ -259,8 +278,14 @@ async function main(argv: string[]): Promise<number> {
     const target = resolve(values.out as string)
     try {
       // DuckDB's own progress moves for few COPYs of the logical tables: the bytes written always do.
-      const progressText = (p: QueryProgress): string => `exporting… ${megabytes(p.bytesWritten ?? 0)} written${p.percent > 0 ? `, ${Math.round(p.percent)}%` : ''}${p.rowsProcessed > 0 ? `, ${p.rowsProcessed} rows read` : ''}`
-      const { rows } = await exportQuery(engine, sql as string, target, { format: format as 'csv' | 'parquet', overwrite: values.force === true, signal: ac.signal, onProgress: (p) => show(progressText(p)) })
+      const progressText = (p: QueryProgress): string =>
+        `exporting… ${megabytes(p.bytesWritten ?? 0)} written${p.percent > 0 ? `, ${Math.round(p.percent)}%` : ''}${p.rowsProcessed > 0 ? `, ${p.rowsProcessed} rows read` : ''}`
+      const { rows } = await exportQuery(engine, sql as string, target, {
+        format: format as 'csv' | 'parquet',
+        overwrite: values.force === true,
+        signal: ac.signal,
+        onProgress: (p) => show(progressText(p))
+      })
       show.done()
       process.stderr.write(`wrote ${rows} rows (${megabytes((await stat(target)).size)}) to ${target}\n`)
       return 0
@@ -280,7 +305,16 @@ async function main(argv: string[]): Promise<number> {
     const opened = await openEngine()
     try {
       const columns = await logicalTableColumns(opened, fileStoreFor(provider, cacheDir(), id), inventory, { now, unreadable })
-      const r = warehouseDdl({ engine: values.engine as 'athena' | 'bigquery', location, database: values.database ?? null, table: values.table ?? null, inventory, columns, now, unreadable })
+      const r = warehouseDdl({
+        engine: values.engine as 'athena' | 'bigquery',
+        location,
+        database: values.database ?? null,
+        table: values.table ?? null,
+        inventory,
+        columns,
+        now,
+        unreadable
+      })
       if (!r.ok) throw new UsageError(r.message)
       await writeOut(values.json ? `${JSON.stringify({ text: r.text, notes: r.notes })}\n` : r.text)
       return 0
@@ -314,25 +348,57 @@ async function main(argv: string[]): Promise<number> {
       if (t.mode === 'full') {
         const f = latestReady(inventory, t, { unreadable })
         // Where a rule makes the copy read differ from the obvious one, say which rule.
-        const note = leftOut ?? (!f ? null : f.ref.version !== inventory.version ? `no ready ${inventory.version} copy yet: its newest ready ${f.ref.version} copy is read` : f.dataFiles.length === 0 ? 'the latest copy holds no Parquet file: read as a table with no rows' : null)
-        return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: f ? { prefix: f.ref.prefix, snapshot_date: f.ref.partition.date, snapshot_hour: f.ref.partition.hour } : null, ready_folders: null, newest_folder: null, note }
+        const note =
+          leftOut ??
+          (!f
+            ? null
+            : f.ref.version !== inventory.version
+              ? `no ready ${inventory.version} copy yet: its newest ready ${f.ref.version} copy is read`
+              : f.dataFiles.length === 0
+                ? 'the latest copy holds no Parquet file: read as a table with no rows'
+                : null)
+        return {
+          schema: t.schema,
+          table: t.table,
+          mode: t.mode,
+          latest_ready: f ? { prefix: f.ref.prefix, snapshot_date: f.ref.partition.date, snapshot_hour: f.ref.partition.hour } : null,
+          ready_folders: null,
+          newest_folder: null,
+          note
+        }
       }
       const folders = readyPartsFolders(inventory, t)
       const n = folders.at(-1)
-      return { schema: t.schema, table: t.table, mode: t.mode, latest_ready: null, ready_folders: folders.length, newest_folder: n ? { prefix: n.ref.prefix, etl_date: n.ref.partition.date, etl_hour: n.ref.partition.hour } : null, note: leftOut }
+      return {
+        schema: t.schema,
+        table: t.table,
+        mode: t.mode,
+        latest_ready: null,
+        ready_folders: folders.length,
+        newest_folder: n ? { prefix: n.ref.prefix, etl_date: n.ref.partition.date, etl_hour: n.ref.partition.hour } : null,
+        note: leftOut
+      }
     })
     if (values.json) process.stdout.write(`${JSON.stringify({ version: inventory.version, tables })}\n`)
     else {
       process.stdout.write(`${provider.location}: on ${inventory.version}\n`)
       for (const t of tables) {
-        const what = t.mode === 'full' ? (t.latest_ready ? `latest ready ${t.latest_ready.snapshot_date}${t.latest_ready.snapshot_hour ? ` ${t.latest_ready.snapshot_hour}:00` : ''}` : 'no ready copy') : `${t.ready_folders} ready folders, newest ${t.newest_folder ? `${t.newest_folder.etl_date}${t.newest_folder.etl_hour ? ` ${t.newest_folder.etl_hour}:00` : ''}` : '-'}`
+        const what =
+          t.mode === 'full'
+            ? t.latest_ready
+              ? `latest ready ${t.latest_ready.snapshot_date}${t.latest_ready.snapshot_hour ? ` ${t.latest_ready.snapshot_hour}:00` : ''}`
+              : 'no ready copy'
+            : `${t.ready_folders} ready folders, newest ${t.newest_folder ? `${t.newest_folder.etl_date}${t.newest_folder.etl_hour ? ` ${t.newest_folder.etl_hour}:00` : ''}` : '-'}`
         process.stdout.write(`  ${`${t.schema}.${t.table}`.padEnd(64)} ${t.mode.padEnd(5)} ${what}${t.note ? ` (${t.note})` : ''}\n`)
       }
     }
     return refreshed.problems.length > 0 ? 2 : 0
   }
 
-  const since = command === 'doctor' ? dayStart('since', values.since) ?? Math.floor((now - 7 * 24 * HOUR) / HOUR) * HOUR : dayStart('from', values.from) ?? Math.floor(now / HOUR) * HOUR - 47 * HOUR
+  const since =
+    command === 'doctor'
+      ? (dayStart('since', values.since) ?? Math.floor((now - 7 * 24 * HOUR) / HOUR) * HOUR)
+      : (dayStart('from', values.from) ?? Math.floor(now / HOUR) * HOUR - 47 * HOUR)
   const until = command === 'timeline' && values.to !== undefined ? (dayStart('to', values.to) as number) + 23 * HOUR : now
   const sinceDate = new Date(since).toISOString().slice(0, 10)
   const manifests = await readManifests(provider, inventory, {
@@ -359,9 +425,14 @@ async function main(argv: string[]): Promise<number> {
   const findings = tl.findings.filter((f: Finding) => f.date === null || f.date === '__initial__' || f.date >= sinceDate)
   const errors = findings.filter((f) => f.severity === 'error').length
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ ok: errors === 0 && refreshed.problems.length === 0, findings: findings.map(({ kind, severity, date, hour, table, key, message }) => ({ kind, severity, date, hour, table, key, message })) })}\n`)
+    process.stdout.write(
+      `${JSON.stringify({ ok: errors === 0 && refreshed.problems.length === 0, findings: findings.map(({ kind, severity, date, hour, table, key, message }) => ({ kind, severity, date, hour, table, key, message })) })}\n`
+    )
   } else {
-    for (const f of findings) process.stdout.write(`${f.severity.toUpperCase().padEnd(7)} ${f.kind.padEnd(22)} ${f.date ?? ''} ${f.hour ? `${f.hour}:00` : ''} ${f.table ?? ''}\n        ${f.message}\n`)
+    for (const f of findings)
+      process.stdout.write(
+        `${f.severity.toUpperCase().padEnd(7)} ${f.kind.padEnd(22)} ${f.date ?? ''} ${f.hour ? `${f.hour}:00` : ''} ${f.table ?? ''}\n        ${f.message}\n`
+      )
     process.stdout.write(`${findings.length} finding(s), ${errors} error(s), since ${sinceDate}\n`)
   }
   if (refreshed.problems.length > 0) return 2

@@ -7,7 +7,7 @@ import { DEFAULT_DEMO_OPTIONS } from '../main/demo-bucket/demo-plan'
 import { writeDemoBucket } from '../main/demo-bucket/write-demo-bucket'
 
 const usage =
-  'usage: npm run demo:generate -- --out DIR [--seed N] [--days N (>= 8)] [--scale N] [--start ISO (the export\'s first delivery, a v2 hour such as 2026-11-03T14:00:00Z)] [--if-missing]'
+  "usage: npm run demo:generate -- --out DIR [--seed N] [--days N (>= 8)] [--scale N] [--start ISO (the export's first delivery, a v2 hour such as 2026-11-03T14:00:00Z)] [--if-missing]"
 
 async function main(): Promise<number> {
   let values
@@ -43,7 +43,8 @@ async function main(): Promise<number> {
   }
   const instant = (name: string, raw: string): number => {
     const t = Date.parse(raw)
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:00(:00)?(\.0+)?Z$/.test(raw) || Number.isNaN(t)) throw new Error(`--${name} must be a whole UTC hour such as 2026-11-03T14:00:00Z, not "${raw}"`)
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:00(:00)?(\.0+)?Z$/.test(raw) || Number.isNaN(t))
+      throw new Error(`--${name} must be a whole UTC hour such as 2026-11-03T14:00:00Z, not "${raw}"`)
     return t
   }
   if (values['if-missing'] && existsSync(join(values.out, 'expected.json'))) {
@@ -64,7 +65,9 @@ async function main(): Promise<number> {
   })
   if (tty) process.stderr.write('\n')
   const seconds = ((Date.now() - started) / 1000).toFixed(1)
-  process.stdout.write(`bucket:   ${written.bucketDir}\nexpected: ${written.expectedPath}\nfolders:  ${written.plan.folders.length}, evaluated as of ${written.plan.expected.now} (${seconds}s)\n`)
+  process.stdout.write(
+    `bucket:   ${written.bucketDir}\nexpected: ${written.expectedPath}\nfolders:  ${written.plan.folders.length}, evaluated as of ${written.plan.expected.now} (${seconds}s)\n`
+  )
   return 0
 }
 

@@ -12,14 +12,34 @@ import { startWebHost } from '../main/web-host'
 import { Workspace } from '../main/workspace'
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { bucket: { type: 'string' }, now: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, renderer: { type: 'string' }, 'export-dir': { type: 'string' } } })
+  const { values } = parseArgs({
+    options: {
+      bucket: { type: 'string' },
+      now: { type: 'string' },
+      port: { type: 'string' },
+      data: { type: 'string' },
+      renderer: { type: 'string' },
+      'export-dir': { type: 'string' }
+    }
+  })
   const now = values.now ? parseInstant(values.now) : undefined
   if (now !== undefined && Number.isNaN(now)) throw new Error('--now must be an ISO-8601 instant')
   // The demo bucket is evaluated at its own "now" (written by the generator); another folder at the clock.
-  const demo = values.bucket ? { bucketDir: resolve(values.bucket), name: `Folder ${resolve(values.bucket)}`, ...(now !== undefined ? { now } : {}) } : await ensureDemoBucket([resolve('resources/demo-bucket')], resolve('resources/demo-bucket'))
+  const demo = values.bucket
+    ? { bucketDir: resolve(values.bucket), name: `Folder ${resolve(values.bucket)}`, ...(now !== undefined ? { now } : {}) }
+    : await ensureDemoBucket([resolve('resources/demo-bucket')], resolve('resources/demo-bucket'))
   const exportDir = values['export-dir'] ? resolve(values['export-dir']) : undefined
-  const workspace = new Workspace({ dataDir: resolve(values.data ?? '.export-explorer-data'), secrets: new MemorySecretStore(), demo: now !== undefined ? { ...demo, now } : demo, ...(exportDir ? { exportDir } : {}) })
-  const host = await startWebHost({ workspace, rendererDir: resolve(values.renderer ?? join('out', 'renderer')), ...(values.port ? { port: Number(values.port) } : {}) })
+  const workspace = new Workspace({
+    dataDir: resolve(values.data ?? '.export-explorer-data'),
+    secrets: new MemorySecretStore(),
+    demo: now !== undefined ? { ...demo, now } : demo,
+    ...(exportDir ? { exportDir } : {})
+  })
+  const host = await startWebHost({
+    workspace,
+    rendererDir: resolve(values.renderer ?? join('out', 'renderer')),
+    ...(values.port ? { port: Number(values.port) } : {})
+  })
   process.stdout.write(`Export Explorer on ${demo.bucketDir}\nexports are written in ${workspace.exportDefaults().directory}\nopen ${host.url}\n`)
 }
 

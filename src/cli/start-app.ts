@@ -25,7 +25,11 @@ if (!binary) {
   const outDir = process.env['EE_OUT_DIR']
   const built = spawnSync(process.execPath, [electronVite, 'build', ...(outDir ? ['--outDir', outDir] : [])], { stdio: ['ignore', 'ignore', 'inherit'] })
   if (built.status !== 0) process.exit(built.status ?? 1)
-  const served = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'src/cli/serve.ts', ...(outDir ? ['--renderer', join(outDir, 'renderer')] : []), ...process.argv.slice(2)], { stdio: 'inherit' })
+  const served = spawnSync(
+    process.execPath,
+    [require.resolve('tsx/cli'), 'src/cli/serve.ts', ...(outDir ? ['--renderer', join(outDir, 'renderer')] : []), ...process.argv.slice(2)],
+    { stdio: 'inherit' }
+  )
   process.exit(served.status ?? 1)
 }
 const r = spawnSync(process.execPath, [electronVite, 'preview'], { stdio: 'inherit' })

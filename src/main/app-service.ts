@@ -71,17 +71,29 @@ export class AppService {
     }
     const run = async (): Promise<void> => {
       const now = this.now()
-      const r = await refreshConnectionIndex(this.opts.dataDir, this.opts.connectionId, this.opts.provider, { now, ...(opts.full ? { full: true } : {}), signal, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) })
+      const r = await refreshConnectionIndex(this.opts.dataDir, this.opts.connectionId, this.opts.provider, {
+        now,
+        ...(opts.full ? { full: true } : {}),
+        signal,
+        ...(opts.onProgress ? { onProgress: opts.onProgress } : {})
+      })
       check()
       const inventory = buildInventory(r.index.objects.values(), { now })
-      const manifests = await readManifests(this.opts.provider, inventory, { cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`), signal })
+      const manifests = await readManifests(this.opts.provider, inventory, {
+        cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`),
+        signal
+      })
       check()
       // First and last bytes of each file the tables need, through the footer cache (the inspector reads the same end).
-      const frames = await findUnreadableFiles(inventory, (o, start, end, sig) => this.footers.read(this.footerId(o), { start, end }, sig).then((x) => x.body), {
-        now,
-        signal,
-        cacheFile: join(this.opts.dataDir, 'frames', `${this.opts.connectionId}.json`)
-      })
+      const frames = await findUnreadableFiles(
+        inventory,
+        (o, start, end, sig) => this.footers.read(this.footerId(o), { start, end }, sig).then((x) => x.body),
+        {
+          now,
+          signal,
+          cacheFile: join(this.opts.dataDir, 'frames', `${this.opts.connectionId}.json`)
+        }
+      )
       check()
       this.unreadable = frames.unreadable
       this.inventory = inventory
@@ -162,7 +174,12 @@ export class AppService {
     const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString())
     const tables = CATALOG.map((t) => {
       const f = t.mode === 'full' ? latestReady(inventory, t, { unreadable: this.unreadable }) : (readyPartsFolders(inventory, t).at(-1) ?? null)
-      const folders = t.mode === 'parts' ? readyPartsFolders(inventory, t).length : [...inventory.folders.values()].filter((x) => x.ref.schema === t.schema && x.ref.table === t.table && x.marker !== null && x.ref.version === inventory.version).length
+      const folders =
+        t.mode === 'parts'
+          ? readyPartsFolders(inventory, t).length
+          : [...inventory.folders.values()].filter(
+              (x) => x.ref.schema === t.schema && x.ref.table === t.table && x.marker !== null && x.ref.version === inventory.version
+            ).length
       return { schema: t.schema, table: t.table, mode: t.mode, newest: f ? iso(deliveryInstant(f.ref)) : null, newestPrefix: f?.ref.prefix ?? null, folders }
     })
     const complete = [...timeline.hours].reverse().find((h) => h.manifest === 'complete')
@@ -189,24 +206,45 @@ export class AppService {
     const version = expectedVersion(h.era) ?? 'v2'
     const raw = h.manifestKey ? this.manifests.get(h.manifestKey) : undefined
     const parsed = typeof raw === 'string' && h.manifestKey ? parseManifest(raw, { version, date: h.date, hour: version === 'v1' ? null : h.hour }) : null
-    const tables = await Promise.all(CATALOG.map(async (c): Promise<HourTable> => {
-      const prefix = folderPrefix(c, version, dateOf(t), version === 'v1' ? null : hourOf(t))
-      const f = inventory.folders.get(prefix)
-      const through = parsed?.manifest?.delivered.find((e) => e.name === `${c.schema}.${c.table}`)?.deliveredThrough ?? null
-      return {
-        schema: c.schema,
-        table: c.table,
-        state: h.cells[c.table] ?? 'no_delivery',
-        prefix,
-        files: f ? await Promise.all([...f.dataFiles, ...f.ignored].map(async (o) => ({ key: o.key, size: o.size, lastModified: o.lastModified, storageClass: o.storageClass ?? null, ...(await this.footerRows(o)) }))) : [],
-        success: f?.marker?.lastModified ?? null,
-        deliveredThrough: through
-      }
-    }))
+    const tables = await Promise.all(
+      CATALOG.map(async (c): Promise<HourTable> => {
+        const prefix = folderPrefix(c, version, dateOf(t), version === 'v1' ? null : hourOf(t))
+        const f = inventory.folders.get(prefix)
+        const through = parsed?.manifest?.delivered.find((e) => e.name === `${c.schema}.${c.table}`)?.deliveredThrough ?? null
+        return {
+          schema: c.schema,
+          table: c.table,
+          state: h.cells[c.table] ?? 'no_delivery',
+          prefix,
+          files: f
+            ? await Promise.all(
+                [...f.dataFiles, ...f.ignored].map(async (o) => ({
+                  key: o.key,
+                  size: o.size,
+                  lastModified: o.lastModified,
+                  storageClass: o.storageClass ?? null,
+                  ...(await this.footerRows(o))
+                }))
+              )
+            : [],
+          success: f?.marker?.lastModified ?? null,
+          deliveredThrough: through
+        }
+      })
+    )
     return {
       start: args.start,
       era: h.era,
-      manifest: h.manifest === null ? null : { key: h.manifestKey, state: h.manifest, warnings: h.manifestWarnings, raw: typeof raw === 'string' ? raw : null, parsed: parsed?.manifest ?? null },
+      manifest:
+        h.manifest === null
+          ? null
+          : {
+              key: h.manifestKey,
+              state: h.manifest,
+              warnings: h.manifestWarnings,
+              raw: typeof raw === 'string' ? raw : null,
+              parsed: parsed?.manifest ?? null
+            },
       tables,
       findings: timeline.findings.filter((f) => f.date === h.date && f.hour === h.hour)
     }

@@ -41,7 +41,10 @@ async function start(): Promise<void> {
     platform: {
       downloadsDir: app.getPath('downloads'),
       async chooseSavePath(defaultName, format) {
-        const r = await dialog.showSaveDialog({ defaultPath: join(app.getPath('downloads'), defaultName), filters: [format === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'Parquet', extensions: ['parquet'] }] })
+        const r = await dialog.showSaveDialog({
+          defaultPath: join(app.getPath('downloads'), defaultName),
+          filters: [format === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'Parquet', extensions: ['parquet'] }]
+        })
         return r.canceled || !r.filePath ? null : r.filePath
       },
       showInFolder: (path) => shell.showItemInFolder(path)

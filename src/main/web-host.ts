@@ -13,7 +13,15 @@ import { contentSecurityPolicy } from './shell/content-security-policy'
 import { rendererFileOf } from './shell/app-protocol'
 import type { Workspace } from './workspace'
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' }
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json'
+}
 
 /** The largest API body: the contract's largest argument is a 1,000,000-character SQL (up to 3 bytes each in UTF-8). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -80,7 +88,8 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.headers.host !== host) return text(res, 421, 'Misdirected request')
     // A page of another site (or of another loopback port) may send requests here; none is answered.
-    if (req.headers.origin !== undefined && req.headers.origin !== origin) return text(res, 403, `Refused: a request from ${req.headers.origin}, not from the app's page.`)
+    if (req.headers.origin !== undefined && req.headers.origin !== origin)
+      return text(res, 403, `Refused: a request from ${req.headers.origin}, not from the app's page.`)
     const url = new URL(req.url ?? '/', origin)
     const given = url.searchParams.get('t')
     if (url.pathname === '/' && given !== null) {
@@ -89,7 +98,11 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
         const session = randomBytes(32).toString('hex')
         sessions.add(session)
         // Redirected to /: the token leaves the address bar and the history.
-        return text(res, 303, 'Opening Export Explorer…', { location: '/', 'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`, 'referrer-policy': 'no-referrer' })
+        return text(res, 303, 'Opening Export Explorer…', {
+          location: '/',
+          'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+          'referrer-policy': 'no-referrer'
+        })
       }
       if (hasSession(req)) return text(res, 303, 'Opening Export Explorer…', { location: '/' })
       return text(res, 403, `This address was already used, or is not the one npm run serve printed. ${noSession}`)
@@ -114,7 +127,8 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
     if (api) {
       if (req.method !== 'POST') return text(res, 405, 'POST only', { allow: 'POST' })
       const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
-      if (type !== 'application/json') return json(res, 415, { error: `The API takes application/json bodies, not ${type || 'a body without a content type'}.` })
+      if (type !== 'application/json')
+        return json(res, 415, { error: `The API takes application/json bodies, not ${type || 'a body without a content type'}.` })
       const tooLarge = { error: `The request is larger than ${MAX_BODY_BYTES} bytes, the API's limit.` }
       if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return json(res, 413, tooLarge, { connection: 'close' })
       let args: unknown

@@ -5,7 +5,19 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, MirrorStatusView, RefreshStatus, RestorePlanView, RestoreStatusView } from '../shared/api-contract'
+import type {
+  ArgsOf,
+  ConnectionSummary,
+  ConnectionVerdictView,
+  ConnectionsView,
+  EngineSource,
+  ExportJob,
+  HistoryEntry,
+  MirrorStatusView,
+  RefreshStatus,
+  RestorePlanView,
+  RestoreStatusView
+} from '../shared/api-contract'
 import { objectsForViews } from '../shared/bucket-views'
 import { CATALOG } from '../shared/catalog'
 import { identityTag } from '../shared/identity-tag'
@@ -115,7 +127,9 @@ export class Workspace {
   }
 
   private demoConfig(): ConnectionConfig | null {
-    return this.opts.demo ? { id: DEMO_CONNECTION_ID, name: this.opts.demo.name ?? 'Demo bucket (built in)', provider: 'local', path: this.opts.demo.bucketDir } : null
+    return this.opts.demo
+      ? { id: DEMO_CONNECTION_ID, name: this.opts.demo.name ?? 'Demo bucket (built in)', provider: 'local', path: this.opts.demo.bucketDir }
+      : null
   }
 
   private async all(): Promise<{ list: ConnectionConfig[]; problems: string[] }> {
@@ -128,7 +142,13 @@ export class Workspace {
     const { list, problems: own } = await this.all()
     // Every saved file's problems (damaged, kept aside) are shown where the connection manager lists them.
     const problems = [...own, ...((await this.opts.secrets.problems?.()) ?? []), ...(await this.queryHistory.problems())]
-    const summary = (c: ConnectionConfig): ConnectionSummary => ({ id: c.id, name: c.name, provider: c.provider, location: locationOf(c), builtin: c.id === DEMO_CONNECTION_ID })
+    const summary = (c: ConnectionConfig): ConnectionSummary => ({
+      id: c.id,
+      name: c.name,
+      provider: c.provider,
+      location: locationOf(c),
+      builtin: c.id === DEMO_CONNECTION_ID
+    })
     return { active: this.activeId, connections: list.map(summary), problems, secretStorage: this.opts.secrets.unavailableReason?.() ?? null }
   }
 
@@ -165,7 +185,10 @@ export class Workspace {
     try {
       const c = await this.complete(input, false)
       // A secret typed into the form is tested without being saved.
-      const secrets: SecretStore = input.secretAccessKey && c.provider === 's3' && c.auth.kind === 'static' ? { get: async () => input.secretAccessKey ?? null, set: async () => {}, delete: async () => {} } : this.opts.secrets
+      const secrets: SecretStore =
+        input.secretAccessKey && c.provider === 's3' && c.auth.kind === 'static'
+          ? { get: async () => input.secretAccessKey ?? null, set: async () => {}, delete: async () => {} }
+          : this.opts.secrets
       provider = await openConnection(c, secrets, this.opts.openOptions)
       const above = configAbove(c)
       openAbove = async () => (above ? openConnection(above, secrets, this.opts.openOptions) : null)
@@ -273,7 +296,9 @@ export class Workspace {
           },
           (e: unknown) => {
             if (this.service !== service) return
-            this.lastError = abort.signal.aborted ? 'Refresh cancelled; the last refresh is still shown.' : `Refresh failed: ${userMessage(e)} The last refresh is still shown.`
+            this.lastError = abort.signal.aborted
+              ? 'Refresh cancelled; the last refresh is still shown.'
+              : `Refresh failed: ${userMessage(e)} The last refresh is still shown.`
           }
         )
         .finally(() => {
@@ -325,7 +350,13 @@ export class Workspace {
       const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
       const mirror = this.mirrorFor(service)
       const lookup = (k: string): ListedObject | undefined => (k.startsWith(MIRROR_KEY_PREFIX) ? mirror.object(k) : service.object(k))
-      server.setSource({ provider: service.provider, lookup, cacheDir: join(this.opts.dataDir, 'blocks', service.connectionId), now: () => service.now(), store: mirror.heldFiles(store) })
+      server.setSource({
+        provider: service.provider,
+        lookup,
+        cacheDir: join(this.opts.dataDir, 'blocks', service.connectionId),
+        now: () => service.now(),
+        store: mirror.heldFiles(store)
+      })
       current.service = service
     }
     return server
@@ -441,10 +472,14 @@ export class Workspace {
   /** Removes the mirror and the files downloaded for it; main's engine (which may read those files) opens again. */
   async mirrorClear(): Promise<MirrorStatusView> {
     const service = await this.current()
-    if ([...this.exports.values()].some((e) => e.job.running)) throw new Error('An export is running and reads the mirror: wait for it to finish (or cancel it), then clear the mirror.')
+    if ([...this.exports.values()].some((e) => e.job.running))
+      throw new Error('An export is running and reads the mirror: wait for it to finish (or cancel it), then clear the mirror.')
     const engine = this.mainEngine
     this.mainEngine = null
-    await engine?.engine.then((e) => e.engine.close(), () => {})
+    await engine?.engine.then(
+      (e) => e.engine.close(),
+      () => {}
+    )
     return this.mirrorFor(service).clear()
   }
 
@@ -466,12 +501,17 @@ export class Workspace {
     const opts = { unreadable, ...(args.asOf ? { asOf: Date.parse(args.asOf) } : {}) }
     // What the views read of the mirror: per parts table, its segments once it holds the table whole, else the raw files.
     // Only a change of that (a table newly whole, a segment replaced, a clear) builds the views again.
-    const mirrorVersion = identityTag(CATALOG.filter((t) => t.mode === 'parts').map((t) => {
-      const sel = selectSegments(inventory, t, mirror, { now: service.now(), ...opts })
-      return sel.ok ? sel.segments.map((x) => x.file).join(',') : 'raw'
-    }).join('|'))
+    const mirrorVersion = identityTag(
+      CATALOG.filter((t) => t.mode === 'parts')
+        .map((t) => {
+          const sel = selectSegments(inventory, t, mirror, { now: service.now(), ...opts })
+          return sel.ok ? sel.segments.map((x) => x.file).join(',') : 'raw'
+        })
+        .join('|')
+    )
     const counts = new Map<string, number>()
-    for (const f of inventory.folders.values()) if (!f.ref.catalog) counts.set(`${f.ref.schema}.${f.ref.table}`, (counts.get(`${f.ref.schema}.${f.ref.table}`) ?? 0) + 1)
+    for (const f of inventory.folders.values())
+      if (!f.ref.catalog) counts.set(`${f.ref.schema}.${f.ref.table}`, (counts.get(`${f.ref.schema}.${f.ref.table}`) ?? 0) + 1)
     return {
       base: server.url(''),
       objects: objectsForViews(inventory, opts),
@@ -494,12 +534,25 @@ export class Workspace {
       const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
       const workDir = join(this.opts.dataDir, 'engine', `${service.connectionId}-${randomUUID().slice(0, 8)}`)
       const mirror = this.mirrorFor(service)
-      const engine = mirror.segments().then(() => openBucketEngine(store, inventory, objects, workDir, { now: service.now(), unreadable, mirror: mirror.mirror, ...(asOf ? { asOf: Date.parse(asOf) } : {}) }))
+      const engine = mirror
+        .segments()
+        .then(() =>
+          openBucketEngine(store, inventory, objects, workDir, {
+            now: service.now(),
+            unreadable,
+            mirror: mirror.mirror,
+            ...(asOf ? { asOf: Date.parse(asOf) } : {})
+          })
+        )
       this.mainEngine = { key, engine }
       engine.catch(() => {
         if (this.mainEngine?.engine === engine) this.mainEngine = null
       })
-      if (old) void old.engine.then((e) => e.engine.close(), () => {})
+      if (old)
+        void old.engine.then(
+          (e) => e.engine.close(),
+          () => {}
+        )
     }
     return this.mainEngine.engine
   }
@@ -528,7 +581,10 @@ export class Workspace {
     if (allowed && !allowed.ok) throw new Error(allowed.reason)
     const id = randomUUID()
     const abort = new AbortController()
-    const entry = { job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, percent: null, bytes: 0, error: null } as ExportJob, abort }
+    const entry = {
+      job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, percent: null, bytes: 0, error: null } as ExportJob,
+      abort
+    }
     this.exports.set(id, entry)
     const update = (patch: Partial<ExportJob>): void => {
       entry.job = { ...entry.job, ...patch }
@@ -539,10 +595,18 @@ export class Workspace {
       try {
         await mkdir(dirname(args.path), { recursive: true })
         const { engine } = await this.engineFor(args.asOf)
-        const r = await exportQuery(engine, args.sql, args.path, { format: args.format, overwrite: args.overwrite, signal: abort.signal, onProgress: (p) => update({ rows: p.rowsProcessed, percent: p.percent > 0 ? p.percent : null, bytes: p.bytesWritten ?? 0 }) })
+        const r = await exportQuery(engine, args.sql, args.path, {
+          format: args.format,
+          overwrite: args.overwrite,
+          signal: abort.signal,
+          onProgress: (p) => update({ rows: p.rowsProcessed, percent: p.percent > 0 ? p.percent : null, bytes: p.bytesWritten ?? 0 })
+        })
         update({ running: false, done: true, rows: r.rows, percent: 100, bytes: (await stat(args.path)).size })
       } catch (e) {
-        update({ running: false, error: abort.signal.aborted ? 'Export cancelled: no file was written.' : `Export failed: ${userMessage(e)} No file was written.` })
+        update({
+          running: false,
+          error: abort.signal.aborted ? 'Export cancelled: no file was written.' : `Export failed: ${userMessage(e)} No file was written.`
+        })
       }
     })()
     return entry.job
@@ -563,7 +627,8 @@ export class Workspace {
 
   showInFolder(args: { path: string }): { shown: boolean } {
     // Only a file this app wrote: an export that finished (a renderer cannot have any path revealed or opened).
-    if (![...this.exports.values()].some((e) => e.job.done && e.job.path === args.path)) throw new Error(`Show in folder works only for a file an export of this session wrote; ${args.path} is not one.`)
+    if (![...this.exports.values()].some((e) => e.job.done && e.job.path === args.path))
+      throw new Error(`Show in folder works only for a file an export of this session wrote; ${args.path} is not one.`)
     if (!this.opts.platform) return { shown: false }
     this.opts.platform.showInFolder(args.path)
     return { shown: true }

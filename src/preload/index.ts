@@ -10,12 +10,14 @@ import { MENU_CHANNEL, MENU_COMMANDS, type MenuCommand } from '../shared/menu-co
 const calls = Object.fromEntries(API_NAMES.map((name: ApiName) => [name, (args: unknown) => ipcRenderer.invoke(channelOf(name), args)]))
 
 // The listener gets the payload only (never the IPC event, which would reach ipcRenderer); returns the unsubscribe.
-const subscribe = (name: EventName) => (listener: (payload: unknown) => void): (() => void) => {
-  const channel = eventChannelOf(name)
-  const handler = (_event: unknown, payload: unknown): void => listener(payload)
-  ipcRenderer.on(channel, handler)
-  return () => void ipcRenderer.removeListener(channel, handler)
-}
+const subscribe =
+  (name: EventName) =>
+  (listener: (payload: unknown) => void): (() => void) => {
+    const channel = eventChannelOf(name)
+    const handler = (_event: unknown, payload: unknown): void => listener(payload)
+    ipcRenderer.on(channel, handler)
+    return () => void ipcRenderer.removeListener(channel, handler)
+  }
 const subscriptions = Object.fromEntries(EVENT_NAMES.map((name) => [subscriptionOf(name), subscribe(name)]))
 
 contextBridge.exposeInMainWorld('exportExplorer', {

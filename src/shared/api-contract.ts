@@ -64,7 +64,14 @@ export interface HourTable {
   readonly state: CellState
   /** The folder this hour's delivery uses (whether or not it exists). */
   readonly prefix: string
-  readonly files: readonly { readonly key: string; readonly size: number; readonly lastModified: string; readonly storageClass: string | null; readonly rows: number | null; readonly rowsError?: string }[]
+  readonly files: readonly {
+    readonly key: string
+    readonly size: number
+    readonly lastModified: string
+    readonly storageClass: string | null
+    readonly rows: number | null
+    readonly rowsError?: string
+  }[]
   /** When _SUCCESS was written, or null when there is none. */
   readonly success: string | null
   /** From the manifest, for a parts table. */
@@ -189,7 +196,12 @@ export interface MirrorStatusView {
   /** The disk this connection's mirror may use: chosen, or the default share of the free space. */
   readonly limit: { readonly bytes: number; readonly chosen: boolean } | null
   /** The last build that ended: segments built, kept, removed, and those that could not be built. */
-  readonly last: { readonly built: number; readonly kept: number; readonly removed: number; readonly problems: readonly { readonly table: string; readonly period: string; readonly message: string }[] } | null
+  readonly last: {
+    readonly built: number
+    readonly kept: number
+    readonly removed: number
+    readonly problems: readonly { readonly table: string; readonly period: string; readonly message: string }[]
+  } | null
 }
 
 export interface ExportJob {
@@ -331,7 +343,8 @@ const connectionInput: Check = (o) => {
   if (extra) return extra
   const c = o['connection']
   const secretField = secretLookingField(c, '')
-  if (secretField) return `connection: the field ${secretField} looks like a secret, and a connection is saved in plain text; a static key's secret goes in secretAccessKey (kept in the secret store)`
+  if (secretField)
+    return `connection: the field ${secretField} looks like a secret, and a connection is saved in plain text; a static key's secret goes in secretAccessKey (kept in the secret store)`
   // A new connection has no id yet and a static key no secretRef yet: main assigns both.
   const filled = typeof c === 'object' && c !== null ? { id: 'new', ...(c as object) } : c
   const auth = (filled as { auth?: { kind?: string } } | null)?.auth
@@ -366,7 +379,11 @@ const CHECKS: { readonly [N in ApiName]: Check } = {
   awsProfiles: none,
   refreshStatus: none,
   refreshCancel: none,
-  timeline: (o) => onlyKeys(o, ['fromHours']) ?? (typeof o['fromHours'] === 'number' && Number.isInteger(o['fromHours']) && o['fromHours'] >= 1 && o['fromHours'] <= 24 * 800 ? null : 'fromHours must be a whole number of hours from 1 to 19200'),
+  timeline: (o) =>
+    onlyKeys(o, ['fromHours']) ??
+    (typeof o['fromHours'] === 'number' && Number.isInteger(o['fromHours']) && o['fromHours'] >= 1 && o['fromHours'] <= 24 * 800
+      ? null
+      : 'fromHours must be a whole number of hours from 1 to 19200'),
   hour: (o) => onlyKeys(o, ['start']) ?? (typeof o['start'] === 'string' && HOUR_RE.test(o['start']) ? null : 'start must be an hour, YYYY-MM-DDTHH:00:00Z'),
   connectionGet: id,
   connectionOpen: id,
@@ -376,10 +393,24 @@ const CHECKS: { readonly [N in ApiName]: Check } = {
   refresh: (o) => onlyKeys(o, ['full']) ?? (typeof o['full'] === 'boolean' ? null : 'full must be true or false'),
   engineSource: (o) => onlyKeys(o, ['asOf']) ?? (asOf(o['asOf']) ? null : 'asOf must be null or an hour, YYYY-MM-DDTHH:00:00Z'),
   exportDefaults: none,
-  chooseSavePath: (o) => onlyKeys(o, ['defaultName', 'format']) ?? (typeof o['defaultName'] === 'string' && /^[\w .()-]{1,200}$/.test(o['defaultName']) && format(o['format']) ? null : 'defaultName must be a plain file name and format csv or parquet'),
+  chooseSavePath: (o) =>
+    onlyKeys(o, ['defaultName', 'format']) ??
+    (typeof o['defaultName'] === 'string' && /^[\w .()-]{1,200}$/.test(o['defaultName']) && format(o['format'])
+      ? null
+      : 'defaultName must be a plain file name and format csv or parquet'),
   exportStart: (o) =>
     onlyKeys(o, ['sql', 'format', 'path', 'overwrite', 'asOf']) ??
-    (!sql(o['sql']) ? 'sql must be a query' : !format(o['format']) ? 'format must be csv or parquet' : !absPath(o['path']) ? 'path must be an absolute file path' : typeof o['overwrite'] !== 'boolean' ? 'overwrite must be true or false' : !asOf(o['asOf']) ? 'asOf must be null or an hour' : null),
+    (!sql(o['sql'])
+      ? 'sql must be a query'
+      : !format(o['format'])
+        ? 'format must be csv or parquet'
+        : !absPath(o['path'])
+          ? 'path must be an absolute file path'
+          : typeof o['overwrite'] !== 'boolean'
+            ? 'overwrite must be true or false'
+            : !asOf(o['asOf'])
+              ? 'asOf must be null or an hour'
+              : null),
   exportStatus: (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w-]{1,64}$/.test(o['id']) ? null : 'id must be an export id'),
   exportCancel: (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w-]{1,64}$/.test(o['id']) ? null : 'id must be an export id'),
   showInFolder: (o) => onlyKeys(o, ['path']) ?? (absPath(o['path']) ? null : 'path must be an absolute file path'),
@@ -402,8 +433,14 @@ const CHECKS: { readonly [N in ApiName]: Check } = {
   mirrorClear: none,
   mirrorSetLimit: (o) =>
     onlyKeys(o, ['bytes']) ??
-    (o['bytes'] === null || (typeof o['bytes'] === 'number' && Number.isInteger(o['bytes']) && o['bytes'] >= 0 && o['bytes'] <= Number.MAX_SAFE_INTEGER) ? null : 'bytes must be null (the default) or a whole number of bytes'),
-  historyAdd: (o) => onlyKeys(o, ['sql', 'rows', 'ms', 'error']) ?? (sql(o['sql']) && nullableNumber(o['rows']) && nullableNumber(o['ms']) && (o['error'] === null || typeof o['error'] === 'string') ? null : 'a history entry needs sql, rows, ms and error')
+    (o['bytes'] === null || (typeof o['bytes'] === 'number' && Number.isInteger(o['bytes']) && o['bytes'] >= 0 && o['bytes'] <= Number.MAX_SAFE_INTEGER)
+      ? null
+      : 'bytes must be null (the default) or a whole number of bytes'),
+  historyAdd: (o) =>
+    onlyKeys(o, ['sql', 'rows', 'ms', 'error']) ??
+    (sql(o['sql']) && nullableNumber(o['rows']) && nullableNumber(o['ms']) && (o['error'] === null || typeof o['error'] === 'string')
+      ? null
+      : 'a history entry needs sql, rows, ms and error')
 }
 
 export const API_NAMES = Object.keys(CHECKS) as readonly ApiName[]
@@ -468,7 +505,8 @@ export const EVENT_NAMES: readonly EventName[] = ['refreshProgress', 'refreshDon
 export const isEventName = (name: string): name is EventName => (EVENT_NAMES as readonly string[]).includes(name)
 
 /** The preload's subscription method of an event: refreshProgress → onRefreshProgress. */
-export const subscriptionOf = (name: EventName): `on${Capitalize<EventName>}` => `on${name.charAt(0).toUpperCase()}${name.slice(1)}` as `on${Capitalize<EventName>}`
+export const subscriptionOf = (name: EventName): `on${Capitalize<EventName>}` =>
+  `on${name.charAt(0).toUpperCase()}${name.slice(1)}` as `on${Capitalize<EventName>}`
 
 /** The IPC channel of a pushed event (main → renderer). */
 export const eventChannelOf = (name: EventName): string => `export-explorer:event:${name}`

@@ -102,7 +102,10 @@ export function parseKey(key: string): KeyRef {
   const mode: DeliveryMode = partition.kind === 'snapshot' ? 'full' : 'parts'
   if (catalog && catalog.mode !== mode) {
     const expected = catalog.mode === 'full' ? 'snapshot_date=' : 'etl_date='
-    return unrecognized(key, `${schema}.${table} is delivered ${catalog.mode === 'full' ? 'in full' : 'in parts'} (${expected} folders), but this key has ${p1.split('=')[0]}=`)
+    return unrecognized(
+      key,
+      `${schema}.${table} is delivered ${catalog.mode === 'full' ? 'in full' : 'in parts'} (${expected} folders), but this key has ${p1.split('=')[0]}=`
+    )
   }
   if (segs.length !== depth + 1) return unrecognized(key, 'a file must sit directly in its partition folder; this key is nested deeper')
   const file = segs[depth] as string
@@ -110,7 +113,13 @@ export function parseKey(key: string): KeyRef {
   if (file === SUCCESS_MARKER) return { kind: 'marker', key, folder, file }
   // Spark and Hive readers, which the vendor's job uses, skip hidden names (temporary and checksum files).
   if (file.startsWith('_') || file.startsWith('.')) {
-    return { kind: 'ignored', key, folder, file, reason: `its name starts with "${file[0]}": Spark and Hive readers (the vendor's job) skip such files, so no table reads it` }
+    return {
+      kind: 'ignored',
+      key,
+      folder,
+      file,
+      reason: `its name starts with "${file[0]}": Spark and Hive readers (the vendor's job) skip such files, so no table reads it`
+    }
   }
   if (file.endsWith('.parquet')) return { kind: 'data', key, folder, file }
   return { kind: 'ignored', key, folder, file, reason: 'not a Parquet file (*.parquet) nor _SUCCESS, so no table reads it' }
@@ -132,7 +141,9 @@ function parseManifestKey(key: string, version: Version, rest: string[]): KeyRef
 
 /** The key of the manifest that describes a delivery (v1: daily, no hour). */
 export function manifestKey(version: Version, date: string, hour: string | null): string {
-  return version === 'v1' ? `v1/_manifests/snapshot_date=${date}/${MANIFEST_FILE}` : `v2/_manifests/snapshot_date=${date}/snapshot_hour=${hour}/${MANIFEST_FILE}`
+  return version === 'v1'
+    ? `v1/_manifests/snapshot_date=${date}/${MANIFEST_FILE}`
+    : `v2/_manifests/snapshot_date=${date}/snapshot_hour=${hour}/${MANIFEST_FILE}`
 }
 
 /** The folder key a table's delivery uses, for the version, date and hour given (hour null in v1). */

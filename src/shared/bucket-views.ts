@@ -65,8 +65,14 @@ export async function createBucketViews(
     // An archived object cannot be read: say which, before the engine fails on the first one.
     const archived = q.registrations.map((r) => objects.get(r.key)).filter((o): o is ListedObject => o !== undefined && isArchived(o, now))
     if (archived.length > 0) {
-      const list = archived.slice(0, 5).map((o) => `${o.key} (${o.storageClass})`).join(', ')
-      problems.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table} needs ${countText(archived.length, 'archived object')} that cannot be read until restored: ${list}${archived.length > 5 ? ', …' : ''}. Start a restore, then open the table again when it has finished.` })
+      const list = archived
+        .slice(0, 5)
+        .map((o) => `${o.key} (${o.storageClass})`)
+        .join(', ')
+      problems.push({
+        table: `${t.schema}.${t.table}`,
+        message: `${t.schema}.${t.table} needs ${countText(archived.length, 'archived object')} that cannot be read until restored: ${list}${archived.length > 5 ? ', …' : ''}. Start a restore, then open the table again when it has finished.`
+      })
       await engine.query(`DROP VIEW IF EXISTS ${schema}.${name}`)
       await engine.query(`DROP VIEW IF EXISTS ${name}`)
       continue
@@ -139,10 +145,16 @@ async function createMirrorViews(
   const unreadable = selection.leftOut.filter((o) => o.reason === 'unreadable')
   if (archived.length > 0) {
     const bytes = archived.reduce((n, o) => n + o.size, 0)
-    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${countText(archived.length, 'archived file')} (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and ${archived.length === 1 ? 'is' : 'are'} left out: ${keyList(archived.map((o) => o.key))}; ${lostRows(archived.length, t.keyColumn)}. Restore ${archived.length === 1 ? 'it' : 'them'} to complete the table.` })
+    notes.push({
+      table: `${t.schema}.${t.table}`,
+      message: `${t.schema}.${t.table}: ${countText(archived.length, 'archived file')} (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and ${archived.length === 1 ? 'is' : 'are'} left out: ${keyList(archived.map((o) => o.key))}; ${lostRows(archived.length, t.keyColumn)}. Restore ${archived.length === 1 ? 'it' : 'them'} to complete the table.`
+    })
   }
   if (unreadable.length > 0) {
-    notes.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: ${countText(unreadable.length, 'file')} ${unreadable.length === 1 ? 'is' : 'are'} not readable Parquet and ${unreadable.length === 1 ? 'is' : 'are'} left out: ${keyList(unreadable.map((o) => o.key))}; ${lostRows(unreadable.length, t.keyColumn)}. Ask the vendor to deliver ${unreadable.length === 1 ? 'it' : 'them'} again.` })
+    notes.push({
+      table: `${t.schema}.${t.table}`,
+      message: `${t.schema}.${t.table}: ${countText(unreadable.length, 'file')} ${unreadable.length === 1 ? 'is' : 'are'} not readable Parquet and ${unreadable.length === 1 ? 'is' : 'are'} left out: ${keyList(unreadable.map((o) => o.key))}; ${lostRows(unreadable.length, t.keyColumn)}. Ask the vendor to deliver ${unreadable.length === 1 ? 'it' : 'them'} again.`
+    })
   }
   return true
 }
@@ -150,7 +162,9 @@ async function createMirrorViews(
 /** What leaving out n files costs a table: their rows, and for a keyed table the versions of keys in them. */
 function lostRows(n: number, keyColumn: string | null): string {
   const [their, them] = n === 1 ? ['its', 'it'] : ['their', 'them']
-  return keyColumn === null ? `${their} rows are not in the table` : `${their} rows are not in the table, and a ${keyColumn} whose newest version is in ${them} shows an older version or none`
+  return keyColumn === null
+    ? `${their} rows are not in the table`
+    : `${their} rows are not in the table, and a ${keyColumn} whose newest version is in ${them} shows an older version or none`
 }
 
 const keyList = (keys: readonly string[]): string => `${keys.slice(0, 5).join(', ')}${keys.length > 5 ? `, … (${keys.length} in all)` : ''}`
@@ -173,7 +187,10 @@ export function unreadableNote(inventory: Inventory, t: Pick<CatalogTable, 'sche
   const bad = out.copies.flatMap((c) => c.files.map((o) => o.key))
   const again = `Ask the vendor to deliver ${bad.length === 1 ? 'it' : 'them'} again.`
   const read = foldersForLogicalTable(inventory, t, opts)[0]
-  const copies = out.copies.length > 1 ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix}) hold` : `its newest ready copy ${newest.folder.ref.prefix} holds`
+  const copies =
+    out.copies.length > 1
+      ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix}) hold`
+      : `its newest ready copy ${newest.folder.ref.prefix} holds`
   const instead = read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'
   return `${name}: ${copies} ${bad.length === 1 ? 'a file that is' : 'files that are'} not readable Parquet (${keyList(bad)}); ${instead}. ${again}`
 }
@@ -187,7 +204,11 @@ async function vendorPartitionColumns(engine: SqlEngine, t: { schema: string; ta
       () => true,
       () => false
     )
-    if (held) out.push({ table: `${t.schema}.${t.table}`, message: `${t.schema}.${t.table}: its files have their own ${column} column; the data's values are kept there, not the folder's (the folder's is in ${t.table}__versions._${column}).` })
+    if (held)
+      out.push({
+        table: `${t.schema}.${t.table}`,
+        message: `${t.schema}.${t.table}: its files have their own ${column} column; the data's values are kept there, not the folder's (the folder's is in ${t.table}__versions._${column}).`
+      })
   }
   return out
 }

@@ -9,8 +9,26 @@ export type S3Auth =
 export type GcsAuth = { readonly kind: 'adc' } | { readonly kind: 'key_file'; readonly keyFile: string } | { readonly kind: 'none' }
 
 export type ConnectionConfig =
-  | { readonly id: string; readonly name: string; readonly provider: 's3'; readonly bucket: string; readonly prefix: string; readonly region?: string; readonly endpoint?: string; readonly auth: S3Auth }
-  | { readonly id: string; readonly name: string; readonly provider: 'gcs'; readonly bucket: string; readonly prefix: string; readonly endpoint?: string; readonly projectId?: string; readonly auth: GcsAuth }
+  | {
+      readonly id: string
+      readonly name: string
+      readonly provider: 's3'
+      readonly bucket: string
+      readonly prefix: string
+      readonly region?: string
+      readonly endpoint?: string
+      readonly auth: S3Auth
+    }
+  | {
+      readonly id: string
+      readonly name: string
+      readonly provider: 'gcs'
+      readonly bucket: string
+      readonly prefix: string
+      readonly endpoint?: string
+      readonly projectId?: string
+      readonly auth: GcsAuth
+    }
   | { readonly id: string; readonly name: string; readonly provider: 'local'; readonly path: string }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -45,27 +63,42 @@ export function validateConnection(v: unknown): { ok: true; value: ConnectionCon
   switch (v['provider']) {
     case 's3': {
       const a = v['auth']
-      if (!str(v['bucket'], 255) || typeof v['prefix'] !== 'string' || v['prefix'].length > 1024 || !optStr(v['region'], 64) || !optStr(v['endpoint'], 2048)) return { ok: false, reason: 'an S3 connection needs a bucket, a prefix (may be empty), and optional region and endpoint' }
+      if (!str(v['bucket'], 255) || typeof v['prefix'] !== 'string' || v['prefix'].length > 1024 || !optStr(v['region'], 64) || !optStr(v['endpoint'], 2048))
+        return { ok: false, reason: 'an S3 connection needs a bucket, a prefix (may be empty), and optional region and endpoint' }
       const ep = endpointProblem(v['endpoint'])
       if (ep) return { ok: false, reason: ep }
       let auth: S3Auth
       if (isObj(a) && a['kind'] === 'default') auth = { kind: 'default' }
       else if (isObj(a) && a['kind'] === 'profile' && str(a['profile'], 128)) auth = { kind: 'profile', profile: a['profile'] }
-      else if (isObj(a) && a['kind'] === 'static' && str(a['accessKeyId'], 128) && typeof a['secretRef'] === 'string' && SECRET_REF.test(a['secretRef'])) auth = { kind: 'static', accessKeyId: a['accessKeyId'], secretRef: a['secretRef'] }
+      else if (isObj(a) && a['kind'] === 'static' && str(a['accessKeyId'], 128) && typeof a['secretRef'] === 'string' && SECRET_REF.test(a['secretRef']))
+        auth = { kind: 'static', accessKeyId: a['accessKeyId'], secretRef: a['secretRef'] }
       else return { ok: false, reason: 'S3 credentials must be the default chain, a profile name, or static keys' }
-      const opt = { ...(v['region'] !== undefined ? { region: v['region'] as string } : {}), ...(v['endpoint'] !== undefined ? { endpoint: v['endpoint'] as string } : {}) }
+      const opt = {
+        ...(v['region'] !== undefined ? { region: v['region'] as string } : {}),
+        ...(v['endpoint'] !== undefined ? { endpoint: v['endpoint'] as string } : {})
+      }
       return { ok: true, value: { ...base, provider: 's3', bucket: v['bucket'], prefix: v['prefix'], ...opt, auth } }
     }
     case 'gcs': {
       const a = v['auth']
-      if (!str(v['bucket'], 255) || typeof v['prefix'] !== 'string' || v['prefix'].length > 1024 || !optStr(v['endpoint'], 2048) || !optStr(v['projectId'], 128)) return { ok: false, reason: 'a GCS connection needs a bucket, a prefix (may be empty), and an optional endpoint' }
+      if (
+        !str(v['bucket'], 255) ||
+        typeof v['prefix'] !== 'string' ||
+        v['prefix'].length > 1024 ||
+        !optStr(v['endpoint'], 2048) ||
+        !optStr(v['projectId'], 128)
+      )
+        return { ok: false, reason: 'a GCS connection needs a bucket, a prefix (may be empty), and an optional endpoint' }
       const ep = endpointProblem(v['endpoint'])
       if (ep) return { ok: false, reason: ep }
       let auth: GcsAuth
       if (isObj(a) && (a['kind'] === 'adc' || a['kind'] === 'none')) auth = { kind: a['kind'] }
       else if (isObj(a) && a['kind'] === 'key_file' && str(a['keyFile'], 4096)) auth = { kind: 'key_file', keyFile: a['keyFile'] }
       else return { ok: false, reason: 'GCS credentials must be Application Default Credentials or a key file' }
-      const opt = { ...(v['endpoint'] !== undefined ? { endpoint: v['endpoint'] as string } : {}), ...(v['projectId'] !== undefined ? { projectId: v['projectId'] as string } : {}) }
+      const opt = {
+        ...(v['endpoint'] !== undefined ? { endpoint: v['endpoint'] as string } : {}),
+        ...(v['projectId'] !== undefined ? { projectId: v['projectId'] as string } : {})
+      }
       return { ok: true, value: { ...base, provider: 'gcs', bucket: v['bucket'], prefix: v['prefix'], ...opt, auth } }
     }
     case 'local':

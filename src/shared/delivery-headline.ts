@@ -24,10 +24,15 @@ const STOPPED_AFTER_MS = 3 * 3_600_000
 
 export function deliveryHeadline(overview: Pick<Overview, 'now' | 'tables'>, view: TimelineView): DeliveryHeadline {
   const n = view.tables.length
-  const due = [...view.hours].reverse().find((h) => [...Array(n).keys()].some((i) => decodeCell(h.cells, i) !== 'not_due' && decodeCell(h.cells, i) !== 'no_delivery'))
+  const due = [...view.hours]
+    .reverse()
+    .find((h) => [...Array(n).keys()].some((i) => decodeCell(h.cells, i) !== 'not_due' && decodeCell(h.cells, i) !== 'no_delivery'))
   const counts: Partial<Record<CellState, number>> = {}
   if (due) for (let i = 0; i < n; i++) counts[decodeCell(due.cells, i)] = (counts[decodeCell(due.cells, i)] ?? 0) + 1
-  const newest = overview.tables.map((t) => t.newest).filter((x): x is string => x !== null).sort()
+  const newest = overview.tables
+    .map((t) => t.newest)
+    .filter((x): x is string => x !== null)
+    .sort()
   const lastArrival = newest[newest.length - 1] ?? null
   // An hour is due 40 minutes after it starts: the feed has stopped when the newest arrival is well behind that.
   const stopped = lastArrival === null || Date.parse(overview.now) - Date.parse(lastArrival) > STOPPED_AFTER_MS + 40 * 60_000

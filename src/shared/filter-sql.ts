@@ -62,7 +62,11 @@ function literal(value: string, type: string | undefined): string {
 
 /** "2026-11-05T14:00" or "2026-11-05T14:00:00Z" (UTC) → "2026-11-05 14:00:00", which every DuckDB parses. */
 export function utcTimestampText(s: string): string {
-  const t = s.trim().replace('T', ' ').replace(/Z$/, '').replace(/\.\d+$/, '')
+  const t = s
+    .trim()
+    .replace('T', ' ')
+    .replace(/Z$/, '')
+    .replace(/\.\d+$/, '')
   return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(t) ? `${t}:00` : /^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t} 00:00:00` : t
 }
 
@@ -118,7 +122,11 @@ export function filterConditions(q: TableFilters, columns: readonly ColumnType[]
   const types = new Map(columns.map((c) => [c.name, c.type]))
   const out: string[] = []
   if (q.time && (q.time.from || q.time.to)) {
-    const c = condition({ column: q.time.column, op: 'range', ...(q.time.from ? { from: q.time.from } : {}), ...(q.time.to ? { to: q.time.to } : {}) }, types, q.zone)
+    const c = condition(
+      { column: q.time.column, op: 'range', ...(q.time.from ? { from: q.time.from } : {}), ...(q.time.to ? { to: q.time.to } : {}) },
+      types,
+      q.zone
+    )
     if (c) out.push(c)
   }
   if (q.tenants && q.tenants.length) {

@@ -69,7 +69,7 @@ export function incidentsOf(view: TimelineView, fmtHour: HourWords = utcHour): I
     const first = findings[0] as Finding
     const how = findings.map((f) => resolution(f, view, fmtHour))
     // Resolved only when every table of it is; the words of the last one (the latest to resolve) stand for all.
-    const resolved = how.every((h) => h !== null) ? (how.length === 1 ? how[0] ?? null : sameOrLast(how as string[])) : null
+    const resolved = how.every((h) => h !== null) ? (how.length === 1 ? (how[0] ?? null) : sameOrLast(how as string[])) : null
     const tables = [...new Set(findings.map((f) => f.table).filter((x): x is string => x !== null))].sort((a, b) => (order.get(a) ?? 99) - (order.get(b) ?? 99))
     const severity = findings.reduce<Severity>((s, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[s] ? f.severity : s), first.severity)
     return { id, kind: first.kind, severity, hour: findingHour(first), findings, tables, resolved }

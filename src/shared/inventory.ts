@@ -224,7 +224,7 @@ export function unreadableLeftOut(inv: Inventory, t: Pick<CatalogTable, 'schema'
   // The copies the rule would have read in turn, from the newest down to the one it reads.
   const copies: { folder: Folder; files: ListedObject[] }[] = []
   const passed = new Set<string>()
-  for (let f: Folder | null = newest; f && f !== read; ) {
+  for (let f: Folder | null = newest; f && f !== read;) {
     copies.push({ folder: f, files: f.dataFiles.filter((o) => bad.has(o.key)) })
     for (const o of f.dataFiles) passed.add(o.key)
     f = latestReady(inv, t, { ...opts, unreadable: passed })

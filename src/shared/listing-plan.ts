@@ -82,7 +82,8 @@ export function refreshUnits(units: readonly IndexedUnit[], keys: Iterable<strin
   const add = (u: ListingUnit): void => {
     if (!out.has(u.prefix)) out.set(u.prefix, u)
   }
-  const from = (u: IndexedUnit): ListingUnit => (u.lastKey === null ? { prefix: u.prefix, replace: true } : { prefix: u.prefix, startAfter: u.lastKey, replace: false })
+  const from = (u: IndexedUnit): ListingUnit =>
+    u.lastKey === null ? { prefix: u.prefix, replace: true } : { prefix: u.prefix, startAfter: u.lastKey, replace: false }
   const newestMonth = new Map<string, IndexedUnit>()
   for (const u of units) {
     if (onV2 && u.prefix.startsWith('v1/')) continue
@@ -114,7 +115,8 @@ export function refreshUnits(units: readonly IndexedUnit[], keys: Iterable<strin
     folders.set(r.folder.prefix, (folders.get(r.folder.prefix) ?? false) || r.kind === 'marker')
     if (r.folder.mode === 'full' && r.folder.version === 'v2') {
       const dayEnd = Date.parse(`${r.folder.partition.date}T00:00:00Z`) + DAY_MS
-      if (dayEnd > pruneFrom && dayEnd <= pruneTo) add({ prefix: r.folder.prefix.slice(0, r.folder.prefix.indexOf('snapshot_hour=')), replace: false, foldersOnly: true })
+      if (dayEnd > pruneFrom && dayEnd <= pruneTo)
+        add({ prefix: r.folder.prefix.slice(0, r.folder.prefix.indexOf('snapshot_hour=')), replace: false, foldersOnly: true })
     }
   }
   for (const [prefix, ready] of folders) if (!ready) add({ prefix, replace: true })

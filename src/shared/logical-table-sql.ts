@@ -87,7 +87,11 @@ function emptyFolders(table: Pick<CatalogTable, 'schema' | 'table'>, folders: re
   if (folders.length === 0) {
     return { ok: false, reason: 'no_ready_copy', message: `${table.schema}.${table.table} has no ready folder (none holds _SUCCESS) in the bucket yet.` }
   }
-  return { ok: false, reason: 'no_files', message: `${table.schema}.${table.table}: the ready folder ${folders[0]?.ref.prefix ?? ''} holds no .parquet file and no earlier ready copy has one, so its columns are unknown. Ask the vendor for a copy with files.` }
+  return {
+    ok: false,
+    reason: 'no_files',
+    message: `${table.schema}.${table.table}: the ready folder ${folders[0]?.ref.prefix ?? ''} holds no .parquet file and no earlier ready copy has one, so its columns are unknown. Ask the vendor for a copy with files.`
+  }
 }
 
 /**
@@ -95,7 +99,11 @@ function emptyFolders(table: Pick<CatalogTable, 'schema' | 'table'>, folders: re
  * the union of every ready folder (pass them in delivery order) with, for a keyed table, one row per key: the
  * one from the latest folder, ties broken by file name, then row position. Rows whose key is NULL are all kept.
  */
-export function logicalTableSql(table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, folders: readonly Folder[], locate: Locate): LogicalTableSql {
+export function logicalTableSql(
+  table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>,
+  folders: readonly Folder[],
+  locate: Locate
+): LogicalTableSql {
   const columnsFrom = emptyCopyColumnsFrom(table, folders)
   if (columnsFrom) return withoutRows(logicalTableSql(table, [columnsFrom], locate))
   const files = rankFiles(folders, locate)
@@ -152,7 +160,10 @@ const WASM_DIALECT: GlobDialect = { filenameColumn: 'filename' }
 function globRegistrations(folders: readonly Folder[], base: string): { files: RankedFile[]; registrations: FileRegistration[] } {
   const files = rankFiles(folders, (k) => k)
   const identity = new Map(folders.flatMap((f) => f.dataFiles.map((o) => [o.key, objectIdentity(o)] as const)))
-  return { files, registrations: files.map((f) => ({ name: `${base}${identityTag(identity.get(f.key) ?? f.key)}-${String(f.rank).padStart(9, '0')}.parquet`, key: f.key })) }
+  return {
+    files,
+    registrations: files.map((f) => ({ name: `${base}${identityTag(identity.get(f.key) ?? f.key)}-${String(f.rank).padStart(9, '0')}.parquet`, key: f.key }))
+  }
 }
 
 function readGlob(base: string, withProvenance: boolean, dialect: GlobDialect): string {
@@ -197,7 +208,13 @@ function filesTableSetup(t: string, files: readonly RankedFile[]): string[] {
 }
 
 /** versionsSql for a glob engine: provenance comes from a table filled by `setup` (inserts of 100 rows). */
-export function versionsGlobSql(table: Pick<CatalogTable, 'schema' | 'table'>, folders: readonly Folder[], base: string, filesTable: string, dialect: GlobDialect = WASM_DIALECT): GlobTableSql {
+export function versionsGlobSql(
+  table: Pick<CatalogTable, 'schema' | 'table'>,
+  folders: readonly Folder[],
+  base: string,
+  filesTable: string,
+  dialect: GlobDialect = WASM_DIALECT
+): GlobTableSql {
   const fileCol = quoteIdent(dialect.filenameColumn)
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql

@@ -149,7 +149,8 @@ export function parseManifest(text: string, expected: { version: Version; date: 
     contradictions.push({ at: warnings.length, table })
     warnings.push(message)
   }
-  if (snapshotDate !== null && snapshotDate !== expected.date) contradict(`snapshot_date is ${snapshotDate} but the manifest sits under snapshot_date=${expected.date}`)
+  if (snapshotDate !== null && snapshotDate !== expected.date)
+    contradict(`snapshot_date is ${snapshotDate} but the manifest sits under snapshot_date=${expected.date}`)
 
   const sh = root['snapshot_hour']
   let snapshotHour: string | null = null
@@ -160,7 +161,8 @@ export function parseManifest(text: string, expected: { version: Version; date: 
       snapshotHour = String(sh).padStart(2, '0')
       warnings.push(`snapshot_hour is the number ${sh}; expected the string "${snapshotHour}"`)
     } else warnings.push(`snapshot_hour: expected "00" to "23", found ${JSON.stringify(sh)}`)
-    if (snapshotHour !== null && snapshotHour !== expected.hour) contradict(`snapshot_hour is ${snapshotHour} but the manifest sits under snapshot_hour=${expected.hour}`)
+    if (snapshotHour !== null && snapshotHour !== expected.hour)
+      contradict(`snapshot_hour is ${snapshotHour} but the manifest sits under snapshot_hour=${expected.hour}`)
   } else if (sh !== undefined) {
     warnings.push('snapshot_hour in a v1 (daily) manifest; ignored')
   }
@@ -172,17 +174,24 @@ export function parseManifest(text: string, expected: { version: Version; date: 
 
   for (const e of pending) {
     const t = resolveTableName(e.name)
-    if (t?.mode === 'full') contradict(`tables_pending lists ${e.name}, which is delivered in full: only tables delivered in parts can be pending; read as missing`, t.table)
+    if (t?.mode === 'full')
+      contradict(`tables_pending lists ${e.name}, which is delivered in full: only tables delivered in parts can be pending; read as missing`, t.table)
   }
 
   const c = root['complete']
   const complete = typeof c === 'boolean' ? c : null
   if (complete === null) warnings.push(`complete: expected true or false, found ${JSON.stringify(c)}`)
-  if (complete === true && (missing.length > 0 || pending.length > 0)) contradict('complete is true, yet tables are listed as missing or pending; read as incomplete')
-  if (complete === false && missing.length === 0 && pending.length === 0) contradict('complete is false, yet no table is listed as missing or pending; read as incomplete')
+  if (complete === true && (missing.length > 0 || pending.length > 0))
+    contradict('complete is true, yet tables are listed as missing or pending; read as incomplete')
+  if (complete === false && missing.length === 0 && pending.length === 0)
+    contradict('complete is false, yet no table is listed as missing or pending; read as incomplete')
 
   const seen = new Map<string, string>()
-  for (const [field, list] of [['tables_delivered', delivered], ['tables_missing', missing], ['tables_pending', pending]] as const) {
+  for (const [field, list] of [
+    ['tables_delivered', delivered],
+    ['tables_missing', missing],
+    ['tables_pending', pending]
+  ] as const) {
     for (const e of list) {
       const before = seen.get(e.name)
       if (before !== undefined) contradict(`${e.name} is listed in both ${before} and ${field}`, resolveTableName(e.name)?.table ?? null)
@@ -194,7 +203,9 @@ export function parseManifest(text: string, expected: { version: Version; date: 
   // `complete` does not say otherwise (a contradiction is read the safe way, and reported).
   const isComplete = complete !== false && missing.length === 0 && pending.length === 0
   const byAt = new Map(contradictions.map((x) => [x.at, x.table]))
-  const issues = warnings.map((message, i): ManifestIssue => (byAt.has(i) ? { kind: 'contradiction', table: byAt.get(i) ?? null, message } : { kind: 'format', table: null, message }))
+  const issues = warnings.map((message, i): ManifestIssue =>
+    byAt.has(i) ? { kind: 'contradiction', table: byAt.get(i) ?? null, message } : { kind: 'format', table: null, message }
+  )
   return {
     state: isComplete ? 'complete' : 'incomplete',
     manifest: { snapshotDate, snapshotHour, complete, delivered, missing, pending, extra },

@@ -58,7 +58,12 @@ function periodOf(f: FolderRef, now: number): string {
  * The segments of one parts table: every folder it reads now (`now`: the evaluation instant), grouped by period.
  * `held`: archived keys whose whole copy is held locally (downloaded while restored): read, not left out.
  */
-export function planTableSegments(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, now: number, held: ReadonlySet<string> = new Set()): SegmentPlan[] {
+export function planTableSegments(
+  inventory: Inventory,
+  t: Pick<CatalogTable, 'schema' | 'table'>,
+  now: number,
+  held: ReadonlySet<string> = new Set()
+): SegmentPlan[] {
   const byPeriod = new Map<string, SegmentFolder[]>()
   for (const folder of readyPartsFolders(inventory, t, { now })) {
     const sorted = [...folder.dataFiles].sort((a, b) => compareFileNames(a.key, b.key))
@@ -73,7 +78,14 @@ export function planTableSegments(inventory: Inventory, t: Pick<CatalogTable, 's
     table: `${t.schema}.${t.table}`,
     period,
     folders,
-    identity: identityTag(folders.map((f) => `${f.folder.ref.prefix}|${objectIdentity(f.folder.marker as ListedObject)}|${f.files.map((x) => objectIdentity(x.object)).join('|')}|${f.leftOut.map(objectIdentity).join('|')}`).join('\n'))
+    identity: identityTag(
+      folders
+        .map(
+          (f) =>
+            `${f.folder.ref.prefix}|${objectIdentity(f.folder.marker as ListedObject)}|${f.files.map((x) => objectIdentity(x.object)).join('|')}|${f.leftOut.map(objectIdentity).join('|')}`
+        )
+        .join('\n')
+    )
   }))
 }
 
@@ -113,7 +125,13 @@ export interface MirroredSegment {
   /** The column sets its folders' files have (a column added part-way: "as of" before it, the view lacks it). */
   readonly columnSets: readonly (readonly string[])[]
   /** The folders it holds: delivery-order key, _SUCCESS time, its column set, and the files left out (archived when built). */
-  readonly folders: readonly { readonly prefix: string; readonly order: number; readonly readyAt: number; readonly columnSet: number; readonly leftOut: readonly LeftOut[] }[]
+  readonly folders: readonly {
+    readonly prefix: string
+    readonly order: number
+    readonly readyAt: number
+    readonly columnSet: number
+    readonly leftOut: readonly LeftOut[]
+  }[]
 }
 
 export interface LeftOut {
@@ -152,7 +170,12 @@ export function typesAgree(segments: readonly MirroredSegment[]): boolean {
   return true
 }
 
-export function selectSegments(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, mirrored: readonly MirroredSegment[], opts: AsOf = {}): MirrorSelection {
+export function selectSegments(
+  inventory: Inventory,
+  t: Pick<CatalogTable, 'schema' | 'table'>,
+  mirrored: readonly MirroredSegment[],
+  opts: AsOf = {}
+): MirrorSelection {
   const name = `${t.schema}.${t.table}`
   const mine = mirrored.filter((s) => s.table === name)
   const held = new Map<string, MirroredSegment>()

@@ -60,7 +60,12 @@ function readSegments(base: string, selection: Extract<MirrorSelection, { ok: tr
  * The logical parts table from its segments. `etl_date` and `etl_hour` come from the folder, as Spark's partition
  * discovery gives them, unless the vendor's data has a column of that name (then the data's is kept).
  */
-export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selection: Extract<MirrorSelection, { ok: true }>, base: string, _dialect?: GlobDialect): MirrorTableSql {
+export function mirrorLogicalSql(
+  table: Pick<CatalogTable, 'keyColumn'>,
+  selection: Extract<MirrorSelection, { ok: true }>,
+  base: string,
+  _dialect?: GlobDialect
+): MirrorTableSql {
   const vendor = new Set(selection.columns)
   const added = [...(vendor.has('etl_date') ? [] : ['_etl_date AS etl_date']), ...(vendor.has('etl_hour') ? [] : ['_etl_hour AS etl_hour'])]
   const rows = `SELECT *${added.map((a) => `, ${a}`).join('')} FROM (${readSegments(base, selection)})`

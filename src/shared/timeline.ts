@@ -11,8 +11,16 @@ import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt, unrea
 import { isArchived } from './listing'
 import { type ParsedManifest, parseManifest } from './manifest'
 import {
-  DELIVERED_THROUGH_LAG_MS, DUE_AFTER_MS, type Era, FAILED_AFTER_MS, HOURLY_RETENTION_MS, HOUR_MS,
-  PENDING_CATCH_UP_MS, V1_DELIVERY_HOUR, eraOf, isDeliveryHour
+  DELIVERED_THROUGH_LAG_MS,
+  DUE_AFTER_MS,
+  type Era,
+  FAILED_AFTER_MS,
+  HOURLY_RETENTION_MS,
+  HOUR_MS,
+  PENDING_CATCH_UP_MS,
+  V1_DELIVERY_HOUR,
+  eraOf,
+  isDeliveryHour
 } from './schedule'
 
 export type CellState = 'ready' | 'late' | 'in_flight' | 'failed' | 'pending' | 'missing' | 'pruned' | 'no_delivery' | 'not_due'
@@ -22,8 +30,15 @@ export const CELL_STATES: readonly CellState[] = ['missing', 'failed', 'pending'
 export type ManifestState = 'complete' | 'incomplete' | 'absent' | 'malformed' | 'not_due'
 
 export type FindingKind =
-  | 'missing' | 'failed' | 'late' | 'pending_not_caught_up' | 'manifest_mismatch' | 'manifest_malformed'
-  | 'manifest_absent' | 'archived' | 'delivered_through_lag'
+  | 'missing'
+  | 'failed'
+  | 'late'
+  | 'pending_not_caught_up'
+  | 'manifest_mismatch'
+  | 'manifest_malformed'
+  | 'manifest_absent'
+  | 'archived'
+  | 'delivered_through_lag'
   /** A key that breaks the layout, or a file no table reads. */
   | 'ignored_key'
   /** A folder dated where its version delivers nothing (a v1 folder after the switch, a v2 folder before it). */
@@ -203,14 +218,37 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
     const manifestState: ManifestState = parsed ? parsed.state : due ? 'absent' : 'not_due'
     const m = parsed?.manifest ?? null
     const listedIn = (list: 'delivered' | 'missing' | 'pending', c: CatalogTable) => m?.[list].find((e) => e.name === qualifiedName(c))
-    if (manifestState === 'malformed') add('manifest_malformed', date, hour, null, mKey, `The manifest ${mKey} cannot be used: ${parsed?.warnings.join('; ')}. Cell states come from the folders alone; tell the vendor.`)
+    if (manifestState === 'malformed')
+      add(
+        'manifest_malformed',
+        date,
+        hour,
+        null,
+        mKey,
+        `The manifest ${mKey} cannot be used: ${parsed?.warnings.join('; ')}. Cell states come from the folders alone; tell the vendor.`
+      )
     if (parsed && manifestState !== 'malformed') {
       for (const issue of parsed.issues) {
         const kind = issue.kind === 'contradiction' ? 'manifest_contradiction' : 'manifest_warning'
-        add(kind, date, hour, issue.table, mKey, `${mKey}: ${issue.message}. ${kind === 'manifest_contradiction' ? 'The folders and the lists are read the safe way; tell the vendor the manifest contradicts itself.' : 'Nothing else is affected; tell the vendor if it persists.'}`)
+        add(
+          kind,
+          date,
+          hour,
+          issue.table,
+          mKey,
+          `${mKey}: ${issue.message}. ${kind === 'manifest_contradiction' ? 'The folders and the lists are read the safe way; tell the vendor the manifest contradicts itself.' : 'Nothing else is affected; tell the vendor if it persists.'}`
+        )
       }
     }
-    if (manifestState === 'absent') add('manifest_absent', date, hour, null, mKey, `No manifest at ${mKey}, ${durationText(now - t)} after the hour began. Cell states come from the folders alone.`)
+    if (manifestState === 'absent')
+      add(
+        'manifest_absent',
+        date,
+        hour,
+        null,
+        mKey,
+        `No manifest at ${mKey}, ${durationText(now - t)} after the hour began. Cell states come from the folders alone.`
+      )
 
     for (const c of CATALOG) {
       const folder = idx.cells.get(cellKey(c.table, t))
@@ -224,28 +262,67 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       if (folder?.marker) {
         const at = Date.parse(folder.marker.lastModified)
         state = at > t + DUE_AFTER_MS ? 'late' : 'ready'
-        if (state === 'late') add('late', date, hour, c.table, folder.marker.key, `_SUCCESS was written at ${fmtTime(at)} UTC, ${durationText(at - t)} after the hour began (due within 40 min). The data is complete; only its arrival was late.`)
+        if (state === 'late')
+          add(
+            'late',
+            date,
+            hour,
+            c.table,
+            folder.marker.key,
+            `_SUCCESS was written at ${fmtTime(at)} UTC, ${durationText(at - t)} after the hour began (due within 40 min). The data is complete; only its arrival was late.`
+          )
         if (c.mode === 'full' && folder.dataFiles.length === 0) {
-          add('empty_copy', date, hour, c.table, folder.ref.prefix, `${folder.ref.prefix} is ready (_SUCCESS) but holds no Parquet file: while it is the latest copy, ${qualifiedName(c)} reads as a table with no rows, with the columns of the previous copy that has files. Ask the vendor whether the table was really empty.`)
+          add(
+            'empty_copy',
+            date,
+            hour,
+            c.table,
+            folder.ref.prefix,
+            `${folder.ref.prefix} is ready (_SUCCESS) but holds no Parquet file: while it is the latest copy, ${qualifiedName(c)} reads as a table with no rows, with the columns of the previous copy that has files. Ask the vendor whether the table was really empty.`
+          )
         }
       } else if (c.mode === 'parts' && saysPending) {
         state = 'pending'
         const caughtUp = (idx.readyHours.get(c.table) ?? []).find((h) => h > t)
         if ((caughtUp === undefined || caughtUp > t + PENDING_CATCH_UP_MS) && now >= t + PENDING_CATCH_UP_MS) {
-          const when = caughtUp === undefined ? 'and no later hour has delivered it yet' : `and it was only caught up at ${dateOf(caughtUp)} ${hourOf(caughtUp)}:00`
-          add('pending_not_caught_up', date, hour, c.table, mKey, `The manifest lists ${c.table} as pending, ${when}: more than 6 hours.${partial} Its newest rows are not in the logical table; ask the vendor.`)
+          const when =
+            caughtUp === undefined ? 'and no later hour has delivered it yet' : `and it was only caught up at ${dateOf(caughtUp)} ${hourOf(caughtUp)}:00`
+          add(
+            'pending_not_caught_up',
+            date,
+            hour,
+            c.table,
+            mKey,
+            `The manifest lists ${c.table} as pending, ${when}: more than 6 hours.${partial} Its newest rows are not in the logical table; ask the vendor.`
+          )
         }
       } else if (saysMissing) {
         state = 'missing'
         const list = listedIn('missing', c) ? 'tables_missing' : 'tables_pending (a table delivered in full cannot be pending)'
-        const head = folder ? `${prefix} has no _SUCCESS and the hour's manifest lists it in ${list}: it is missing.` : `${prefix} is missing: the hour's manifest lists it in ${list}.`
-        add('missing', date, hour, c.table, prefix, `${head} ${c.mode === 'full' ? 'The previous ready hour stays the latest copy.' : 'Its rows should come in a later hour.'} If no later hour brings it, ask the vendor.`)
+        const head = folder
+          ? `${prefix} has no _SUCCESS and the hour's manifest lists it in ${list}: it is missing.`
+          : `${prefix} is missing: the hour's manifest lists it in ${list}.`
+        add(
+          'missing',
+          date,
+          hour,
+          c.table,
+          prefix,
+          `${head} ${c.mode === 'full' ? 'The previous ready hour stays the latest copy.' : 'Its rows should come in a later hour.'} If no later hour brings it, ask the vendor.`
+        )
       } else if (folder) {
         if (now < t + FAILED_AFTER_MS) {
           state = 'in_flight'
         } else {
           state = 'failed'
-          add('failed', date, hour, c.table, prefix, `${prefix} has no _SUCCESS ${durationText(now - t)} after its hour began: the delivery failed and the folder is never read. The previous ready copy stays in use; report it to the vendor if no later hour makes up for it.`)
+          add(
+            'failed',
+            date,
+            hour,
+            c.table,
+            prefix,
+            `${prefix} has no _SUCCESS ${durationText(now - t)} after its hour began: the delivery failed and the folder is never read. The previous ready copy stays in use; report it to the vendor if no later hour makes up for it.`
+          )
         }
       } else if (!due) {
         state = 'not_due'
@@ -254,34 +331,83 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       } else {
         state = 'missing'
         const why = listedIn('delivered', c) ? ' although the manifest lists it as delivered' : ''
-        add('missing', date, hour, c.table, prefix, `${prefix} is missing${why}: no folder, and neither retention, the switch gap nor the manifest explains it. ${c.mode === 'full' ? 'The previous ready hour stays the latest copy.' : 'Check whether a later hour brought its rows.'} Ask the vendor.`)
+        add(
+          'missing',
+          date,
+          hour,
+          c.table,
+          prefix,
+          `${prefix} is missing${why}: no folder, and neither retention, the switch gap nor the manifest explains it. ${c.mode === 'full' ? 'The previous ready hour stays the latest copy.' : 'Check whether a later hour brought its rows.'} Ask the vendor.`
+        )
       }
       cells[c.table] = state
 
       if (m) checkManifestEntry(c, state, folder, prefix, mKey, t, date, hour, m, add)
     }
-    hours.push({ start: t, date, hour, era, manifest: manifestState, manifestKey: parsed || due ? mKey : null, manifestWarnings: parsed?.warnings ?? [], cells })
+    hours.push({
+      start: t,
+      date,
+      hour,
+      era,
+      manifest: manifestState,
+      manifestKey: parsed || due ? mKey : null,
+      manifestWarnings: parsed?.warnings ?? [],
+      cells
+    })
   }
 
   for (const f of idx.offSchedule) {
     const at = deliveryInstant(f.ref)
     if (!inRange(at)) continue
-    add('off_schedule', f.ref.partition.date, f.ref.partition.hour, f.ref.table, f.ref.prefix, `${f.ref.prefix} is dated where ${f.ref.version}/ delivers nothing (v1/ receives nothing after Nov 2, 2026; v2/ starts Nov 3, 2026 03:00 UTC). It is not shown on the timeline.`)
+    add(
+      'off_schedule',
+      f.ref.partition.date,
+      f.ref.partition.hour,
+      f.ref.table,
+      f.ref.prefix,
+      `${f.ref.prefix} is dated where ${f.ref.version}/ delivers nothing (v1/ receives nothing after Nov 2, 2026; v2/ starts Nov 3, 2026 03:00 UTC). It is not shown on the timeline.`
+    )
   }
   archivedFindings(inv, now, inRange, add)
   if (opts.unreadable && opts.unreadable.size > 0) unreadableFindings(inv, opts.unreadable, inRange, add)
   for (const { object, folder, reason } of inv.ignored) {
-    if (inRange(deliveryInstant(folder))) add('ignored_key', folder.partition.date, folder.partition.hour, folder.table, object.key, `${object.key}: ${reason}. Nothing to do unless you expected it to be read.`)
+    if (inRange(deliveryInstant(folder)))
+      add(
+        'ignored_key',
+        folder.partition.date,
+        folder.partition.hour,
+        folder.table,
+        object.key,
+        `${object.key}: ${reason}. Nothing to do unless you expected it to be read.`
+      )
   }
-  for (const { object, reason } of inv.unrecognized) add('ignored_key', null, null, null, object.key, `${object.key} does not fit the export's layout (${reason}); it is not read.`)
+  for (const { object, reason } of inv.unrecognized)
+    add('ignored_key', null, null, null, object.key, `${object.key} does not fit the export's layout (${reason}); it is not read.`)
 
-  findings.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || (a.hour ?? '').localeCompare(b.hour ?? '') || (a.table ?? '').localeCompare(b.table ?? '') || a.kind.localeCompare(b.kind))
+  findings.sort(
+    (a, b) =>
+      (a.date ?? '').localeCompare(b.date ?? '') ||
+      (a.hour ?? '').localeCompare(b.hour ?? '') ||
+      (a.table ?? '').localeCompare(b.table ?? '') ||
+      a.kind.localeCompare(b.kind)
+  )
   return { version: inv.version, hours, findings }
 }
 
 type Add = (kind: FindingKind, date: string | null, hour: string | null, table: string | null, key: string, message: string) => void
 
-function checkManifestEntry(c: CatalogTable, state: CellState, folder: Folder | undefined, prefix: string, mKey: string, t: number, date: string, hour: string, m: NonNullable<ParsedManifest['manifest']>, add: Add): void {
+function checkManifestEntry(
+  c: CatalogTable,
+  state: CellState,
+  folder: Folder | undefined,
+  prefix: string,
+  mKey: string,
+  t: number,
+  date: string,
+  hour: string,
+  m: NonNullable<ParsedManifest['manifest']>,
+  add: Add
+): void {
   const name = qualifiedName(c)
   const delivered = m.delivered.find((e) => e.name === name)
   const saysAbsent = m.missing.some((e) => e.name === name) || m.pending.some((e) => e.name === name)
@@ -291,23 +417,51 @@ function checkManifestEntry(c: CatalogTable, state: CellState, folder: Folder | 
     return
   }
   if (saysAbsent && ready) {
-    add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} lists ${name} as not delivered, yet ${prefix} is ready. The folder is read; the manifest is wrong.`)
+    add(
+      'manifest_mismatch',
+      date,
+      hour,
+      c.table,
+      mKey,
+      `${mKey} lists ${name} as not delivered, yet ${prefix} is ready. The folder is read; the manifest is wrong.`
+    )
   }
   if (delivered && (state === 'missing' || state === 'failed')) {
     const what = folder ? 'has no _SUCCESS' : 'does not exist'
-    add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} lists ${name} as delivered, but ${prefix} ${what}. The previous ready copy stays in use; tell the vendor the manifest is wrong.`)
+    add(
+      'manifest_mismatch',
+      date,
+      hour,
+      c.table,
+      mKey,
+      `${mKey} lists ${name} as delivered, but ${prefix} ${what}. The previous ready copy stays in use; tell the vendor the manifest is wrong.`
+    )
   }
   if (!delivered || !folder || !ready) return
   if (delivered.path !== undefined && delivered.path !== folder.ref.prefix) {
     add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} gives ${name}'s path as ${delivered.path}, but it was delivered at ${folder.ref.prefix}.`)
   }
   if (delivered.files !== undefined && delivered.files !== folder.dataFiles.length) {
-    add('manifest_mismatch', date, hour, c.table, prefix, `${mKey} says ${name} has ${countText(delivered.files, 'file')}, but ${prefix} holds ${countText(folder.dataFiles.length, 'Parquet file')}. A file may be missing: compare with the vendor.`)
+    add(
+      'manifest_mismatch',
+      date,
+      hour,
+      c.table,
+      prefix,
+      `${mKey} says ${name} has ${countText(delivered.files, 'file')}, but ${prefix} holds ${countText(folder.dataFiles.length, 'Parquet file')}. A file may be missing: compare with the vendor.`
+    )
   }
   if (c.mode === 'parts' && delivered.deliveredThrough !== undefined) {
     const through = parseInstant(delivered.deliveredThrough)
     if (t - through > DELIVERED_THROUGH_LAG_MS) {
-      add('delivered_through_lag', date, hour, c.table, mKey, `${name} was delivered only through ${new Date(through).toISOString().slice(0, 19).replace('T', ' ')} UTC, ${durationText(t - through)} before its hour began: recent rows are not in yet.`)
+      add(
+        'delivered_through_lag',
+        date,
+        hour,
+        c.table,
+        mKey,
+        `${name} was delivered only through ${new Date(through).toISOString().slice(0, 19).replace('T', ' ')} UTC, ${durationText(t - through)} before its hour began: recent rows are not in yet.`
+      )
     }
   }
 }
@@ -318,7 +472,14 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
       const archived = f.dataFiles.filter((o) => isArchived(o, now))
       if (archived.length === 0 || !inRange(deliveryInstant(f.ref))) continue
       const cls = [...new Set(archived.map((o) => o.storageClass))].join(', ')
-      add('archived', f.ref.partition.date, f.ref.partition.hour, c.table, archived[0]?.key ?? f.ref.prefix, `${archived.length} of ${countText(f.dataFiles.length, 'file')} in ${f.ref.prefix} ${archived.length === 1 ? 'is' : 'are'} in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`)
+      add(
+        'archived',
+        f.ref.partition.date,
+        f.ref.partition.hour,
+        c.table,
+        archived[0]?.key ?? f.ref.prefix,
+        `${archived.length} of ${countText(f.dataFiles.length, 'file')} in ${f.ref.prefix} ${archived.length === 1 ? 'is' : 'are'} in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`
+      )
     }
   }
 }
@@ -333,7 +494,14 @@ function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, inR
     const note = unreadableNote(inv, c, { unreadable }) ?? ''
     for (const { o, folder } of files) {
       if (!folder || !inRange(deliveryInstant(folder.ref))) continue
-      add('corrupt_file', folder.ref.partition.date, folder.ref.partition.hour, c.table, o.key, `${o.key} is not a readable Parquet file (${o.size === 0 ? 'zero bytes' : 'empty, cut short, or its footer is damaged'}). ${note}`)
+      add(
+        'corrupt_file',
+        folder.ref.partition.date,
+        folder.ref.partition.hour,
+        c.table,
+        o.key,
+        `${o.key} is not a readable Parquet file (${o.size === 0 ? 'zero bytes' : 'empty, cut short, or its footer is damaged'}). ${note}`
+      )
     }
   }
 }

@@ -13,7 +13,6 @@ import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 const BUCKET = 'bench-bucket'
 const LATENCY_MS = Number(process.env['BENCH_LATENCY_MS'] ?? 30)
 
-
 export async function benchListing(): Promise<void> {
   const days = Number(process.env['BENCH_DAYS'] ?? 365)
   const plan = planDemoBucket({ seed: 7, days, scale: 1, v1Days: days })

@@ -36,7 +36,6 @@ const LATENCY_MS = Number(process.env['BENCH_LATENCY_MS'] ?? 30)
 const V2_START = Date.UTC(2026, 10, 3, 3)
 const PARTS = CATALOG.filter((t) => t.mode === 'parts')
 
-
 interface Folder {
   readonly prefix: string
   readonly date: string
@@ -45,15 +44,27 @@ interface Folder {
 }
 
 function folders(t: { schema: string; table: string }, hours: number): Folder[] {
-  const out: Folder[] = [{ prefix: `v1/${t.schema}/${t.table}/etl_date=__initial__/`, date: '__initial__', hour: null, at: V2_START - (V1_DAYS + 2) * 86_400_000 }]
+  const out: Folder[] = [
+    { prefix: `v1/${t.schema}/${t.table}/etl_date=__initial__/`, date: '__initial__', hour: null, at: V2_START - (V1_DAYS + 2) * 86_400_000 }
+  ]
   for (let d = V1_DAYS; d >= 1; d--) {
     const at = V2_START - 20 * 3_600_000 - d * 86_400_000
-    out.push({ prefix: `v1/${t.schema}/${t.table}/etl_date=${new Date(at).toISOString().slice(0, 10)}/`, date: new Date(at).toISOString().slice(0, 10), hour: null, at })
+    out.push({
+      prefix: `v1/${t.schema}/${t.table}/etl_date=${new Date(at).toISOString().slice(0, 10)}/`,
+      date: new Date(at).toISOString().slice(0, 10),
+      hour: null,
+      at
+    })
   }
   for (let h = 0; h < hours; h++) {
     const at = V2_START + h * 3_600_000
     const iso = new Date(at).toISOString()
-    out.push({ prefix: `v2/${t.schema}/${t.table}/etl_date=${iso.slice(0, 10)}/etl_hour=${iso.slice(11, 13)}/`, date: iso.slice(0, 10), hour: iso.slice(11, 13), at })
+    out.push({
+      prefix: `v2/${t.schema}/${t.table}/etl_date=${iso.slice(0, 10)}/etl_hour=${iso.slice(11, 13)}/`,
+      date: iso.slice(0, 10),
+      hour: iso.slice(11, 13),
+      at
+    })
   }
   return out
 }
@@ -61,7 +72,10 @@ function folders(t: { schema: string; table: string }, hours: number): Folder[] 
 /** One folder's Parquet, written by native DuckDB: new rows, and for keyed tables some re-deliveries of older keys. */
 async function parquetFor(c: Awaited<ReturnType<DuckDBInstance['connect']>>, t: (typeof PARTS)[number], i: number, scratch: string): Promise<Buffer> {
   const key = t.keyColumn ?? 'message_id'
-  const redo = i > 0 ? ` UNION ALL SELECT 'k' || lpad(((r * 7919 + ${i}) % ${i * ROWS})::VARCHAR, 9, '0'), 'tnt_acme', 'edited in ${i}', TIMESTAMP '2026-01-01' + to_seconds(${i}::BIGINT * 3600) FROM range(${Math.ceil(ROWS / 10)}) t(r)` : ''
+  const redo =
+    i > 0
+      ? ` UNION ALL SELECT 'k' || lpad(((r * 7919 + ${i}) % ${i * ROWS})::VARCHAR, 9, '0'), 'tnt_acme', 'edited in ${i}', TIMESTAMP '2026-01-01' + to_seconds(${i}::BIGINT * 3600) FROM range(${Math.ceil(ROWS / 10)}) t(r)`
+      : ''
   const sql = `SELECT 'k' || lpad((${i * ROWS} + r)::VARCHAR, 9, '0') AS ${quoteIdent(key)}, ['tnt_acme','tnt_globex','tnt_initech'][1 + r % 3] AS tenant_id, 'text ' || r || ' of ' || ${i} AS content, TIMESTAMP '2026-01-01' + to_seconds(${i}::BIGINT * 3600 + r) AS ${t.eventTimeColumn ?? 'created_at'} FROM range(${ROWS}) t(r)${redo}`
   const file = join(scratch, 'f.parquet')
   await c.run(`COPY (${sql}) TO ${quoteLiteral(file)} (FORMAT parquet)`)
@@ -112,7 +126,13 @@ export async function benchMirror(): Promise<void> {
     const coldRequests = proxy.stats.requests - requests
     const serverCpu = serverCpu0 === null ? null : (s3.cpuMs() ?? 0) - serverCpu0
     // A prefix that could not be listed would leave its folders out of the mirror: say so rather than time less.
-    if (cold.problems.length > 0) process.stderr.write(`warning: ${cold.problems.length} prefix(es) could not be listed: ${cold.problems.map((p) => p.prefix).slice(0, 3).join(', ')} (${cold.problems[0]?.error.userMessage})\n`)
+    if (cold.problems.length > 0)
+      process.stderr.write(
+        `warning: ${cold.problems.length} prefix(es) could not be listed: ${cold.problems
+          .map((p) => p.prefix)
+          .slice(0, 3)
+          .join(', ')} (${cold.problems[0]?.error.userMessage})\n`
+      )
     if (built.problems.length > 0) throw new Error(JSON.stringify(built.problems.slice(0, 3)))
     const segments = await mirror.segments()
     const mirrorBytes = segments.reduce((n, s) => n + s.bytes, 0)
@@ -157,7 +177,7 @@ export async function benchMirror(): Promise<void> {
     // A query on the mirror against native DuckDB on the raw files (the store's copies), same rules.
     const final = await refreshBucketIndex(provider, cold.index, { now: later })
     const inventory = buildInventory(final.index.objects.values(), { now: later })
-    const q = "SELECT tenant_id, count(*) AS n FROM claudia_messages GROUP BY 1 ORDER BY 1"
+    const q = 'SELECT tenant_id, count(*) AS n FROM claudia_messages GROUP BY 1 ORDER BY 1'
     const be = await openBucketEngine(store, inventory, final.index.objects, join(work, 'engine-q'), { now: later, mirror })
     const [mirrorQueryMs] = await time(() => be.engine.selectAll(q))
     await be.engine.close()
@@ -169,20 +189,44 @@ export async function benchMirror(): Promise<void> {
     const [rawQueryMs] = await time(async () => (await c.runAndReadAll(q)).getRows())
     c.closeSync()
     db.closeSync()
-    const ui = await rendererOnMirror({ work, dataDir, provider, objects: final.index.objects, now: later, sql: [...PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`), q] })
+    const ui = await rendererOnMirror({
+      work,
+      dataDir,
+      provider,
+      objects: final.index.objects,
+      now: later,
+      sql: [...PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`), q]
+    })
 
     const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
     const mb = (b: number): string => `${(b / 1e6).toFixed(1)} MB`
     const perFile = files * LATENCY_MS
-    console.log(`mirror benchmark: ${PARTS.length} parts tables, ${files} Parquet files (${DAYS} days of v2 hours, ${V1_DAYS} v1 days, __initial__), ${mb(rawBytes)}, ${LATENCY_MS} ms added per request`)
-    console.log(`  cold: listing ${s(listMs)} + mirror ${s(mirrorMs)} (downloads and compaction) = ${s(listMs + mirrorMs)}, ${coldRequests} requests; ${segments.length} segments for ${files} files`)
-    if (serverCpu !== null) console.log(`        the S3 test server (s3rver, one process) itself used ${s(serverCpu)} of CPU answering them, on this machine's ${availableParallelism()} cores`)
-    console.log(`        one sequential request per file (DuckDB-WASM on the raw files) would take at least ${s(perFile)}: ${(perFile / (listMs + mirrorMs)).toFixed(1)}x the mirror's cold build`)
-    console.log(`  warm: opening the connection to the first count(*) of each parts table: ${s(warmMs)}, ${warmRequests} requests (counts ${warmAnswers.join(', ')})`)
+    console.log(
+      `mirror benchmark: ${PARTS.length} parts tables, ${files} Parquet files (${DAYS} days of v2 hours, ${V1_DAYS} v1 days, __initial__), ${mb(rawBytes)}, ${LATENCY_MS} ms added per request`
+    )
+    console.log(
+      `  cold: listing ${s(listMs)} + mirror ${s(mirrorMs)} (downloads and compaction) = ${s(listMs + mirrorMs)}, ${coldRequests} requests; ${segments.length} segments for ${files} files`
+    )
+    if (serverCpu !== null)
+      console.log(
+        `        the S3 test server (s3rver, one process) itself used ${s(serverCpu)} of CPU answering them, on this machine's ${availableParallelism()} cores`
+      )
+    console.log(
+      `        one sequential request per file (DuckDB-WASM on the raw files) would take at least ${s(perFile)}: ${(perFile / (listMs + mirrorMs)).toFixed(1)}x the mirror's cold build`
+    )
+    console.log(
+      `  warm: opening the connection to the first count(*) of each parts table: ${s(warmMs)}, ${warmRequests} requests (counts ${warmAnswers.join(', ')})`
+    )
     console.log(`  one new hour: ${s(hourMs)}, ${hourRequests} requests, ${mb(hourBytes)} downloaded, ${hourResult.built} segment(s) built`)
-    console.log(`  a tenant aggregate on claudia_messages: mirror ${s(mirrorQueryMs)}, native DuckDB on the raw files ${s(rawQueryMs)} (${(mirrorQueryMs / rawQueryMs).toFixed(2)}x)`)
-    console.log(`  renderer (DuckDB-WASM in Chromium, through the byte server): engine start ${s(ui.startMs)}, views ${s(ui.viewsMs)}, first count(*) of each parts table ${ui.countMs.map(s).join(', ')}: first answer ${s(ui.startMs + ui.viewsMs + (ui.countMs[0] ?? 0))} after ${s(warmListMs)} of listing`)
-    console.log(`  the tenant aggregate in the renderer on the mirror: ${s(ui.aggregateMs)}, native DuckDB on the raw files ${s(rawQueryMs)} (${(ui.aggregateMs / rawQueryMs).toFixed(2)}x; goal <= 2.5x)`)
+    console.log(
+      `  a tenant aggregate on claudia_messages: mirror ${s(mirrorQueryMs)}, native DuckDB on the raw files ${s(rawQueryMs)} (${(mirrorQueryMs / rawQueryMs).toFixed(2)}x)`
+    )
+    console.log(
+      `  renderer (DuckDB-WASM in Chromium, through the byte server): engine start ${s(ui.startMs)}, views ${s(ui.viewsMs)}, first count(*) of each parts table ${ui.countMs.map(s).join(', ')}: first answer ${s(ui.startMs + ui.viewsMs + (ui.countMs[0] ?? 0))} after ${s(warmListMs)} of listing`
+    )
+    console.log(
+      `  the tenant aggregate in the renderer on the mirror: ${s(ui.aggregateMs)}, native DuckDB on the raw files ${s(rawQueryMs)} (${(ui.aggregateMs / rawQueryMs).toFixed(2)}x; goal <= 2.5x)`
+    )
     console.log(`  size: mirror ${mb(mirrorBytes)} for ${mb(rawBytes)} of raw Parquet (${((100 * mirrorBytes) / rawBytes).toFixed(0)}%)`)
   } finally {
     await proxy.close()
@@ -204,7 +248,14 @@ async function du(dir: string): Promise<number> {
  * The renderer's engine on the mirror, as the query pane opens it: the engine page (test/e2e/engine-page) in
  * Chromium, the byte server serving the segment files from disk. Times the engine's start, the views, each query.
  */
-async function rendererOnMirror(o: { work: string; dataDir: string; provider: S3Provider; objects: ReadonlyMap<string, ListedObject>; now: number; sql: string[] }): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number }> {
+async function rendererOnMirror(o: {
+  work: string
+  dataDir: string
+  provider: S3Provider
+  objects: ReadonlyMap<string, ListedObject>
+  now: number
+  sql: string[]
+}): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number }> {
   const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
   const segments = await mirror.segments()
   await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(o.work, 'page'), emptyOutDir: true } })
@@ -222,7 +273,13 @@ async function rendererOnMirror(o: { work: string; dataDir: string; provider: S3
     await tab.goto(`${page.origin}/index.html`)
     await tab.waitForFunction(() => typeof window.runViews === 'function')
     const inventory = buildInventory(o.objects.values(), { now: o.now })
-    const out = await tab.evaluate((cfg) => window.runViews(cfg), { objects: objectsForViews(inventory, {}), base: bytes.url(''), now: o.now, sql: o.sql, mirror: { segments, base: 'ee/__mirror/' } })
+    const out = await tab.evaluate((cfg) => window.runViews(cfg), {
+      objects: objectsForViews(inventory, {}),
+      base: bytes.url(''),
+      now: o.now,
+      sql: o.sql,
+      mirror: { segments, base: 'ee/__mirror/' }
+    })
     const failed = out.results.find((r) => !Array.isArray(r))
     if (failed) throw new Error(`the renderer's query failed: ${JSON.stringify(failed)}`)
     const { startMs, viewsMs, queryMs } = out.timings

@@ -37,7 +37,10 @@ async function writeBucket(root: string): Promise<void> {
       'text of message ' || i || ' in hour ${h}' AS content, (i % 900)::BIGINT AS tokens,
       TIMESTAMP '${new Date(START + h * 3_600_000 - 3_600_000).toISOString().replace('T', ' ').replace('Z', '')}' + to_seconds((i % 3600)::BIGINT) AS send_at,
       TIMESTAMP '${t.toISOString().replace('T', ' ').replace('Z', '')}' AS updated_at FROM range(${ROWS_PER_HOUR}) r(i)`
-    const redo = h === 0 ? '' : ` UNION ALL SELECT 'message_' || lpad(CAST(j AS VARCHAR), 9, '0'), 'conv_' || (j % 50000), 'tnt_acme', 'user', 'edited in hour ${h}', 1,
+    const redo =
+      h === 0
+        ? ''
+        : ` UNION ALL SELECT 'message_' || lpad(CAST(j AS VARCHAR), 9, '0'), 'conv_' || (j % 50000), 'tnt_acme', 'user', 'edited in hour ${h}', 1,
       TIMESTAMP '2026-11-03 02:00:00', TIMESTAMP '${t.toISOString().replace('T', ' ').replace('Z', '')}' FROM (SELECT (i * 7919 + ${h}) % ${h * ROWS_PER_HOUR} AS j FROM range(${ROWS_PER_HOUR / 10}) r(i))`
     await c.run(`COPY (${fresh}${redo}) TO '${dir}/part-00000.parquet' (FORMAT parquet, ROW_GROUP_SIZE 100000)`)
     await (await import('node:fs/promises')).writeFile(join(dir, '_SUCCESS'), '')
@@ -79,7 +82,10 @@ export async function benchQuery(): Promise<void> {
     const [openMs, be] = await time(() => openBucketEngine(store, inv, objects, join(work, 'engine')))
     const queries: [string, string][] = [
       ['count(*)', 'SELECT count(*) FROM claudia_messages'],
-      ['rows per send_at day, one tenant', "SELECT CAST(send_at AS DATE) AS day, count(*) AS n, sum(tokens) AS tokens FROM claudia_messages WHERE tenant_id = 'tnt_acme' GROUP BY 1 ORDER BY 1"]
+      [
+        'rows per send_at day, one tenant',
+        "SELECT CAST(send_at AS DATE) AS day, count(*) AS n, sum(tokens) AS tokens FROM claudia_messages WHERE tenant_id = 'tnt_acme' GROUP BY 1 ORDER BY 1"
+      ]
     ]
     const lines: string[] = []
     let versions = 0
@@ -96,7 +102,9 @@ export async function benchQuery(): Promise<void> {
     const exportSql = "SELECT * FROM claudia_messages WHERE send_at >= TIMESTAMP '2026-11-10 00:00:00'"
     const [nativeExportMs] = await time(() => native.run(`COPY (${exportSql}) TO '${join(work, 'native.csv')}' (FORMAT csv, HEADER)`))
     const [oursExportMs, exported] = await time(() => exportQuery(be.engine, exportSql, join(work, 'ours.csv'), { format: 'csv' }))
-    lines.push(`  ${`CSV export (${exported.rows} rows)`.padEnd(36)} native ${(nativeExportMs / 1000).toFixed(2)} s   ours ${(oursExportMs / 1000).toFixed(2)} s   ${(oursExportMs / nativeExportMs).toFixed(1)}x`)
+    lines.push(
+      `  ${`CSV export (${exported.rows} rows)`.padEnd(36)} native ${(nativeExportMs / 1000).toFixed(2)} s   ours ${(oursExportMs / 1000).toFixed(2)} s   ${(oursExportMs / nativeExportMs).toFixed(1)}x`
+    )
 
     await be.engine.close()
     native.closeSync()

@@ -18,7 +18,7 @@ import { launchChromium } from '../helpers/chromium'
 import { generateDemo } from '../helpers/demo'
 import { serveFolder } from '../helpers/static-server'
 
-const MILLION = 'SELECT range AS i, md5(range::VARCHAR) AS h, range % 97 AS bucket, TIMESTAMP \'2026-11-01\' + to_seconds(range) AS t FROM range(1000000)'
+const MILLION = "SELECT range AS i, md5(range::VARCHAR) AS h, range % 97 AS bucket, TIMESTAMP '2026-11-01' + to_seconds(range) AS t FROM range(1000000)"
 
 /** Runs `step` (a script with `frame` in scope) on every animation frame for `ms`, returning frame statistics.
  * The page's code is a string: functions compiled by tsx carry helpers the page does not have. */
@@ -65,7 +65,12 @@ const fmt = (f: { frames: number; dropped: number; p95: number; worst: number; b
 export async function benchUi(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'ee-bench-ui-'))
   const demo = await generateDemo({ days: 8 })
-  const workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+  const workspace = new Workspace({
+    dataDir: join(work, 'data'),
+    secrets: new MemorySecretStore(),
+    demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+    autoRefresh: false
+  })
   const host = await startWebHost({ workspace, rendererDir: await buildRenderer(work) })
   const browser = await launchChromium()
   try {
@@ -99,7 +104,11 @@ export async function benchUi(): Promise<void> {
 
     const steady = await frames(page, 5000, "const s = document.querySelector('[data-testid=sql-pane] [data-testid=grid-scroll]'); s.scrollTop += 240")
     const peakSteady = await heapMb(page, false)
-    const jumps = await frames(page, 5000, "const s = document.querySelector('[data-testid=sql-pane] [data-testid=grid-scroll]'); if (frame % 10 === 0) s.scrollTop = Math.random() * s.scrollHeight")
+    const jumps = await frames(
+      page,
+      5000,
+      "const s = document.querySelector('[data-testid=sql-pane] [data-testid=grid-scroll]'); if (frame % 10 === 0) s.scrollTop = Math.random() * s.scrollHeight"
+    )
     const peak = Math.max(peakSteady, await heapMb(page, false))
     const after = await heapMb(page, true)
     const pages = await page.locator('[data-testid=sql-pane] [data-testid=result-grid]').getAttribute('data-loaded-pages')

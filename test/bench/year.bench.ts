@@ -73,23 +73,30 @@ export async function benchYear(): Promise<void> {
             if (now >= end) { gaps.shift(); resolve({ frames: gaps.length, dropped: gaps.reduce((d, g) => d + Math.max(0, Math.round(g / (1000 / 60)) - 1), 0) }); return }
             ${step}; frame++; requestAnimationFrame(tick) }
           requestAnimationFrame(tick) })`) as Promise<{ frames: number; dropped: number }>
-      zoom = await measure(`c.dispatchEvent(new WheelEvent('wheel', { deltaY: Math.floor(frame / 40) % 2 ? -60 : 60, ctrlKey: true, clientX: r.x + r.width / 2, clientY: r.y + 100, bubbles: true, cancelable: true }))`, 3000)
+      zoom = await measure(
+        `c.dispatchEvent(new WheelEvent('wheel', { deltaY: Math.floor(frame / 40) % 2 ? -60 : 60, ctrlKey: true, clientX: r.x + r.width / 2, clientY: r.y + 100, bubbles: true, cancelable: true }))`,
+        3000
+      )
       await page.locator('[data-testid=timeline-canvas]').focus()
       for (let i = 0; i < 9; i++) await page.keyboard.press('+')
-      pan = await measure(`c.dispatchEvent(new WheelEvent('wheel', { deltaX: -40, clientX: r.x + r.width / 2, clientY: r.y + 100, bubbles: true, cancelable: true }))`, 3000)
+      pan = await measure(
+        `c.dispatchEvent(new WheelEvent('wheel', { deltaX: -40, clientX: r.x + r.width / 2, clientY: r.y + 100, bubbles: true, cancelable: true }))`,
+        3000
+      )
       await page.screenshot({ path: 'test-results/bench-year-timeline.png' })
     } finally {
       await browser.close()
       await host.close()
       await workspace.dispose()
     }
-    const pct = (f: { frames: number; dropped: number }): string => `${f.frames} frames, ${f.dropped} dropped (${((f.dropped / (f.frames + f.dropped)) * 100).toFixed(1)}%)`
+    const pct = (f: { frames: number; dropped: number }): string =>
+      `${f.frames} frames, ${f.dropped} dropped (${((f.dropped / (f.frames + f.dropped)) * 100).toFixed(1)}%)`
     console.log(
       [
         `Year benchmark: ${writes.length} objects, ${days} days of v2 hours (local folder, one run)`,
         `  first overview (cold listing, ${overview.tables.length} tables, manifests, analysis): ${(cold / 1000).toFixed(2)} s`,
         `  refresh with nothing new: ${(warm / 1000).toFixed(2)} s`,
-        `  timeline API for the whole year: ${view.hours.length} hours, ${view.findings.length} findings, ${(timelineMs).toFixed(0)} ms, ${(bytes / 1024 / 1024).toFixed(2)} MB of JSON`,
+        `  timeline API for the whole year: ${view.hours.length} hours, ${view.findings.length} findings, ${timelineMs.toFixed(0)} ms, ${(bytes / 1024 / 1024).toFixed(2)} MB of JSON`,
         `  Chromium: the year on screen ${(drawMs / 1000).toFixed(2)} s after choosing "1 year"; zoom (3 s): ${pct(zoom)}; pan zoomed in (3 s): ${pct(pan)}`
       ].join('\n')
     )

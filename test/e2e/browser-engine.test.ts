@@ -68,7 +68,12 @@ describe('renderer engine in Chromium', () => {
       ])
       const results = out.results.slice(0, CATALOG.length) as ({ t: string; n: number }[] | { error: string })[]
       const counts = Object.fromEntries(results.filter((r): r is { t: string; n: number }[] => Array.isArray(r)).map((r) => [r[0]!.t, r[0]!.n]))
-      const want = Object.fromEntries(CATALOG.filter((t) => t.table !== 'claudia_messages' && t.table !== demo.expected.corrupt_file.table).map((t) => [t.table, demo.expected.tables[t.table]!.rows]))
+      const want = Object.fromEntries(
+        CATALOG.filter((t) => t.table !== 'claudia_messages' && t.table !== demo.expected.corrupt_file.table).map((t) => [
+          t.table,
+          demo.expected.tables[t.table]!.rows
+        ])
+      )
       expect(counts).toEqual(want)
       expect(results[CATALOG.findIndex((t) => t.table === 'claudia_messages')]).toEqual({ error: expect.stringContaining('claudia_messages does not exist') })
       const tracked = demo.expected.newest_values.find((v) => v.key === 'prompt_revision_tracked_a')!
@@ -83,12 +88,17 @@ describe('renderer engine in Chromium', () => {
     const latest = demo.expected.latest_ready['claudia_csat']!
     // Listing 2: the latest copy of claudia_csat is gone (as if its hour were pruned), so the previous hour is read.
     const later = objects.filter((o) => !o.key.startsWith(latest.prefix))
-    const previous = [...new Set(later.filter((o) => o.key.includes('/claudia_csat/') && o.key.endsWith('_SUCCESS')).map((o) => o.key.slice(0, o.key.lastIndexOf('/') + 1)))].sort().at(-1)!
+    const previous = [
+      ...new Set(later.filter((o) => o.key.includes('/claudia_csat/') && o.key.endsWith('_SUCCESS')).map((o) => o.key.slice(0, o.key.lastIndexOf('/') + 1)))
+    ]
+      .sort()
+      .at(-1)!
     // md5 of the rows in order: the same in DuckDB 1.x native and in DuckDB-WASM 1.28 (hash() is not).
     const rows = `count(*)::INTEGER AS n, md5(string_agg(csat_id || ':' || CAST(score AS VARCHAR) || ':' || strftime(updated_at, '%Y-%m-%d %H:%M:%S'), ',' ORDER BY csat_id)) AS h`
     const digest = `SELECT ${rows} FROM datamart_claudia.claudia_csat`
     const db = await openDb()
-    const want = async (prefix: string): Promise<unknown> => (await db.rows(`SELECT ${rows} FROM read_parquet(${quoteLiteral(join(demo.bucketDir, prefix, '*.parquet'))}, union_by_name = true)`))[0]
+    const want = async (prefix: string): Promise<unknown> =>
+      (await db.rows(`SELECT ${rows} FROM read_parquet(${quoteLiteral(join(demo.bucketDir, prefix, '*.parquet'))}, union_by_name = true)`))[0]
     const [w1, w2] = [await want(latest.prefix), await want(previous)]
     db.close()
     expect(w1).not.toEqual(w2)
@@ -97,7 +107,15 @@ describe('renderer engine in Chromium', () => {
       const tab = await browser.newPage()
       await tab.goto(`${page.origin}/index.html`)
       await tab.waitForFunction(() => typeof window.runViewsSequence === 'function')
-      const out = await tab.evaluate((cfg) => window.runViewsSequence(cfg), { base: bytes.url(''), now: Date.parse(demo.expected.now), steps: [{ objects, sql: [digest] }, { objects: later, sql: [digest] }, { objects, sql: [digest] }] })
+      const out = await tab.evaluate((cfg) => window.runViewsSequence(cfg), {
+        base: bytes.url(''),
+        now: Date.parse(demo.expected.now),
+        steps: [
+          { objects, sql: [digest] },
+          { objects: later, sql: [digest] },
+          { objects, sql: [digest] }
+        ]
+      })
       expect(out.map((r) => (r[0] as unknown[])[0])).toEqual([w1, w2, w1])
     } finally {
       await browser.close()
@@ -190,7 +208,9 @@ describe('renderer engine in Chromium', () => {
         'SELECT count(*)::INTEGER AS n FROM claudia_messages__versions'
       ]
       const out = await tab.evaluate((cfg) => window.runViews(cfg), { objects, base: bytes.url(''), now: Date.parse(demo.expected.now), sql })
-      expect(out.problems).toEqual([{ table: `datamart_cloudchat_saas.${demo.expected.corrupt_file.table}`, message: expect.stringContaining(demo.expected.corrupt_file.key) }])
+      expect(out.problems).toEqual([
+        { table: `datamart_cloudchat_saas.${demo.expected.corrupt_file.table}`, message: expect.stringContaining(demo.expected.corrupt_file.key) }
+      ])
       const e = demo.expected.tables['claudia_messages']!
       expect(out.results[0]).toEqual([{ n: e.rows, k: e.distinct_keys }])
       expect(out.results[1]).toEqual([...tracked].sort((a, b) => (a.key < b.key ? -1 : 1)).map((v) => ({ message_id: v.key, content: v.value })))

@@ -43,7 +43,13 @@ beforeAll(async () => {
     // The planted archived object blocks claudia_messages until restored: restore it, as a user would.
     prepare: async ({ demo, s3 }) => {
       const server = s3 as S3Server
-      const provider = new S3Provider({ bucket: BUCKET, prefix: '', endpoint: server.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+      const provider = new S3Provider({
+        bucket: BUCKET,
+        prefix: '',
+        endpoint: server.endpoint,
+        region: 'us-east-1',
+        credentials: { kind: 'static', ...S3_TEST_KEYS }
+      })
       let restored = 0
       for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) {
         if (!isArchived(o, Date.parse(demo.expected.now))) continue
@@ -57,8 +63,25 @@ beforeAll(async () => {
     },
     workspace: async ({ demo, s3, work }) => {
       // The web host writes exports only in its export folder: the test's own.
-      const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false, exportDir: join(work, 'exports') })
-      const { id } = await w.connectionSave({ connection: { name: 'Analyst S3', provider: 's3', bucket: BUCKET, prefix: '', endpoint: (s3 as S3Server).endpoint, region: 'us-east-1', auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId } } as never, secretAccessKey: S3_TEST_KEYS.secretAccessKey })
+      const w = new Workspace({
+        dataDir: join(work, 'data'),
+        secrets: new MemorySecretStore(),
+        clock: () => Date.parse(demo.expected.now),
+        autoRefresh: false,
+        exportDir: join(work, 'exports')
+      })
+      const { id } = await w.connectionSave({
+        connection: {
+          name: 'Analyst S3',
+          provider: 's3',
+          bucket: BUCKET,
+          prefix: '',
+          endpoint: (s3 as S3Server).endpoint,
+          region: 'us-east-1',
+          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
+        } as never,
+        secretAccessKey: S3_TEST_KEYS.secretAccessKey
+      })
       await w.connectionOpen({ id })
       return w
     }
@@ -111,7 +134,13 @@ describe('analyst flows against S3 on loopback', () => {
     await page.locator('[data-table-item=claudia_messages]').click()
     // The unfiltered preview: the whole logical table (newest version of each message).
     await expect
-      .poll(async () => (await page.locator('[data-testid=table-problem]').count()) ? await page.locator('[data-testid=table-problem]').textContent() : await page.locator('[data-testid=result-grid]').getAttribute('data-rows'), { timeout: 90_000 })
+      .poll(
+        async () =>
+          (await page.locator('[data-testid=table-problem]').count())
+            ? await page.locator('[data-testid=table-problem]').textContent()
+            : await page.locator('[data-testid=result-grid]').getAttribute('data-rows'),
+        { timeout: 90_000 }
+      )
       .toBe(String(demo.expected.tables['claudia_messages']?.rows))
     expect(truth).toBeGreaterThan(5)
     await page.getByLabel('time from').fill(from)
@@ -170,9 +199,16 @@ describe('analyst flows against S3 on loopback', () => {
       const q = logicalTableSql(t, foldersForLogicalTable(snap.inventory, t), (k) => join(demo.bucketDir, k))
       if (!q.ok) throw new Error(q.message)
       await db.run(`CREATE SCHEMA datamart_claudia; CREATE VIEW datamart_claudia.claudia_messages AS ${q.sql}`)
-      const cols = (await db.rows('DESCRIBE datamart_claudia.claudia_messages')).map((r) => ({ name: String(r['column_name']), type: String(r['column_type']) }))
-      const sql = tableFiltersSql({ schema: 'datamart_claudia', table: 'claudia_messages', filters: [], tenants: [tenant], time: { column: 'send_at', from, to } }, cols)
-      const digest = (src: string): string => `SELECT count(*)::INTEGER AS n, sum(hash(message_id, content, tenant_id, strftime(send_at, '%Y-%m-%d %H:%M:%S')))::VARCHAR AS h FROM ${src}`
+      const cols = (await db.rows('DESCRIBE datamart_claudia.claudia_messages')).map((r) => ({
+        name: String(r['column_name']),
+        type: String(r['column_type'])
+      }))
+      const sql = tableFiltersSql(
+        { schema: 'datamart_claudia', table: 'claudia_messages', filters: [], tenants: [tenant], time: { column: 'send_at', from, to } },
+        cols
+      )
+      const digest = (src: string): string =>
+        `SELECT count(*)::INTEGER AS n, sum(hash(message_id, content, tenant_id, strftime(send_at, '%Y-%m-%d %H:%M:%S')))::VARCHAR AS h FROM ${src}`
       const [want] = await db.rows(digest(`(${sql})`))
       const [got] = await db.rows(digest(`read_csv(${quoteLiteral(target)}, header = true, auto_detect = true)`))
       expect((want as { n: number }).n).toBe(truth)
@@ -194,7 +230,9 @@ describe('analyst flows against S3 on loopback', () => {
     await page.getByRole('tab', { name: 'SQL' }).click()
     await runSql('SELECT message_id\nFORM claudia_messages')
     // "FORM" reads as an alias of message_id: the error is at the table name, line 2, column 6.
-    await expect.poll(() => page.locator('[data-testid=sql-error]').textContent(), { timeout: 60_000 }).toMatch(/At line 2, column 6: Parser Error: syntax error at or near "claudia_messages"/)
+    await expect
+      .poll(() => page.locator('[data-testid=sql-error]').textContent(), { timeout: 60_000 })
+      .toMatch(/At line 2, column 6: Parser Error: syntax error at or near "claudia_messages"/)
     await page.screenshot({ path: 'test-results/sql-error.png' })
     await runSql(`SELECT tenant_id, count(*) AS n FROM claudia_messages WHERE tenant_id = '${tenant}' GROUP BY 1`)
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-testid=result-count]').textContent(), { timeout: 60_000 }).toMatch(/^1 row · 2 columns/)
@@ -227,12 +265,17 @@ describe('analyst flows against S3 on loopback', () => {
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(want))
     await page.getByRole('button', { name: 'latest' }).click()
     await runSql('SELECT count(*) AS n FROM claudia_messages')
-    await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(demo.expected.tables['claudia_messages']!.rows))
+    await expect
+      .poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 })
+      .toBe(String(demo.expected.tables['claudia_messages']!.rows))
   })
 
   it('cancels a runaway query within seconds: the engine restarts on the same "as of", a query run meanwhile waits and gets the right rows', async () => {
     const asOf = new Date(Math.floor(Date.parse(demo.expected.now) / 3_600_000) * 3_600_000 - 48 * 3_600_000).toISOString()
-    const [wantAsOf, wantTenant] = [await nativeCount('SELECT count(*) FROM claudia_messages', asOf), await nativeCount(`SELECT count(*) FROM claudia_messages WHERE tenant_id = '${tenant}'`, null)]
+    const [wantAsOf, wantTenant] = [
+      await nativeCount('SELECT count(*) FROM claudia_messages', asOf),
+      await nativeCount(`SELECT count(*) FROM claudia_messages WHERE tenant_id = '${tenant}'`, null)
+    ]
     expect(wantAsOf).toBeLessThan(demo.expected.tables['claudia_messages']!.rows)
     await page.getByLabel('as of hour').fill(asOf.slice(0, 16))
     await runSql('SELECT count(*) AS n FROM claudia_messages')
@@ -272,7 +315,9 @@ describe('analyst flows against S3 on loopback', () => {
     // The tables view opens its views again on the new engine: its filters give the generator's count again.
     await page.getByRole('tab', { name: 'Tables' }).click()
     await page.getByRole('button', { name: 'Apply filters' }).click()
-    await expect.poll(() => page.locator('[data-testid=table-browser] [data-testid=result-grid]').getAttribute('data-rows'), { timeout: 60_000 }).toBe(String(truth))
+    await expect
+      .poll(() => page.locator('[data-testid=table-browser] [data-testid=result-grid]').getAttribute('data-rows'), { timeout: 60_000 })
+      .toBe(String(truth))
     await page.getByRole('tab', { name: 'SQL' }).click()
   })
 
@@ -282,7 +327,9 @@ describe('analyst flows against S3 on loopback', () => {
     await expect.poll(() => grid.getAttribute('data-rows'), { timeout: 120_000 }).toBe('1000000')
     await page.locator('[data-testid=sql-pane] [data-cell="0:0"]').click()
     await page.keyboard.press('ControlOrMeta+End')
-    await expect.poll(() => page.locator('[data-testid=sql-pane] [data-row-index="999999"] [data-cell="999999:0"]').textContent(), { timeout: 30_000 }).toBe('999999')
+    await expect
+      .poll(() => page.locator('[data-testid=sql-pane] [data-row-index="999999"] [data-cell="999999:0"]').textContent(), { timeout: 30_000 })
+      .toBe('999999')
     expect(Number(await grid.getAttribute('data-loaded-pages'))).toBeLessThanOrEqual(6)
     // Sort in SQL: descending on i puts 999999 first.
     await page.locator('[data-testid=sql-pane] [role=columnheader][data-column=i]').click()

@@ -83,7 +83,9 @@ describe('end to end against S3 on loopback', () => {
   it("shows the malformed manifest's warning in the inspector", async () => {
     await page.locator('[data-testid=findings] li[data-kind=manifest_malformed] button').click()
     await expect.poll(() => page.locator('[data-testid=manifest-warnings]').textContent()).toMatch(/not valid JSON/)
-    expect(await page.locator('[data-testid=inspector] h2').textContent()).toContain(`${demo.expected.planted_hours['malformedManifest']!.date} ${demo.expected.planted_hours['malformedManifest']!.hour}:00`)
+    expect(await page.locator('[data-testid=inspector] h2').textContent()).toContain(
+      `${demo.expected.planted_hours['malformedManifest']!.date} ${demo.expected.planted_hours['malformedManifest']!.hour}:00`
+    )
     // Row counts come from the Parquet footers, read through S3.
     expect(await page.locator('[data-inspector-table=claudia_csat]').textContent()).toMatch(/part-00000\.parquet · [\d.]+ KB · .* · STANDARD · [\d,]+ rows/)
     await page.screenshot({ path: 'test-results/e2e-inspector.png', fullPage: true })
@@ -101,11 +103,22 @@ describe('end to end against S3 on loopback', () => {
     const fmt = (t: number): { date: string; hour: string } => ({ date: new Date(t).toISOString().slice(0, 10), hour: new Date(t).toISOString().slice(11, 13) })
     const a = fmt(last)
     const b = fmt(next)
-    const move = (key: string): string => key.replaceAll(`date=${a.date}/snapshot_hour=${a.hour}`, `date=${b.date}/snapshot_hour=${b.hour}`).replaceAll(`date=${a.date}/etl_hour=${a.hour}`, `date=${b.date}/etl_hour=${b.hour}`)
-    const files = (await readdir(join(demo.bucketDir, 'v2'), { recursive: true })).filter((f) => f.includes(`date=${a.date}/snapshot_hour=${a.hour}/`) || f.includes(`date=${a.date}/etl_hour=${a.hour}/`))
+    const move = (key: string): string =>
+      key
+        .replaceAll(`date=${a.date}/snapshot_hour=${a.hour}`, `date=${b.date}/snapshot_hour=${b.hour}`)
+        .replaceAll(`date=${a.date}/etl_hour=${a.hour}`, `date=${b.date}/etl_hour=${b.hour}`)
+    const files = (await readdir(join(demo.bucketDir, 'v2'), { recursive: true })).filter(
+      (f) => f.includes(`date=${a.date}/snapshot_hour=${a.hour}/`) || f.includes(`date=${a.date}/etl_hour=${a.hour}/`)
+    )
     expect(files.length).toBeGreaterThan(CATALOG.length)
     for (const f of files.sort((x, y) => (x.endsWith('_SUCCESS') ? 1 : 0) - (y.endsWith('_SUCCESS') ? 1 : 0))) {
-      const body = f.endsWith('manifest.json') ? (await readFile(join(demo.bucketDir, 'v2', f), 'utf8')).replaceAll(`"snapshot_date": "${a.date}"`, `"snapshot_date": "${b.date}"`).replaceAll(`"snapshot_hour": "${a.hour}"`, `"snapshot_hour": "${b.hour}"`).replaceAll(`snapshot_hour=${a.hour}/`, `snapshot_hour=${b.hour}/`).replaceAll(`etl_hour=${a.hour}/`, `etl_hour=${b.hour}/`) : await readFile(join(demo.bucketDir, 'v2', f))
+      const body = f.endsWith('manifest.json')
+        ? (await readFile(join(demo.bucketDir, 'v2', f), 'utf8'))
+            .replaceAll(`"snapshot_date": "${a.date}"`, `"snapshot_date": "${b.date}"`)
+            .replaceAll(`"snapshot_hour": "${a.hour}"`, `"snapshot_hour": "${b.hour}"`)
+            .replaceAll(`snapshot_hour=${a.hour}/`, `snapshot_hour=${b.hour}/`)
+            .replaceAll(`etl_hour=${a.hour}/`, `etl_hour=${b.hour}/`)
+        : await readFile(join(demo.bucketDir, 'v2', f))
       await s3.put(BUCKET, move(`v2/${f}`), body, new Date(next + 12 * 60_000))
     }
     clock = next + 55 * 60_000

@@ -19,8 +19,25 @@ beforeAll(async () => {
     s3Bucket: BUCKET,
     page: { viewport: { width: 1500, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] },
     workspace: async ({ demo, s3, work }) => {
-      const w = new Workspace({ dataDir: `${work}/data`, secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false, exportDir: `${work}/exports` })
-      const { id } = await w.connectionSave({ connection: { name: 'DDL S3', provider: 's3', bucket: BUCKET, prefix: '', endpoint: (s3 as S3Server).endpoint, region: 'us-east-1', auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId } } as never, secretAccessKey: S3_TEST_KEYS.secretAccessKey })
+      const w = new Workspace({
+        dataDir: `${work}/data`,
+        secrets: new MemorySecretStore(),
+        clock: () => Date.parse(demo.expected.now),
+        autoRefresh: false,
+        exportDir: `${work}/exports`
+      })
+      const { id } = await w.connectionSave({
+        connection: {
+          name: 'DDL S3',
+          provider: 's3',
+          bucket: BUCKET,
+          prefix: '',
+          endpoint: (s3 as S3Server).endpoint,
+          region: 'us-east-1',
+          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
+        } as never,
+        secretAccessKey: S3_TEST_KEYS.secretAccessKey
+      })
       await w.connectionOpen({ id })
       return w
     }
@@ -31,7 +48,11 @@ afterAll(async () => {
   await app?.close()
 })
 
-const text = (): Promise<string> => page.locator('[data-testid=warehouse-ddl-text]').inputValue().catch(() => '')
+const text = (): Promise<string> =>
+  page
+    .locator('[data-testid=warehouse-ddl-text]')
+    .inputValue()
+    .catch(() => '')
 
 describe('Use in Athena / BigQuery', () => {
   it('gives a table, then the whole export, ready to copy, with its notes', async () => {
@@ -58,16 +79,26 @@ describe('Use in Athena / BigQuery', () => {
 
   it('says that BigQuery cannot read an S3 export, and which engine can', async () => {
     await page.getByLabel('warehouse engine').selectOption('bigquery')
-    await expect.poll(() => page.locator('[data-testid=warehouse-ddl-error]').textContent(), { timeout: 60_000 }).toMatch(/BigQuery reads Cloud Storage, and this export is at s3:\/\/ddl-ui-export: generate the Athena definitions instead/)
+    await expect
+      .poll(() => page.locator('[data-testid=warehouse-ddl-error]').textContent(), { timeout: 60_000 })
+      .toMatch(/BigQuery reads Cloud Storage, and this export is at s3:\/\/ddl-ui-export: generate the Athena definitions instead/)
     expect(await page.locator('[data-testid=warehouse-ddl-error]').textContent()).not.toContain('--engine')
     expect(await page.locator('[data-testid=warehouse-ddl-text]').count()).toBe(0)
   }, 120_000)
 
   it('refuses arguments that are not an engine, a table name or a database name, at the boundary', async () => {
-    expect(await dispatch(app.workspace, 'ddl', { engine: 'redshift', table: null, database: null })).toEqual({ ok: false, status: 400, error: 'ddl: engine must be athena or bigquery' })
+    expect(await dispatch(app.workspace, 'ddl', { engine: 'redshift', table: null, database: null })).toEqual({
+      ok: false,
+      status: 400,
+      error: 'ddl: engine must be athena or bigquery'
+    })
     expect(await dispatch(app.workspace, 'ddl', { engine: 'athena', table: "x'; DROP", database: null })).toMatchObject({ ok: false, status: 400 })
     expect(await dispatch(app.workspace, 'ddl', { engine: 'athena', table: null, database: 'a-b' })).toMatchObject({ ok: false, status: 400 })
-    expect(await dispatch(app.workspace, 'ddl', { engine: 'athena', table: 'nope', database: null })).toMatchObject({ ok: false, status: 500, error: expect.stringMatching(/nope is not a table of the catalog/) })
+    expect(await dispatch(app.workspace, 'ddl', { engine: 'athena', table: 'nope', database: null })).toMatchObject({
+      ok: false,
+      status: 500,
+      error: expect.stringMatching(/nope is not a table of the catalog/)
+    })
     const ok = await dispatch(app.workspace, 'ddl', { engine: 'athena', table: 'datamart_claudia.claudia_csat', database: null })
     expect(ok.ok && (ok.result as { text: string }).text).toContain('`datamart_claudia`.`claudia_csat_v1`')
   }, 120_000)

@@ -54,7 +54,8 @@ const VALUES: [string, string][] = [
   ['none', `NULL::INTEGER`]
 ]
 // Row 1 is all NULL, each cast to its column's type (a bare NULL would turn the ENUM column into VARCHAR).
-const sql = (): string => `SELECT ${VALUES.map(([n, x]) => `${x} AS ${n}`).join(', ')}\nUNION ALL SELECT ${VALUES.map(([n, x]) => `CAST(NULL AS ${typeofSql(x)}) AS ${n}`).join(', ')}`
+const sql = (): string =>
+  `SELECT ${VALUES.map(([n, x]) => `${x} AS ${n}`).join(', ')}\nUNION ALL SELECT ${VALUES.map(([n, x]) => `CAST(NULL AS ${typeofSql(x)}) AS ${n}`).join(', ')}`
 /** Each value's type, as native typeof() names it (computed in beforeAll). */
 const types = new Map<string, string>()
 function typeofSql(x: string): string {
@@ -80,7 +81,12 @@ beforeAll(async () => {
     db.close()
   }
   work = await mkdtemp(join(tmpdir(), 'ee-grid-'))
-  await build({ root: join(import.meta.dirname, 'grid-page'), plugins: [react()], logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
+  await build({
+    root: join(import.meta.dirname, 'grid-page'),
+    plugins: [react()],
+    logLevel: 'silent',
+    build: { outDir: join(work, 'page'), emptyOutDir: true }
+  })
   site = await serveFolder(join(work, 'page'))
   browser = await launchChromium()
   // Wide enough that every column is drawn (the grid virtualizes columns too).
@@ -111,7 +117,10 @@ describe('results grid values in Chromium, against native DuckDB 1.5', () => {
     const out = await page.evaluate((q) => window.showQuery([], q), sql())
     expect(out.rows).toBe(2)
     expect(out.columns.map((c) => c.name)).toEqual(VALUES.map(([n]) => n))
-    await page.waitForFunction((n) => document.querySelectorAll('[data-cell^="1:"]').length === n && !document.querySelector('[data-cell="0:0"]')?.textContent?.includes('…'), VALUES.length)
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-cell^="1:"]').length === n && !document.querySelector('[data-cell="0:0"]')?.textContent?.includes('…'),
+      VALUES.length
+    )
     const shown = await cellText(0)
     expect(Object.fromEntries(VALUES.map(([n], i) => [n, shown[i]]))).toEqual(want)
     // A few of them spelled out, so that a change in both engines cannot pass unseen.
@@ -127,7 +136,9 @@ describe('results grid values in Chromium, against native DuckDB 1.5', () => {
     expect(await page.locator('[data-cell="0:25"]').getAttribute('data-null')).toBeNull()
     expect(await page.locator('[data-cell="1:25"]').textContent()).toBe('NULL')
     // Column types in the header tooltip (DuckDB-WASM's DESCRIBE, the same names as native typeof()); BLOB says how it is written.
-    const headers = await page.locator('[role=columnheader]').evaluateAll((hs) => hs.map((h) => ({ column: h.getAttribute('data-column'), type: h.getAttribute('data-type'), title: h.getAttribute('title') })))
+    const headers = await page
+      .locator('[role=columnheader]')
+      .evaluateAll((hs) => hs.map((h) => ({ column: h.getAttribute('data-column'), type: h.getAttribute('data-type'), title: h.getAttribute('title') })))
     expect(headers.map((h) => [h.column, h.type])).toEqual(VALUES.map(([n, x]) => [n, typeofSql(x)]))
     expect(headers.find((h) => h.column === 'b')?.title).toMatch(/BLOB values as DuckDB writes them: printable ASCII as is, every other byte as \\xNN/)
     expect(headers.filter((h) => /\\xNN/.test(h.title ?? '')).map((h) => h.column)).toEqual(['b'])

@@ -78,7 +78,10 @@ describe('the renderer on the mirror', () => {
       const asOf = asOfHoursBack === null ? undefined : now() - asOfHoursBack * 3_600_000
       const provider = new LocalFolderProvider(bucket)
       const inventory = buildInventory(objects.values(), { now: now() })
-      const raw = await openBucketEngine(fileStoreFor(provider, join(work, 'data'), 'c'), inventory, objects, join(work, 'engine-raw'), { now: now(), ...(asOf !== undefined ? { asOf } : {}) })
+      const raw = await openBucketEngine(fileStoreFor(provider, join(work, 'data'), 'c'), inventory, objects, join(work, 'engine-raw'), {
+        now: now(),
+        ...(asOf !== undefined ? { asOf } : {})
+      })
       const want: Record<string, { columns: string[]; rows: string[] }> = {}
       try {
         for (const t of PARTS) for (const v of [t.table, `${t.table}__versions`]) want[v] = await nativeRows(raw, v)
@@ -108,7 +111,10 @@ describe('the renderer on the mirror', () => {
           expect([v, Array.isArray(got) ? got.map((x) => x.r) : got]).toEqual([v, (want[v] as { rows: string[] }).rows])
         })
         // The parts tables came from a handful of segment files, not from one request per delivered file.
-        const partsFiles = PARTS.reduce((n, t) => n + [...objects.values()].filter((o) => o.key.includes(`/${t.table}/`) && o.key.endsWith('.parquet')).length, 0)
+        const partsFiles = PARTS.reduce(
+          (n, t) => n + [...objects.values()].filter((o) => o.key.includes(`/${t.table}/`) && o.key.endsWith('.parquet')).length,
+          0
+        )
         expect(bytes.stats.fromStore).toBeGreaterThan(0)
         expect(segments.filter((s) => s.rows > 0).length).toBeLessThan(partsFiles / 3)
       } finally {
@@ -130,8 +136,14 @@ describe('the renderer on the mirror, where the raw files would not open', () =>
     try {
       // INT32 in the initial load, INT64 later (DuckDB-WASM 0.9.1 fails on the raw files); a vendor column `filename`.
       await write('v1/datamart_claudia/claudia_messages/etl_date=__initial__/', `SELECT 'm' || range AS message_id, range::INTEGER AS tokens FROM range(4)`)
-      await write('v1/datamart_claudia/claudia_messages/etl_date=2026-11-01/', `SELECT 'm' || range AS message_id, (range + 5000000000)::BIGINT AS tokens FROM range(2)`)
-      await write('v1/datamart_claudia/claudia_prompt_revision/etl_date=2026-11-01/', `SELECT 'p' || range AS prompt_revision_id, 'vendor-file-' || range AS filename FROM range(3)`)
+      await write(
+        'v1/datamart_claudia/claudia_messages/etl_date=2026-11-01/',
+        `SELECT 'm' || range AS message_id, (range + 5000000000)::BIGINT AS tokens FROM range(2)`
+      )
+      await write(
+        'v1/datamart_claudia/claudia_prompt_revision/etl_date=2026-11-01/',
+        `SELECT 'p' || range AS prompt_revision_id, 'vendor-file-' || range AS filename FROM range(3)`
+      )
     } finally {
       db.close()
     }
@@ -154,8 +166,16 @@ describe('the renderer on the mirror, where the raw files would not open', () =>
       const tab = await browser.newPage()
       await tab.goto(`${page.origin}/index.html`)
       await tab.waitForFunction(() => typeof window.runPaneViews === 'function')
-      const sql = ['SELECT message_id, tokens::VARCHAR AS t FROM claudia_messages ORDER BY 1', 'SELECT prompt_revision_id, filename FROM claudia_prompt_revision ORDER BY 1']
-      const [out] = await tab.evaluate((cfg) => window.runPaneViews(cfg), { base: server.url(''), now: at, guarded: true, steps: [{ objects: objectsForViews(inventory), sql, mirror: { segments, base: 'ee/__mirror/' } }] })
+      const sql = [
+        'SELECT message_id, tokens::VARCHAR AS t FROM claudia_messages ORDER BY 1',
+        'SELECT prompt_revision_id, filename FROM claudia_prompt_revision ORDER BY 1'
+      ]
+      const [out] = await tab.evaluate((cfg) => window.runPaneViews(cfg), {
+        base: server.url(''),
+        now: at,
+        guarded: true,
+        steps: [{ objects: objectsForViews(inventory), sql, mirror: { segments, base: 'ee/__mirror/' } }]
+      })
       expect(out?.problems.filter((p) => /claudia_messages|claudia_prompt_revision/.test(p.table))).toEqual([])
       expect(out?.results[0]).toEqual([
         { message_id: 'm0', t: '5000000000' },
@@ -170,4 +190,3 @@ describe('the renderer on the mirror, where the raw files would not open', () =>
     }
   }, 180_000)
 })
-

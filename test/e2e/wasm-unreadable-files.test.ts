@@ -46,7 +46,9 @@ beforeAll(async () => {
     await write(CHAT, `SELECT 'c' || range AS chat_id, 'vendor-file-' || range AS filename FROM range(3)`)
     await write(TAGS, `SELECT 't' || range AS tag_id FROM range(7)`)
     // Native DuckDB 1.5 reads the widened table (the wider type), and the column named filename.
-    const [m] = await db.rows(`SELECT count(*)::INTEGER AS n, max(tokens)::VARCHAR AS hi FROM read_parquet(${quoteLiteral(join(bucket, 'v1/datamart_claudia/claudia_messages/*/*.parquet'))}, union_by_name = true)`)
+    const [m] = await db.rows(
+      `SELECT count(*)::INTEGER AS n, max(tokens)::VARCHAR AS hi FROM read_parquet(${quoteLiteral(join(bucket, 'v1/datamart_claudia/claudia_messages/*/*.parquet'))}, union_by_name = true)`
+    )
     expect(m).toEqual({ n: 6, hi: '5000000001' })
   } finally {
     db.close()
@@ -99,7 +101,9 @@ describe('files the query pane cannot read', () => {
     const problem = (t: string): string => out.problems.find((p) => p.table === t)?.message ?? `<no problem for ${t}>`
     const widened = problem('datamart_claudia.claudia_messages')
     expect(widened).toContain('datamart_claudia.claudia_messages cannot be opened in the query pane')
-    expect(widened).toMatch(/column tokens is INT32 \(INT_32\) in 1 file \(v1\/datamart_claudia\/claudia_messages\/etl_date=__initial__\/part-00000\.parquet\), but INT64 \(INT_64\) in 1 file \(v1\/datamart_claudia\/claudia_messages\/etl_date=2026-11-01\/part-00000\.parquet\)/)
+    expect(widened).toMatch(
+      /column tokens is INT32 \(INT_32\) in 1 file \(v1\/datamart_claudia\/claudia_messages\/etl_date=__initial__\/part-00000\.parquet\), but INT64 \(INT_64\) in 1 file \(v1\/datamart_claudia\/claudia_messages\/etl_date=2026-11-01\/part-00000\.parquet\)/
+    )
     expect(widened).toMatch(/native DuckDB 1\.5.*combines them/)
     expect(widened).not.toMatch(/ee\//)
     const prompt = problem('datamart_claudia.claudia_prompt_revision')
@@ -108,15 +112,26 @@ describe('files the query pane cannot read', () => {
     // etl_hour come from them); its versions view always does. Each view that cannot open says so.
     const chat = out.problems.filter((p) => ['datamart_cloudchat_saas.cloud_chat_messages', 'cloud_chat_messages__versions'].includes(p.table))
     expect(chat.length).toBeGreaterThan(0)
-    for (const p of chat) expect(p.message).toMatch(new RegExp(`^${p.table.replace(/\./g, '\\.')} cannot be opened in the query pane: 1 file of datamart_cloudchat_saas\\.cloud_chat_messages has a column named filename \\(${CHAT}part-00000\\.parquet\\)`))
+    for (const p of chat)
+      expect(p.message).toMatch(
+        new RegExp(
+          `^${p.table.replace(/\./g, '\\.')} cannot be opened in the query pane: 1 file of datamart_cloudchat_saas\\.cloud_chat_messages has a column named filename \\(${CHAT}part-00000\\.parquet\\)`
+        )
+      )
     expect(out.created).toEqual(expect.arrayContaining(['datamart_claudia.claudia_csat', 'datamart_cloudchat_saas.cloud_chat_tags']))
     expect(out.created).not.toContain('datamart_claudia.claudia_messages')
     const chatOpen = out.created.includes('datamart_cloudchat_saas.cloud_chat_messages')
-    expect(out.results.slice(0, 3)).toEqual([[{ n: 5 }], [{ n: 7 }], chatOpen ? [{ n: 3 }] : { error: expect.stringContaining('cloud_chat_messages does not exist') }])
+    expect(out.results.slice(0, 3)).toEqual([
+      [{ n: 5 }],
+      [{ n: 7 }],
+      chatOpen ? [{ n: 3 }] : { error: expect.stringContaining('cloud_chat_messages does not exist') }
+    ])
     expect(out.results[3]).toEqual({ error: expect.stringContaining('claudia_messages does not exist') })
     expect(out.results[4]).toEqual([{ n: 7 }])
     // Nothing else is refused: the tables without folders say so, as before.
-    const others = out.problems.filter((p) => !['datamart_claudia.claudia_messages', 'datamart_claudia.claudia_prompt_revision'].includes(p.table) && !chat.includes(p))
+    const others = out.problems.filter(
+      (p) => !['datamart_claudia.claudia_messages', 'datamart_claudia.claudia_prompt_revision'].includes(p.table) && !chat.includes(p)
+    )
     expect(others.every((p) => /has no ready folder/.test(p.message))).toBe(true)
   })
 
@@ -124,12 +139,24 @@ describe('files the query pane cannot read', () => {
     const before = objects.filter((o) => !o.key.startsWith(MSG_NEW))
     const [first, second] = (await runPane(true, [
       { objects: before, sql: ['SELECT count(*)::INTEGER AS n FROM claudia_messages'] },
-      { objects, sql: ['SELECT count(*)::INTEGER AS n FROM claudia_messages', 'SELECT count(*)::INTEGER AS n FROM datamart_claudia.claudia_messages', 'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_tags'] }
+      {
+        objects,
+        sql: [
+          'SELECT count(*)::INTEGER AS n FROM claudia_messages',
+          'SELECT count(*)::INTEGER AS n FROM datamart_claudia.claudia_messages',
+          'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_tags'
+        ]
+      }
     ])) as [PaneStep, PaneStep]
     expect(first.created).toContain('datamart_claudia.claudia_messages')
     expect(first.results).toEqual([[{ n: 4 }]])
-    expect(second.problems.find((p) => p.table === 'datamart_claudia.claudia_messages')?.message).toMatch(/cannot be opened in the query pane: its files disagree on column types/)
-    expect(second.results.slice(0, 2)).toEqual([{ error: expect.stringContaining('claudia_messages does not exist') }, { error: expect.stringContaining('claudia_messages does not exist') }])
+    expect(second.problems.find((p) => p.table === 'datamart_claudia.claudia_messages')?.message).toMatch(
+      /cannot be opened in the query pane: its files disagree on column types/
+    )
+    expect(second.results.slice(0, 2)).toEqual([
+      { error: expect.stringContaining('claudia_messages does not exist') },
+      { error: expect.stringContaining('claudia_messages does not exist') }
+    ])
     expect(second.results[2]).toEqual([{ n: 7 }])
   })
 })

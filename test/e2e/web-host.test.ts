@@ -26,7 +26,13 @@ let page: Page
 
 beforeAll(async () => {
   app = await startAppUnderTest({
-    workspace: ({ demo, work }) => new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+    workspace: ({ demo, work }) =>
+      new Workspace({
+        dataDir: join(work, 'data'),
+        secrets: new MemorySecretStore(),
+        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+        autoRefresh: false
+      })
   })
   ;({ demo, host, page } = app)
 }, 300_000)
@@ -46,7 +52,10 @@ const post = async (call: string, body: string, cookie?: string): Promise<Respon
   fetch(`${host.origin}/api/${call}`, { method: 'POST', body, headers: { 'content-type': 'application/json', cookie: cookie ?? (await browserCookie()) } })
 
 /** A raw request (fetch cannot send a foreign Origin or split a body where we choose). */
-function raw(base: string, opts: { method?: string; path: string; headers?: Record<string, string>; chunks?: readonly Buffer[] }): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+function raw(
+  base: string,
+  opts: { method?: string; path: string; headers?: Record<string, string>; chunks?: readonly Buffer[] }
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${base}${opts.path}`, { method: opts.method ?? 'GET', headers: opts.headers ?? {} }, (res) => {
       const parts: Buffer[] = []
@@ -74,7 +83,12 @@ describe('web host session', () => {
   let cookie = ''
   beforeAll(async () => {
     data = await mkdtemp(join(tmpdir(), 'ee-host-'))
-    w = new Workspace({ dataDir: data, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+    w = new Workspace({
+      dataDir: data,
+      secrets: new MemorySecretStore(),
+      demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+      autoRefresh: false
+    })
     h = await startWebHost({ workspace: w, rendererDir: join(app.work, 'renderer') })
     // The first use of the printed address, as a browser makes it; every test below needs its cookie.
     first = await fetch(h.url, { redirect: 'manual' })
@@ -207,7 +221,16 @@ describe('web host session', () => {
       expect(JSON.parse(r.body).error).toMatch(/application\/json bodies/)
     }
     expect((await raw(base, { method: 'POST', path: '/api/connections', headers: { cookie }, chunks: [Buffer.from('{}')] })).status).toBe(415)
-    expect((await raw(base, { method: 'POST', path: '/api/connections', headers: { cookie, 'content-type': 'application/json; charset=utf-8' }, chunks: [Buffer.from('{}')] })).status).toBe(200)
+    expect(
+      (
+        await raw(base, {
+          method: 'POST',
+          path: '/api/connections',
+          headers: { cookie, 'content-type': 'application/json; charset=utf-8' },
+          chunks: [Buffer.from('{}')]
+        })
+      ).status
+    ).toBe(200)
   })
 
   it('decodes a body once it is whole: non-ASCII split across chunks survives; a 1,000,000-character SQL is admitted; over the limit is 413', async () => {
@@ -217,7 +240,10 @@ describe('web host session', () => {
     const body = Buffer.from(JSON.stringify({ sql, rows: 1, ms: 1, error: null }))
     // Cut in the middle of a 3-byte '€', then in pieces of odd sizes.
     const cut = body.indexOf(Buffer.from('€')) + 1
-    const chunks = [body.subarray(0, cut), ...Array.from({ length: Math.ceil((body.length - cut) / 1001) }, (_, i) => body.subarray(cut + i * 1001, cut + (i + 1) * 1001))]
+    const chunks = [
+      body.subarray(0, cut),
+      ...Array.from({ length: Math.ceil((body.length - cut) / 1001) }, (_, i) => body.subarray(cut + i * 1001, cut + (i + 1) * 1001))
+    ]
     const r = await raw(base, { method: 'POST', path: '/api/historyAdd', headers, chunks })
     expect(r.status).toBe(200)
     const saved = (JSON.parse(r.body) as { result: { entries: { sql: string }[] } }).result.entries[0]?.sql
@@ -229,11 +255,21 @@ describe('web host session', () => {
     const big = await fetch(`${base}/api/historyAdd`, { method: 'POST', headers, body: JSON.stringify({ sql: longest, rows: null, ms: null, error: null }) })
     expect(big.status).toBe(200)
 
-    const over = await raw(base, { method: 'POST', path: '/api/historyAdd', headers: { ...headers, 'content-length': String(MAX_BODY_BYTES + 1) }, chunks: [Buffer.alloc(MAX_BODY_BYTES + 1, 0x20)] })
+    const over = await raw(base, {
+      method: 'POST',
+      path: '/api/historyAdd',
+      headers: { ...headers, 'content-length': String(MAX_BODY_BYTES + 1) },
+      chunks: [Buffer.alloc(MAX_BODY_BYTES + 1, 0x20)]
+    })
     expect(over.status).toBe(413)
     expect(JSON.parse(over.body).error).toMatch(/larger than 4194304 bytes/)
     // Without a Content-Length (chunked), refused as it passes the limit.
-    const chunked = await raw(base, { method: 'POST', path: '/api/historyAdd', headers: { ...headers, 'transfer-encoding': 'chunked' }, chunks: [Buffer.alloc(MAX_BODY_BYTES / 2, 0x20), Buffer.alloc(MAX_BODY_BYTES / 2 + 10, 0x20)] })
+    const chunked = await raw(base, {
+      method: 'POST',
+      path: '/api/historyAdd',
+      headers: { ...headers, 'transfer-encoding': 'chunked' },
+      chunks: [Buffer.alloc(MAX_BODY_BYTES / 2, 0x20), Buffer.alloc(MAX_BODY_BYTES / 2 + 10, 0x20)]
+    })
     expect(chunked.status).toBe(413)
     const notUtf8 = await raw(base, { method: 'POST', path: '/api/historyAdd', headers, chunks: [Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])] })
     expect(notUtf8.status).toBe(400)
@@ -241,13 +277,16 @@ describe('web host session', () => {
   }, 60_000)
 
   it('saves a connection from its known fields only; refuses a secret-looking field, a ".." id and 3,000 levels of nesting', async () => {
-    const api = (name: string, body: unknown) => fetch(`${h.origin}/api/${name}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const api = (name: string, body: unknown) =>
+      fetch(`${h.origin}/api/${name}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
     let deep: unknown = 'x'
     for (let i = 0; i < 3000; i++) deep = { a: deep }
     const refusedDeep = await api('connectionSave', { connection: { name: 'deep', provider: 'local', path: '/data/x', extra: deep } })
     expect(refusedDeep.status).toBe(400)
     expect(((await refusedDeep.json()) as { error: string }).error).toMatch(/nested more than 8 levels/)
-    const refusedSecret = await api('connectionSave', { connection: { name: 'k', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI' } } })
+    const refusedSecret = await api('connectionSave', {
+      connection: { name: 'k', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI' } }
+    })
     expect(refusedSecret.status).toBe(400)
     expect(((await refusedSecret.json()) as { error: string }).error).toMatch(/auth\.secretAccessKey looks like a secret/)
     expect((await api('connectionSave', { connection: { id: '..', name: 'up', provider: 'local', path: '/data/x' } })).status).toBe(400)
@@ -259,8 +298,10 @@ describe('web host session', () => {
   })
 
   const asRoot = process.getuid?.() === 0
-  it.skipIf(!asRoot)('gives another Unix user (nobody) nothing: not the page, not the API (runs only as root, which can switch user)', async () => {
-    const script = `
+  it.skipIf(!asRoot)(
+    'gives another Unix user (nobody) nothing: not the page, not the API (runs only as root, which can switch user)',
+    async () => {
+      const script = `
       const base = process.argv[1]
       const out = {}
       for (const [name, path, init] of [['page', '/', {}], ['index', '/index.html', {}], ['guess', '/?t=' + '0'.repeat(64), { redirect: 'manual' }],
@@ -269,14 +310,16 @@ describe('web host session', () => {
         out[name] = { status: r.status, body: (await r.text()).slice(0, 2000) }
       }
       console.log(JSON.stringify({ uid: process.getuid(), out }))`
-    const { stdout } = await promisify(execFile)('runuser', ['-u', 'nobody', '--', process.execPath, '-e', script, h.origin], { timeout: 30_000 })
-    const seen = JSON.parse(stdout) as { uid: number; out: Record<string, { status: number; body: string }> }
-    expect(seen.uid).toBe(65534)
-    for (const [name, r] of Object.entries(seen.out)) {
-      expect(r.status, name).toBe(403)
-      expect(r.body, name).not.toMatch(/<html|<div id="root"|"result"|Demo bucket/i)
-    }
-  }, 60_000)
+      const { stdout } = await promisify(execFile)('runuser', ['-u', 'nobody', '--', process.execPath, '-e', script, h.origin], { timeout: 30_000 })
+      const seen = JSON.parse(stdout) as { uid: number; out: Record<string, { status: number; body: string }> }
+      expect(seen.uid).toBe(65534)
+      for (const [name, r] of Object.entries(seen.out)) {
+        expect(r.status, name).toBe(403)
+        expect(r.body, name).not.toMatch(/<html|<div id="root"|"result"|Demo bucket/i)
+      }
+    },
+    60_000
+  )
 })
 
 describe('export folder through the web host', () => {
@@ -290,7 +333,13 @@ describe('export folder through the web host', () => {
     // Not created yet: the first export creates it (and nothing else).
     exportDir = join(root, 'Downloads')
     await mkdir(join(root, 'elsewhere'))
-    w = new Workspace({ dataDir: join(root, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false, exportDir })
+    w = new Workspace({
+      dataDir: join(root, 'data'),
+      secrets: new MemorySecretStore(),
+      demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+      autoRefresh: false,
+      exportDir
+    })
     h = await startWebHost({ workspace: w, rendererDir: join(app.work, 'renderer') })
     cookie = ((await fetch(h.url, { redirect: 'manual' })).headers.getSetCookie()[0] ?? '').split(';')[0] as string
   })
@@ -299,7 +348,13 @@ describe('export folder through the web host', () => {
     await w?.dispose()
     await rm(root, { recursive: true, force: true })
   })
-  const call = async (name: string, args: unknown): Promise<{ status: number; body: { result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }; error?: string } }> => {
+  const call = async (
+    name: string,
+    args: unknown
+  ): Promise<{
+    status: number
+    body: { result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }; error?: string }
+  }> => {
     const r = await fetch(`${h.origin}/api/${name}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(args) })
     return { status: r.status, body: (await r.json()) as never }
   }
@@ -364,7 +419,20 @@ describe('web host', () => {
     expect((await post('noSuchCall', '{}')).status).toBe(404)
     expect((await post('overview', 'not json')).status).toBe(400)
     // A connection with a static key: the secret goes in, never comes out.
-    const saved = await post('connectionSave', JSON.stringify({ connection: { name: 'k', provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE' } }, secretAccessKey: 'very-secret-value' }))
+    const saved = await post(
+      'connectionSave',
+      JSON.stringify({
+        connection: {
+          name: 'k',
+          provider: 's3',
+          bucket: 'b',
+          prefix: '',
+          endpoint: 'http://127.0.0.1:9',
+          auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE' }
+        },
+        secretAccessKey: 'very-secret-value'
+      })
+    )
     expect(saved.status).toBe(200)
     const { id } = ((await saved.json()) as { result: { id: string } }).result
     const answers = await Promise.all([post('connections', '{}'), post('connectionGet', JSON.stringify({ id }))].map(async (r) => (await r).text()))
@@ -374,7 +442,9 @@ describe('web host', () => {
     expect((await post('connectionDelete', JSON.stringify({ id: 'demo' }))).status).toBe(500)
     const port = new URL(host.url).port
     const { request } = await import('node:http')
-    const status = await new Promise<number>((r) => request({ host: '127.0.0.1', port, path: '/', headers: { host: `evil.example:${port}` } }, (res) => r(res.statusCode ?? 0)).end())
+    const status = await new Promise<number>((r) =>
+      request({ host: '127.0.0.1', port, path: '/', headers: { host: `evil.example:${port}` } }, (res) => r(res.statusCode ?? 0)).end()
+    )
     expect(status).toBe(421)
   })
 
@@ -416,7 +486,9 @@ describe('web host', () => {
     await page.keyboard.press('Shift+ArrowLeft')
     await expect.poll(() => status.getAttribute('data-hour')).toBe(new Date(Date.parse(hourIso(p['lateHour']!)) - 24 * 3_600_000).toISOString())
     await page.keyboard.press('Enter')
-    await expect.poll(() => page.locator('[data-testid=inspector] h2').textContent()).toContain(new Date(Date.parse(hourIso(p['lateHour']!)) - 24 * 3_600_000).toISOString().slice(0, 13).replace('T', ' '))
+    await expect
+      .poll(() => page.locator('[data-testid=inspector] h2').textContent())
+      .toContain(new Date(Date.parse(hourIso(p['lateHour']!)) - 24 * 3_600_000).toISOString().slice(0, 13).replace('T', ' '))
   })
 
   it('zooms with the keyboard, switches the axis to Brasília, and shows the whole export at once', async () => {
@@ -450,14 +522,18 @@ describe('web host', () => {
     await page.screenshot({ path: 'test-results/inspector-malformed-manifest.png', fullPage: true })
   })
 
-  it('shows the rules of issue 12 on the planted cases: a manifest that contradicts itself, an empty copy, the manifest\'s word over a partial folder', async () => {
+  it("shows the rules of issue 12 on the planted cases: a manifest that contradicts itself, an empty copy, the manifest's word over a partial folder", async () => {
     // One incident per hour and kind.
     for (const kind of ['manifest_contradiction', 'empty_copy', 'corrupt_file']) {
-      expect(await page.locator(`[data-testid=findings] li[data-kind=${kind}]`).count(), kind).toBe(new Set(demo.expected.faults.filter((f) => f.kind === kind).map((f) => `${f.date} ${f.hour}`)).size)
+      expect(await page.locator(`[data-testid=findings] li[data-kind=${kind}]`).count(), kind).toBe(
+        new Set(demo.expected.faults.filter((f) => f.kind === kind).map((f) => `${f.date} ${f.hour}`)).size
+      )
     }
     // The file cut short: named, with the copy its table reads instead (issue 12 item 10).
     const cf = demo.expected.corrupt_file
-    expect(await page.locator('[data-testid=findings] li[data-kind=corrupt_file]').textContent()).toContain(`the previous readable ready copy ${cf.reads_prefix} is read instead`)
+    expect(await page.locator('[data-testid=findings] li[data-kind=corrupt_file]').textContent()).toContain(
+      `the previous readable ready copy ${cf.reads_prefix} is read instead`
+    )
     await page.locator('[data-testid=findings] li[data-kind=manifest_contradiction] button').first().click()
     const at = hourIso(demo.expected.planted_hours['contradiction']!)
     await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(at)
@@ -465,7 +541,9 @@ describe('web host', () => {
     const partial = demo.expected.partial_folders.find((f) => f.state === 'missing')!
     await page.locator('[data-testid=findings] li[data-kind=missing]', { hasText: partial.prefix }).locator('button').click()
     await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(hourIso(partial))
-    await expect.poll(() => page.locator('[data-testid=inspector-findings]').textContent()).toContain(`${partial.prefix} has no _SUCCESS and the hour's manifest lists it in tables_missing`)
+    await expect
+      .poll(() => page.locator('[data-testid=inspector-findings]').textContent())
+      .toContain(`${partial.prefix} has no _SUCCESS and the hour's manifest lists it in tables_missing`)
   })
   it('groups findings into incidents per hour and kind, open before resolved, newest first, resolved ones saying how', async () => {
     await page.selectOption('select[aria-label="hours shown"]', String(7 * 24))
@@ -482,7 +560,9 @@ describe('web host', () => {
     expect(await late.getAttribute('data-resolved')).toBe('true')
     expect(await late.locator('[data-testid=resolution]').textContent()).toContain('arrived late; the data is complete')
     // Open ones first, and within each part the newest hour first.
-    const rows = await items.evaluateAll((lis) => lis.map((li) => ({ resolved: li.getAttribute('data-resolved') === 'true', text: li.querySelector('button')?.textContent ?? '' })))
+    const rows = await items.evaluateAll((lis) =>
+      lis.map((li) => ({ resolved: li.getAttribute('data-resolved') === 'true', text: li.querySelector('button')?.textContent ?? '' }))
+    )
     const firstResolved = rows.findIndex((r) => r.resolved)
     expect(firstResolved).toBeGreaterThan(0)
     expect(rows.slice(firstResolved).every((r) => r.resolved)).toBe(true)
@@ -507,12 +587,17 @@ describe('web host', () => {
     await expect.poll(() => page.locator('[data-testid=inspector] h2').textContent()).toContain(`${p['lateHour']!.date} ${p['lateHour']!.hour}:00`)
     expect(await inView()).toBe(true)
     // Beside the timeline, not under it.
-    const [timeline, inspector] = await Promise.all([page.locator('[data-testid=heatmap]').boundingBox(), page.locator('[data-testid=inspector]').boundingBox()])
+    const [timeline, inspector] = await Promise.all([
+      page.locator('[data-testid=heatmap]').boundingBox(),
+      page.locator('[data-testid=inspector]').boundingBox()
+    ])
     expect(inspector!.x).toBeGreaterThan(timeline!.x + timeline!.width - 1)
     await page.locator('[data-testid=timeline-canvas]').focus()
     await page.keyboard.press('ArrowRight')
     await page.keyboard.press('Enter')
-    await expect.poll(() => page.locator('[data-testid=inspector] h2').textContent()).toContain(new Date(Date.parse(hourIso(p['lateHour']!)) + 3_600_000).toISOString().slice(0, 13).replace('T', ' '))
+    await expect
+      .poll(() => page.locator('[data-testid=inspector] h2').textContent())
+      .toContain(new Date(Date.parse(hourIso(p['lateHour']!)) + 3_600_000).toISOString().slice(0, 13).replace('T', ' '))
     expect(await inView()).toBe(true)
     // The last incident, at the bottom of the page: the inspector comes into view, focused, the incident marked.
     const last = page.locator('[data-testid=findings] > li:not([data-resolved=true])').last()
@@ -561,7 +646,9 @@ describe('web host', () => {
       await expect.poll(() => page.locator('[data-testid=sql-pane] [data-testid=result-count]').textContent(), { timeout: 90_000 }).toMatch(/^1 row · 1 column/)
       // The grid loads its page of rows after the count is shown ('…' until then).
       await expect
-        .poll(async () => Number(/\d+$/.exec((await page.locator('[data-testid=sql-pane] [data-testid=result-grid]').textContent()) ?? '')?.[0]), { timeout: 30_000 })
+        .poll(async () => Number(/\d+$/.exec((await page.locator('[data-testid=sql-pane] [data-testid=result-grid]').textContent()) ?? '')?.[0]), {
+          timeout: 30_000
+        })
         .toBeGreaterThan(0)
       expect(refused).toEqual([])
     } finally {
@@ -583,7 +670,13 @@ describe('web host', () => {
       // A CSS module's rule on a token: the selected tab's underline is the accent colour.
       expect(await page.getByRole('tab', { name: 'Deliveries' }).evaluate((el) => getComputedStyle(el).borderBottomColor)).toBe('rgb(46, 111, 209)')
       // The legend swatch (CSS) and the canvas cells (painted) of a ready hour are the same colour.
-      expect(await page.locator('[data-testid=legend] li').first().locator('span').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(229, 72, 77)')
+      expect(
+        await page
+          .locator('[data-testid=legend] li')
+          .first()
+          .locator('span')
+          .evaluate((el) => getComputedStyle(el).backgroundColor)
+      ).toBe('rgb(229, 72, 77)')
       const painted = await canvas.evaluate((c: HTMLCanvasElement) => {
         const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray()
         const seen = new Set<string>()
@@ -612,7 +705,9 @@ describe('web host', () => {
     await row.getByLabel('filter column').selectOption('created_at')
     await row.getByLabel('filter operator').selectOption('range')
     await row.getByLabel('filter from').fill('tomorrow')
-    await expect.poll(() => row.locator('[data-testid=filter-problem]').textContent()).toContain('"tomorrow" is not a time: write it in UTC as YYYY-MM-DD HH:MM')
+    await expect
+      .poll(() => row.locator('[data-testid=filter-problem]').textContent())
+      .toContain('"tomorrow" is not a time: write it in UTC as YYYY-MM-DD HH:MM')
     expect(await row.getByLabel('filter from').getAttribute('aria-invalid')).toBe('true')
     expect(await generated.textContent()).toBe(before)
     expect(await page.getByText(/One filter is left out of the query/).count()).toBe(1)
@@ -629,7 +724,9 @@ describe('web host', () => {
     const rows = Number(await grid.getAttribute('data-rows'))
     await page.getByRole('tab', { name: 'Columns' }).click()
     await page.getByRole('button', { name: 'Compute column statistics' }).click()
-    await expect.poll(() => page.locator('[data-testid=stats-over]').textContent()).toBe(`Over the rows of the filters applied (${rows.toLocaleString('en')} rows); distinct values counted exactly.`)
+    await expect
+      .poll(() => page.locator('[data-testid=stats-over]').textContent())
+      .toBe(`Over the rows of the filters applied (${rows.toLocaleString('en')} rows); distinct values counted exactly.`)
     await expect.poll(() => page.locator('[data-column-stats=created_at] svg[aria-label=histogram]').count(), { timeout: 30_000 }).toBe(1)
     const distinct = Number(((await page.locator('[data-column-stats=tag_id] td').nth(3).textContent()) ?? '').replace(/,/g, ''))
     expect(distinct).toBeGreaterThan(0)
@@ -648,9 +745,17 @@ describe('web host', () => {
     await dialog.getByRole('button', { name: 'New connection…' }).click()
     const form = page.getByRole('form', { name: 'connection' })
     await form.getByLabel('bucket').fill('s3://vendor-export/exports/prod/')
-    expect([await form.getByLabel('kind').inputValue(), await form.getByLabel('bucket').inputValue(), await form.getByLabel('prefix').inputValue()]).toEqual(['s3', 'vendor-export', 'exports/prod/'])
+    expect([await form.getByLabel('kind').inputValue(), await form.getByLabel('bucket').inputValue(), await form.getByLabel('prefix').inputValue()]).toEqual([
+      's3',
+      'vendor-export',
+      'exports/prod/'
+    ])
     await form.getByLabel('bucket').fill('gs://other-bucket/v')
-    expect([await form.getByLabel('kind').inputValue(), await form.getByLabel('bucket').inputValue(), await form.getByLabel('prefix').inputValue()]).toEqual(['gcs', 'other-bucket', 'v/'])
+    expect([await form.getByLabel('kind').inputValue(), await form.getByLabel('bucket').inputValue(), await form.getByLabel('prefix').inputValue()]).toEqual([
+      'gcs',
+      'other-bucket',
+      'v/'
+    ])
     await form.getByRole('button', { name: 'Cancel' }).click()
     await dialog.getByRole('button', { name: 'Close' }).click()
     expect(await dialog.count()).toBe(0)
@@ -676,7 +781,12 @@ describe('web host', () => {
         await expect.poll(() => grid.count(), { timeout: 60_000 }).toBe(1)
         expect(await wide(), `tables at ${w}×${h}`).toBe(false)
         // The grid reaches down to the window's bottom edge (less a margin), not a fixed 420 px.
-        await expect.poll(async () => { const b = await grid.boundingBox(); return b ? Math.round(b.y + b.height) : 0 }).toBeGreaterThan(h - 60)
+        await expect
+          .poll(async () => {
+            const b = await grid.boundingBox()
+            return b ? Math.round(b.y + b.height) : 0
+          })
+          .toBeGreaterThan(h - 60)
         // A timestamp column is as wide as its values: 2026-11-05 14:00:00 is never cut.
         const header = page.locator('[data-testid=table-browser] [role=columnheader][data-column=created_at]')
         expect((await header.boundingBox())!.width).toBeGreaterThanOrEqual(19 * 7)

@@ -18,14 +18,22 @@ export const hourIso = (h: { date: string; hour: string }): string => `${h.date}
 export async function clickCell(page: Page, table: string, iso: string): Promise<string | null> {
   const canvas = page.locator('[data-testid=timeline-canvas]')
   await canvas.scrollIntoViewIfNeeded()
-  const geo = await canvas.evaluate((c) => ({ offset: Number(c.dataset['offset']), pxh: Number(c.dataset['pxh']), first: c.dataset['firstHour'] ?? '', hours: Number(c.dataset['hours']) }))
+  const geo = await canvas.evaluate((c) => ({
+    offset: Number(c.dataset['offset']),
+    pxh: Number(c.dataset['pxh']),
+    first: c.dataset['firstHour'] ?? '',
+    hours: Number(c.dataset['hours'])
+  }))
   const idx = (Date.parse(iso) - Date.parse(geo.first)) / 3_600_000
   if (idx < 0 || idx >= geo.hours) throw new Error(`${iso} is not on the timeline (${geo.first}, ${geo.hours} hours)`)
   const box = await canvas.boundingBox()
   const row = await page.locator(`[data-testid=heatmap] [data-row="${table}"]`).boundingBox()
   if (!box || !row) throw new Error(`no row ${table}`)
   const x = (idx - geo.offset + 0.5) * geo.pxh
-  if (x < 0 || x > box.width) throw new Error(`${iso} is scrolled out of view (x ${x.toFixed(1)} of ${box.width} px; offset ${geo.offset}, ${geo.pxh} px an hour, ${geo.hours} hours from ${geo.first})`)
+  if (x < 0 || x > box.width)
+    throw new Error(
+      `${iso} is scrolled out of view (x ${x.toFixed(1)} of ${box.width} px; offset ${geo.offset}, ${geo.pxh} px an hour, ${geo.hours} hours from ${geo.first})`
+    )
   await page.mouse.click(box.x + x, row.y + row.height / 2)
   const status = page.locator('[data-testid=timeline-status]')
   await page.waitForFunction(

@@ -13,7 +13,10 @@ export interface CliRun {
 /** Runs `export-explorer <args>` with its cache in `cache`; a non-zero exit is an answer, not a throw. */
 export async function runCli(args: readonly string[], cache: string, env: Record<string, string> = {}): Promise<CliRun> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache, ...env }, maxBuffer: 64 * 1024 * 1024 })
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], {
+      env: { ...process.env, EXPORT_EXPLORER_CACHE: cache, ...env },
+      maxBuffer: 64 * 1024 * 1024
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string }

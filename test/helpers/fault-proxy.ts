@@ -27,7 +27,8 @@ export interface FaultProxy {
   close(): Promise<void>
 }
 
-const s3Error = (code: string, message: string): string => `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`
+const s3Error = (code: string, message: string): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`
 
 /** The key or listing prefix a path-style S3 or GCS JSON request is about. */
 function targetKey(req: IncomingMessage): string {
@@ -41,7 +42,16 @@ function targetKey(req: IncomingMessage): string {
 }
 
 export async function startFaultProxy(target: string, initial: Partial<FaultRules> = {}): Promise<FaultProxy> {
-  const rules: FaultRules = { latencyMs: 0, throttle: { count: 0, status: 503 }, drop: { count: 0, when: 'before' }, denyPrefix: null, denyAnswer: { status: 403, code: 'AccessDenied' }, addHeaders: {}, match: () => true, ...initial }
+  const rules: FaultRules = {
+    latencyMs: 0,
+    throttle: { count: 0, status: 503 },
+    drop: { count: 0, when: 'before' },
+    denyPrefix: null,
+    denyAnswer: { status: 403, code: 'AccessDenied' },
+    addHeaders: {},
+    match: () => true,
+    ...initial
+  }
   const stats = { requests: 0, throttled: 0, dropped: 0, denied: 0, authorizations: [] as string[] }
   const upstream = new URL(target)
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -51,14 +61,19 @@ export async function startFaultProxy(target: string, initial: Partial<FaultRule
       const matches = rules.match(req)
       if (rules.denyPrefix !== null && targetKey(req).startsWith(rules.denyPrefix)) {
         stats.denied++
-        res.writeHead(rules.denyAnswer.status, { 'content-type': 'application/xml', ...rules.addHeaders }).end(req.method === 'HEAD' ? undefined : s3Error(rules.denyAnswer.code, 'Refused by the fault proxy'))
+        res
+          .writeHead(rules.denyAnswer.status, { 'content-type': 'application/xml', ...rules.addHeaders })
+          .end(req.method === 'HEAD' ? undefined : s3Error(rules.denyAnswer.code, 'Refused by the fault proxy'))
         req.resume()
         return
       }
       if (matches && rules.throttle.count > 0) {
         rules.throttle.count--
         stats.throttled++
-        const body = rules.throttle.status === 503 ? s3Error('SlowDown', 'Please reduce your request rate.') : JSON.stringify({ error: { code: 429, message: 'rateLimitExceeded' } })
+        const body =
+          rules.throttle.status === 503
+            ? s3Error('SlowDown', 'Please reduce your request rate.')
+            : JSON.stringify({ error: { code: 429, message: 'rateLimitExceeded' } })
         res.writeHead(rules.throttle.status, { 'content-type': rules.throttle.status === 503 ? 'application/xml' : 'application/json' }).end(body)
         req.resume()
         return
@@ -73,20 +88,23 @@ export async function startFaultProxy(target: string, initial: Partial<FaultRule
         }
         midbody = true
       }
-      const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (ur) => {
-        const headers = { ...ur.headers, ...rules.addHeaders }
-        res.writeHead(ur.statusCode ?? 502, headers)
-        if (!midbody) {
-          ur.pipe(res)
-          return
+      const up = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        (ur) => {
+          const headers = { ...ur.headers, ...rules.addHeaders }
+          res.writeHead(ur.statusCode ?? 502, headers)
+          if (!midbody) {
+            ur.pipe(res)
+            return
+          }
+          // Send part of the body, then cut the connection.
+          ur.once('data', (chunk: Buffer) => {
+            res.write(chunk.subarray(0, Math.max(1, Math.floor(chunk.length / 2))))
+            setTimeout(() => res.socket?.destroy(), 5)
+            ur.destroy()
+          })
         }
-        // Send part of the body, then cut the connection.
-        ur.once('data', (chunk: Buffer) => {
-          res.write(chunk.subarray(0, Math.max(1, Math.floor(chunk.length / 2))))
-          setTimeout(() => res.socket?.destroy(), 5)
-          ur.destroy()
-        })
-      })
+      )
       up.on('error', () => res.socket?.destroy())
       req.pipe(up)
     }

@@ -62,9 +62,17 @@ export async function startGcsServer(): Promise<GcsServer> {
       for (const e of entries) {
         if (!e.isFile()) continue
         const abs = join(e.parentPath, e.name)
-        const rel = abs.slice(folder.length + 1).split('/').join('/')
+        const rel = abs
+          .slice(folder.length + 1)
+          .split('/')
+          .join('/')
         if (rel.startsWith(`${LOCAL_METADATA_DIR}/`)) continue
-        const upload = emulator.uploadService.mediaUpload({ bucketId: bucket, objectId: keyPrefix + rel, dataRaw: await readFile(abs), authorization: 'Bearer owner' })
+        const upload = emulator.uploadService.mediaUpload({
+          bucketId: bucket,
+          objectId: keyPrefix + rel,
+          dataRaw: await readFile(abs),
+          authorization: 'Bearer owner'
+        })
         const md = await emulator.adminStorageLayer.uploadObject(upload)
         const mtime = (await stat(abs)).mtime
         md.updated = mtime

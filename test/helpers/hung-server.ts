@@ -78,19 +78,22 @@ export async function startStallingProxy(target: string, stall: (req: IncomingMe
       req.resume()
       return
     }
-    const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (ur) => {
-      res.writeHead(ur.statusCode ?? 502, ur.headers)
-      if (mode !== 'body') {
-        ur.pipe(res)
-        return
+    const up = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      (ur) => {
+        res.writeHead(ur.statusCode ?? 502, ur.headers)
+        if (mode !== 'body') {
+          ur.pipe(res)
+          return
+        }
+        proxy.stalled.push(`${req.method} ${req.url}`)
+        // The headers and the first bytes of the real answer, then silence on an open connection.
+        ur.once('data', (chunk: Buffer) => {
+          res.write(chunk.subarray(0, Math.max(1, Math.floor(chunk.length / 2))))
+          ur.destroy()
+        })
       }
-      proxy.stalled.push(`${req.method} ${req.url}`)
-      // The headers and the first bytes of the real answer, then silence on an open connection.
-      ur.once('data', (chunk: Buffer) => {
-        res.write(chunk.subarray(0, Math.max(1, Math.floor(chunk.length / 2))))
-        ur.destroy()
-      })
-    })
+    )
     up.on('error', () => res.socket?.destroy())
     req.pipe(up)
   })

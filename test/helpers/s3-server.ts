@@ -67,7 +67,12 @@ export async function startS3Server(opts: { childProcess?: boolean } = {}): Prom
       let n = 0
       for (const e of entries) {
         if (!e.isFile()) continue
-        const key = keyPrefix + join(e.parentPath, e.name).slice(folder.length + 1).split('/').join('/')
+        const key =
+          keyPrefix +
+          join(e.parentPath, e.name)
+            .slice(folder.length + 1)
+            .split('/')
+            .join('/')
         if (key.slice(keyPrefix.length).startsWith(`${LOCAL_METADATA_DIR}/`)) continue
         const parts = key.split('/')
         const name = parts.pop() as string
@@ -75,7 +80,10 @@ export async function startS3Server(opts: { childProcess?: boolean } = {}): Prom
         await mkdir(dir, { recursive: true })
         await link(join(e.parentPath, e.name), join(dir, `${name}._S3rver_object`))
         const cls = classes[key.slice(keyPrefix.length)]
-        await writeFile(join(dir, `${name}._S3rver_metadata.json`), JSON.stringify({ 'content-type': 'application/octet-stream', ...(cls ? { 'x-amz-storage-class': cls } : {}) }))
+        await writeFile(
+          join(dir, `${name}._S3rver_metadata.json`),
+          JSON.stringify({ 'content-type': 'application/octet-stream', ...(cls ? { 'x-amz-storage-class': cls } : {}) })
+        )
         n++
       }
       await mkdir(join(directory, bucket), { recursive: true })

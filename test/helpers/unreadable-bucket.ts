@@ -44,9 +44,14 @@ export async function writeUnreadableBucket(root: string, db: Db): Promise<void>
     await put(key, at)
   }
   const csatRows = (k: number, tag: string): string => `SELECT 'r' || i AS csat_id, 'tnt_acme' AS tenant_id, ${quoteLiteral(tag)} AS tag FROM range(${k}) t(i)`
-  const msgRows = (keys: string[], tag: string): string => `SELECT * FROM (VALUES ${keys.map((k) => `(${quoteLiteral(k)}, 'tnt_acme', ${quoteLiteral(tag)})`).join(', ')}) t(message_id, tenant_id, content)`
+  const msgRows = (keys: string[], tag: string): string =>
+    `SELECT * FROM (VALUES ${keys.map((k) => `(${quoteLiteral(k)}, 'tnt_acme', ${quoteLiteral(tag)})`).join(', ')}) t(message_id, tenant_id, content)`
   for (const at of [H03, H04]) {
-    await put(manifestKey('v2', d(at), h(at)), at + 25 * MIN, JSON.stringify({ snapshot_date: d(at), snapshot_hour: h(at), complete: true, tables_delivered: [], tables_missing: [], tables_pending: [] }))
+    await put(
+      manifestKey('v2', d(at), h(at)),
+      at + 25 * MIN,
+      JSON.stringify({ snapshot_date: d(at), snapshot_hour: h(at), complete: true, tables_delivered: [], tables_missing: [], tables_pending: [] })
+    )
   }
   await parquet(`${csat03}part-0.parquet`, csatRows(3, 'h03'), H03 + 10 * MIN)
   await put(`${csat03}_SUCCESS`, H03 + 20 * MIN, '')

@@ -18,7 +18,10 @@ const fresh = (): string => join(work, `cache-${++n}`)
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'ee-blocks-'))
   await mkdir(join(work, 'bucket'), { recursive: true })
-  for (const [name, size] of [['a.parquet', 64 * BLOCK_SIZE], ['b.parquet', 40 * BLOCK_SIZE + 123]] as const) {
+  for (const [name, size] of [
+    ['a.parquet', 64 * BLOCK_SIZE],
+    ['b.parquet', 40 * BLOCK_SIZE + 123]
+  ] as const) {
     objects[name] = randomBytes(size)
     await writeFile(join(work, 'bucket', name), objects[name] as Buffer)
   }

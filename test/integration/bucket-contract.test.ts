@@ -44,9 +44,17 @@ afterAll(async () => {
 })
 
 const s3Provider = (overrides: Partial<ConstructorParameters<typeof S3Provider>[0]> = {}): S3Provider =>
-  new S3Provider({ bucket: BUCKET, prefix: ROOT, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS }, ...overrides })
+  new S3Provider({
+    bucket: BUCKET,
+    prefix: ROOT,
+    endpoint: proxy.endpoint,
+    region: 'us-east-1',
+    credentials: { kind: 'static', ...S3_TEST_KEYS },
+    ...overrides
+  })
 
-const gcsProvider = (): GcsProvider => new GcsProvider({ bucket: BUCKET, prefix: ROOT, endpoint: gcsProxy.endpoint, credentials: { kind: 'none' }, timeouts: { connectMs: 1000, idleMs: 1500 } })
+const gcsProvider = (): GcsProvider =>
+  new GcsProvider({ bucket: BUCKET, prefix: ROOT, endpoint: gcsProxy.endpoint, credentials: { kind: 'none' }, timeouts: { connectMs: 1000, idleMs: 1500 } })
 
 // The GCS emulator reports every object as STANDARD, and GCS has no archive to restore from.
 const providers: [string, () => BucketProvider, { archive: boolean; restore: boolean }][] = [
@@ -193,9 +201,12 @@ describe.each(remote)('%s faults', (_name, make, px, throttleStatus, root, throt
   it('gives up on a prefix it may not read with a denied error naming it', async () => {
     px().rules.denyPrefix = `${root}v2/datamart_cloudchat_saas/`
     try {
-      const e = await expectBucketError((async () => {
-        for await (const _ of listAll(make(), 'v2/datamart_cloudchat_saas/cloud_chat_tags/')) void _
-      })(), 'denied')
+      const e = await expectBucketError(
+        (async () => {
+          for await (const _ of listAll(make(), 'v2/datamart_cloudchat_saas/cloud_chat_tags/')) void _
+        })(),
+        'denied'
+      )
       expect(e.key).toBe('v2/datamart_cloudchat_saas/cloud_chat_tags/')
       expect(e.userMessage).toMatch(/read access/)
     } finally {
@@ -217,12 +228,14 @@ describe('S3 credentials', () => {
     expect(await s3Provider({ region: 'eu-west-1' }).region()).toBe('eu-west-1')
   })
 
-
   it('says the credentials were rejected, not a stack trace', async () => {
     const wrong = s3Provider({ credentials: { kind: 'static', accessKeyId: 'WRONG', secretAccessKey: 'nope' } })
-    const e = await expectBucketError((async () => {
-      for await (const _ of wrong.list('v2/')) void _
-    })(), 'auth')
+    const e = await expectBucketError(
+      (async () => {
+        for await (const _ of wrong.list('v2/')) void _
+      })(),
+      'auth'
+    )
     expect(e.userMessage).toMatch(/credentials/)
   })
 })

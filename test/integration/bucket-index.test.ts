@@ -40,7 +40,8 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true })
 })
 
-const provider = (): S3Provider => new S3Provider({ bucket: BUCKET, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+const provider = (): S3Provider =>
+  new S3Provider({ bucket: BUCKET, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
 const now = (): number => Date.parse(demo.expected.now)
 const keysOf = (index: BucketIndex): string[] => [...index.objects.keys()].sort()
 
@@ -83,13 +84,17 @@ describe('bucket index', () => {
     ]
     for (const k of newKeys) await s3.put(BUCKET, k, 'x', new Date(T + 20 * 60_000))
     // The in-flight folder of the last hour gets its marker (it sorts before the data files already listed).
-    const inFlight = demo.expected.partial_folders.find((c) => c.hour === demo.expected.planted_hours['inFlight']!.hour && c.date === demo.expected.planted_hours['inFlight']!.date)!
+    const inFlight = demo.expected.partial_folders.find(
+      (c) => c.hour === demo.expected.planted_hours['inFlight']!.hour && c.date === demo.expected.planted_hours['inFlight']!.date
+    )!
     const inFlightMarker = `${inFlight.prefix}_SUCCESS`
     await s3.put(BUCKET, inFlightMarker, '', new Date(T))
     // A day later, retention prunes the hours of the day that crossed the 7-day line.
     const later = T + 24 * HOUR
     const pruneDay = new Date(later - 7 * 24 * HOUR - 24 * HOUR).toISOString().slice(0, 10)
-    const pruned = truth.filter((o) => o.key.startsWith('v2/datamart_claudia/claudia_contents/') && o.key.includes(`snapshot_date=${pruneDay}/`) && !o.key.includes('snapshot_hour=23/'))
+    const pruned = truth.filter(
+      (o) => o.key.startsWith('v2/datamart_claudia/claudia_contents/') && o.key.includes(`snapshot_date=${pruneDay}/`) && !o.key.includes('snapshot_hour=23/')
+    )
     expect(pruned.length).toBeGreaterThan(0)
     for (const o of pruned) await s3.remove(BUCKET, o.key)
 
@@ -98,7 +103,11 @@ describe('bucket index', () => {
       const r = await refreshBucketIndex(provider(), cold, { now: later })
       expect(r.mode).toBe('incremental')
       expect(r.problems).toEqual([])
-      const want = truth.map((o) => o.key).filter((k) => !pruned.some((p) => p.key === k)).concat(newKeys, [inFlightMarker]).sort()
+      const want = truth
+        .map((o) => o.key)
+        .filter((k) => !pruned.some((p) => p.key === k))
+        .concat(newKeys, [inFlightMarker])
+        .sort()
       expect(keysOf(r.index)).toEqual(want)
       // Only what can have changed was listed: the newest month of each table, in-flight folders, pruned days.
       expect(proxy.stats.requests - before).toBe(r.requests)
@@ -154,7 +163,10 @@ describe('bucket index', () => {
     proxy.rules.latencyMs = 20
     try {
       const p = refreshBucketIndex(provider(), null, { now: now(), signal: ac.signal, onProgress: (x) => x.prefixesDone >= 3 && ac.abort() })
-      const e = await p.then(() => null, (err: unknown) => err)
+      const e = await p.then(
+        () => null,
+        (err: unknown) => err
+      )
       expect(e).toBeInstanceOf(BucketError)
       expect((e as BucketError).kind).toBe('cancelled')
     } finally {

@@ -26,7 +26,8 @@ function counted(p: BucketProvider): BucketProvider {
   return new Proxy(p, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver) as unknown
-      if (prop === 'readRange') return (key: string, range: ByteRange, signal?: AbortSignal) => (reads.push(`range ${key}`), target.readRange(key, range, signal))
+      if (prop === 'readRange')
+        return (key: string, range: ByteRange, signal?: AbortSignal) => (reads.push(`range ${key}`), target.readRange(key, range, signal))
       if (prop === 'readStream') return (key: string, signal?: AbortSignal) => (reads.push(`stream ${key}`), target.readStream(key, signal))
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
     }
@@ -52,7 +53,9 @@ beforeAll(async () => {
   }
   s3 = await startS3Server()
   await s3.seed('bytes-store', src)
-  const provider = counted(new S3Provider({ bucket: 'bytes-store', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }))
+  const provider = counted(
+    new S3Provider({ bucket: 'bytes-store', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+  )
   for await (const o of listAll(provider, '')) objects.set(o.key, o)
   store = new FileStore(join(work, 'store'), provider)
   server = await startByteServer({ provider, lookup: (k) => objects.get(k), cacheDir: join(work, 'blocks'), store })

@@ -44,7 +44,8 @@ afterAll(async () => {
   await rm(cacheDir, { recursive: true, force: true })
 })
 
-const big = (): ListedObject => [...objects.values()].filter((o) => o.key.endsWith('.parquet') && o.storageClass !== 'GLACIER').sort((a, b) => b.size - a.size)[0]!
+const big = (): ListedObject =>
+  [...objects.values()].filter((o) => o.key.endsWith('.parquet') && o.storageClass !== 'GLACIER').sort((a, b) => b.size - a.size)[0]!
 
 describe('byte server', () => {
   it('refuses requests without the launch token, writes, and keys outside the bucket', async () => {
@@ -89,7 +90,7 @@ describe('byte server', () => {
   })
 
   it('fetches a range from the bucket once; afterwards it comes from disk', async () => {
-    const o = [...objects.values()].filter((x) => x.key.endsWith(".parquet") && x.size > 3 * BLOCK_SIZE && x.key !== big().key)[0] ?? big()
+    const o = [...objects.values()].filter((x) => x.key.endsWith('.parquet') && x.size > 3 * BLOCK_SIZE && x.key !== big().key)[0] ?? big()
     const before = { ...server.cache.stats }
     const reqs = proxy.stats.requests
     await (await fetch(server.url(o.key), { headers: { range: 'bytes=0-99' } })).arrayBuffer()
@@ -146,7 +147,11 @@ describe('byte server on a local folder', () => {
   it('streams a large range with back-pressure: a client that stops reading stops the reads from the bucket', async () => {
     const before = bytes.cache.stats.bytesFetched
     const url = new URL(bytes.url('v2/t/big.parquet'))
-    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => request(url, { headers: { range: 'bytes=0-' } }, resolve).on('error', reject).end())
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) =>
+      request(url, { headers: { range: 'bytes=0-' } }, resolve)
+        .on('error', reject)
+        .end()
+    )
     expect(res.statusCode).toBe(206)
     expect(res.headers['content-length']).toBe(String(BIG))
     expect(res.headers['content-range']).toBe(`bytes 0-${BIG - 1}/${BIG}`)

@@ -46,7 +46,14 @@ async function writeBucket(root: string): Promise<void> {
     await put(`${csat}_SUCCESS`, '')
     await put(`${msgs}part-00000.parquet`, parquetFramed(20_000))
     await put(`${msgs}_SUCCESS`, '')
-    const manifest = { snapshot_date: '2026-11-20', snapshot_hour: hour, complete: false, tables_delivered: [{ schema: 'datamart_claudia', table: 'claudia_csat', mode: 'full', path: csat, format: 'parquet', files: 1, rows: 10 }], tables_missing: [], tables_pending: [] }
+    const manifest = {
+      snapshot_date: '2026-11-20',
+      snapshot_hour: hour,
+      complete: false,
+      tables_delivered: [{ schema: 'datamart_claudia', table: 'claudia_csat', mode: 'full', path: csat, format: 'parquet', files: 1, rows: 10 }],
+      tables_missing: [],
+      tables_pending: []
+    }
     await put(`v2/_manifests/snapshot_date=2026-11-20/snapshot_hour=${hour}/manifest.json`, JSON.stringify(manifest))
   }
 }
@@ -124,7 +131,9 @@ describe('a saved index of the wrong shape', () => {
     expect(overview.problems).toHaveLength(1)
     expect(overview.problems[0]).toMatch(/saved listing .* has a damaged object row \(#1 is not a list of 6 fields\), so it was dropped/)
     for (const key of truth) expect(second.object(key)?.key).toBe(key)
-    expect(overview.tables.find((t) => t.table === 'claudia_csat')?.newestPrefix).toBe('v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=04/')
+    expect(overview.tables.find((t) => t.table === 'claudia_csat')?.newestPrefix).toBe(
+      'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=04/'
+    )
   })
 })
 
@@ -139,7 +148,10 @@ describe('the manifest cache', () => {
     const listed = []
     for await (const o of listAll(provider, '')) listed.push(o)
     const inventory = buildInventory(listed)
-    const [a, b] = await Promise.all([readManifests(provider, inventory, { cacheFile, filter: (k) => k === k3 }), readManifests(provider, inventory, { cacheFile, filter: (k) => k === k4 })])
+    const [a, b] = await Promise.all([
+      readManifests(provider, inventory, { cacheFile, filter: (k) => k === k3 }),
+      readManifests(provider, inventory, { cacheFile, filter: (k) => k === k4 })
+    ])
     expect(a.get(k3)).toBe(await readFile(join(bucket, k3), 'utf8'))
     expect(b.get(k4)).toBe(await readFile(join(bucket, k4), 'utf8'))
     const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as Record<string, { text: string }>

@@ -22,9 +22,16 @@ beforeAll(async () => {
   await s3.seed('ddl-bucket', demo.bucketDir, 'export/')
   // The emulator uploads one object at a time: one table and the manifests are enough to tell the version and location.
   small = await mkdtemp(join(tmpdir(), 'ee-ddl-small-'))
-  for (const version of ['v1', 'v2']) await cp(join(demo.bucketDir, version, 'datamart_claudia', 'claudia_csat'), join(small, version, 'datamart_claudia', 'claudia_csat'), { recursive: true, preserveTimestamps: true })
+  for (const version of ['v1', 'v2'])
+    await cp(join(demo.bucketDir, version, 'datamart_claudia', 'claudia_csat'), join(small, version, 'datamart_claudia', 'claudia_csat'), {
+      recursive: true,
+      preserveTimestamps: true
+    })
   const firstManifest = (await readdir(join(demo.bucketDir, 'v2', '_manifests'))).sort()[0] as string
-  await cp(join(demo.bucketDir, 'v2', '_manifests', firstManifest), join(small, 'v2', '_manifests', firstManifest), { recursive: true, preserveTimestamps: true })
+  await cp(join(demo.bucketDir, 'v2', '_manifests', firstManifest), join(small, 'v2', '_manifests', firstManifest), {
+    recursive: true,
+    preserveTimestamps: true
+  })
   gcs = await startGcsServer()
   await gcs.seed('ddl-gcs', small, 'exports/acme/')
   cache = await mkdtemp(join(tmpdir(), 'ee-ddl-cache-'))
@@ -57,9 +64,14 @@ describe('export-explorer ddl', () => {
 
   it('refuses the engine that cannot read the bucket, and a missing --engine, before listing anything, saying which to use', async () => {
     // Nothing answers on port 9: a listing would fail on the network, not on the engine.
-    const wrong = await cli(['ddl', '--engine', 'bigquery', '--bucket', 's3://ddl-bucket/export', '--endpoint', 'http://127.0.0.1:9', '--now', demo.expected.now], { ...s3Env, AWS_MAX_ATTEMPTS: '1' })
+    const wrong = await cli(
+      ['ddl', '--engine', 'bigquery', '--bucket', 's3://ddl-bucket/export', '--endpoint', 'http://127.0.0.1:9', '--now', demo.expected.now],
+      { ...s3Env, AWS_MAX_ATTEMPTS: '1' }
+    )
     expect(wrong.code).toBe(2)
-    expect(wrong.stderr).toMatch(/BigQuery reads Cloud Storage, and this export is at s3:\/\/ddl-bucket\/export: generate the Athena \(--engine athena\) definitions instead/)
+    expect(wrong.stderr).toMatch(
+      /BigQuery reads Cloud Storage, and this export is at s3:\/\/ddl-bucket\/export: generate the Athena \(--engine athena\) definitions instead/
+    )
     expect(wrong.stdout).toBe('')
     const none = await cli(['ddl', '--bucket', 's3://ddl-bucket/export', '--endpoint', 'http://127.0.0.1:9'], { ...s3Env, AWS_MAX_ATTEMPTS: '1' })
     expect(none.code).toBe(2)
@@ -67,7 +79,22 @@ describe('export-explorer ddl', () => {
   }, 240_000)
 
   it('on GCS: BigQuery definitions of one table into one dataset, as JSON (text and notes)', async () => {
-    const r = await cli(['ddl', '--engine', 'bigquery', '--bucket', 'gs://ddl-gcs/exports/acme', '--endpoint', gcs.endpoint, '--table', 'claudia_csat', '--database', 'vendor', '--json', '--now', demo.expected.now])
+    const r = await cli([
+      'ddl',
+      '--engine',
+      'bigquery',
+      '--bucket',
+      'gs://ddl-gcs/exports/acme',
+      '--endpoint',
+      gcs.endpoint,
+      '--table',
+      'claudia_csat',
+      '--database',
+      'vendor',
+      '--json',
+      '--now',
+      demo.expected.now
+    ])
     expect(r.code, r.stderr).toBe(0)
     const out = JSON.parse(r.stdout) as { text: string; notes: string[] }
     expect(out.text).toContain('CREATE OR REPLACE EXTERNAL TABLE `vendor.claudia_csat_v2`')

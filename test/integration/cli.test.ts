@@ -48,7 +48,10 @@ describe.each(targets)('on %s', (_name, bucketArgs, env) => {
   it('status --json gives the version and each table as the generator planted it', async () => {
     const r = await cli(['status', ...bucketArgs(), ...now(), '--json'], env())
     expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout) as { version: string; tables: { schema: string; table: string; mode: string; latest_ready: unknown; ready_folders: number | null; newest_folder: { prefix: string } | null }[] }
+    const out = JSON.parse(r.stdout) as {
+      version: string
+      tables: { schema: string; table: string; mode: string; latest_ready: unknown; ready_folders: number | null; newest_folder: { prefix: string } | null }[]
+    }
     expect(out.version).toBe('v2')
     expect(out.tables.map((t) => t.table)).toEqual(CATALOG.map((t) => t.table))
     for (const t of out.tables) {
@@ -75,7 +78,10 @@ describe.each(targets)('on %s', (_name, bucketArgs, env) => {
   it('doctor --json reports the planted faults and exits 1', async () => {
     const r = await cli(['doctor', ...bucketArgs(), ...now(), '--json', '--since', '2026-10-01'], env())
     expect(r.code).toBe(1)
-    const out = JSON.parse(r.stdout) as { ok: boolean; findings: { kind: string; severity: string; date: string | null; hour: string | null; table: string | null; key: string; message: string }[] }
+    const out = JSON.parse(r.stdout) as {
+      ok: boolean
+      findings: { kind: string; severity: string; date: string | null; hour: string | null; table: string | null; key: string; message: string }[]
+    }
     expect(out.ok).toBe(false)
     const got = out.findings.map((f) => [f.kind, f.date, f.hour, f.table, f.key].join('|')).sort()
     expect(got).toEqual(demo.expected.faults.map((f) => [f.kind, f.date, f.hour, f.table, f.key].join('|')).sort())
@@ -90,7 +96,9 @@ describe.each(targets)('on %s', (_name, bucketArgs, env) => {
     const r = await cli(['doctor', ...bucketArgs(), '--now', at, '--since', since, '--json'], env())
     const findings = JSON.parse(r.stdout).findings as { kind: string; severity: string }[]
     expect(findings.filter((f) => f.severity === 'error')).toEqual([])
-    expect(findings.map((f) => f.kind)).toEqual(expect.arrayContaining(['manifest_absent', 'manifest_mismatch', 'delivered_through_lag', 'manifest_malformed', 'late']))
+    expect(findings.map((f) => f.kind)).toEqual(
+      expect.arrayContaining(['manifest_absent', 'manifest_mismatch', 'delivered_through_lag', 'manifest_malformed', 'late'])
+    )
     expect(r.code).toBe(0)
   })
 })
@@ -111,8 +119,22 @@ describe('query and export', () => {
     const sql = 'SELECT count(*)::INTEGER AS n, count(DISTINCT message_id)::INTEGER AS k FROM claudia_messages'
     const local = await cli(['query', sql, '--bucket', plain, '--format', 'json'])
     expect(local.code).toBe(0)
-    expect(JSON.parse(local.stdout)).toEqual([{ n: demo.expected.tables['claudia_messages']!.rows, k: demo.expected.tables['claudia_messages']!.distinct_keys }])
-    const remote = await cli(['query', 'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_messages', '--bucket', 's3://cli-bucket/export', '--endpoint', s3.endpoint, '--format', 'csv'], s3Env)
+    expect(JSON.parse(local.stdout)).toEqual([
+      { n: demo.expected.tables['claudia_messages']!.rows, k: demo.expected.tables['claudia_messages']!.distinct_keys }
+    ])
+    const remote = await cli(
+      [
+        'query',
+        'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_messages',
+        '--bucket',
+        's3://cli-bucket/export',
+        '--endpoint',
+        s3.endpoint,
+        '--format',
+        'csv'
+      ],
+      s3Env
+    )
     expect(remote.stdout).toBe(`n\n${demo.expected.tables['cloud_chat_messages']!.rows}\n`)
   })
 
@@ -122,7 +144,19 @@ describe('query and export', () => {
     const local = await cli(['query', sql, '--bucket', plain, '--format', 'json'])
     expect(Object.fromEntries((JSON.parse(local.stdout) as { t: string; n: number }[]).map((r) => [r.t, r.n]))).toEqual(want)
     // The S3 copy still holds the GLACIER object: every table but claudia_messages, which names it.
-    const remote = await cli(['query', sql.replace(/ UNION ALL SELECT 'claudia_messages'[^U]*/, ' '), '--bucket', 's3://cli-bucket/export', '--endpoint', s3.endpoint, '--format', 'json'], s3Env)
+    const remote = await cli(
+      [
+        'query',
+        sql.replace(/ UNION ALL SELECT 'claudia_messages'[^U]*/, ' '),
+        '--bucket',
+        's3://cli-bucket/export',
+        '--endpoint',
+        s3.endpoint,
+        '--format',
+        'json'
+      ],
+      s3Env
+    )
     const { claudia_messages: _skipped, ...others } = want
     expect(Object.fromEntries((JSON.parse(remote.stdout) as { t: string; n: number }[]).map((r) => [r.t, r.n]))).toEqual(others)
     const bad = await cli(['query', 'SELEC 1', '--bucket', plain])
@@ -137,7 +171,9 @@ describe('query and export', () => {
     expect(n).toBeGreaterThan(0)
     expect(n).toBeLessThanOrEqual(demo.expected.tables['claudia_messages']!.rows)
     expect(r.stderr).toContain(demo.expected.faults.find((f) => f.kind === 'archived')!.key)
-    expect(r.stderr).toMatch(/1 archived file .* cannot be read until restored and is left out.*; its rows are not in the table.*Restore it to complete the table/)
+    expect(r.stderr).toMatch(
+      /1 archived file .* cannot be read until restored and is left out.*; its rows are not in the table.*Restore it to complete the table/
+    )
   })
 
   it('exports CSV and Parquet that read back equal to the same query on native DuckDB', async () => {
@@ -146,14 +182,17 @@ describe('query and export', () => {
     const r = await cli(['export', '--table', 'claudia_messages', '--where', where, '--out', csv, '--bucket', plain])
     expect(r.code).toBe(0)
     const parquet = join(out, 'messages.parquet')
-    expect((await cli(['export', '--sql', `SELECT * FROM claudia_messages WHERE ${where}`, '--format', 'parquet', '--out', parquet, '--bucket', plain])).code).toBe(0)
+    expect(
+      (await cli(['export', '--sql', `SELECT * FROM claudia_messages WHERE ${where}`, '--format', 'parquet', '--out', parquet, '--bucket', plain])).code
+    ).toBe(0)
     const db = await openDb()
     try {
       const inv = buildInventory(await listLocalFolder(plain))
       const t = CATALOG.find((c) => c.table === 'claudia_messages')!
       const q = logicalTableSql(t, foldersForLogicalTable(inv, t), (k) => join(plain, k))
       if (!q.ok) throw new Error(q.message)
-      const digest = (from: string): string => `SELECT count(*)::INTEGER AS n, sum(hash(message_id, content, strftime(send_at, '%Y-%m-%d %H:%M:%S')))::VARCHAR AS h FROM ${from}`
+      const digest = (from: string): string =>
+        `SELECT count(*)::INTEGER AS n, sum(hash(message_id, content, strftime(send_at, '%Y-%m-%d %H:%M:%S')))::VARCHAR AS h FROM ${from}`
       const [want] = await db.rows(digest(`(${q.sql}) WHERE ${where}`))
       const [fromCsv] = await db.rows(digest(`read_csv(${quoteLiteral(csv)}, header = true, auto_detect = true)`))
       const [fromParquet] = await db.rows(digest(`read_parquet(${quoteLiteral(parquet)})`))
@@ -179,11 +218,16 @@ describe('query and export', () => {
 
   it('a cancelled export leaves no file behind', async () => {
     const target = join(out, 'big.csv')
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', 'export', '--sql', 'SELECT * FROM claudia_messages, range(400)', '--out', target, '--bucket', plain], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache } })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/export-explorer.ts', 'export', '--sql', 'SELECT * FROM claudia_messages, range(400)', '--out', target, '--bucket', plain],
+      { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache } }
+    )
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     // Wait until DuckDB is writing the file (in the engine's own scratch folder), then interrupt.
-    const writing = async (): Promise<boolean> => (await readdir(join(cache, 'engine'), { recursive: true }).catch(() => [])).some((f) => /scratch\/[^/]+\.csv$/.test(String(f)))
+    const writing = async (): Promise<boolean> =>
+      (await readdir(join(cache, 'engine'), { recursive: true }).catch(() => [])).some((f) => /scratch\/[^/]+\.csv$/.test(String(f)))
     for (let i = 0; i < 400 && !(await writing()); i++) await new Promise((r) => setTimeout(r, 50))
     expect(await writing()).toBe(true)
     child.kill('SIGINT')
@@ -199,7 +243,9 @@ describe('query and export', () => {
 describe('the built tool', () => {
   // npm run build writes it (CI builds before testing); a bare checkout has no out/ yet.
   it.runIf(existsSync('out/main/export-explorer.js'))('runs as the package bin, without tsx', async () => {
-    const r = await run(process.execPath, ['out/main/export-explorer.js', 'status', '--bucket', demo.bucketDir, '--now', demo.expected.now, '--json'], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache } })
+    const r = await run(process.execPath, ['out/main/export-explorer.js', 'status', '--bucket', demo.bucketDir, '--now', demo.expected.now, '--json'], {
+      env: { ...process.env, EXPORT_EXPLORER_CACHE: cache }
+    })
     expect(JSON.parse(r.stdout).version).toBe('v2')
   })
 })

@@ -9,7 +9,9 @@ let db: Db
 beforeAll(async () => {
   db = await openDb()
   // 1,115 distinct keys, as the issue's key column; a few NULL amounts; a timestamp per row.
-  await db.run(`CREATE TABLE t AS SELECT 'key_' || i AS k, CASE WHEN i % 100 = 0 THEN NULL ELSE i % 7 END AS amount, TIMESTAMP '2026-11-01' + INTERVAL (i) MINUTE AS at FROM range(1115) r(i)`)
+  await db.run(
+    `CREATE TABLE t AS SELECT 'key_' || i AS k, CASE WHEN i % 100 = 0 THEN NULL ELSE i % 7 END AS amount, TIMESTAMP '2026-11-01' + INTERVAL (i) MINUTE AS at FROM range(1115) r(i)`
+  )
 })
 afterAll(() => db?.close())
 

@@ -77,7 +77,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const s3Conn = (auth: Extract<ConnectionConfig, { provider: 's3' }>['auth']): ConnectionConfig => ({ id: 'c1', name: 'Test S3', provider: 's3', bucket: BUCKET, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', auth })
+const s3Conn = (auth: Extract<ConnectionConfig, { provider: 's3' }>['auth']): ConnectionConfig => ({
+  id: 'c1',
+  name: 'Test S3',
+  provider: 's3',
+  bucket: BUCKET,
+  prefix: '',
+  endpoint: s3.endpoint,
+  region: 'us-east-1',
+  auth
+})
 
 describe('AWS credentials', () => {
   it('lists the profiles of the user config', async () => {
@@ -87,7 +96,9 @@ describe('AWS credentials', () => {
   it('uses a profile whose keys come from credential_process, without the user typing a key', async () => {
     const v = await testConnection(await openConnection(s3Conn({ kind: 'profile', profile: 'ee-process' }), new MemorySecretStore(), { awsConfigFile }))
     expect(v).toMatchObject({ ok: true, version: 'v2' })
-    const wrong = await testConnection(await openConnection(s3Conn({ kind: 'profile', profile: 'ee-process-wrong' }), new MemorySecretStore(), { awsConfigFile }))
+    const wrong = await testConnection(
+      await openConnection(s3Conn({ kind: 'profile', profile: 'ee-process-wrong' }), new MemorySecretStore(), { awsConfigFile })
+    )
     expect(wrong.ok).toBe(false)
     expect(wrong.error?.kind).toBe('auth')
   })
@@ -97,7 +108,10 @@ describe('AWS credentials', () => {
     const cache = join(home, '.aws', 'sso', 'cache')
     await mkdir(cache, { recursive: true })
     const name = createHash('sha1').update('ee-session').digest('hex')
-    await writeFile(join(cache, `${name}.json`), JSON.stringify({ accessToken: 'expired-token', expiresAt: '2020-01-01T00:00:00Z', region: 'us-east-1', startUrl: 'https://example.invalid/start' }))
+    await writeFile(
+      join(cache, `${name}.json`),
+      JSON.stringify({ accessToken: 'expired-token', expiresAt: '2020-01-01T00:00:00Z', region: 'us-east-1', startUrl: 'https://example.invalid/start' })
+    )
     process.env['HOME'] = home
     // The SDK resolves SSO profiles from the standard config location, which AWS_CONFIG_FILE moves.
     process.env['AWS_CONFIG_FILE'] = awsConfigFile
@@ -112,8 +126,17 @@ describe('AWS credentials', () => {
     const portal = createServer((req, res) => {
       bearer = String(req.headers['x-amz-sso_bearer_token'] ?? '')
       const url = new URL(req.url ?? '/', 'http://x')
-      const ok = url.pathname === '/federation/credentials' && url.searchParams.get('role_name') === 'ReadOnly' && url.searchParams.get('account_id') === '111122223333'
-      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(ok ? { roleCredentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', sessionToken: 'sso-session-token', expiration: Date.now() + 3_600_000 } } : {}))
+      const ok =
+        url.pathname === '/federation/credentials' && url.searchParams.get('role_name') === 'ReadOnly' && url.searchParams.get('account_id') === '111122223333'
+      res
+        .writeHead(ok ? 200 : 404, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify(
+            ok
+              ? { roleCredentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', sessionToken: 'sso-session-token', expiration: Date.now() + 3_600_000 } }
+              : {}
+          )
+        )
     })
     await new Promise<void>((r) => portal.listen(0, '127.0.0.1', r))
     try {
@@ -121,7 +144,15 @@ describe('AWS credentials', () => {
       const cache = join(home, '.aws', 'sso', 'cache')
       await mkdir(cache, { recursive: true })
       const name = createHash('sha1').update('ee-session').digest('hex')
-      await writeFile(join(cache, `${name}.json`), JSON.stringify({ accessToken: 'live-sso-token', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), region: 'us-east-1', startUrl: 'https://example.invalid/start' }))
+      await writeFile(
+        join(cache, `${name}.json`),
+        JSON.stringify({
+          accessToken: 'live-sso-token',
+          expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+          region: 'us-east-1',
+          startUrl: 'https://example.invalid/start'
+        })
+      )
       process.env['HOME'] = home
       process.env['AWS_CONFIG_FILE'] = awsConfigFile
       // The SSO portal, moved to loopback by the SDK's standard per-service endpoint variable.
@@ -145,7 +176,9 @@ describe('AWS credentials', () => {
   it('takes static keys from the secret store and never puts the secret in an error', async () => {
     const secrets = new MemorySecretStore()
     await secrets.set('c1-secret', 'S3RVER')
-    expect(await testConnection(await openConnection(s3Conn({ kind: 'static', accessKeyId: 'S3RVER', secretRef: 'c1-secret' }), secrets))).toMatchObject({ ok: true })
+    expect(await testConnection(await openConnection(s3Conn({ kind: 'static', accessKeyId: 'S3RVER', secretRef: 'c1-secret' }), secrets))).toMatchObject({
+      ok: true
+    })
     // s3rver checks the access key id but not SigV4 signatures, so a wrong key id stands for wrong keys here.
     const secret = 'wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY'
     await secrets.set('c1-secret', secret)
@@ -154,7 +187,10 @@ describe('AWS credentials', () => {
     expect(JSON.stringify(v)).not.toContain(secret)
     expect(v.message).not.toContain(secret)
     expect(`${v.error?.stack}`).not.toContain(secret)
-    const missing = await openConnection(s3Conn({ kind: 'static', accessKeyId: 'S3RVER', secretRef: 'nowhere' }), secrets).then(() => null, (e: unknown) => e)
+    const missing = await openConnection(s3Conn({ kind: 'static', accessKeyId: 'S3RVER', secretRef: 'nowhere' }), secrets).then(
+      () => null,
+      (e: unknown) => e
+    )
     expect(missing).toBeInstanceOf(BucketError)
     expect((missing as BucketError).userMessage).toMatch(/enter the secret key again/)
   })
@@ -167,7 +203,16 @@ describe('Google Application Default Credentials', () => {
     sts = createServer((req, res) => {
       stsCalls++
       req.resume()
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'ya29.loopback-token', issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 3600 }))
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            access_token: 'ya29.loopback-token',
+            issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+            token_type: 'Bearer',
+            expires_in: 3600
+          })
+        )
     })
     await new Promise<void>((r) => sts.listen(0, '127.0.0.1', r))
   })
@@ -191,7 +236,16 @@ describe('Google Application Default Credentials', () => {
     // Never look for a cloud metadata server from a test.
     process.env['METADATA_SERVER_DETECTION'] = 'none'
     process.env['GCE_METADATA_HOST'] = '127.0.0.1:9'
-    const conn: ConnectionConfig = { id: 'g1', name: 'Test GCS', provider: 'gcs', bucket: BUCKET, prefix: '', endpoint: gcsProxy.endpoint, projectId: 'demo-export-explorer', auth: { kind: 'adc' } }
+    const conn: ConnectionConfig = {
+      id: 'g1',
+      name: 'Test GCS',
+      provider: 'gcs',
+      bucket: BUCKET,
+      prefix: '',
+      endpoint: gcsProxy.endpoint,
+      projectId: 'demo-export-explorer',
+      auth: { kind: 'adc' }
+    }
     const before = gcsProxy.stats.authorizations.length
     const v = await testConnection(await openConnection(conn, new MemorySecretStore()))
     expect(v).toMatchObject({ ok: true, version: 'v2' })
@@ -207,7 +261,13 @@ describe('stores', () => {
     await store.upsert(s3Conn({ kind: 'profile', profile: 'ee-process' }))
     await store.upsert({ id: 'l1', name: 'Synced copy', provider: 'local', path: '/data/export' })
     expect((await store.load()).connections.map((c) => c.id)).toEqual(['c1', 'l1'])
-    await writeFile(file, JSON.stringify([{ id: 'x', name: 'bad', provider: 'ftp' }, { id: 'l1', name: 'ok', provider: 'local', path: '/p' }]))
+    await writeFile(
+      file,
+      JSON.stringify([
+        { id: 'x', name: 'bad', provider: 'ftp' },
+        { id: 'l1', name: 'ok', provider: 'local', path: '/p' }
+      ])
+    )
     const loaded = await store.load()
     expect(loaded.connections.map((c) => c.id)).toEqual(['l1'])
     expect(loaded.problems[0]).toMatch(/#1 .* skipped: unknown provider "ftp"/)
@@ -229,7 +289,10 @@ describe('stores', () => {
     expect(await store.get('k')).toBe('top-secret-value')
     expect(await readFile(file, 'utf8')).not.toContain('top-secret-value')
     const plain = new SafeStorageSecretStore(keychain('basic_text'), join(dir, 'data', 'other.json'))
-    const e = await plain.set('k', 'x').then(() => null, (err: unknown) => err)
+    const e = await plain.set('k', 'x').then(
+      () => null,
+      (err: unknown) => err
+    )
     expect(e).toBeInstanceOf(SecretStoreUnavailable)
     expect((e as Error).message).toMatch(/No keyring/)
   })

@@ -21,19 +21,25 @@ const d = (t: number): string => new Date(t).toISOString().slice(0, 10)
 const h = (t: number): string => new Date(t).toISOString().slice(11, 13)
 
 const folderArb = (table: string) =>
-  fc.oneof(
-    fc.constant({ at: 0, partition: 'etl_date=__initial__', version: 'v1' }),
-    fc.integer({ min: 0, max: 30 }).map((k) => ({ at: LAST_V1_DELIVERY - k * DAY, partition: `etl_date=${d(LAST_V1_DELIVERY - k * DAY)}`, version: 'v1' })),
-    fc.integer({ min: 0, max: 24 * 30 }).map((k) => {
-      const at = FIRST_V2_DELIVERY + k * HOUR
-      return { at, partition: `etl_date=${d(at)}/etl_hour=${h(at)}`, version: 'v2' }
-    })
-  ).map((f) => ({ ...f, prefix: `${f.version}/datamart_claudia/${table}/${f.partition}/` }))
+  fc
+    .oneof(
+      fc.constant({ at: 0, partition: 'etl_date=__initial__', version: 'v1' }),
+      fc.integer({ min: 0, max: 30 }).map((k) => ({ at: LAST_V1_DELIVERY - k * DAY, partition: `etl_date=${d(LAST_V1_DELIVERY - k * DAY)}`, version: 'v1' })),
+      fc.integer({ min: 0, max: 24 * 30 }).map((k) => {
+        const at = FIRST_V2_DELIVERY + k * HOUR
+        return { at, partition: `etl_date=${d(at)}/etl_hour=${h(at)}`, version: 'v2' }
+      })
+    )
+    .map((f) => ({ ...f, prefix: `${f.version}/datamart_claudia/${table}/${f.partition}/` }))
 
 const rowArb = fc.record({ key: fc.option(fc.constantFrom('k1', 'k2', 'k3', "k'4"), { nil: null, freq: 8 }), value: fc.integer({ min: 0, max: 1_000_000 }) })
 const fileArb = fc.array(rowArb, { minLength: 1, maxLength: 5 })
 const bucketArb = (table: string) =>
-  fc.uniqueArray(fc.record({ folder: folderArb(table), files: fc.array(fileArb, { minLength: 1, maxLength: 3 }), ready: fc.boolean() }), { selector: (x) => x.folder.prefix, minLength: 1, maxLength: 6 })
+  fc.uniqueArray(fc.record({ folder: folderArb(table), files: fc.array(fileArb, { minLength: 1, maxLength: 3 }), ready: fc.boolean() }), {
+    selector: (x) => x.folder.prefix,
+    minLength: 1,
+    maxLength: 6
+  })
 
 let db: Db
 let root: string
@@ -77,7 +83,9 @@ describe('newest version of each row', () => {
         let nullKeys = 0
         for (const { files, ready } of [...bucket].sort((a, b) => a.folder.at - b.folder.at)) {
           if (!ready) continue
-          const named = files.map((rows, i) => ({ name: ['part-10.parquet', 'part-9.parquet', 'part-a.parquet'][i]!, rows })).sort((a, b) => (a.name < b.name ? -1 : 1))
+          const named = files
+            .map((rows, i) => ({ name: ['part-10.parquet', 'part-9.parquet', 'part-a.parquet'][i]!, rows }))
+            .sort((a, b) => (a.name < b.name ? -1 : 1))
           for (const f of named) {
             for (const r of f.rows) {
               if (r.key === null) nullKeys++
@@ -108,7 +116,11 @@ describe('newest version of each row', () => {
       fc.asyncProperty(bucketArb(t.table), async (bucket) => {
         const dir = join(root, `keyless-${n++}`)
         await mkdir(dir, { recursive: true })
-        await write(dir, bucket.map((b) => ({ ...b, folder: { ...b.folder, prefix: b.folder.prefix.replace('datamart_claudia', 'datamart_cloudchat_saas') } })), 'message_id')
+        await write(
+          dir,
+          bucket.map((b) => ({ ...b, folder: { ...b.folder, prefix: b.folder.prefix.replace('datamart_claudia', 'datamart_cloudchat_saas') } })),
+          'message_id'
+        )
         const inv = buildInventory(await listLocalFolder(dir))
         const q = logicalTableSql(t, readyPartsFolders(inv, t), (k) => join(dir, k))
         const want = bucket.filter((b) => b.ready).reduce((s, b) => s + b.files.reduce((x, f) => x + f.length, 0), 0)

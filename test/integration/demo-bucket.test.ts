@@ -29,7 +29,8 @@ afterAll(async () => {
 })
 
 const table = (name: string): CatalogTable => CATALOG.find((t) => t.table === name) as CatalogTable
-const fault = (f: { kind: string; date: string | null; hour: string | null; table: string | null; key: string }): string => [f.kind, f.date, f.hour, f.table, f.key].join(' | ')
+const fault = (f: { kind: string; date: string | null; hour: string | null; table: string | null; key: string }): string =>
+  [f.kind, f.date, f.hour, f.table, f.key].join(' | ')
 
 function logicalSql(t: CatalogTable): string {
   const q = logicalTableSql(t, foldersForLogicalTable(snap.inventory, t, { unreadable: snap.unreadable }), (k) => join(demo.bucketDir, k))
@@ -53,9 +54,17 @@ describe('timeline analysis of the generated bucket', () => {
     // The malformed manifest is re-sent whole: the next analysis reads the new text, not the cached parse.
     const h = demo.expected.planted_hours['malformedManifest']!
     const key = [...snap.manifestTexts.keys()].find((k) => k.includes(`snapshot_date=${h.date}/snapshot_hour=${h.hour}/`))!
-    const other = [...snap.manifestTexts.entries()].find(([k, t]) => k !== key && k.startsWith('v2/') && typeof t === 'string' && t.includes('"complete": true'))!
+    const other = [...snap.manifestTexts.entries()].find(
+      ([k, t]) => k !== key && k.startsWith('v2/') && typeof t === 'string' && t.includes('"complete": true')
+    )!
     const fixed = new Map(snap.manifestTexts)
-    fixed.set(key, (other[1] as string).replace(/\d{4}-\d{2}-\d{2}/g, h.date).replaceAll(/"snapshot_hour": "\d\d"/g, `"snapshot_hour": "${h.hour}"`).replaceAll(/snapshot_hour=\d\d/g, `snapshot_hour=${h.hour}`))
+    fixed.set(
+      key,
+      (other[1] as string)
+        .replace(/\d{4}-\d{2}-\d{2}/g, h.date)
+        .replaceAll(/"snapshot_hour": "\d\d"/g, `"snapshot_hour": "${h.hour}"`)
+        .replaceAll(/snapshot_hour=\d\d/g, `snapshot_hour=${h.hour}`)
+    )
     const again = analyzeTimeline(snap.inventory, fixed, { now, parsedCache })
     expect(again.findings.filter((f) => f.kind === 'manifest_malformed')).toEqual([])
     expect(again).toEqual(analyzeTimeline(snap.inventory, fixed, { now }))
@@ -116,7 +125,9 @@ describe('logical tables computed by the core SQL', () => {
 
   it('keeps the newest version of every tracked row', async () => {
     for (const nv of demo.expected.newest_values) {
-      const rows = await db.rows(`SELECT ${quoteIdent(nv.column)} AS v FROM (${logicalSql(table(nv.table))}) WHERE ${quoteIdent(nv.key_column)} = ${quoteLiteral(nv.key)}`)
+      const rows = await db.rows(
+        `SELECT ${quoteIdent(nv.column)} AS v FROM (${logicalSql(table(nv.table))}) WHERE ${quoteIdent(nv.key_column)} = ${quoteLiteral(nv.key)}`
+      )
       expect(rows, nv.key).toEqual([{ v: nv.value }])
     }
   })
@@ -130,7 +141,9 @@ describe('logical tables computed by the core SQL', () => {
 
   it('reads a column whose type changed part-way as the wider type, every row kept', async () => {
     const tc = demo.expected.type_change
-    const [row] = await db.rows(`SELECT typeof(${quoteIdent(tc.column)}) AS type, sum(${quoteIdent(tc.column)})::DOUBLE AS s FROM (${logicalSql(table(tc.table))}) GROUP BY 1`)
+    const [row] = await db.rows(
+      `SELECT typeof(${quoteIdent(tc.column)}) AS type, sum(${quoteIdent(tc.column)})::DOUBLE AS s FROM (${logicalSql(table(tc.table))}) GROUP BY 1`
+    )
     expect(row).toEqual({ type: tc.logical_type, s: tc.sum_in_logical_table })
     const before = snap.inventory.folders.get(tc.from_prefix)
     expect(before?.dataFiles.length).toBeGreaterThan(0)
@@ -141,7 +154,7 @@ describe('logical tables computed by the core SQL', () => {
     expect(latestReady(snap.inventory, table(sf.table), { asOf: Date.parse(sf.as_of) })?.ref.prefix).toBe(sf.latest_prefix)
   })
 
-  it('a file cut short in a full table\'s newest copy: the previous readable copy is read, and it is a corrupt_file finding', async () => {
+  it("a file cut short in a full table's newest copy: the previous readable copy is read, and it is a corrupt_file finding", async () => {
     const cf = demo.expected.corrupt_file
     const t = table(cf.table)
     expect([...snap.unreadable]).toEqual([cf.key])
@@ -173,7 +186,11 @@ describe('logical tables computed by the core SQL', () => {
       `SELECT count(*)::INTEGER AS n, count(DISTINCT _prefix)::INTEGER AS folders, typeof(any_value(_etl_hour)) AS hour_type, ` +
         `count(*) FILTER (WHERE _etl_date = '__initial__')::INTEGER AS initial, count(*) FILTER (WHERE _etl_hour = '03')::INTEGER AS h03 FROM (${q.sql})`
     )
-    expect(row).toMatchObject({ n: demo.expected.tables['claudia_messages']!.versions, folders: demo.expected.tables['claudia_messages']!.ready_folders, hour_type: 'VARCHAR' })
+    expect(row).toMatchObject({
+      n: demo.expected.tables['claudia_messages']!.versions,
+      folders: demo.expected.tables['claudia_messages']!.ready_folders,
+      hour_type: 'VARCHAR'
+    })
     expect(row?.['initial']).toBeGreaterThan(0)
     expect(row?.['h03']).toBeGreaterThan(0)
   })

@@ -47,7 +47,11 @@ async function open(provider: BucketProvider, name: string, opts: { asOf?: numbe
   const events: { done: number; total: number; table: string }[] = []
   progress.push(events)
   const store = fileStoreFor(provider, join(work, 'data'), name)
-  return openBucketEngine(store, buildInventory(index.objects.values()), index.objects, join(work, 'engines', `${name}-${progress.length}`), { now, ...opts, onProgress: (p) => events.push(p) })
+  return openBucketEngine(store, buildInventory(index.objects.values()), index.objects, join(work, 'engines', `${name}-${progress.length}`), {
+    now,
+    ...opts,
+    onProgress: (p) => events.push(p)
+  })
 }
 
 /** Every row of the user's SQL as JSON values. */
@@ -56,7 +60,8 @@ async function rows(engine: NativeEngine, sql: string): Promise<unknown[][]> {
   return r.rows.map((row) => row.map((v) => toJsonValue(v)))
 }
 
-const s3Provider = (): S3Provider => new S3Provider({ bucket: 'engine', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+const s3Provider = (): S3Provider =>
+  new S3Provider({ bucket: 'engine', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
 const targets: [string, () => BucketProvider][] = [
   ['local folder', () => new LocalFolderProvider(demo.bucketDir)],
   ['S3 server', s3Provider]
@@ -92,10 +97,16 @@ describe.each(targets)('engine on %s', (name, make) => {
 
   it('keeps the newest version of the tracked rows, and shows every version with its origin', async () => {
     for (const nv of demo.expected.newest_values) {
-      const r = await rows(be.engine, `SELECT ${quoteIdent(nv.column)} FROM ${quoteIdent(nv.table)} WHERE ${quoteIdent(nv.key_column)} = ${quoteLiteral(nv.key)}`)
+      const r = await rows(
+        be.engine,
+        `SELECT ${quoteIdent(nv.column)} FROM ${quoteIdent(nv.table)} WHERE ${quoteIdent(nv.key_column)} = ${quoteLiteral(nv.key)}`
+      )
       expect([nv.key, r]).toEqual([nv.key, [[nv.value]]])
     }
-    const r = await rows(be.engine, `SELECT count(*), count(DISTINCT _prefix), count(*) FILTER (WHERE _etl_date = '__initial__') > 0 FROM claudia_messages__versions`)
+    const r = await rows(
+      be.engine,
+      `SELECT count(*), count(DISTINCT _prefix), count(*) FILTER (WHERE _etl_date = '__initial__') > 0 FROM claudia_messages__versions`
+    )
     expect(r[0]).toEqual([demo.expected.tables['claudia_messages']!.versions, demo.expected.tables['claudia_messages']!.ready_folders, true])
   })
 
@@ -230,7 +241,10 @@ describe('engine details', () => {
     await utimes(join(copy, bad), written, written)
     const be = await open(new LocalFolderProvider(copy), 'corrupt')
     try {
-      expect(be.views.problems.find((p) => p.table === 'datamart_cloudchat_saas.cloud_chat_tags'), JSON.stringify(be.views.problems)).toBeUndefined()
+      expect(
+        be.views.problems.find((p) => p.table === 'datamart_cloudchat_saas.cloud_chat_tags'),
+        JSON.stringify(be.views.problems)
+      ).toBeUndefined()
       const note = be.views.notes.find((n) => n.table === 'datamart_cloudchat_saas.cloud_chat_tags')
       expect(note?.message, JSON.stringify(be.views.notes)).toContain(`not readable Parquet (${bad})`)
       expect(note?.message).toMatch(/the previous readable ready copy v2\/\S+\/ is read instead/)
@@ -249,22 +263,46 @@ describe('engine details', () => {
     const db = await openDb()
     const folder = (d: string, h: string): string => join(dir, 'v2/datamart_claudia/claudia_messages', `etl_date=${d}`, `etl_hour=${h}`)
     const { mkdir } = await import('node:fs/promises')
-    for (const [d, h] of [['2026-11-03', '03'], ['2026-11-03', '04']] as const) await mkdir(folder(d, h), { recursive: true })
+    for (const [d, h] of [
+      ['2026-11-03', '03'],
+      ['2026-11-03', '04']
+    ] as const)
+      await mkdir(folder(d, h), { recursive: true })
     await mkdir(join(dir, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03'), { recursive: true })
     await writeFile(join(dir, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json'), '{}')
-    await db.run(`COPY (SELECT 'm1' AS message_id, 7::INTEGER AS n, 'a.txt' AS filename, TIMESTAMP '2026-11-03 02:00:00' AS send_at) TO ${quoteLiteral(join(folder('2026-11-03', '03'), 'part-00000.parquet'))} (FORMAT parquet)`)
-    await db.run(`COPY (SELECT 'm1' AS message_id, 9000000000::BIGINT AS n, 'b.txt' AS filename, TIMESTAMP '2026-11-03 03:00:00' AS send_at) TO ${quoteLiteral(join(folder('2026-11-03', '04'), 'part-00000.parquet'))} (FORMAT parquet)`)
+    await db.run(
+      `COPY (SELECT 'm1' AS message_id, 7::INTEGER AS n, 'a.txt' AS filename, TIMESTAMP '2026-11-03 02:00:00' AS send_at) TO ${quoteLiteral(join(folder('2026-11-03', '03'), 'part-00000.parquet'))} (FORMAT parquet)`
+    )
+    await db.run(
+      `COPY (SELECT 'm1' AS message_id, 9000000000::BIGINT AS n, 'b.txt' AS filename, TIMESTAMP '2026-11-03 03:00:00' AS send_at) TO ${quoteLiteral(join(folder('2026-11-03', '04'), 'part-00000.parquet'))} (FORMAT parquet)`
+    )
     db.close()
-    for (const [d, h] of [['2026-11-03', '03'], ['2026-11-03', '04']] as const) await writeFile(join(folder(d, h), '_SUCCESS'), '')
+    for (const [d, h] of [
+      ['2026-11-03', '03'],
+      ['2026-11-03', '04']
+    ] as const)
+      await writeFile(join(folder(d, h), '_SUCCESS'), '')
     const provider = new LocalFolderProvider(dir)
     // Evaluated now: the files were just written (objects written after "now" do not exist yet).
     const now = Date.now() + 1000
     const { index } = await refreshBucketIndex(provider, null, { now })
-    const be = await openBucketEngine(fileStoreFor(provider, join(work, 'data'), 'drift'), buildInventory(index.objects.values()), index.objects, join(work, 'engines', 'drift'), { now })
+    const be = await openBucketEngine(
+      fileStoreFor(provider, join(work, 'data'), 'drift'),
+      buildInventory(index.objects.values()),
+      index.objects,
+      join(work, 'engines', 'drift'),
+      { now }
+    )
     try {
-      expect(be.views.problems.filter((p) => p.table.includes('claudia_messages')), JSON.stringify(be.views.problems)).toEqual([])
+      expect(
+        be.views.problems.filter((p) => p.table.includes('claudia_messages')),
+        JSON.stringify(be.views.problems)
+      ).toEqual([])
       expect(await rows(be.engine, 'SELECT message_id, n, filename FROM claudia_messages')).toEqual([['m1', 9000000000, 'b.txt']])
-      expect(await rows(be.engine, 'SELECT n, filename, _etl_hour FROM claudia_messages__versions ORDER BY n')).toEqual([[7, 'a.txt', '03'], [9000000000, 'b.txt', '04']])
+      expect(await rows(be.engine, 'SELECT n, filename, _etl_hour FROM claudia_messages__versions ORDER BY n')).toEqual([
+        [7, 'a.txt', '03'],
+        [9000000000, 'b.txt', '04']
+      ])
     } finally {
       await be.engine.close()
     }

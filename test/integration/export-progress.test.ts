@@ -22,16 +22,20 @@ afterAll(async () => {
 const SQL = `SELECT i, md5(i::VARCHAR) AS h, row_number() OVER (PARTITION BY i % 1000 ORDER BY i DESC) AS rn FROM range(3000000) t(i)`
 
 describe('export progress', () => {
-  it.each(['csv', 'parquet'] as const)('%s: reports the bytes written while it runs, growing, up to the file\'s size', async (format) => {
-    const seen: QueryProgress[] = []
-    const target = join(work, `out.${format}`)
-    const { rows } = await exportQuery(engine, SQL, target, { format, onProgress: (p) => seen.push(p) })
-    expect(rows).toBe(3_000_000)
-    const bytes = seen.map((p) => p.bytesWritten ?? -1)
-    const moving = bytes.filter((b) => b > 0)
-    // Several reports while the file grew, never going back, never past the finished file.
-    expect(new Set(moving).size, JSON.stringify(seen.slice(0, 10))).toBeGreaterThan(1)
-    expect(bytes).toEqual([...bytes].sort((a, b) => a - b))
-    expect(Math.max(...bytes)).toBeLessThanOrEqual((await stat(target)).size)
-  }, 120_000)
+  it.each(['csv', 'parquet'] as const)(
+    "%s: reports the bytes written while it runs, growing, up to the file's size",
+    async (format) => {
+      const seen: QueryProgress[] = []
+      const target = join(work, `out.${format}`)
+      const { rows } = await exportQuery(engine, SQL, target, { format, onProgress: (p) => seen.push(p) })
+      expect(rows).toBe(3_000_000)
+      const bytes = seen.map((p) => p.bytesWritten ?? -1)
+      const moving = bytes.filter((b) => b > 0)
+      // Several reports while the file grew, never going back, never past the finished file.
+      expect(new Set(moving).size, JSON.stringify(seen.slice(0, 10))).toBeGreaterThan(1)
+      expect(bytes).toEqual([...bytes].sort((a, b) => a - b))
+      expect(Math.max(...bytes)).toBeLessThanOrEqual((await stat(target)).size)
+    },
+    120_000
+  )
 })

@@ -111,18 +111,21 @@ async function abortedAfter(run: (signal: AbortSignal) => Promise<unknown>): Pro
 }
 
 describe('S3 provider against a server that accepts and never answers', () => {
-  it.each(calls(s3At('http://unused', SHORT), DATA_KEY).map(([name]) => name))('%s fails with a timeout naming the key within the idle timeout, asked once', async (name) => {
-    const before = silent.accepted()
-    const [, run] = calls(s3At(silent.endpoint, SHORT), dataKey).find(([n]) => n === name)!
-    const r = await outcome(run())
-    expect(r.error?.kind).toBe('timeout')
-    expect(r.error?.userMessage).toContain(dataKey)
-    expect(r.error?.userMessage).toMatch(/sent nothing for 1 s.*check the network/)
-    expect(r.ms).toBeGreaterThanOrEqual(900)
-    expect(r.ms).toBeLessThan(2500)
-    // A timeout is final: neither the SDK (5 attempts) nor withRetry asked again.
-    expect(silent.accepted() - before).toBe(1)
-  })
+  it.each(calls(s3At('http://unused', SHORT), DATA_KEY).map(([name]) => name))(
+    '%s fails with a timeout naming the key within the idle timeout, asked once',
+    async (name) => {
+      const before = silent.accepted()
+      const [, run] = calls(s3At(silent.endpoint, SHORT), dataKey).find(([n]) => n === name)!
+      const r = await outcome(run())
+      expect(r.error?.kind).toBe('timeout')
+      expect(r.error?.userMessage).toContain(dataKey)
+      expect(r.error?.userMessage).toMatch(/sent nothing for 1 s.*check the network/)
+      expect(r.ms).toBeGreaterThanOrEqual(900)
+      expect(r.ms).toBeLessThan(2500)
+      // A timeout is final: neither the SDK (5 attempts) nor withRetry asked again.
+      expect(silent.accepted() - before).toBe(1)
+    }
+  )
 
   it.each(calls(s3At('http://unused', LONG), DATA_KEY).map(([name]) => name))('%s ends as cancelled within 2 s of an abort', async (name) => {
     const [, run] = calls(s3At(silent.endpoint, LONG), dataKey).find(([n]) => n === name)!
@@ -215,7 +218,8 @@ describe('GCS provider (the Storage emulator) against servers that hang', () => 
   let gcs: GcsServer
   let gcsProxy: StallingProxy
   const GCS_TIMEOUTS: RequestTimeouts = { connectMs: 500, idleMs: 1000 }
-  const gcsAt = (endpoint: string, timeouts: RequestTimeouts): GcsProvider => new GcsProvider({ bucket: BUCKET, prefix: ROOT, endpoint, credentials: { kind: 'none' }, timeouts })
+  const gcsAt = (endpoint: string, timeouts: RequestTimeouts): GcsProvider =>
+    new GcsProvider({ bucket: BUCKET, prefix: ROOT, endpoint, credentials: { kind: 'none' }, timeouts })
 
   beforeAll(async () => {
     gcs = await startGcsServer()
@@ -286,8 +290,10 @@ describe('refresh and overview when a manifest GET or a listing never answers', 
     const m = /snapshot_date=(\d{4}-\d\d-\d\d)\/snapshot_hour=(\d\d)\//.exec(key)!
     return `${m[1]}T${m[2]}:00:00.000Z`
   }
-  const stallGet = (key: string, mode: 'silent' | 'body' = 'silent') => (req: Parameters<StallingProxy['stall']>[0]) =>
-    req.method === 'GET' && requestPath(req) === `/${BUCKET}/${ROOT}${key}` ? mode : null
+  const stallGet =
+    (key: string, mode: 'silent' | 'body' = 'silent') =>
+    (req: Parameters<StallingProxy['stall']>[0]) =>
+      req.method === 'GET' && requestPath(req) === `/${BUCKET}/${ROOT}${key}` ? mode : null
   const waitUntil = async (what: () => boolean, ms = 20_000): Promise<void> => {
     const end = Date.now() + ms
     while (!what()) {
@@ -298,7 +304,18 @@ describe('refresh and overview when a manifest GET or a listing never answers', 
 
   async function s3Workspace(name: string, timeouts: RequestTimeouts, clock: () => number): Promise<Workspace> {
     const w = new Workspace({ dataDir: join(work, name), secrets: new MemorySecretStore(), autoRefresh: false, clock, openOptions: { timeouts } })
-    const { id } = await w.connectionSave({ connection: { name: 'hangs', provider: 's3', bucket: BUCKET, prefix: ROOT, region: 'us-east-1', endpoint: s3Proxy.endpoint, auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId } } as never, secretAccessKey: S3_TEST_KEYS.secretAccessKey })
+    const { id } = await w.connectionSave({
+      connection: {
+        name: 'hangs',
+        provider: 's3',
+        bucket: BUCKET,
+        prefix: ROOT,
+        region: 'us-east-1',
+        endpoint: s3Proxy.endpoint,
+        auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
+      } as never,
+      secretAccessKey: S3_TEST_KEYS.secretAccessKey
+    })
     await w.connectionOpen({ id })
     return w
   }
@@ -317,7 +334,17 @@ describe('refresh and overview when a manifest GET or a listing never answers', 
       // The next hour's manifest arrives; its GET never answers.
       const next = new Date(Math.floor(now / 3_600_000) * 3_600_000 + 3_600_000)
       const key = `v2/_manifests/snapshot_date=${next.toISOString().slice(0, 10)}/snapshot_hour=${next.toISOString().slice(11, 13)}/manifest.json`
-      await s3.put(BUCKET, ROOT + key, JSON.stringify({ snapshot_date: next.toISOString().slice(0, 10), snapshot_hour: next.toISOString().slice(11, 13), complete: true, tables_delivered: [] }), new Date(next.getTime() + 30 * 60_000))
+      await s3.put(
+        BUCKET,
+        ROOT + key,
+        JSON.stringify({
+          snapshot_date: next.toISOString().slice(0, 10),
+          snapshot_hour: next.toISOString().slice(11, 13),
+          complete: true,
+          tables_delivered: []
+        }),
+        new Date(next.getTime() + 30 * 60_000)
+      )
       s3Proxy.stalled.length = 0
       s3Proxy.stall = stallGet(key)
       clock = next.getTime() + 50 * 60_000

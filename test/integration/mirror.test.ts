@@ -148,14 +148,21 @@ describe('the mirror', () => {
     const before = await mirror.segments()
 
     // The next hour arrives for claudia_messages (a new ready folder, one file), 50 minutes later.
-    const last = before.filter((s) => s.table === 'datamart_claudia.claudia_messages').flatMap((s) => s.folders).sort((x, y) => y.order - x.order)[0]!
+    const last = before
+      .filter((s) => s.table === 'datamart_claudia.claudia_messages')
+      .flatMap((s) => s.folders)
+      .sort((x, y) => y.order - x.order)[0]!
     const next = new Date(now() + 10 * 60_000)
     const d = next.toISOString().slice(0, 10)
     const h = next.toISOString().slice(11, 13)
     const folder = join(bucket, `v2/datamart_claudia/claudia_messages/etl_date=${d}/etl_hour=${h}`)
     expect(last.prefix).not.toContain(`etl_date=${d}/etl_hour=${h}`)
     await mkdir(folder, { recursive: true })
-    const source = join(bucket, last.prefix, (await readdir(join(bucket, last.prefix))).find((f) => f.endsWith('.parquet'))!)
+    const source = join(
+      bucket,
+      last.prefix,
+      (await readdir(join(bucket, last.prefix))).find((f) => f.endsWith('.parquet'))!
+    )
     await cp(source, join(folder, 'part-00000.parquet'))
     await writeFile(join(folder, '_SUCCESS'), '')
     for (const f of ['part-00000.parquet', '_SUCCESS']) await utimes(join(folder, f), next, next)
@@ -224,7 +231,9 @@ describe('the mirror', () => {
     const raw = await engineOn(damaged, now())
     const fromMirror = await engineOn(damaged, now(), { mirror })
     try {
-      expect(fromMirror.views.notes.find((n) => n.table === 'datamart_claudia.claudia_prompt_revision')?.message).toMatch(new RegExp(`1 file is not readable Parquet and is left out: ${file.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+      expect(fromMirror.views.notes.find((n) => n.table === 'datamart_claudia.claudia_prompt_revision')?.message).toMatch(
+        new RegExp(`1 file is not readable Parquet and is left out: ${file.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)
+      )
       expect(await digest(fromMirror.engine, 'claudia_prompt_revision')).toEqual(await digest(raw.engine, 'claudia_prompt_revision'))
     } finally {
       await raw.engine.close()

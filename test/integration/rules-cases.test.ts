@@ -66,7 +66,11 @@ class HandBucket {
     for (const [name, select] of Object.entries(files)) await this.parquet(`${prefix}${name}`, select, hourStart + 10 * MIN)
     if (readyAfter !== null) await this.text(`${prefix}_SUCCESS`, '', hourStart + readyAfter * MIN)
   }
-  async manifest(at: number, body: { delivered?: CatalogTable[]; missing?: CatalogTable[]; pending?: CatalogTable[]; complete?: boolean }, writtenAfter = 25): Promise<string> {
+  async manifest(
+    at: number,
+    body: { delivered?: CatalogTable[]; missing?: CatalogTable[]; pending?: CatalogTable[]; complete?: boolean },
+    writtenAfter = 25
+  ): Promise<string> {
     const key = manifestKey('v2', d(at), h(at))
     const missing = (body.missing ?? []).map(qualifiedName)
     const pending = (body.pending ?? []).map(qualifiedName)
@@ -74,7 +78,14 @@ class HandBucket {
       snapshot_date: d(at),
       snapshot_hour: h(at),
       complete: body.complete ?? (missing.length === 0 && pending.length === 0),
-      tables_delivered: (body.delivered ?? []).map((c) => ({ schema: c.schema, table: c.table, mode: c.mode, path: folderPrefix(c, 'v2', d(at), h(at)), format: 'parquet', files: 1 })),
+      tables_delivered: (body.delivered ?? []).map((c) => ({
+        schema: c.schema,
+        table: c.table,
+        mode: c.mode,
+        path: folderPrefix(c, 'v2', d(at), h(at)),
+        format: 'parquet',
+        files: 1
+      })),
       tables_missing: missing,
       tables_pending: pending
     }
@@ -91,7 +102,8 @@ async function bucket(): Promise<HandBucket> {
 }
 
 const rowsSelect = (k: number, tag: string): string => `SELECT 'r' || i AS csat_id, 'tnt_acme' AS tenant_id, ${quoteLiteral(tag)} AS tag FROM range(${k}) t(i)`
-const msgSelect = (keys: string[], tag: string): string => `SELECT * FROM (VALUES ${keys.map((k) => `(${quoteLiteral(k)}, 'tnt_acme', ${quoteLiteral(tag)})`).join(', ')}) t(message_id, tenant_id, content)`
+const msgSelect = (keys: string[], tag: string): string =>
+  `SELECT * FROM (VALUES ${keys.map((k) => `(${quoteLiteral(k)}, 'tnt_acme', ${quoteLiteral(tag)})`).join(', ')}) t(message_id, tenant_id, content)`
 
 /** The logical table through the core's SQL on native DuckDB: its rows, and its column names. */
 async function logical(b: HandBucket, t: CatalogTable, opts: AsOf = {}): Promise<{ rows: Record<string, unknown>[]; columns: string[] }> {
@@ -110,7 +122,10 @@ async function timeline(b: HandBucket, now: number, from = H03): Promise<ReturnT
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache }, maxBuffer: 16 * 1024 * 1024 })
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], {
+      env: { ...process.env, EXPORT_EXPLORER_CACHE: cache },
+      maxBuffer: 16 * 1024 * 1024
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string }
@@ -142,11 +157,20 @@ describe('hidden files (item 7)', () => {
     const b = await bucket()
     const prefix = folderPrefix(MSGS, 'v2', d(H03), h(H03))
     await b.manifest(H03, { delivered: [MSGS] })
-    await b.folder(prefix, H03, { 'part-0.parquet': msgSelect(['m1', 'm2'], 'data'), '_tmp.parquet': msgSelect(['t1', 't2', 't3'], 'tmp'), '.part-1.parquet': msgSelect(['h1'], 'hidden') })
+    await b.folder(prefix, H03, {
+      'part-0.parquet': msgSelect(['m1', 'm2'], 'data'),
+      '_tmp.parquet': msgSelect(['t1', 't2', 't3'], 'tmp'),
+      '.part-1.parquet': msgSelect(['h1'], 'hidden')
+    })
     const { rows } = await logical(b, MSGS)
     expect(rows.map((r) => r['message_id'])).toEqual(['m1', 'm2'])
     const tl = await timeline(b, H03 + HOUR)
-    expect(tl.findings.filter((f) => f.kind === 'ignored_key').map((f) => f.key).sort()).toEqual([`${prefix}.part-1.parquet`, `${prefix}_tmp.parquet`])
+    expect(
+      tl.findings
+        .filter((f) => f.kind === 'ignored_key')
+        .map((f) => f.key)
+        .sort()
+    ).toEqual([`${prefix}.part-1.parquet`, `${prefix}_tmp.parquet`])
   })
 })
 
@@ -181,7 +205,9 @@ describe('instants (item 3)', () => {
     expect(r.stderr).toBe('')
     const status = JSON.parse(r.stdout) as { version: string; tables: { table: string; latest_ready: { prefix: string } | null }[] }
     expect(status.tables.find((t) => t.table === CSAT.table)?.latest_ready?.prefix).toBe(folderPrefix(CSAT, 'v2', d(H03), h(H03)))
-    const before = JSON.parse((await cli(['status', '--bucket', b.root, '--now', new Date(H03 + 10 * MIN).toISOString(), '--json', '--no-cache'])).stdout) as typeof status
+    const before = JSON.parse(
+      (await cli(['status', '--bucket', b.root, '--now', new Date(H03 + 10 * MIN).toISOString(), '--json', '--no-cache'])).stdout
+    ) as typeof status
     expect(before.version).toBe('v1')
   }, 60_000)
 })
@@ -206,24 +232,36 @@ describe('an empty ready copy (item 2)', () => {
     expect(await db.rows(`SELECT count(*)::INTEGER AS n FROM (${q.sql})`)).toEqual([{ n: 0 }])
     expect((await db.rows(`DESCRIBE SELECT * FROM (${q.sql})`)).map((r) => r['column_name'])).toEqual(['csat_id', 'tenant_id', 'tag'])
     const tl = await timeline(b, H04 + HOUR)
-    expect(tl.findings.filter((f) => f.table === CSAT.table && f.kind !== 'manifest_mismatch').map((f) => [f.kind, f.date, f.hour, f.key])).toEqual([['empty_copy', d(H04), h(H04), folderPrefix(CSAT, 'v2', d(H04), h(H04))]])
+    expect(tl.findings.filter((f) => f.table === CSAT.table && f.kind !== 'manifest_mismatch').map((f) => [f.kind, f.date, f.hour, f.key])).toEqual([
+      ['empty_copy', d(H04), h(H04), folderPrefix(CSAT, 'v2', d(H04), h(H04))]
+    ])
   })
 })
 
-describe('manifests that contradict themselves, and the manifest\'s word (items 6, 12)', () => {
+describe("manifests that contradict themselves, and the manifest's word (items 6, 12)", () => {
   it('doctor --json reports every manifest warning with its hour and key, and names the partial folder the manifest lists missing', async () => {
     const b = await bucket()
     const full = CATALOG.filter((c) => c.mode === 'full' && c !== CSAT)
-    const k03 = await b.manifest(H03, { delivered: [...full, MSGS, table('claudia_prompt_revision'), table('cloud_chat_messages')], missing: [CSAT], complete: true })
+    const k03 = await b.manifest(H03, {
+      delivered: [...full, MSGS, table('claudia_prompt_revision'), table('cloud_chat_messages')],
+      missing: [CSAT],
+      complete: true
+    })
     for (const c of CATALOG) {
       if (c === CSAT) continue
-      await b.folder(folderPrefix(c, 'v2', d(H03), h(H03)), H03, c === MSGS ? { 'part-0.parquet': msgSelect(['m1'], 'x') } : { 'part-0.parquet': rowsSelect(1, 'x') })
+      await b.folder(
+        folderPrefix(c, 'v2', d(H03), h(H03)),
+        H03,
+        c === MSGS ? { 'part-0.parquet': msgSelect(['m1'], 'x') } : { 'part-0.parquet': rowsSelect(1, 'x') }
+      )
     }
     // CSAT's folder is in flight, yet the manifest lists it missing: that is its state.
     await b.folder(folderPrefix(CSAT, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': rowsSelect(1, 'partial') }, null)
     const r = await cli(['doctor', '--bucket', b.root, '--now', new Date(H03 + 50 * MIN).toISOString(), '--since', d(H03), '--json', '--no-cache'])
     expect(r.code).toBe(1)
-    const findings = (JSON.parse(r.stdout) as { findings: { kind: string; severity: string; date: string; hour: string; table: string | null; key: string; message: string }[] }).findings
+    const findings = (
+      JSON.parse(r.stdout) as { findings: { kind: string; severity: string; date: string; hour: string; table: string | null; key: string; message: string }[] }
+    ).findings
     expect(findings.map((f) => [f.kind, f.severity, f.date, f.hour, f.table, f.key])).toEqual([
       ['manifest_contradiction', 'warning', d(H03), h(H03), null, k03],
       ['missing', 'error', d(H03), h(H03), CSAT.table, folderPrefix(CSAT, 'v2', d(H03), h(H03))]
@@ -243,7 +281,9 @@ describe('what a vendor reader sees (item 9)', () => {
     await b.folder(folderPrefix(MSGS, 'v1', '2026-11-02', null), V1_LAST, { 'part-0.parquet': msgSelect(['m2', 'm3'], 'v1') })
     await b.folder(folderPrefix(MSGS, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': msgSelect(['m3', 'm4'], 'v2') })
     // A keyless table whose files carry a column named etl_date of their own (the data's column wins).
-    await b.folder(folderPrefix(CCM, 'v2', d(H03), h(H03)), H03, { 'part-0.parquet': "SELECT 'c1' AS message_id, 'tnt_acme' AS tenant_id, 'vendor-value' AS etl_date" })
+    await b.folder(folderPrefix(CCM, 'v2', d(H03), h(H03)), H03, {
+      'part-0.parquet': "SELECT 'c1' AS message_id, 'tnt_acme' AS tenant_id, 'vendor-value' AS etl_date"
+    })
     await b.manifest(H03, { delivered: [MSGS, CCM] })
     return b
   }
@@ -262,7 +302,11 @@ describe('what a vendor reader sees (item 9)', () => {
     const q = logicalTableSql(MSGS, foldersForLogicalTable(inv, MSGS), (k) => join(b.root, k))
     if (!q.ok) throw new Error(q.message)
     // A query written against the vendor's docs runs unchanged.
-    expect(await db.rows(`SELECT message_id FROM (${q.sql}) WHERE etl_date >= '2026-11-02' AND etl_date <> '__initial__' ORDER BY 1`)).toEqual([{ message_id: 'm2' }, { message_id: 'm3' }, { message_id: 'm4' }])
+    expect(await db.rows(`SELECT message_id FROM (${q.sql}) WHERE etl_date >= '2026-11-02' AND etl_date <> '__initial__' ORDER BY 1`)).toEqual([
+      { message_id: 'm2' },
+      { message_id: 'm3' },
+      { message_id: 'm4' }
+    ])
     expect(await db.rows(`SELECT DISTINCT typeof(etl_date) AS a, typeof(etl_hour) AS b FROM (${q.sql})`)).toEqual([{ a: 'VARCHAR', b: 'VARCHAR' }])
     const keyless = await logical(b, CCM)
     expect(keyless.rows).toEqual([{ message_id: 'c1', tenant_id: 'tnt_acme', etl_date: 'vendor-value', etl_hour: h(H03) }])
@@ -285,7 +329,9 @@ describe('what a vendor reader sees (item 9)', () => {
       query: (sql: string): Promise<void> => db.run(sql.replaceAll("'ee/", `'${files}/ee/`))
     }
     const views = await createBucketViews(engine, inv, objects, { now: H03 + HOUR })
-    expect(views.created).toEqual(expect.arrayContaining(['datamart_claudia.claudia_messages', 'claudia_messages__versions', 'datamart_cloudchat_saas.cloud_chat_messages']))
+    expect(views.created).toEqual(
+      expect.arrayContaining(['datamart_claudia.claudia_messages', 'claudia_messages__versions', 'datamart_cloudchat_saas.cloud_chat_messages'])
+    )
     expect(await db.rows('SELECT message_id, etl_date, etl_hour FROM claudia_messages ORDER BY 1')).toEqual([
       { message_id: 'm1', etl_date: '__initial__', etl_hour: null },
       { message_id: 'm2', etl_date: '2026-11-02', etl_hour: null },
@@ -293,6 +339,8 @@ describe('what a vendor reader sees (item 9)', () => {
       { message_id: 'm4', etl_date: d(H03), etl_hour: h(H03) }
     ])
     expect(await db.rows('SELECT etl_date, etl_hour FROM cloud_chat_messages')).toEqual([{ etl_date: 'vendor-value', etl_hour: h(H03) }])
-    expect(views.notes).toEqual([{ table: 'datamart_cloudchat_saas.cloud_chat_messages', message: expect.stringMatching(/files have their own etl_date column.*kept/) }])
+    expect(views.notes).toEqual([
+      { table: 'datamart_cloudchat_saas.cloud_chat_messages', message: expect.stringMatching(/files have their own etl_date column.*kept/) }
+    ])
   })
 })

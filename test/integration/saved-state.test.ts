@@ -45,7 +45,17 @@ describe('concurrent saves', () => {
       Array.from({ length: 20 }, (_, i) =>
         i % 2 === 0
           ? w.connectionSave({ connection: { name: `local ${i}`, provider: 'local', path: `/data/${i}` } as never })
-          : w.connectionSave({ connection: { name: `keys ${i}`, provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'static', accessKeyId: `AK${i}` } } as never, secretAccessKey: `secret-${i}` })
+          : w.connectionSave({
+              connection: {
+                name: `keys ${i}`,
+                provider: 's3',
+                bucket: 'b',
+                prefix: '',
+                endpoint: 'http://127.0.0.1:9',
+                auth: { kind: 'static', accessKeyId: `AK${i}` }
+              } as never,
+              secretAccessKey: `secret-${i}`
+            })
       )
     )
     await w.dispose()
@@ -63,7 +73,10 @@ describe('concurrent saves', () => {
     const file = join(fresh(), 'connections.json')
     const store = new ConnectionStore(file)
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.upsert(local(i))))
-    await Promise.all([...Array.from({ length: 10 }, (_, i) => store.remove(`l${i * 2}`)), ...Array.from({ length: 5 }, (_, i) => store.upsert({ ...local(i * 2 + 1), name: `renamed ${i}` }))])
+    await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => store.remove(`l${i * 2}`)),
+      ...Array.from({ length: 5 }, (_, i) => store.upsert({ ...local(i * 2 + 1), name: `renamed ${i}` }))
+    ])
     const loaded = await new ConnectionStore(file).load()
     expect(loaded.connections.map((c) => c.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `l${i * 2 + 1}`).sort())
     expect(loaded.connections.filter((c) => c.name.startsWith('renamed')).length).toBe(5)
@@ -112,7 +125,11 @@ describe('a damaged file is kept aside, never saved over', () => {
     expect(copies[0]).toMatch(/^connections\.json\.corrupt-\d{8}T\d{6}\.\d{3}Z$/)
     const view = await w.connections()
     expect(view.connections.map((c) => c.id)).toContain(id)
-    expect(view.problems.some((p) => p.includes(`connections.json could not be read (not valid JSON`) && p.includes(`it was kept as ${copies[0]} and a new one started`))).toBe(true)
+    expect(
+      view.problems.some(
+        (p) => p.includes(`connections.json could not be read (not valid JSON`) && p.includes(`it was kept as ${copies[0]} and a new one started`)
+      )
+    ).toBe(true)
     // The new file is whole, and a second save does not keep anything aside again.
     await w.connectionSave({ connection: { name: 'second', provider: 'local', path: '/data/second' } as never })
     expect(await corruptCopies(dataDir, 'connections.json')).toHaveLength(1)
@@ -134,7 +151,9 @@ describe('a damaged file is kept aside, never saved over', () => {
     expect(await readFile(join(dir, copies[0] as string), 'utf8')).toBe(original)
     const loaded = await store.load()
     expect(loaded.connections.map((c) => c.id)).toEqual(['l1', 'l2'])
-    expect(loaded.problems.join(' ')).toMatch(/could not be read in full .* kept as connections\.json\.corrupt-.* and a new one started with what could be read/)
+    expect(loaded.problems.join(' ')).toMatch(
+      /could not be read in full .* kept as connections\.json\.corrupt-.* and a new one started with what could be read/
+    )
   })
 
   it('a file that cannot be read at all (not a file) is left alone and the save says why', async () => {
@@ -154,12 +173,26 @@ describe('a damaged file is kept aside, never saved over', () => {
     await writeFile(file, '{"s3-secret-a": "AAAA", trunc')
     const secrets = new SafeStorageSecretStore(keychain, file)
     const w = new Workspace({ dataDir, secrets, autoRefresh: false })
-    const { id } = await w.connectionSave({ connection: { name: 'keys', provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'static', accessKeyId: 'AK' } } as never, secretAccessKey: 'new-secret' })
+    const { id } = await w.connectionSave({
+      connection: {
+        name: 'keys',
+        provider: 's3',
+        bucket: 'b',
+        prefix: '',
+        endpoint: 'http://127.0.0.1:9',
+        auth: { kind: 'static', accessKeyId: 'AK' }
+      } as never,
+      secretAccessKey: 'new-secret'
+    })
     const copies = await corruptCopies(dataDir, 'secrets.json')
     expect(copies).toHaveLength(1)
     expect(await readFile(join(dataDir, copies[0] as string), 'utf8')).toBe('{"s3-secret-a": "AAAA", trunc')
     expect(await secrets.get(`s3-secret-${id}`)).toBe('new-secret')
-    expect((await w.connections()).problems.some((p) => /^secrets\.json could not be read \(not valid JSON.*kept as secrets\.json\.corrupt-.* and a new one started\.$/.test(p))).toBe(true)
+    expect(
+      (await w.connections()).problems.some((p) =>
+        /^secrets\.json could not be read \(not valid JSON.*kept as secrets\.json\.corrupt-.* and a new one started\.$/.test(p)
+      )
+    ).toBe(true)
     await w.dispose()
   })
 
@@ -177,7 +210,13 @@ describe('a damaged file is kept aside, never saved over', () => {
     expect(await readFile(join(dataDir, copies[0] as string), 'utf8')).toBe('[{"sql": "SELECT 1", "at": "2026-')
     expect((await w.connections()).problems.some((p) => p.startsWith('query-history.json could not be read') && p.includes('a new one started'))).toBe(true)
     // Entries of the wrong shape are left out of a readable file, and the file is kept aside before it is rewritten.
-    await writeFile(file, JSON.stringify([{ sql: 'SELECT 3', at: '2026-11-20T00:00:00.000Z', rows: 'many', ms: null, error: null }, { sql: 'SELECT 4', at: '2026-11-20T00:00:00.000Z', rows: 1, ms: null, error: null }]))
+    await writeFile(
+      file,
+      JSON.stringify([
+        { sql: 'SELECT 3', at: '2026-11-20T00:00:00.000Z', rows: 'many', ms: null, error: null },
+        { sql: 'SELECT 4', at: '2026-11-20T00:00:00.000Z', rows: 1, ms: null, error: null }
+      ])
+    )
     const h = new QueryHistory(file)
     expect((await h.entries()).entries.map((e) => e.sql)).toEqual(['SELECT 4'])
     await h.add({ sql: 'SELECT 5', at: '2026-11-21T00:00:00.000Z', rows: null, ms: null, error: null })
@@ -191,7 +230,17 @@ describe('file modes', () => {
   it('connections, secrets and history are 0600 in a 0700 data folder; a folder made wider earlier is narrowed', async () => {
     const dataDir = fresh()
     const w = new Workspace({ dataDir, secrets: new SafeStorageSecretStore(keychain, join(dataDir, 'secrets.json')), autoRefresh: false })
-    await w.connectionSave({ connection: { name: 'keys', provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'static', accessKeyId: 'AK' } } as never, secretAccessKey: 's' })
+    await w.connectionSave({
+      connection: {
+        name: 'keys',
+        provider: 's3',
+        bucket: 'b',
+        prefix: '',
+        endpoint: 'http://127.0.0.1:9',
+        auth: { kind: 'static', accessKeyId: 'AK' }
+      } as never,
+      secretAccessKey: 's'
+    })
     await w.historyAdd({ sql: 'SELECT 1', rows: 1, ms: 1, error: null })
     expect(await modeOf(dataDir)).toBe(0o700)
     for (const f of ['connections.json', 'secrets.json', 'query-history.json']) expect(await modeOf(join(dataDir, f))).toBe(0o600)

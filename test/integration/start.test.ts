@@ -19,7 +19,11 @@ describe.skipIf(electronBinary() !== null)('npm start without the Electron binar
   it('says why there is no window and serves the app on the demo bucket', async () => {
     data = await mkdtemp(join(tmpdir(), 'ee-start-'))
     // Its own build folder and process group: nothing under other tests' feet, and all of it stopped after.
-    child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'src/cli/start-app.ts', '--port', '0', '--data', data], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, EE_OUT_DIR: join(data, 'out') } })
+    child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'src/cli/start-app.ts', '--port', '0', '--data', data], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, EE_OUT_DIR: join(data, 'out') }
+    })
     let out = ''
     let err = ''
     child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
@@ -41,7 +45,9 @@ describe.skipIf(electronBinary() !== null)('npm start without the Electron binar
     const cookie = (opened.headers.getSetCookie()[0] ?? '').split(';')[0] as string
     const page = await (await fetch(new URL('/', url), { headers: { cookie } })).text()
     expect(page).toContain('<div id="root">')
-    const overview = (await (await fetch(new URL('/api/overview', url), { method: 'POST', body: '{}', headers: { cookie, 'content-type': 'application/json' } })).json()) as { result: { location: string; version: string } }
+    const overview = (await (
+      await fetch(new URL('/api/overview', url), { method: 'POST', body: '{}', headers: { cookie, 'content-type': 'application/json' } })
+    ).json()) as { result: { location: string; version: string } }
     expect(overview.result.version).toBe('v2')
     expect(overview.result.location).toContain('demo-bucket')
   }, 240_000)

@@ -47,24 +47,48 @@ describe.each(targets)('the engine on the %s', (name, make) => {
     const provider = make()
     const { index } = await refreshBucketIndex(provider, null, { now: NOW })
     const id = name.replace(/\W/g, '-')
-    const be = await openBucketEngine(fileStoreFor(provider, join(work, 'data'), id), buildInventory(index.objects.values(), { now: NOW }), index.objects, join(work, 'engine', id), { now: NOW })
+    const be = await openBucketEngine(
+      fileStoreFor(provider, join(work, 'data'), id),
+      buildInventory(index.objects.values(), { now: NOW }),
+      index.objects,
+      join(work, 'engine', id),
+      { now: NOW }
+    )
     try {
       expect(be.views.created).toEqual(expect.arrayContaining([qualifiedName(CSAT), qualifiedName(MSGS)]))
       expect((await be.engine.selectAll('SELECT DISTINCT tag FROM claudia_csat')).rows).toEqual([['h03']])
-      expect((await be.engine.selectAll('SELECT message_id, content FROM claudia_messages ORDER BY 1')).rows).toEqual([['m1', 'h03'], ['m2', 'h03'], ['m3', 'h04']])
+      expect((await be.engine.selectAll('SELECT message_id, content FROM claudia_messages ORDER BY 1')).rows).toEqual([
+        ['m1', 'h03'],
+        ['m2', 'h03'],
+        ['m3', 'h04']
+      ])
       const notes = be.views.notes.map((n) => n.message)
-      expect(notes).toContainEqual(expect.stringContaining(`its newest ready copy ${csat04} holds files that are not readable Parquet (${BAD[0]}, ${BAD[1]}); the previous readable ready copy ${csat03} is read instead`))
-      expect(notes).toContainEqual(expect.stringContaining(`2 files are not readable Parquet and are left out: ${BAD[2]}, ${BAD[3]}; their rows are not in the table, and a message_id whose newest version is in them`))
+      expect(notes).toContainEqual(
+        expect.stringContaining(
+          `its newest ready copy ${csat04} holds files that are not readable Parquet (${BAD[0]}, ${BAD[1]}); the previous readable ready copy ${csat03} is read instead`
+        )
+      )
+      expect(notes).toContainEqual(
+        expect.stringContaining(
+          `2 files are not readable Parquet and are left out: ${BAD[2]}, ${BAD[3]}; their rows are not in the table, and a message_id whose newest version is in them`
+        )
+      )
       expect(be.views.problems.filter((p) => p.table === qualifiedName(CSAT) || p.table === qualifiedName(MSGS))).toEqual([])
     } finally {
       await be.engine.close()
     }
     // Opened again: nothing is downloaded, the files found not to be Parquet either (the store remembers them by ETag).
     const downloads: number[] = []
-    const again = await openBucketEngine(fileStoreFor(provider, join(work, 'data'), id), buildInventory(index.objects.values(), { now: NOW }), index.objects, join(work, 'engine', `${id}-again`), {
-      now: NOW,
-      onDownload: (p) => downloads.push(p.filesTotal)
-    })
+    const again = await openBucketEngine(
+      fileStoreFor(provider, join(work, 'data'), id),
+      buildInventory(index.objects.values(), { now: NOW }),
+      index.objects,
+      join(work, 'engine', `${id}-again`),
+      {
+        now: NOW,
+        onDownload: (p) => downloads.push(p.filesTotal)
+      }
+    )
     try {
       expect(downloads.at(-1)).toBe(0)
       expect(again.views.notes.map((n) => n.table)).toEqual(expect.arrayContaining([qualifiedName(CSAT), qualifiedName(MSGS)]))
@@ -75,10 +99,26 @@ describe.each(targets)('the engine on the %s', (name, make) => {
 })
 
 describe('the CLI', () => {
-  it('query gives the rules\' rows and says on stderr what it left out', async () => {
+  it("query gives the rules' rows and says on stderr what it left out", async () => {
     let r: { stdout: string; stderr: string }
     try {
-      r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', 'query', 'SELECT tag, count(*) AS n FROM claudia_csat GROUP BY 1', '--format', 'csv', '--bucket', root, '--now', new Date(NOW).toISOString()], { env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') } })
+      r = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/export-explorer.ts',
+          'query',
+          'SELECT tag, count(*) AS n FROM claudia_csat GROUP BY 1',
+          '--format',
+          'csv',
+          '--bucket',
+          root,
+          '--now',
+          new Date(NOW).toISOString()
+        ],
+        { env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') } }
+      )
     } catch (e) {
       throw new Error(`query failed: ${(e as { stderr: string }).stderr}`)
     }

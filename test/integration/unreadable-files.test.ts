@@ -32,7 +32,9 @@ afterAll(async () => {
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args, '--bucket', root, '--now', new Date(NOW).toISOString()], { env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') } })
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args, '--bucket', root, '--now', new Date(NOW).toISOString()], {
+      env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') }
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string }
@@ -41,7 +43,7 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 describe('unreadable Parquet files, without the engine', () => {
-  it('are learned from each file\'s ends, once per key and ETag (the fallback copy checked in turn)', async () => {
+  it("are learned from each file's ends, once per key and ETag (the fallback copy checked in turn)", async () => {
     const provider = new LocalFolderProvider(root)
     const inv = buildInventory((await refreshBucketIndex(provider, null, { now: NOW })).index.objects.values(), { now: NOW })
     const ranges: string[] = []
@@ -65,7 +67,9 @@ describe('unreadable Parquet files, without the engine', () => {
   it('doctor --json reports each as corrupt_file (error, hour, table, key) and exits 1; status says which copy it reads', async () => {
     const r = await cli(['doctor', '--json', '--since', d(H03)])
     expect(r.code).toBe(1)
-    const findings = (JSON.parse(r.stdout) as { findings: { kind: string; severity: string; date: string; hour: string; table: string; key: string; message: string }[] }).findings
+    const findings = (
+      JSON.parse(r.stdout) as { findings: { kind: string; severity: string; date: string; hour: string; table: string; key: string; message: string }[] }
+    ).findings
     const corrupt = findings.filter((f) => f.kind === 'corrupt_file')
     expect(corrupt.map((f) => [f.severity, f.date, f.hour, f.table, f.key])).toEqual([
       ['error', d(H04), h(H04), CSAT.table, BAD[0]],
@@ -73,14 +77,16 @@ describe('unreadable Parquet files, without the engine', () => {
       ['error', d(H04), h(H04), MSGS.table, BAD[2]],
       ['error', d(H04), h(H04), MSGS.table, BAD[3]]
     ])
-    expect(corrupt[1]?.message).toMatch(/part-1\.parquet is not a readable Parquet file \(zero bytes\)\. .*the previous readable ready copy .*snapshot_hour=03\/ is read instead/)
+    expect(corrupt[1]?.message).toMatch(
+      /part-1\.parquet is not a readable Parquet file \(zero bytes\)\. .*the previous readable ready copy .*snapshot_hour=03\/ is read instead/
+    )
     const status = await cli(['status', '--json'])
     const tables = (JSON.parse(status.stdout) as { tables: { table: string; latest_ready: { prefix: string } | null; note: string | null }[] }).tables
     expect(tables.find((t) => t.table === CSAT.table)).toMatchObject({ latest_ready: { prefix: csat03 }, note: expect.stringMatching(/is read instead/) })
     expect(tables.find((t) => t.table === MSGS.table)?.note).toMatch(/2 files are not readable Parquet and are left out/)
   }, 60_000)
 
-  it('the app\'s findings and overview (AppService) have them too', async () => {
+  it("the app's findings and overview (AppService) have them too", async () => {
     const service = new AppService({ provider: new LocalFolderProvider(root), connectionId: 'unreadable', dataDir: join(work, 'app'), now: () => NOW })
     try {
       const tl = await service.timeline({ fromHours: 6 })

@@ -11,7 +11,10 @@ import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
 type Gen = { readonly type: string; readonly value: fc.Arbitrary<string> }
 
 const CHARS = fc.constantFrom('a', 'b', 'N', 'u', 'l', ' ', ',', "'", '\\', '"', '(', ')', ':', '=', '[', ']', '{', '}', '\t', '\n', 'é', '1')
-const text = fc.oneof(fc.constantFrom('', 'NULL', 'null', ' ', ' a', 'a ', 'x,y', "it's", 'a\\b', '[1]', 'a=b', 'plain'), fc.string({ unit: CHARS, maxLength: 6 }))
+const text = fc.oneof(
+  fc.constantFrom('', 'NULL', 'null', ' ', ' a', 'a ', 'x,y', "it's", 'a\\b', '[1]', 'a=b', 'plain'),
+  fc.string({ unit: CHARS, maxLength: 6 })
+)
 const leaves: Gen[] = [
   { type: 'VARCHAR', value: text.map(quoteLiteral) },
   { type: 'INTEGER', value: fc.integer().map(String) },
@@ -21,8 +24,16 @@ const leaves: Gen[] = [
   { type: 'DOUBLE', value: fc.double().map((d) => `'${String(d)}'::DOUBLE`) },
   { type: 'DATE', value: fc.integer({ min: -700_000, max: 700_000 }).map((n) => `DATE '1970-01-01' + ${n}`) },
   { type: 'TIMESTAMP', value: fc.bigInt({ min: -60_000_000_000_000_000n, max: 60_000_000_000_000_000n }).map((n) => `make_timestamp(${n})`) },
-  { type: 'TIMESTAMP WITH TIME ZONE', value: fc.bigInt({ min: -60_000_000_000_000_000n, max: 60_000_000_000_000_000n }).map((n) => `make_timestamp(${n})::TIMESTAMPTZ`) },
-  { type: 'INTERVAL', value: fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -1000, max: 1000 }), fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n })).map(([m, d, us]) => `to_months(${m}) + to_days(${d}) + to_microseconds(${us})`) },
+  {
+    type: 'TIMESTAMP WITH TIME ZONE',
+    value: fc.bigInt({ min: -60_000_000_000_000_000n, max: 60_000_000_000_000_000n }).map((n) => `make_timestamp(${n})::TIMESTAMPTZ`)
+  },
+  {
+    type: 'INTERVAL',
+    value: fc
+      .tuple(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -1000, max: 1000 }), fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }))
+      .map(([m, d, us]) => `to_months(${m}) + to_days(${d}) + to_microseconds(${us})`)
+  },
   { type: 'TIME', value: fc.bigInt({ min: 0n, max: 86_399_999_999n }).map((us) => `TIME '00:00:00' + to_microseconds(${us})`) },
   { type: 'UUID', value: fc.uuid().map((u) => `'${u}'::UUID`) },
   { type: 'BLOB', value: fc.uint8Array({ maxLength: 6 }).map((b) => `from_hex('${Buffer.from(b).toString('hex')}')`) },
@@ -49,7 +60,9 @@ function gen(depth: number): fc.Arbitrary<Gen> {
   )
   const map = gen(depth - 1).map((v) => ({
     type: `MAP(VARCHAR, ${v.type})`,
-    value: fc.uniqueArray(text, { maxLength: 3 }).chain((ks) => fc.tuple(...ks.map(() => nullable(v.value))).map((vs) => `MAP {${ks.map((k, i) => `${quoteLiteral(k)}: ${vs[i]}`).join(', ')}}`))
+    value: fc
+      .uniqueArray(text, { maxLength: 3 })
+      .chain((ks) => fc.tuple(...ks.map(() => nullable(v.value))).map((vs) => `MAP {${ks.map((k, i) => `${quoteLiteral(k)}: ${vs[i]}`).join(', ')}}`))
   }))
   return fc.oneof({ weight: 2, arbitrary: leaf }, { weight: 2, arbitrary: list }, { weight: 2, arbitrary: struct }, { weight: 1, arbitrary: map })
 }
@@ -90,7 +103,10 @@ describe('nested values in the grid, against native DuckDB 1.5', () => {
     let nested = 0
     for (const s of samples) {
       const v = `CAST(${s.value} AS ${s.type})`
-      const [head] = (await (await conn.runAndReadAll(`SELECT CAST(${v} AS VARCHAR) AS want, typeof(${v}) AS t`)).getRowObjects()) as { want: string | null; t: string }[]
+      const [head] = (await (await conn.runAndReadAll(`SELECT CAST(${v} AS VARCHAR) AS want, typeof(${v}) AS t`)).getRowObjects()) as {
+        want: string | null
+        t: string
+      }[]
       const shape = parseDuckDbType(head!.t)
       // The type name DuckDB prints reads into the nesting it was built with.
       expect(varcharShapeSql(shape)).toBe(varcharShapeSql(parseDuckDbType(s.type)))

@@ -48,10 +48,16 @@ const str = fc.string({ unit: 'grapheme', maxLength: 12 })
 const COLUMNS: Column[] = [
   { type: 'INTEGER', kind: 'int', value: fc.integer().map(String) },
   { type: 'BIGINT', kind: 'big', value: fc.bigInt(-(twoTo(63) - 1n), twoTo(63) - 1n).map(String) },
-  { type: 'HUGEINT', kind: 'big', value: fc.oneof(fc.bigInt(-(twoTo(126)), twoTo(126)), fc.bigInt(-(twoTo(53) - 1n), twoTo(53) - 1n)).map(String) },
+  { type: 'HUGEINT', kind: 'big', value: fc.oneof(fc.bigInt(-twoTo(126), twoTo(126)), fc.bigInt(-(twoTo(53) - 1n), twoTo(53) - 1n)).map(String) },
   { type: 'DECIMAL(18,3)', kind: 'decimal', value: fc.bigInt(-(10n ** 18n - 1n), 10n ** 18n - 1n).map((v) => scaled(v, 3)) },
   { type: 'DECIMAL(38,10)', kind: 'decimal', value: fc.bigInt(-(10n ** 38n - 1n), 10n ** 38n - 1n).map((v) => scaled(v, 10)) },
-  { type: 'DOUBLE', kind: 'double', value: fc.double().map((d) => quoteLiteral(Number.isNaN(d) ? 'nan' : d === Infinity ? 'inf' : d === -Infinity ? '-inf' : Object.is(d, -0) ? '-0.0' : String(d))) },
+  {
+    type: 'DOUBLE',
+    kind: 'double',
+    value: fc
+      .double()
+      .map((d) => quoteLiteral(Number.isNaN(d) ? 'nan' : d === Infinity ? 'inf' : d === -Infinity ? '-inf' : Object.is(d, -0) ? '-0.0' : String(d)))
+  },
   { type: 'FLOAT', kind: 'float', value: fc.float({ noNaN: true, noDefaultInfinity: true }).map((d) => quoteLiteral(String(d))) },
   { type: 'VARCHAR', kind: 'text', value: str.map(quoteLiteral) },
   { type: 'BOOLEAN', kind: 'other', value: fc.boolean().map(String) },
@@ -60,13 +66,35 @@ const COLUMNS: Column[] = [
   { type: 'TIMESTAMP', kind: 'other', value: fc.bigInt(-(10n ** 16n), 10n ** 16n).map((us) => `make_timestamp(${us})`) },
   { type: 'TIMESTAMPTZ', kind: 'other', value: fc.bigInt(-(10n ** 16n), 10n ** 16n).map((us) => `make_timestamp(${us})::TIMESTAMPTZ`) },
   // Parquet's INTERVAL holds milliseconds (DuckDB drops the microseconds on writing): the README says so.
-  { type: 'INTERVAL', kind: 'other', value: fc.tuple(fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: -1e9, max: 1e9 })).map(([m, d, ms]) => `(to_months(${m}) + to_days(${d}) + to_microseconds(${ms * 1000}))`) },
+  {
+    type: 'INTERVAL',
+    kind: 'other',
+    value: fc
+      .tuple(fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: -1e9, max: 1e9 }))
+      .map(([m, d, ms]) => `(to_months(${m}) + to_days(${d}) + to_microseconds(${ms * 1000}))`)
+  },
   { type: 'UUID', kind: 'other', value: fc.uuid().map(quoteLiteral) },
   { type: 'BLOB', kind: 'other', value: fc.uint8Array({ maxLength: 10 }).map((b) => `from_hex('${Buffer.from(b).toString('hex')}')`) },
   { type: "ENUM('low', 'mid', 'high')", kind: 'other', value: fc.constantFrom('low', 'mid', 'high').map(quoteLiteral) },
-  { type: 'INTEGER[]', kind: 'nested', value: fc.array(fc.option(fc.integer({ min: -1e6, max: 1e6 })), { maxLength: 4 }).map((a) => `[${a.map((x) => (x === null ? 'NULL' : x)).join(', ')}]::INTEGER[]`) },
-  { type: 'STRUCT(a INTEGER, b VARCHAR)', kind: 'nested', value: fc.tuple(fc.integer({ min: -1e6, max: 1e6 }), str).map(([a, b]) => `{'a': ${a}, 'b': ${quoteLiteral(b)}}`) },
-  { type: 'MAP(VARCHAR, INTEGER)', kind: 'nested', value: fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 5 }), fc.integer({ min: -1e6, max: 1e6 })), { selector: (t) => t[0], maxLength: 3 }).map((es) => `MAP {${es.map(([k, v]) => `${quoteLiteral(k)}: ${v}`).join(', ')}}`) }
+  {
+    type: 'INTEGER[]',
+    kind: 'nested',
+    value: fc
+      .array(fc.option(fc.integer({ min: -1e6, max: 1e6 })), { maxLength: 4 })
+      .map((a) => `[${a.map((x) => (x === null ? 'NULL' : x)).join(', ')}]::INTEGER[]`)
+  },
+  {
+    type: 'STRUCT(a INTEGER, b VARCHAR)',
+    kind: 'nested',
+    value: fc.tuple(fc.integer({ min: -1e6, max: 1e6 }), str).map(([a, b]) => `{'a': ${a}, 'b': ${quoteLiteral(b)}}`)
+  },
+  {
+    type: 'MAP(VARCHAR, INTEGER)',
+    kind: 'nested',
+    value: fc
+      .uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 5 }), fc.integer({ min: -1e6, max: 1e6 })), { selector: (t) => t[0], maxLength: 3 })
+      .map((es) => `MAP {${es.map(([k, v]) => `${quoteLiteral(k)}: ${v}`).join(', ')}}`)
+  }
 ]
 
 const tableSql = (rows: (string | null)[][]): string =>
@@ -77,7 +105,8 @@ const rowsArb = fc.array(fc.tuple(...COLUMNS.map((c) => fc.option(c.value, { fre
 /** What a JSON reader must get for one value, from DuckDB's own text of it (and its to_json for nested ones). */
 function expectJson(kind: Kind, text: string | null, nestedJson: string | null, got: unknown): void {
   if (text === null) return void expect(got).toBeNull()
-  const exactDecimal = (n: number): boolean => Number(text) === n && String(n) === (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text).replace(/^-0$/, '0')
+  const exactDecimal = (n: number): boolean =>
+    Number(text) === n && String(n) === (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text).replace(/^-0$/, '0')
   switch (kind) {
     case 'int':
       return void expect(got).toBe(Number(text))
@@ -108,10 +137,15 @@ describe('every value leaves the engine right', () => {
         const sql = tableSql(rows)
         const names = COLUMNS.map((_, i) => `c${i}`)
         // DuckDB's own text of every value, and to_json of the nested ones.
-        const ref = await plain.rows(`SELECT ${names.map((n) => `CAST(${n} AS VARCHAR) AS ${n}`).join(', ')}, ${names.map((n) => `to_json(${n})::VARCHAR AS j_${n}`).join(', ')} FROM (${sql})`)
+        const ref = await plain.rows(
+          `SELECT ${names.map((n) => `CAST(${n} AS VARCHAR) AS ${n}`).join(', ')}, ${names.map((n) => `to_json(${n})::VARCHAR AS j_${n}`).join(', ')} FROM (${sql})`
+        )
 
         const text = await engine.selectAll(sql, { asText: true })
-        expect(text.rows.map((r) => r.map((v) => (v === null ? null : String(v)))), sql).toEqual(ref.map((r) => names.map((n) => r[n] ?? null)))
+        expect(
+          text.rows.map((r) => r.map((v) => (v === null ? null : String(v)))),
+          sql
+        ).toEqual(ref.map((r) => names.map((n) => r[n] ?? null)))
 
         const typed = await engine.selectAll(sql)
         const isFloat = typed.columns.types.map((t) => t.toString() === 'FLOAT')
@@ -161,15 +195,21 @@ describe('every value leaves the engine right', () => {
   it('the CLI prints sum() over INTEGERs and other wide numbers exactly, in table, JSON and CSV', async () => {
     const bucket = await mkdtemp(join(tmpdir(), 'ee-values-bucket-'))
     const cli = (format: string): Promise<{ stdout: string }> =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', 'query', sumSql, '--bucket', bucket, '--format', format], { env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') } })
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', 'query', sumSql, '--bucket', bucket, '--format', format], {
+        env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') }
+      })
     // 2,000 INTEGERs of 2^31-1: the sum is a HUGEINT past 2^32; a HUGEINT past 2^53 and a DECIMAL a double cannot
     // hold are strings in JSON, a DECIMAL it can hold is a number.
-    const sumSql = 'SELECT sum(x) AS s, sum(x)::HUGEINT * 10000000 AS wide, 1234567890123.4567::DECIMAL(18,4) AS d, 12.5::DECIMAL(18,4) AS e FROM (SELECT 2147483647::INTEGER AS x FROM range(2000))'
+    const sumSql =
+      'SELECT sum(x) AS s, sum(x)::HUGEINT * 10000000 AS wide, 1234567890123.4567::DECIMAL(18,4) AS d, 12.5::DECIMAL(18,4) AS e FROM (SELECT 2147483647::INTEGER AS x FROM range(2000))'
     try {
       expect(JSON.parse((await cli('json')).stdout)).toEqual([{ s: 4294967294000, wide: '42949672940000000000', d: '1234567890123.4567', e: 12.5 }])
       expect((await cli('csv')).stdout).toBe('s,wide,d,e\n4294967294000,42949672940000000000,1234567890123.4567,12.5000\n')
       const table = (await cli('table')).stdout.split('\n').map((l) => l.trim().split(/\s+/))
-      expect(table.slice(0, 2)).toEqual([['s', 'wide', 'd', 'e'], ['4294967294000', '42949672940000000000', '1234567890123.4567', '12.5000']])
+      expect(table.slice(0, 2)).toEqual([
+        ['s', 'wide', 'd', 'e'],
+        ['4294967294000', '42949672940000000000', '1234567890123.4567', '12.5000']
+      ])
     } finally {
       await rm(bucket, { recursive: true, force: true })
     }

@@ -39,7 +39,10 @@ beforeAll(async () => {
   columns = new Map()
   for (const t of CATALOG) {
     const described = await db.rows(`DESCRIBE ${logicalSql(t)}`)
-    columns.set(qualifiedName(t), described.map((r) => ({ name: String(r['column_name']), type: String(r['column_type']) })))
+    columns.set(
+      qualifiedName(t),
+      described.map((r) => ({ name: String(r['column_name']), type: String(r['column_type']) }))
+    )
   }
 }, 120_000)
 afterAll(async () => {
@@ -79,7 +82,12 @@ describe('generated definitions parse in their dialects', () => {
       for (const t of CATALOG) {
         const kinds = r.statements.filter((s) => s.table === qualifiedName(t)).map((s) => `${s.kind} ${s.creates ?? ''}`)
         expect(kinds, `${engine} ${t.table}`).toEqual(
-          expect.arrayContaining([`external_table ${t.schema}.${t.table}_v1`, `external_table ${t.schema}.${t.table}_v2`, `view ${t.schema}.${t.table}`, ...(t.mode === 'full' ? ['pinned '] : [])])
+          expect.arrayContaining([
+            `external_table ${t.schema}.${t.table}_v1`,
+            `external_table ${t.schema}.${t.table}_v2`,
+            `view ${t.schema}.${t.table}`,
+            ...(t.mode === 'full' ? ['pinned '] : [])
+          ])
         )
       }
       for (const s of r.statements) expect(parseErrors(s.dialect, s.sql), `${engine} ${s.kind} ${s.creates}:\n${s.sql}`).toEqual([])
@@ -109,7 +117,9 @@ describe('generated definitions parse in their dialects', () => {
     expect(v2).toContain("LOCATION 's3://demo-export/customer-a/v2/datamart_claudia/claudia_messages/'")
     expect(v2).toContain("'projection.etl_hour.values' = '00,01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,17,18,19,20,21,22,23'")
     expect(v2).toMatch(/'projection.etl_date.range' = '2026-11-03,NOW'/)
-    expect(v2).toContain("'storage.location.template' = 's3://demo-export/customer-a/v2/datamart_claudia/claudia_messages/etl_date=${etl_date}/etl_hour=${etl_hour}/'")
+    expect(v2).toContain(
+      "'storage.location.template' = 's3://demo-export/customer-a/v2/datamart_claudia/claudia_messages/etl_date=${etl_date}/etl_hour=${etl_hour}/'"
+    )
     expect(v1).toContain('PARTITIONED BY (`etl_date` string)')
     expect(v1).toMatch(/'projection.etl_date.values' = '__initial__,2026-10-\d\d,/)
     expect(v1).not.toContain('MSCK')
@@ -118,7 +128,13 @@ describe('generated definitions parse in their dialects', () => {
     expect(bqV2).toContain('WITH PARTITION COLUMNS (`snapshot_date` STRING, `snapshot_hour` STRING)')
     expect(bqV2).toContain("hive_partition_uri_prefix = 'gs://demo-export/customer-a/v2/datamart_claudia/claudia_conversation'")
     expect(bqV2).toContain('require_hive_partition_filter = false')
-    expect(bq.statements.map((s) => s.creates)).toEqual(['export', 'export.claudia_conversation_v1', 'export.claudia_conversation_v2', 'export.claudia_conversation', null])
+    expect(bq.statements.map((s) => s.creates)).toEqual([
+      'export',
+      'export.claudia_conversation_v1',
+      'export.claudia_conversation_v2',
+      'export.claudia_conversation',
+      null
+    ])
   })
 
   it('writes every DuckDB type as a type of each warehouse that its grammar accepts (names as DuckDB prints them)', async () => {
@@ -130,9 +146,31 @@ describe('generated definitions parse in their dialects', () => {
     const cols = described.map((r) => ({ name: String(r['column_name']), type: String(r['column_type']) }))
     expect(cols.map((c) => c.type)).toContain('STRUCT("x y" INTEGER, z VARCHAR[])')
     const hiveCols = cols.map((c) => `${c.name}=${hiveType(c.type).text}`)
-    expect(hiveCols).toEqual(expect.arrayContaining(['e=decimal(38,0)', 'i=decimal(18,3)', 'o=timestamp', 'p=bigint', 'r=array<int>', 's=array<array<int>>', 't=struct<`x y`:int,`z`:array<string>>', 'u=map<string,int>']))
+    expect(hiveCols).toEqual(
+      expect.arrayContaining([
+        'e=decimal(38,0)',
+        'i=decimal(18,3)',
+        'o=timestamp',
+        'p=bigint',
+        'r=array<int>',
+        's=array<array<int>>',
+        't=struct<`x y`:int,`z`:array<string>>',
+        'u=map<string,int>'
+      ])
+    )
     const bqCols = cols.map((c) => `${c.name}=${bigQueryType(c.type).text}`)
-    expect(bqCols).toEqual(expect.arrayContaining(['i=NUMERIC(18, 3)', 'j=BIGNUMERIC(38, 10)', 'n=DATETIME', 'o=TIMESTAMP', 'p=TIME', 's=ARRAY<STRUCT<element ARRAY<INT64>>>', 'u=ARRAY<STRUCT<key STRING, value INT64>>', 'w=STRING']))
+    expect(bqCols).toEqual(
+      expect.arrayContaining([
+        'i=NUMERIC(18, 3)',
+        'j=BIGNUMERIC(38, 10)',
+        'n=DATETIME',
+        'o=TIMESTAMP',
+        'p=TIME',
+        's=ARRAY<STRUCT<element ARRAY<INT64>>>',
+        'u=ARRAY<STRUCT<key STRING, value INT64>>',
+        'w=STRING'
+      ])
+    )
     expect(bigQueryType('INTERVAL').caveat).toMatch(/no BigQuery type/)
     expect(hiveType('NOT A TYPE(').caveat).toMatch(/not understood/)
     const only = new Map([['datamart_claudia.claudia_csat', cols]])
@@ -146,9 +184,18 @@ describe('generated definitions parse in their dialects', () => {
 
   it('refuses an engine that cannot read the connection, and a table the catalog does not know, saying what to do', () => {
     const base = { database: null, table: null, inventory: snap.inventory, columns, now }
-    expect(warehouseDdl({ ...base, engine: 'athena', location: 'gs://b/p' })).toMatchObject({ ok: false, message: expect.stringMatching(/Athena reads S3.*BigQuery \(--engine bigquery\)/) })
-    expect(warehouseDdl({ ...base, engine: 'bigquery', location: 's3://b' })).toMatchObject({ ok: false, message: expect.stringMatching(/Athena \(--engine athena\)/) })
-    expect(warehouseDdl({ ...base, engine: 'athena', location: null, table: 'nope' })).toMatchObject({ ok: false, message: expect.stringMatching(/nope is not a table of the catalog/) })
+    expect(warehouseDdl({ ...base, engine: 'athena', location: 'gs://b/p' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/Athena reads S3.*BigQuery \(--engine bigquery\)/)
+    })
+    expect(warehouseDdl({ ...base, engine: 'bigquery', location: 's3://b' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/Athena \(--engine athena\)/)
+    })
+    expect(warehouseDdl({ ...base, engine: 'athena', location: null, table: 'nope' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/nope is not a table of the catalog/)
+    })
     const local = warehouseDdl({ ...base, engine: 'athena', location: null })
     expect(local.ok && local.notes[0]).toMatch(/local folder: replace s3:\/\/YOUR_BUCKET\/YOUR_PREFIX/)
   })
@@ -162,27 +209,46 @@ describe('generated definitions parse in their dialects', () => {
 function warehouseFiles(prefix: string, leaveOut: ReadonlySet<string> = new Set()): string[] {
   return snap.inventory.objects
     .map((o) => o.key)
-    .filter((k) => k.startsWith(prefix) && k.endsWith('.parquet') && !/^[_.]/.test(k.slice(k.lastIndexOf('/') + 1)) && !leaveOut.has(k.slice(0, k.lastIndexOf('/') + 1)) && !unreadable.has(k))
+    .filter(
+      (k) =>
+        k.startsWith(prefix) &&
+        k.endsWith('.parquet') &&
+        !/^[_.]/.test(k.slice(k.lastIndexOf('/') + 1)) &&
+        !leaveOut.has(k.slice(0, k.lastIndexOf('/') + 1)) &&
+        !unreadable.has(k)
+    )
     .sort()
 }
 
 /** An external table in DuckDB: the declared columns by name (NULL where a file lacks one), the partition columns as
  * strings from the paths, and the engine's file column ("$path" for Athena, _FILE_NAME for BigQuery). */
-async function emulateExternalTable(engine: 'athena' | 'bigquery', t: CatalogTable, version: 'v1' | 'v2', database: string, leaveOut?: ReadonlySet<string>): Promise<void> {
+async function emulateExternalTable(
+  engine: 'athena' | 'bigquery',
+  t: CatalogTable,
+  version: 'v1' | 'v2',
+  database: string,
+  leaveOut?: ReadonlySet<string>
+): Promise<void> {
   const files = warehouseFiles(`${version}/${t.schema}/${t.table}/`, leaveOut).map((k) => join(demo.bucketDir, k))
   const declared = (columns.get(qualifiedName(t)) ?? []).filter((c) => !(t.mode === 'parts' && ['etl_date', 'etl_hour'].includes(c.name)))
   const partitions = t.mode === 'parts' ? ['etl_date', 'etl_hour'] : ['snapshot_date', 'snapshot_hour']
   const fileColumn = engine === 'athena' ? '$path' : '_FILE_NAME'
   const name = `${quoteIdent(database)}.${quoteIdent(`${t.table}_${version}`)}`
   if (files.length === 0) {
-    const cols = [...declared.map((c) => `CAST(NULL AS ${c.type}) AS ${quoteIdent(c.name)}`), ...partitions.map((p) => `CAST(NULL AS VARCHAR) AS ${quoteIdent(p)}`), `CAST(NULL AS VARCHAR) AS ${quoteIdent(fileColumn)}`]
+    const cols = [
+      ...declared.map((c) => `CAST(NULL AS ${c.type}) AS ${quoteIdent(c.name)}`),
+      ...partitions.map((p) => `CAST(NULL AS VARCHAR) AS ${quoteIdent(p)}`),
+      `CAST(NULL AS VARCHAR) AS ${quoteIdent(fileColumn)}`
+    ]
     await db.run(`CREATE OR REPLACE VIEW ${name} AS SELECT ${cols.join(', ')} WHERE false`)
     return
   }
   const read = `read_parquet([${files.map(quoteLiteral).join(', ')}], union_by_name = true, hive_partitioning = true, hive_types_autocast = false, filename = true)`
   const present = new Set((await db.rows(`DESCRIBE SELECT * FROM ${read}`)).map((r) => String(r['column_name'])))
   const cols = [
-    ...declared.map((c) => (present.has(c.name) ? `CAST(${quoteIdent(c.name)} AS ${c.type}) AS ${quoteIdent(c.name)}` : `CAST(NULL AS ${c.type}) AS ${quoteIdent(c.name)}`)),
+    ...declared.map((c) =>
+      present.has(c.name) ? `CAST(${quoteIdent(c.name)} AS ${c.type}) AS ${quoteIdent(c.name)}` : `CAST(NULL AS ${c.type}) AS ${quoteIdent(c.name)}`
+    ),
     ...partitions.filter((p) => version === 'v2' || p === partitions[0]).map((p) => quoteIdent(p)),
     `filename AS ${quoteIdent(fileColumn)}`
   ]
@@ -190,7 +256,8 @@ async function emulateExternalTable(engine: 'athena' | 'bigquery', t: CatalogTab
 }
 
 /** GoogleSQL to DuckDB: only the quoting differs (`dataset.table` and `column` become "dataset"."table" and "column"). */
-const fromBigQuery = (sql: string): string => sql.replace(/`((?:[^`\\]|\\.)*)`/g, (_m, name: string) => name.replaceAll('\\`', '`').split('.').map(quoteIdent).join('.'))
+const fromBigQuery = (sql: string): string =>
+  sql.replace(/`((?:[^`\\]|\\.)*)`/g, (_m, name: string) => name.replaceAll('\\`', '`').split('.').map(quoteIdent).join('.'))
 
 /** Rows in one and not the other (as multisets), over the view's columns. The view is read once: where only a row
  * position could break a tie, each run of it may keep another row, as in a warehouse. */
@@ -219,7 +286,7 @@ describe.each(['athena', 'bigquery'] as const)('the %s views, run in DuckDB over
   const database = `${engine}_views`
   const translate = (sql: string): string => (engine === 'athena' ? sql : fromBigQuery(sql))
 
-  it('equal the app\'s logical tables, except where a note says why (no row position; a folder without _SUCCESS; an empty copy)', async () => {
+  it("equal the app's logical tables, except where a note says why (no row position; a folder without _SUCCESS; an empty copy)", async () => {
     const r = generate(engine, { database })
     await db.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(database)}`)
     const noted: string[] = []
@@ -248,7 +315,9 @@ describe.each(['athena', 'bigquery'] as const)('the %s views, run in DuckDB over
       if (unready) {
         noted.push(qn)
         // Leave out exactly the folders the note names (no _SUCCESS): then the view is the logical table.
-        const leaveOut = new Set([...snap.inventory.folders.values()].filter((f) => f.ref.schema === t.schema && f.ref.table === t.table && f.marker === null).map((f) => f.ref.prefix))
+        const leaveOut = new Set(
+          [...snap.inventory.folders.values()].filter((f) => f.ref.schema === t.schema && f.ref.table === t.table && f.marker === null).map((f) => f.ref.prefix)
+        )
         for (const version of ['v1', 'v2'] as const) await emulateExternalTable(engine, t, version, database, leaveOut)
         await db.run(translate(view.sql))
       }
@@ -271,6 +340,8 @@ describe.each(['athena', 'bigquery'] as const)('the %s views, run in DuckDB over
     }
     // The demo's folders without _SUCCESS and its empty copy are each named in a note, and differ as it says.
     expect(noted.length).toBeGreaterThan(0)
-    console.log(`${engine}: views differ from the app by a note in ${noted.join(', ')}; keys held twice in one file that the warehouse resolved otherwise: ${tiedKeys.join('; ')}`)
+    console.log(
+      `${engine}: views differ from the app by a note in ${noted.join(', ')}; keys held twice in one file that the warehouse resolved otherwise: ${tiedKeys.join('; ')}`
+    )
   }, 240_000)
 })

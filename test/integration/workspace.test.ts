@@ -27,7 +27,12 @@ afterAll(async () => {
 describe('Workspace', () => {
   it('opens the demo first, refreshes, cancels without losing what is shown, and refreshes itself after :40', async () => {
     let clock = Date.UTC(2026, 10, 20, 10, 5)
-    const w = new Workspace({ dataDir: join(work, 'a'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, clock: () => clock })
+    const w = new Workspace({
+      dataDir: join(work, 'a'),
+      secrets: new MemorySecretStore(),
+      demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+      clock: () => clock
+    })
     const overview = await dispatch(w, 'overview', {})
     expect(overview.ok).toBe(true)
     expect((await w.connections()).active).toBe('demo')
@@ -63,7 +68,12 @@ describe('Workspace', () => {
 
   it('dispose during the mirror build stops it and resolves only when nothing more is written under the data folder', async () => {
     const dataDir = join(work, 'dispose')
-    const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+    const w = new Workspace({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+      autoRefresh: false
+    })
     await dispatch(w, 'overview', {})
     await w.running
     // The first refresh started the mirror's build in the background; it is under way now.
@@ -84,7 +94,17 @@ describe('Workspace', () => {
     const opts = { dataDir: join(work, 'b'), secrets, demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false }
     const w = new Workspace(opts)
     const saved = await w.connectionSave({ connection: { name: 'copy', provider: 'local', path: demo.bucketDir } as never })
-    const k = await w.connectionSave({ connection: { name: 'keys', provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9', auth: { kind: 'static', accessKeyId: 'AK' } } as never, secretAccessKey: 'sekret' })
+    const k = await w.connectionSave({
+      connection: {
+        name: 'keys',
+        provider: 's3',
+        bucket: 'b',
+        prefix: '',
+        endpoint: 'http://127.0.0.1:9',
+        auth: { kind: 'static', accessKeyId: 'AK' }
+      } as never,
+      secretAccessKey: 'sekret'
+    })
     expect(await secrets.get(`s3-secret-${k.id}`)).toBe('sekret')
     await w.connectionOpen({ id: saved.id })
     await w.dispose()
@@ -107,8 +127,20 @@ describe('Workspace', () => {
   it('exports in the background with progress; a cancelled export leaves no file; a desktop export needs the chosen path', async () => {
     const dataDir = join(work, 'c')
     const out = join(work, 'exports')
-    const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false, exportDir: out })
-    const done = await w.exportStart({ sql: 'SELECT tenant_id, count(*) AS n FROM cloud_chat_messages GROUP BY 1 ORDER BY 1', format: 'csv', path: join(out, 'ok.csv'), overwrite: false, asOf: null })
+    const w = new Workspace({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+      autoRefresh: false,
+      exportDir: out
+    })
+    const done = await w.exportStart({
+      sql: 'SELECT tenant_id, count(*) AS n FROM cloud_chat_messages GROUP BY 1 ORDER BY 1',
+      format: 'csv',
+      path: join(out, 'ok.csv'),
+      overwrite: false,
+      asOf: null
+    })
     let job = done
     while (job.running) job = await new Promise((r) => setTimeout(() => r(w.exportStatus({ id: done.id })), 50))
     expect(job.error).toBeNull()
@@ -118,7 +150,13 @@ describe('Workspace', () => {
     expect(text.split('\n').filter(Boolean).length - 1).toBe(job.rows)
     expect(job.bytes).toBe(Buffer.byteLength(text))
 
-    const big = await w.exportStart({ sql: 'SELECT range AS i, md5(range::VARCHAR) AS h FROM range(20000000)', format: 'csv', path: join(out, 'big.csv'), overwrite: false, asOf: null })
+    const big = await w.exportStart({
+      sql: 'SELECT range AS i, md5(range::VARCHAR) AS h FROM range(20000000)',
+      format: 'csv',
+      path: join(out, 'big.csv'),
+      overwrite: false,
+      asOf: null
+    })
     // Cancel while DuckDB is writing it: the job shows the bytes written so far (DuckDB's own progress does not move here).
     for (let i = 0; i < 200 && w.exportStatus({ id: big.id }).bytes === 0; i++) await new Promise((r) => setTimeout(r, 50))
     const writing = w.exportStatus({ id: big.id })
@@ -135,8 +173,16 @@ describe('Workspace', () => {
 
     // With a native save dialog, only the path the user chose there may be written.
     const chosen = join(out, 'chosen.csv')
-    const desk = new Workspace({ dataDir, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false, platform: { downloadsDir: out, chooseSavePath: async () => chosen, showInFolder: () => {} } })
-    await expect(desk.exportStart({ sql: 'SELECT 1', format: 'csv', path: join(out, 'sneaky.csv'), overwrite: false, asOf: null })).rejects.toThrow(/Choose where to save/)
+    const desk = new Workspace({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+      autoRefresh: false,
+      platform: { downloadsDir: out, chooseSavePath: async () => chosen, showInFolder: () => {} }
+    })
+    await expect(desk.exportStart({ sql: 'SELECT 1', format: 'csv', path: join(out, 'sneaky.csv'), overwrite: false, asOf: null })).rejects.toThrow(
+      /Choose where to save/
+    )
     expect((await desk.chooseSavePath({ defaultName: 'x.csv', format: 'csv' })).path).toBe(chosen)
     const j = await desk.exportStart({ sql: 'SELECT 1 AS one', format: 'csv', path: chosen, overwrite: false, asOf: null })
     let s = j
@@ -156,7 +202,12 @@ describe('Workspace', () => {
     // As the vendor wrote it: an object written after the evaluation instant would not exist yet.
     await utimes(file, written, written)
     try {
-      const w = new Workspace({ dataDir: join(work, 'd'), secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) }, autoRefresh: false })
+      const w = new Workspace({
+        dataDir: join(work, 'd'),
+        secrets: new MemorySecretStore(),
+        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+        autoRefresh: false
+      })
       const r = await dispatch(w, 'hour', { start: `${h.date}T${h.hour}:00:00Z` })
       expect(r.ok).toBe(true)
       const detail = (r as { result: HourDetail }).result

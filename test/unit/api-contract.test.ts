@@ -12,7 +12,12 @@ describe('validateArgs', () => {
     expect(validateArgs('timeline', { fromHours: 168 }).ok).toBe(true)
     expect(validateArgs('hour', { start: '2026-11-05T14:00:00Z' }).ok).toBe(true)
     expect(validateArgs('refresh', { full: false }).ok).toBe(true)
-    expect(validateArgs('connectionSave', { connection: { name: 'x', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AK' } }, secretAccessKey: 's' }).ok).toBe(true)
+    expect(
+      validateArgs('connectionSave', {
+        connection: { name: 'x', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AK' } },
+        secretAccessKey: 's'
+      }).ok
+    ).toBe(true)
     expect(validateArgs('connectionTest', { connection: { name: 'x', provider: 'local', path: '/tmp/x' } }).ok).toBe(true)
   })
   it('refuses extra, missing and ill-typed arguments with the reason', () => {

@@ -5,18 +5,47 @@ import { folderPrefix, manifestKey, parseKey } from '../../src/shared/bucket-key
 describe('parseKey: the layout', () => {
   it('reads a v2 full-table file with its date and hour as strings', () => {
     const r = parseKey('v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-03/snapshot_hour=03/part-0.parquet')
-    expect(r).toMatchObject({ kind: 'data', file: 'part-0.parquet', folder: { version: 'v2', schema: 'datamart_claudia', table: 'claudia_conversation', mode: 'full', partition: { kind: 'snapshot', date: '2026-11-03', hour: '03' }, prefix: 'v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-03/snapshot_hour=03/' } })
+    expect(r).toMatchObject({
+      kind: 'data',
+      file: 'part-0.parquet',
+      folder: {
+        version: 'v2',
+        schema: 'datamart_claudia',
+        table: 'claudia_conversation',
+        mode: 'full',
+        partition: { kind: 'snapshot', date: '2026-11-03', hour: '03' },
+        prefix: 'v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-03/snapshot_hour=03/'
+      }
+    })
   })
 
   it('reads v1 daily folders, __initial__ and v2 hourly parts folders', () => {
-    expect(parseKey('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-10-30/_SUCCESS')).toMatchObject({ kind: 'marker', folder: { version: 'v1', partition: { kind: 'snapshot', date: '2026-10-30', hour: null } } })
-    expect(parseKey('v1/datamart_claudia/claudia_messages/etl_date=__initial__/a.parquet')).toMatchObject({ kind: 'data', folder: { partition: { kind: 'etl', date: '__initial__', hour: null, initial: true } } })
-    expect(parseKey('v1/datamart_claudia/claudia_messages/etl_date=2026-11-02/a.parquet')).toMatchObject({ kind: 'data', folder: { partition: { kind: 'etl', date: '2026-11-02', hour: null, initial: false } } })
-    expect(parseKey('v2/datamart_cloudchat_saas/cloud_chat_messages/etl_date=2026-11-03/etl_hour=23/_SUCCESS')).toMatchObject({ kind: 'marker', folder: { mode: 'parts', partition: { date: '2026-11-03', hour: '23' } } })
+    expect(parseKey('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-10-30/_SUCCESS')).toMatchObject({
+      kind: 'marker',
+      folder: { version: 'v1', partition: { kind: 'snapshot', date: '2026-10-30', hour: null } }
+    })
+    expect(parseKey('v1/datamart_claudia/claudia_messages/etl_date=__initial__/a.parquet')).toMatchObject({
+      kind: 'data',
+      folder: { partition: { kind: 'etl', date: '__initial__', hour: null, initial: true } }
+    })
+    expect(parseKey('v1/datamart_claudia/claudia_messages/etl_date=2026-11-02/a.parquet')).toMatchObject({
+      kind: 'data',
+      folder: { partition: { kind: 'etl', date: '2026-11-02', hour: null, initial: false } }
+    })
+    expect(parseKey('v2/datamart_cloudchat_saas/cloud_chat_messages/etl_date=2026-11-03/etl_hour=23/_SUCCESS')).toMatchObject({
+      kind: 'marker',
+      folder: { mode: 'parts', partition: { date: '2026-11-03', hour: '23' } }
+    })
   })
 
   it('reads manifest keys of both versions', () => {
-    expect(parseKey('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json')).toEqual({ kind: 'manifest', key: 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json', version: 'v2', date: '2026-11-03', hour: '03' })
+    expect(parseKey('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json')).toEqual({
+      kind: 'manifest',
+      key: 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json',
+      version: 'v2',
+      date: '2026-11-03',
+      hour: '03'
+    })
     expect(parseKey('v1/_manifests/snapshot_date=2026-11-02/manifest.json')).toMatchObject({ kind: 'manifest', version: 'v1', hour: null })
     expect(parseKey('v2/_manifests/snapshot_date=2026-11-03/manifest.json').kind).toBe('unrecognized')
     expect(parseKey('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/other.json').kind).toBe('unrecognized')
@@ -69,7 +98,23 @@ describe('parseKey: the layout', () => {
   })
 
   it('never throws, whatever the key', () => {
-    const segment = fc.oneof(fc.constantFrom('v1', 'v2', '_manifests', 'datamart_claudia', 'claudia_messages', 'etl_date=__initial__', 'snapshot_date=2026-11-03', 'snapshot_hour=07', 'etl_hour=00', '_SUCCESS', 'a.parquet', ''), fc.string())
+    const segment = fc.oneof(
+      fc.constantFrom(
+        'v1',
+        'v2',
+        '_manifests',
+        'datamart_claudia',
+        'claudia_messages',
+        'etl_date=__initial__',
+        'snapshot_date=2026-11-03',
+        'snapshot_hour=07',
+        'etl_hour=00',
+        '_SUCCESS',
+        'a.parquet',
+        ''
+      ),
+      fc.string()
+    )
     fc.assert(
       fc.property(fc.array(segment, { maxLength: 8 }), (segs) => {
         const r = parseKey(segs.join('/'))
@@ -81,7 +126,10 @@ describe('parseKey: the layout', () => {
 
   it('builds the keys it parses', () => {
     const t = { schema: 'datamart_claudia', table: 'claudia_messages', mode: 'parts' as const }
-    expect(parseKey(`${folderPrefix(t, 'v2', '2026-11-05', '09')}x.parquet`)).toMatchObject({ kind: 'data', folder: { partition: { date: '2026-11-05', hour: '09' } } })
+    expect(parseKey(`${folderPrefix(t, 'v2', '2026-11-05', '09')}x.parquet`)).toMatchObject({
+      kind: 'data',
+      folder: { partition: { date: '2026-11-05', hour: '09' } }
+    })
     expect(parseKey(manifestKey('v2', '2026-11-05', '09'))).toMatchObject({ kind: 'manifest', date: '2026-11-05', hour: '09' })
     expect(parseKey(manifestKey('v1', '2026-11-01', null))).toMatchObject({ kind: 'manifest', version: 'v1', hour: null })
   })

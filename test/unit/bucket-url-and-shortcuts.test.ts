@@ -19,7 +19,14 @@ describe('bucket URL pasted as a bucket', () => {
 })
 
 describe('menu shortcuts in a browser', () => {
-  const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods })
+  const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({
+    key: k,
+    ctrlKey: false,
+    metaKey: false,
+    shiftKey: false,
+    altKey: false,
+    ...mods
+  })
   it('Ctrl/⌘+K opens the connections, Ctrl/⌘+Shift+F the findings; other keys are left to the page', () => {
     expect(shortcutCommand(key('k', { ctrlKey: true }))).toBe('connections')
     expect(shortcutCommand(key('K', { metaKey: true }))).toBe('connections')

@@ -46,7 +46,11 @@ describe('SQL quoting', () => {
     expect(none).toMatchObject({ ok: false, reason: 'no_ready_copy' })
     const empty = logicalTableSql(t, foldersForLogicalTable(buildInventory([manifest, obj(`${prefix}_SUCCESS`)]), t), (k) => k)
     expect(empty).toMatchObject({ ok: false, reason: 'no_files' })
-    const q = logicalTableSql(t, foldersForLogicalTable(buildInventory([manifest, obj(`${prefix}_SUCCESS`), obj(`${prefix}it's.parquet`)]), t), (k) => `/data/${k}`)
+    const q = logicalTableSql(
+      t,
+      foldersForLogicalTable(buildInventory([manifest, obj(`${prefix}_SUCCESS`), obj(`${prefix}it's.parquet`)]), t),
+      (k) => `/data/${k}`
+    )
     expect(q.ok && q.sql).toContain('hive_partitioning = false')
     expect(q.ok && q.sql).toContain(`'/data/${prefix}it''s.parquet'`)
   })

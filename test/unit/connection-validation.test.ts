@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest'
 import { ARG_LIMITS, validateArgs } from '../../src/shared/api-contract'
 import { validateConnection } from '../../src/shared/connection-config'
 
-const s3 = { id: 'c1', name: 'prod', provider: 's3', bucket: 'b', prefix: 'exports/', region: 'us-east-1', auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE', secretRef: 's3-secret-c1' } }
+const s3 = {
+  id: 'c1',
+  name: 'prod',
+  provider: 's3',
+  bucket: 'b',
+  prefix: 'exports/',
+  region: 'us-east-1',
+  auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE', secretRef: 's3-secret-c1' }
+}
 
 const nested = (levels: number): unknown => {
   let v: unknown = 'x'
@@ -20,7 +28,14 @@ describe('saved connection', () => {
     if (r.ok) expect(r.value).toEqual(s3)
     const local = validateConnection({ id: 'l', name: 'copy', provider: 'local', path: '/data/x', bucket: 'ignored' })
     expect(local.ok && local.value).toEqual({ id: 'l', name: 'copy', provider: 'local', path: '/data/x' })
-    const gcs = validateConnection({ id: 'g', name: 'g', provider: 'gcs', bucket: 'b', prefix: '', auth: { kind: 'key_file', keyFile: '/k.json', privateKey: 'leak' } })
+    const gcs = validateConnection({
+      id: 'g',
+      name: 'g',
+      provider: 'gcs',
+      bucket: 'b',
+      prefix: '',
+      auth: { kind: 'key_file', keyFile: '/k.json', privateKey: 'leak' }
+    })
     expect(gcs.ok && gcs.value).toEqual({ id: 'g', name: 'g', provider: 'gcs', bucket: 'b', prefix: '', auth: { kind: 'key_file', keyFile: '/k.json' } })
   })
 
@@ -78,7 +93,14 @@ describe('call arguments at the boundary', () => {
   })
 
   it('still admits the largest legitimate arguments', () => {
-    expect(validateArgs('exportStart', { sql: `SELECT '${'€'.repeat(999_991)}'`, format: 'csv', path: '/home/ana/Downloads/x.csv', overwrite: false, asOf: null }).ok).toBe(true)
-    expect(save({ name: 'new', provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9000', auth: { kind: 'static', accessKeyId: 'AK' } }, { secretAccessKey: 'k' }).ok).toBe(true)
+    expect(
+      validateArgs('exportStart', { sql: `SELECT '${'€'.repeat(999_991)}'`, format: 'csv', path: '/home/ana/Downloads/x.csv', overwrite: false, asOf: null }).ok
+    ).toBe(true)
+    expect(
+      save(
+        { name: 'new', provider: 's3', bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9000', auth: { kind: 'static', accessKeyId: 'AK' } },
+        { secretAccessKey: 'k' }
+      ).ok
+    ).toBe(true)
   })
 })

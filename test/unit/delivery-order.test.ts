@@ -33,7 +33,10 @@ describe('delivery order of parts folders', () => {
     fc.assert(
       fc.property(fc.uniqueArray(partsFolder, { selector: (f) => f.prefix, minLength: 1, maxLength: 40 }), fc.integer(), (folders, seed) => {
         // On v2 (a manifest exists), so that v2 parts folders count.
-        const listing = shuffle([obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json'), ...folders.flatMap((f) => readyFolder(f.prefix, f.at))], seed)
+        const listing = shuffle(
+          [obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json'), ...folders.flatMap((f) => readyFolder(f.prefix, f.at))],
+          seed
+        )
         const got = readyPartsFolders(buildInventory(listing), { schema: 'datamart_claudia', table: 'claudia_messages' }).map((f) => f.ref.prefix)
         const want = [...folders].sort((a, b) => a.at - b.at).map((f) => f.prefix)
         expect(got).toEqual(want)
@@ -54,12 +57,20 @@ describe('delivery order of parts folders', () => {
   })
 
   it('never reads a parts folder without _SUCCESS', () => {
-    const inv = buildInventory([...readyFolder('v1/datamart_claudia/claudia_messages/etl_date=2026-11-01/', LAST_V1_DELIVERY - DAY), obj('v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=03/part-0.parquet')])
+    const inv = buildInventory([
+      ...readyFolder('v1/datamart_claudia/claudia_messages/etl_date=2026-11-01/', LAST_V1_DELIVERY - DAY),
+      obj('v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=03/part-0.parquet')
+    ])
     expect(readyPartsFolders(inv, { schema: 'datamart_claudia', table: 'claudia_messages' }).map((f) => f.ref.partition.date)).toEqual(['2026-11-01'])
   })
 
   it('orders file names by code unit, never by locale', () => {
-    expect(['part-b.parquet', 'Part-a.parquet', 'part-10.parquet', 'part-9.parquet'].sort(compareFileNames)).toEqual(['Part-a.parquet', 'part-10.parquet', 'part-9.parquet', 'part-b.parquet'])
+    expect(['part-b.parquet', 'Part-a.parquet', 'part-10.parquet', 'part-9.parquet'].sort(compareFileNames)).toEqual([
+      'Part-a.parquet',
+      'part-10.parquet',
+      'part-9.parquet',
+      'part-b.parquet'
+    ])
   })
 })
 
@@ -110,7 +121,9 @@ describe('latest ready copy of a full table', () => {
     const inv = buildInventory([...v1, ...inFlight, manifest])
     expect(inv.version).toBe('v2')
     expect(latestReady(inv, t)?.ref.prefix).toBe('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/')
-    expect(foldersForLogicalTable(inv, { ...t, mode: 'full' }).map((f) => f.ref.prefix)).toEqual(['v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/'])
+    expect(foldersForLogicalTable(inv, { ...t, mode: 'full' }).map((f) => f.ref.prefix)).toEqual([
+      'v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/'
+    ])
     // Once a v2 copy is ready, v1 is never read again.
     const later = buildInventory([...v1, ...readyFolder(v2Prefix(FIRST_V2_DELIVERY + HOUR), FIRST_V2_DELIVERY + HOUR), manifest])
     expect(latestReady(later, t)?.ref.prefix).toBe(v2Prefix(FIRST_V2_DELIVERY + HOUR))
@@ -129,7 +142,7 @@ describe('latest ready copy of a full table', () => {
     expect(latestReady(inv, t, { asOf: LAST_V1_DELIVERY + HOUR })?.ref.partition.date).toBe('2026-11-02')
   })
 
-  it('as of T, a copy counts once its _SUCCESS was written at or before T, not from its hour\'s start', () => {
+  it("as of T, a copy counts once its _SUCCESS was written at or before T, not from its hour's start", () => {
     const second = FIRST_V2_DELIVERY + HOUR
     // The 04:00 copy became ready at 04:35: as of 04:10 the 03:00 copy is the latest.
     const inv = buildInventory([...readyFolder(v2Prefix(FIRST_V2_DELIVERY), FIRST_V2_DELIVERY), ...readyFolder(v2Prefix(second), second, 35), manifest])
@@ -180,11 +193,12 @@ describe('one version rule', () => {
     const later = obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json', '2026-11-03T03:40:00Z')
     const inv = buildInventory([...readyFolder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-11-02/', LAST_V1_DELIVERY), later, early])
     const rebuilt = buildInventory(objectsForViews(inv))
-    for (const asOf of [FIRST_V2_DELIVERY, FIRST_V2_DELIVERY + 5 * MIN, FIRST_V2_DELIVERY + 30 * MIN]) expect(versionAt(rebuilt, { asOf })).toBe(versionAt(inv, { asOf }))
+    for (const asOf of [FIRST_V2_DELIVERY, FIRST_V2_DELIVERY + 5 * MIN, FIRST_V2_DELIVERY + 30 * MIN])
+      expect(versionAt(rebuilt, { asOf })).toBe(versionAt(inv, { asOf }))
     expect(versionAt(rebuilt, { asOf: FIRST_V2_DELIVERY + 10 * MIN })).toBe('v2')
   })
 
-  it('a v2 parts folder counts only once the bucket is on v2, as in the vendor\'s job', () => {
+  it("a v2 parts folder counts only once the bucket is on v2, as in the vendor's job", () => {
     const t = { schema: 'datamart_claudia', table: 'claudia_messages' }
     const listing = [
       ...readyFolder('v1/datamart_claudia/claudia_messages/etl_date=2026-11-02/', LAST_V1_DELIVERY),

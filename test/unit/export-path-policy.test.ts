@@ -9,13 +9,24 @@ const disk = (entries: Record<string, EntryKind>): Map<string, EntryKind> => new
 describe('export path policy', () => {
   it('allows a file in the export folder or in a folder that exists below it', () => {
     expect(exportPathVerdict(dir, `${dir}/msgs.csv`, disk({ [dir]: 'directory' }))).toEqual({ ok: true, path: `${dir}/msgs.csv`, createExportDir: false })
-    expect(exportPathVerdict(dir, `${dir}/q4/msgs.parquet`, disk({ [dir]: 'directory', [`${dir}/q4`]: 'directory', [`${dir}/q4/msgs.parquet`]: 'file' })).ok).toBe(true)
+    expect(
+      exportPathVerdict(dir, `${dir}/q4/msgs.parquet`, disk({ [dir]: 'directory', [`${dir}/q4`]: 'directory', [`${dir}/q4/msgs.parquet`]: 'file' })).ok
+    ).toBe(true)
     // A missing export folder is created, and only it.
     expect(exportPathVerdict(dir, `${dir}/msgs.csv`, disk({}))).toEqual({ ok: true, path: `${dir}/msgs.csv`, createExportDir: true })
   })
 
   it('refuses paths outside the folder, relative ones and climbing ones', () => {
-    for (const p of ['/home/ana/.bashrc', '/etc/cron.d/x', '/home/ana/Downloads-evil/x.csv', dir, `${dir}/../x.csv`, `${dir}/./x.csv`, 'x.csv', `${dir}/a\0b.csv`]) {
+    for (const p of [
+      '/home/ana/.bashrc',
+      '/etc/cron.d/x',
+      '/home/ana/Downloads-evil/x.csv',
+      dir,
+      `${dir}/../x.csv`,
+      `${dir}/./x.csv`,
+      'x.csv',
+      `${dir}/a\0b.csv`
+    ]) {
       const v = exportPathVerdict(dir, p, disk({ [dir]: 'directory' }))
       expect(v.ok, p).toBe(false)
       if (!v.ok) expect(v.reason, p).toMatch(/^Export refused: .*Choose a file in \/home\/ana\/Downloads \(npm run serve -- --export-dir DIR/)
@@ -40,7 +51,10 @@ describe('export path policy', () => {
   })
 
   it('creates no folder tree: a missing folder below the export folder is refused', () => {
-    expect(exportPathVerdict(dir, `${dir}/new/x.csv`, disk({ [dir]: 'directory' }))).toEqual({ ok: false, reason: expect.stringMatching(/folder \/home\/ana\/Downloads\/new does not exist, and an export creates no folders/) })
+    expect(exportPathVerdict(dir, `${dir}/new/x.csv`, disk({ [dir]: 'directory' }))).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/folder \/home\/ana\/Downloads\/new does not exist, and an export creates no folders/)
+    })
     expect(exportPathVerdict(dir, `${dir}/new/x.csv`, disk({})).ok).toBe(false)
     expect(exportPathVerdict(dir, `${dir}/x.csv`, disk({ [dir]: 'file' })).ok).toBe(false)
     expect(exportPathVerdict(dir, `${dir}/sub`, disk({ [dir]: 'directory', [`${dir}/sub`]: 'directory' })).ok).toBe(false)

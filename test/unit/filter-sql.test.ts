@@ -25,7 +25,8 @@ const ROWS = [
 beforeAll(async () => {
   db = await openDb()
   await db.run(`CREATE SCHEMA s; CREATE TABLE s.m (id VARCHAR, tenant_id VARCHAR, tokens BIGINT, send_at TIMESTAMP, "odd name""" VARCHAR)`)
-  for (const r of ROWS) await db.run(`INSERT INTO s.m VALUES (${r.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : quoteLiteral(v))).join(', ')})`)
+  for (const r of ROWS)
+    await db.run(`INSERT INTO s.m VALUES (${r.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : quoteLiteral(v))).join(', ')})`)
 })
 afterAll(() => db?.close())
 
@@ -56,11 +57,14 @@ describe('tableFiltersSql', () => {
   })
   it('no value changes the statement: equals finds exactly the rows holding it', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ maxLength: 12 }).filter((s) => !s.includes('\u0000')), async (v) => {
-        const sql = q({ filters: [{ column: 'odd name"', op: 'equals', value: v }] })
-        const expected = ROWS.filter((r) => r[4] === v).map((r) => r[0])
-        expect(await ids(sql)).toEqual(expected)
-      }),
+      fc.asyncProperty(
+        fc.string({ maxLength: 12 }).filter((s) => !s.includes('\u0000')),
+        async (v) => {
+          const sql = q({ filters: [{ column: 'odd name"', op: 'equals', value: v }] })
+          const expected = ROWS.filter((r) => r[4] === v).map((r) => r[0])
+          expect(await ids(sql)).toEqual(expected)
+        }
+      ),
       { numRuns: 200 }
     )
     expect(await ids(q({ filters: [{ column: 'odd name"', op: 'equals', value: "it's" }] }))).toEqual(['a'])
@@ -83,12 +87,22 @@ describe('ranges typed on another zone’s clock', () => {
     expect(await ids(`SELECT * FROM (${between}) AS t`)).toEqual(['a', 'b', 'c'])
   })
   it('a time written with Z stays UTC; UTC adds no comment', () => {
-    expect(q({ zone: BRT, time: { column: 'send_at', from: '2026-11-05T14:00:00Z' } })).toBe(`SELECT * FROM "s"."m"\nWHERE "send_at" >= TRY_CAST('2026-11-05 14:00:00' AS TIMESTAMP)`)
-    expect(q({ zone: { id: 'UTC', label: 'UTC' }, time: { column: 'send_at', from: '2026-11-05T14:00' } })).toBe(`SELECT * FROM "s"."m"\nWHERE "send_at" >= TRY_CAST('2026-11-05 14:00:00' AS TIMESTAMP)`)
+    expect(q({ zone: BRT, time: { column: 'send_at', from: '2026-11-05T14:00:00Z' } })).toBe(
+      `SELECT * FROM "s"."m"\nWHERE "send_at" >= TRY_CAST('2026-11-05 14:00:00' AS TIMESTAMP)`
+    )
+    expect(q({ zone: { id: 'UTC', label: 'UTC' }, time: { column: 'send_at', from: '2026-11-05T14:00' } })).toBe(
+      `SELECT * FROM "s"."m"\nWHERE "send_at" >= TRY_CAST('2026-11-05 14:00:00' AS TIMESTAMP)`
+    )
   })
   it('a TIMESTAMPTZ column compares the UTC instant, whatever the engine’s TimeZone setting', async () => {
     await db.run(`CREATE TABLE s.tz AS SELECT id, (strftime(send_at, '%Y-%m-%d %H:%M:%S') || '+00')::TIMESTAMPTZ AS ts FROM s.m`)
-    const sql = tableFiltersSql({ schema: 's', table: 'tz', filters: [], zone: BRT, time: { column: 'ts', from: '2026-11-05T11:00', to: '2026-11-05T12:30' } }, [{ name: 'id', type: 'VARCHAR' }, { name: 'ts', type: 'TIMESTAMP WITH TIME ZONE' }])
+    const sql = tableFiltersSql(
+      { schema: 's', table: 'tz', filters: [], zone: BRT, time: { column: 'ts', from: '2026-11-05T11:00', to: '2026-11-05T12:30' } },
+      [
+        { name: 'id', type: 'VARCHAR' },
+        { name: 'ts', type: 'TIMESTAMP WITH TIME ZONE' }
+      ]
+    )
     expect(sql).toContain(`TRY_CAST('2026-11-05 14:00:00+00' AS TIMESTAMP WITH TIME ZONE)`)
     try {
       for (const tz of ['America/New_York', 'Asia/Tokyo', 'UTC']) {

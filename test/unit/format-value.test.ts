@@ -6,7 +6,9 @@ import { displayText, isNumericType, toTsv } from '../../src/renderer/src/common
 
 describe('DuckDB type names', () => {
   it('reads nesting as DESCRIBE prints it, quoted field names included', () => {
-    const t = parseDuckDbType(`STRUCT("x y" INTEGER, A INTEGER[], "q""q" MAP(VARCHAR, DECIMAL(18,3)[]), "it's" STRUCT("in" TIMESTAMP WITH TIME ZONE), e ENUM('a', 'it''s', 'b,c'))[]`)
+    const t = parseDuckDbType(
+      `STRUCT("x y" INTEGER, A INTEGER[], "q""q" MAP(VARCHAR, DECIMAL(18,3)[]), "it's" STRUCT("in" TIMESTAMP WITH TIME ZONE), e ENUM('a', 'it''s', 'b,c'))[]`
+    )
     expect(varcharShapeSql(t)).toBe(`STRUCT("x y" VARCHAR, "A" VARCHAR[], "q""q" MAP(VARCHAR, VARCHAR[]), "it's" STRUCT("in" VARCHAR), "e" VARCHAR)[]`)
     expect(t.kind).toBe('list')
   })
@@ -40,8 +42,25 @@ describe('value text', () => {
       `[a, b c, 'x,y', NULL, '', 'NULL', ' lead', 'trail ', 'it\\'s', back\\slash]`
     )
     // Struct fields in order (iterated as [name, value], as Arrow rows do), names always quoted.
-    expect(displayText([['a', '1'], ['b', 'x y'], ["it's", null]], shape(`STRUCT(a INTEGER, b VARCHAR, "it's" VARCHAR)`))).toBe(`{'a': 1, 'b': x y, 'it\\'s': NULL}`)
-    expect(displayText([['k,1', 'v w'], ['j', null]], shape('MAP(VARCHAR, VARCHAR)'))).toBe(`{'k,1'=v w, j=NULL}`)
+    expect(
+      displayText(
+        [
+          ['a', '1'],
+          ['b', 'x y'],
+          ["it's", null]
+        ],
+        shape(`STRUCT(a INTEGER, b VARCHAR, "it's" VARCHAR)`)
+      )
+    ).toBe(`{'a': 1, 'b': x y, 'it\\'s': NULL}`)
+    expect(
+      displayText(
+        [
+          ['k,1', 'v w'],
+          ['j', null]
+        ],
+        shape('MAP(VARCHAR, VARCHAR)')
+      )
+    ).toBe(`{'k,1'=v w, j=NULL}`)
     // A nested child is written as it is, never quoted again.
     expect(displayText([[['a', ['1', '2']]], null], shape('STRUCT(a INTEGER[])[]'))).toBe(`[{'a': [1, 2]}, NULL]`)
     expect(displayText(['x,y'], shape('UNION(k VARCHAR)[]'))).toBe('[x,y]')
@@ -56,6 +75,11 @@ describe('value text', () => {
 
 describe('copy as tab-separated text', () => {
   it('gives the shown text, NULL as an empty field, and quotes fields a spreadsheet would split', () => {
-    expect(toTsv([['1', null, ''], ['a\tb', 'line\nbreak', 'say "hi"']])).toBe('1\t\t\n"a\tb"\t"line\nbreak"\t"say ""hi"""')
+    expect(
+      toTsv([
+        ['1', null, ''],
+        ['a\tb', 'line\nbreak', 'say "hi"']
+      ])
+    ).toBe('1\t\t\n"a\tb"\t"line\nbreak"\t"say ""hi"""')
   })
 })

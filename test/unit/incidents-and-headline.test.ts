@@ -15,7 +15,16 @@ const T0 = Date.UTC(2026, 10, 20, 0)
 const iso = (h: number): string => new Date(T0 + h * 3_600_000).toISOString()
 
 function view(hours: CellState[][], findings: Finding[] = []): TimelineView {
-  return { tables: TABLES, hours: hours.map((cells, h) => ({ start: iso(h), era: 'v2', manifest: 'complete', cells: encodeCells(names, Object.fromEntries(cells.map((s, i) => [names[i], s]))) })), findings }
+  return {
+    tables: TABLES,
+    hours: hours.map((cells, h) => ({
+      start: iso(h),
+      era: 'v2',
+      manifest: 'complete',
+      cells: encodeCells(names, Object.fromEntries(cells.map((s, i) => [names[i], s])))
+    })),
+    findings
+  }
 }
 const finding = (kind: FindingKind, h: number, table: string | null, message = `${kind} at ${h}`): Finding => ({
   kind,
@@ -29,7 +38,19 @@ const finding = (kind: FindingKind, h: number, table: string | null, message = `
 
 describe('incidents', () => {
   it('groups one hour and kind into one incident listing its tables, and keeps other hours and kinds apart', () => {
-    const v = view([['ready', 'ready'], ['missing', 'missing'], ['missing', 'ready']], [finding('missing', 1, 'claudia_messages'), finding('missing', 1, 'claudia_csat'), finding('missing', 2, 'claudia_csat'), finding('manifest_absent', 1, null)])
+    const v = view(
+      [
+        ['ready', 'ready'],
+        ['missing', 'missing'],
+        ['missing', 'ready']
+      ],
+      [
+        finding('missing', 1, 'claudia_messages'),
+        finding('missing', 1, 'claudia_csat'),
+        finding('missing', 2, 'claudia_csat'),
+        finding('manifest_absent', 1, null)
+      ]
+    )
     const inc = incidentsOf(v)
     expect(inc.map((i) => [i.kind, i.hour, i.tables])).toEqual([
       ['missing', T0 + 2 * 3_600_000, ['claudia_csat']],
@@ -41,11 +62,22 @@ describe('incidents', () => {
 
   it('puts open incidents before resolved ones, newest first, and says how each resolved', () => {
     const v = view(
-      [['ready', 'ready'], ['failed', 'ready'], ['ready', 'late'], ['missing', 'pending'], ['ready', 'ready']],
+      [
+        ['ready', 'ready'],
+        ['failed', 'ready'],
+        ['ready', 'late'],
+        ['missing', 'pending'],
+        ['ready', 'ready']
+      ],
       [
         finding('failed', 1, 'claudia_csat'),
         finding('late', 2, 'claudia_messages'),
-        finding('pending_not_caught_up', 3, 'claudia_messages', 'The manifest lists claudia_messages as pending, and it was only caught up at 2026-11-20 10:00: more than 6 hours.'),
+        finding(
+          'pending_not_caught_up',
+          3,
+          'claudia_messages',
+          'The manifest lists claudia_messages as pending, and it was only caught up at 2026-11-20 10:00: more than 6 hours.'
+        ),
         finding('missing', 3, 'claudia_csat'),
         finding('missing', 3, 'claudia_messages')
       ]
@@ -60,11 +92,23 @@ describe('incidents', () => {
     ])
     // The window says the hours of a resolution in its chosen zone.
     const brasilia = (t: number): string => `${new Date(t - 3 * 3_600_000).toISOString().slice(0, 13).replace('T', ' ')}:00 Brasília`
-    expect(incidentsOf(v, brasilia).map((i) => i.resolved).filter((r) => r?.includes('Brasília'))).toEqual(['caught up at 2026-11-20 07:00 Brasília, later than 6 hours', 'superseded by the later copy of 2026-11-19 23:00 Brasília'])
+    expect(
+      incidentsOf(v, brasilia)
+        .map((i) => i.resolved)
+        .filter((r) => r?.includes('Brasília'))
+    ).toEqual(['caught up at 2026-11-20 07:00 Brasília, later than 6 hours', 'superseded by the later copy of 2026-11-19 23:00 Brasília'])
   })
 
   it('leaves a full table missing in the newest hour open: no later copy supersedes it', () => {
-    const inc = incidentsOf(view([['ready', 'ready'], ['missing', 'ready']], [finding('missing', 1, 'claudia_csat')]))
+    const inc = incidentsOf(
+      view(
+        [
+          ['ready', 'ready'],
+          ['missing', 'ready']
+        ],
+        [finding('missing', 1, 'claudia_csat')]
+      )
+    )
     expect(inc[0]?.resolved).toBeNull()
   })
 })
@@ -72,17 +116,34 @@ describe('incidents', () => {
 describe('delivery headline', () => {
   const overview = (now: number, newest: (number | null)[]) => ({
     now: new Date(now).toISOString(),
-    tables: newest.map((n, i) => ({ schema: 'datamart_claudia', table: names[i] as string, mode: 'full' as const, newest: n === null ? null : iso(n), newestPrefix: null, folders: 1 }))
+    tables: newest.map((n, i) => ({
+      schema: 'datamart_claudia',
+      table: names[i] as string,
+      mode: 'full' as const,
+      newest: n === null ? null : iso(n),
+      newestPrefix: null,
+      folders: 1
+    }))
   })
 
   it('answers with the newest due hour, complete when every table arrived, and the feed running', () => {
-    const v = view([['ready', 'ready'], ['ready', 'late'], ['not_due', 'not_due']])
+    const v = view([
+      ['ready', 'ready'],
+      ['ready', 'late'],
+      ['not_due', 'not_due']
+    ])
     const h = deliveryHeadline(overview(T0 + 2 * 3_600_000 + 10 * 60_000, [1, 1]), v)
     expect(h).toMatchObject({ hour: iso(1), complete: true, counts: { ready: 1, late: 1 }, stopped: false, lastArrival: iso(1) })
   })
 
   it('says what is missing in the newest due hour', () => {
-    const h = deliveryHeadline(overview(T0 + 3_600_000 + 50 * 60_000, [1, 0]), view([['ready', 'ready'], ['ready', 'missing']]))
+    const h = deliveryHeadline(
+      overview(T0 + 3_600_000 + 50 * 60_000, [1, 0]),
+      view([
+        ['ready', 'ready'],
+        ['ready', 'missing']
+      ])
+    )
     expect(h).toMatchObject({ hour: iso(1), complete: false, counts: { ready: 1, missing: 1 }, stopped: false })
   })
 

@@ -8,7 +8,9 @@ describe('listing plan', () => {
     const units = coldUnits(Date.UTC(2027, 1, 3)).map((u) => u.prefix)
     expect(units).toContain('v1/datamart_claudia/claudia_messages/')
     expect(units).toContain('v2/datamart_claudia/claudia_csat/')
-    expect(units.filter((u) => u.startsWith('v2/datamart_claudia/claudia_messages/'))).toEqual(['etl_date=2026-11', 'etl_date=2026-12', 'etl_date=2027-01', 'etl_date=2027-02'].map((m) => `v2/datamart_claudia/claudia_messages/${m}`))
+    expect(units.filter((u) => u.startsWith('v2/datamart_claudia/claudia_messages/'))).toEqual(
+      ['etl_date=2026-11', 'etl_date=2026-12', 'etl_date=2027-01', 'etl_date=2027-02'].map((m) => `v2/datamart_claudia/claudia_messages/${m}`)
+    )
     expect(units.filter((u) => u.startsWith('v2/_manifests/'))).toHaveLength(4)
     expect(units).toHaveLength(1 + 4 + 19 + 16 + 3 * 4)
     expect(v2Months(Date.UTC(2026, 10, 3, 3))).toEqual(['2026-11'])

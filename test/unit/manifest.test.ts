@@ -10,8 +10,25 @@ const example = {
   snapshot_hour: '03',
   complete: false,
   tables_delivered: [
-    { schema: 'datamart_claudia', table: 'claudia_conversation', mode: 'full', path: 'v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-03/snapshot_hour=03/', format: 'parquet', files: 2, rows: 18250 },
-    { schema: 'datamart_claudia', table: 'claudia_messages', mode: 'parts', path: 'v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=03/', format: 'parquet', files: 1, rows: 912, delivered_through: '2026-11-03T02:59:58Z' }
+    {
+      schema: 'datamart_claudia',
+      table: 'claudia_conversation',
+      mode: 'full',
+      path: 'v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-03/snapshot_hour=03/',
+      format: 'parquet',
+      files: 2,
+      rows: 18250
+    },
+    {
+      schema: 'datamart_claudia',
+      table: 'claudia_messages',
+      mode: 'parts',
+      path: 'v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=03/',
+      format: 'parquet',
+      files: 1,
+      rows: 912,
+      delivered_through: '2026-11-03T02:59:58Z'
+    }
   ],
   tables_missing: ['datamart_cloudchat_saas.cloud_chat_tags'],
   tables_pending: ['datamart_cloudchat_saas.cloud_chat_messages']
@@ -30,7 +47,17 @@ describe('parseManifest', () => {
   })
 
   it('accepts bare table names and keeps unknown fields', () => {
-    const r = parseManifest(JSON.stringify({ ...example, complete: true, tables_missing: [], tables_pending: [], tables_delivered: ['claudia_csat', { table: 'cloud_chat_tags', owner: 'ops' }], region: 'sa-east-1' }), at)
+    const r = parseManifest(
+      JSON.stringify({
+        ...example,
+        complete: true,
+        tables_missing: [],
+        tables_pending: [],
+        tables_delivered: ['claudia_csat', { table: 'cloud_chat_tags', owner: 'ops' }],
+        region: 'sa-east-1'
+      }),
+      at
+    )
     expect(r.state).toBe('complete')
     expect(r.manifest?.delivered.map((e) => e.name)).toEqual(['datamart_claudia.claudia_csat', 'datamart_cloudchat_saas.cloud_chat_tags'])
     expect(r.manifest?.delivered[1]?.extra).toEqual({ owner: 'ops' })
@@ -46,7 +73,13 @@ describe('parseManifest', () => {
 
   it('warns about each odd field and keeps going', () => {
     const r = parseManifest(
-      JSON.stringify({ snapshot_date: '2026-11-04', snapshot_hour: 3, complete: 'yes', tables_delivered: [42, { schema: 'x' }, 'no_such_table', { table: 'claudia_messages', files: -1, delivered_through: 'yesterday' }], tables_missing: 'claudia_csat' }),
+      JSON.stringify({
+        snapshot_date: '2026-11-04',
+        snapshot_hour: 3,
+        complete: 'yes',
+        tables_delivered: [42, { schema: 'x' }, 'no_such_table', { table: 'claudia_messages', files: -1, delivered_through: 'yesterday' }],
+        tables_missing: 'claudia_csat'
+      }),
       at
     )
     const w = r.warnings.join('\n')
@@ -70,13 +103,18 @@ describe('parseManifest', () => {
   })
 
   it('a manifest that contradicts itself is incomplete, and each contradiction is named with its table', () => {
-    const r = parseManifest(JSON.stringify({ ...example, complete: true, tables_pending: ['datamart_claudia.claudia_csat', 'datamart_cloudchat_saas.cloud_chat_messages'] }), at)
+    const r = parseManifest(
+      JSON.stringify({ ...example, complete: true, tables_pending: ['datamart_claudia.claudia_csat', 'datamart_cloudchat_saas.cloud_chat_messages'] }),
+      at
+    )
     // complete: true, yet a table is missing: the lists decide, the hour is not complete.
     expect(r.state).toBe('incomplete')
     expect(r.issues.filter((i) => i.kind === 'contradiction').map((i) => i.table)).toEqual(['claudia_csat', null])
     expect(r.issues.find((i) => i.table === 'claudia_csat')?.message).toMatch(/tables_pending lists datamart_claudia.claudia_csat, which is delivered in full/)
     const twice = parseManifest(JSON.stringify({ ...example, tables_delivered: [...example.tables_delivered, 'cloud_chat_tags'] }), at)
-    expect(twice.issues).toEqual([{ kind: 'contradiction', table: 'cloud_chat_tags', message: expect.stringMatching(/listed in both tables_delivered and tables_missing/) }])
+    expect(twice.issues).toEqual([
+      { kind: 'contradiction', table: 'cloud_chat_tags', message: expect.stringMatching(/listed in both tables_delivered and tables_missing/) }
+    ])
     const hour = parseManifest(JSON.stringify({ ...example, snapshot_hour: '04', tables_delivered: [...example.tables_delivered, 'nope'] }), at)
     expect(hour.issues.map((i) => i.kind)).toEqual(['contradiction', 'format'])
     expect(hour.warnings).toEqual(hour.issues.map((i) => i.message))
@@ -84,20 +122,50 @@ describe('parseManifest', () => {
   })
 
   it('reads a v1 daily manifest, which has no hour', () => {
-    const r = parseManifest(JSON.stringify({ snapshot_date: '2026-11-02', complete: true, tables_delivered: ['claudia_messages'], tables_missing: [] }), { version: 'v1', date: '2026-11-02', hour: null })
+    const r = parseManifest(JSON.stringify({ snapshot_date: '2026-11-02', complete: true, tables_delivered: ['claudia_messages'], tables_missing: [] }), {
+      version: 'v1',
+      date: '2026-11-02',
+      hour: null
+    })
     expect(r).toMatchObject({ state: 'complete', warnings: [] })
     expect(r.manifest?.snapshotHour).toBeNull()
   })
 
   it('never throws, on any JSON or any text', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => void parseManifest(JSON.stringify(v), at)), { numRuns: 500 })
-    fc.assert(fc.property(fc.string(), (s) => void parseManifest(s, at)), { numRuns: 500 })
-    const entry = fc.oneof(fc.string(), fc.record({ schema: fc.oneof(fc.string(), fc.integer()), table: fc.oneof(fc.constantFrom('claudia_messages', 'x'), fc.integer()), files: fc.jsonValue() }, { requiredKeys: [] }), fc.jsonValue())
     fc.assert(
-      fc.property(fc.record({ snapshot_date: fc.jsonValue(), snapshot_hour: fc.jsonValue(), complete: fc.jsonValue(), tables_delivered: fc.array(entry), tables_missing: fc.oneof(fc.array(entry), fc.jsonValue()), tables_pending: fc.array(entry) }, { requiredKeys: [] }), (m) => {
-        const r = parseManifest(JSON.stringify(m), at)
-        expect(['complete', 'incomplete', 'malformed']).toContain(r.state)
-      }),
+      fc.property(fc.jsonValue(), (v) => void parseManifest(JSON.stringify(v), at)),
+      { numRuns: 500 }
+    )
+    fc.assert(
+      fc.property(fc.string(), (s) => void parseManifest(s, at)),
+      { numRuns: 500 }
+    )
+    const entry = fc.oneof(
+      fc.string(),
+      fc.record(
+        { schema: fc.oneof(fc.string(), fc.integer()), table: fc.oneof(fc.constantFrom('claudia_messages', 'x'), fc.integer()), files: fc.jsonValue() },
+        { requiredKeys: [] }
+      ),
+      fc.jsonValue()
+    )
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            snapshot_date: fc.jsonValue(),
+            snapshot_hour: fc.jsonValue(),
+            complete: fc.jsonValue(),
+            tables_delivered: fc.array(entry),
+            tables_missing: fc.oneof(fc.array(entry), fc.jsonValue()),
+            tables_pending: fc.array(entry)
+          },
+          { requiredKeys: [] }
+        ),
+        (m) => {
+          const r = parseManifest(JSON.stringify(m), at)
+          expect(['complete', 'incomplete', 'malformed']).toContain(r.state)
+        }
+      ),
       { numRuns: 500 }
     )
   })

@@ -6,8 +6,18 @@ import { describe, expect, it } from 'vitest'
 
 const yml = readFileSync('electron-builder.yml', 'utf8')
 /** The "  - item" lines of a top-level list, and the "  key: value" lines of a top-level map. */
-const listOf = (key: string): string[] => (new RegExp(`^${key}:\\n((?:  - .*\\n)+)`, 'm').exec(yml)?.[1] ?? '').split('\n').filter(Boolean).map((l) => l.replace(/^ {2}- /, '').replace(/^"|"$/g, ''))
-const mapOf = (key: string): Record<string, string> => Object.fromEntries((new RegExp(`^${key}:\\n((?:  \\w+: .*\\n)+)`, 'm').exec(yml)?.[1] ?? '').split('\n').filter(Boolean).map((l) => l.trim().split(/:\s*/) as [string, string]))
+const listOf = (key: string): string[] =>
+  (new RegExp(`^${key}:\\n((?:  - .*\\n)+)`, 'm').exec(yml)?.[1] ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.replace(/^ {2}- /, '').replace(/^"|"$/g, ''))
+const mapOf = (key: string): Record<string, string> =>
+  Object.fromEntries(
+    (new RegExp(`^${key}:\\n((?:  \\w+: .*\\n)+)`, 'm').exec(yml)?.[1] ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.trim().split(/:\s*/) as [string, string])
+  )
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
@@ -26,12 +36,21 @@ describe('packaging', () => {
     expect(installed.filter((f) => f.endsWith('.js')).length).toBeGreaterThan(0)
   })
 
-  it('ships exactly the target\'s native DuckDB package, and refuses a target whose package is not installed', async () => {
+  it("ships exactly the target's native DuckDB package, and refuses a target whose package is not installed", async () => {
     // The files list holds comments, so its DuckDB patterns are read by their quoted form.
     const patterns = [...yml.matchAll(/^ {2}- "(!?node_modules\/@duckdb\/node-bindings[^"]*)"$/gm)].map((m) => m[1] as string)
     expect(patterns).toHaveLength(2)
-    const published = Object.keys((JSON.parse(readFileSync('node_modules/@duckdb/node-bindings/package.json', 'utf8')) as { optionalDependencies: Record<string, string> }).optionalDependencies)
-    const targets = [['linux', 'x64'], ['linux', 'arm64'], ['darwin', 'x64'], ['darwin', 'arm64'], ['win32', 'x64']] as const
+    const published = Object.keys(
+      (JSON.parse(readFileSync('node_modules/@duckdb/node-bindings/package.json', 'utf8')) as { optionalDependencies: Record<string, string> })
+        .optionalDependencies
+    )
+    const targets = [
+      ['linux', 'x64'],
+      ['linux', 'arm64'],
+      ['darwin', 'x64'],
+      ['darwin', 'arm64'],
+      ['win32', 'x64']
+    ] as const
     for (const [platform, arch] of targets) {
       // electron-builder's order: the last pattern that matches decides; ${platform} and ${arch} are the target's.
       const kept = published.filter((pkg) => {

@@ -23,7 +23,8 @@ describe('app:// protocol', () => {
   })
 
   it('refuses another host, another scheme, and what is not a URL', () => {
-    for (const u of ['app://other/index.html', 'app://export-explorer:80/index.html', 'file:///etc/passwd', 'http://export-explorer/index.html', 'nonsense']) expect(resolveAppPath(u, dir), u).toBeNull()
+    for (const u of ['app://other/index.html', 'app://export-explorer:80/index.html', 'file:///etc/passwd', 'http://export-explorer/index.html', 'nonsense'])
+      expect(resolveAppPath(u, dir), u).toBeNull()
   })
 
   it('refuses every way out of the folder: encoded slashes and backslashes, NUL, malformed escapes', () => {

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest'
 import { contentSecurityPolicy } from '../../src/main/shell/content-security-policy'
 
-const directives = (csp: string): Map<string, string[]> => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name as string, values]))
+const directives = (csp: string): Map<string, string[]> =>
+  new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name as string, values])
+  )
 
 describe('content security policy', () => {
   it('lets the page reach itself and the one byte server, nothing else on loopback', () => {
@@ -18,6 +24,7 @@ describe('content security policy', () => {
   })
 
   it('refuses to build a policy around anything but a loopback origin with a port', () => {
-    for (const bad of ['http://127.0.0.1:*', 'http://127.0.0.1', 'http://localhost:4000', 'https://evil.example', "http://127.0.0.1:1; script-src *", '']) expect(() => contentSecurityPolicy({ byteServerOrigin: bad }), bad).toThrow(/must be http:\/\/127\.0\.0\.1:PORT/)
+    for (const bad of ['http://127.0.0.1:*', 'http://127.0.0.1', 'http://localhost:4000', 'https://evil.example', 'http://127.0.0.1:1; script-src *', ''])
+      expect(() => contentSecurityPolicy({ byteServerOrigin: bad }), bad).toThrow(/must be http:\/\/127\.0\.0\.1:PORT/)
   })
 })

@@ -5,7 +5,9 @@ import { allowedExternalUrl, windowOpenDecision } from '../../src/main/shell/ext
 
 describe('external links', () => {
   it('opens the providers documentation over https', () => {
-    expect(allowedExternalUrl('https://docs.aws.amazon.com/AmazonS3/latest/userguide/restoring-objects.html')).toBe('https://docs.aws.amazon.com/AmazonS3/latest/userguide/restoring-objects.html')
+    expect(allowedExternalUrl('https://docs.aws.amazon.com/AmazonS3/latest/userguide/restoring-objects.html')).toBe(
+      'https://docs.aws.amazon.com/AmazonS3/latest/userguide/restoring-objects.html'
+    )
     expect(allowedExternalUrl('https://cloud.google.com/storage/docs/authentication')).toBe('https://cloud.google.com/storage/docs/authentication')
   })
 

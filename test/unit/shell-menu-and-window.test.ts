@@ -37,7 +37,17 @@ describe('application menu', () => {
 describe('main window', () => {
   it('is isolated, sandboxed, without Node, webview or insecure content', () => {
     const o = mainWindowOptions({ preload: '/app/out/preload/index.cjs', icon: '/app/icon.png', title: 'Export Explorer' })
-    expect(o.webPreferences).toMatchObject({ preload: '/app/out/preload/index.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false, experimentalFeatures: false, webviewTag: false })
+    expect(o.webPreferences).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false
+    })
     expect(o.webPreferences).not.toHaveProperty('enableBlinkFeatures')
     expect(o.show).toBe(false)
   })

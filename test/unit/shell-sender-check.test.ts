@@ -35,7 +35,17 @@ describe('IPC sender check', () => {
   })
 
   it('refuses another app:// host, file://, the dev URL when packaged, and garbage', () => {
-    for (const url of ['app://other/', 'app://other/index.html', 'file:///opt/export-explorer/resources/app.asar/out/renderer/index.html', 'http://localhost:5173/', 'app://export-explorer:8080/', 'https://export-explorer/', 'about:blank', 'not a url', '']) {
+    for (const url of [
+      'app://other/',
+      'app://other/index.html',
+      'file:///opt/export-explorer/resources/app.asar/out/renderer/index.html',
+      'http://localhost:5173/',
+      'app://export-explorer:8080/',
+      'https://export-explorer/',
+      'about:blank',
+      'not a url',
+      ''
+    ]) {
       const w = windowAt(url)
       expect(isTrustedSender(w.main, w.webContents, w, packaged), url).toBe(false)
     }

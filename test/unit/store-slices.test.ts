@@ -37,12 +37,19 @@ async function put(key: string, body: string, at: number): Promise<void> {
 
 async function deliverHour(t: number): Promise<void> {
   for (const c of CATALOG) {
-    const folder = c.mode === 'full' ? `v2/${c.schema}/${c.table}/snapshot_date=${day(t)}/snapshot_hour=${hh(t)}/` : `v2/${c.schema}/${c.table}/etl_date=${day(t)}/etl_hour=${hh(t)}/`
+    const folder =
+      c.mode === 'full'
+        ? `v2/${c.schema}/${c.table}/snapshot_date=${day(t)}/snapshot_hour=${hh(t)}/`
+        : `v2/${c.schema}/${c.table}/etl_date=${day(t)}/etl_hour=${hh(t)}/`
     await put(`${folder}part-00000.parquet`, 'PAR1', t + 10 * 60_000)
     await put(`${folder}_SUCCESS`, '', t + 12 * 60_000)
   }
   const delivered = CATALOG.map((c) => ({ schema: c.schema, table: c.table, mode: c.mode }))
-  await put(`v2/_manifests/snapshot_date=${day(t)}/snapshot_hour=${hh(t)}/manifest.json`, JSON.stringify({ snapshot_date: day(t), snapshot_hour: hh(t), complete: true, tables_delivered: delivered, tables_missing: [], tables_pending: [] }), t + 13 * 60_000)
+  await put(
+    `v2/_manifests/snapshot_date=${day(t)}/snapshot_hour=${hh(t)}/manifest.json`,
+    JSON.stringify({ snapshot_date: day(t), snapshot_hour: hh(t), complete: true, tables_delivered: delivered, tables_missing: [], tables_pending: [] }),
+    t + 13 * 60_000
+  )
 }
 
 /** The store's transport: the same dispatch and event source as the web host's and the IPC's, on a real Workspace. */

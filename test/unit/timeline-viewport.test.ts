@@ -1,7 +1,23 @@
 // The timeline's geometry without a canvas: rows by schema, the first view of a range, zoom about an anchor,
 // panning bounds, hit testing, keeping a focused hour in view, and axis ticks on a zone's wall clock.
 import { describe, expect, it } from 'vitest'
-import { AXIS_H, MAX_PXH, MIN_PXH, ROW_H, SCHEMA_H, cellAt, clampOffset, initialViewport, isTick, keepInView, layoutRows, manifestAt, panBy, tickStep, zoomAt } from '../../src/renderer/src/deliveries/timeline-viewport'
+import {
+  AXIS_H,
+  MAX_PXH,
+  MIN_PXH,
+  ROW_H,
+  SCHEMA_H,
+  cellAt,
+  clampOffset,
+  initialViewport,
+  isTick,
+  keepInView,
+  layoutRows,
+  manifestAt,
+  panBy,
+  tickStep,
+  zoomAt
+} from '../../src/renderer/src/deliveries/timeline-viewport'
 
 const tables = [
   { schema: 'a', table: 'a1' },

@@ -32,7 +32,13 @@ function manifestBody(at: number, missing: string[] = [], pending: string[] = []
     snapshot_date: d(at),
     snapshot_hour: h(at),
     complete: absent.size === 0,
-    tables_delivered: CATALOG.filter((c) => !absent.has(c.table)).map((c) => ({ schema: c.schema, table: c.table, path: folderPrefix(c, 'v2', d(at), h(at)), files: 1, ...(c.mode === 'parts' ? { delivered_through: new Date(at - 2000).toISOString() } : {}) })),
+    tables_delivered: CATALOG.filter((c) => !absent.has(c.table)).map((c) => ({
+      schema: c.schema,
+      table: c.table,
+      path: folderPrefix(c, 'v2', d(at), h(at)),
+      files: 1,
+      ...(c.mode === 'parts' ? { delivered_through: new Date(at - 2000).toISOString() } : {})
+    })),
     tables_missing: CATALOG.filter((c) => missing.includes(c.table)).map(qualifiedName),
     tables_pending: CATALOG.filter((c) => pending.includes(c.table)).map(qualifiedName),
     ...over
@@ -157,7 +163,9 @@ describe('manifest findings', () => {
     expect(tl.findings.find((f) => f.kind === 'manifest_mismatch')?.message).toMatch(/lists datamart_claudia.claudia_csat as not delivered, yet .* is ready/)
     const files = manifestBody(T)
     ;(files['tables_delivered'] as Record<string, unknown>[])[0]!['files'] = 3
-    expect(analyze([hour(T, { manifest: files })], T + HOUR).findings.find((f) => f.kind === 'manifest_mismatch')?.message).toMatch(/says .* has 3 files, but .* holds 1 Parquet file\./)
+    expect(analyze([hour(T, { manifest: files })], T + HOUR).findings.find((f) => f.kind === 'manifest_mismatch')?.message).toMatch(
+      /says .* has 3 files, but .* holds 1 Parquet file\./
+    )
     const silent = manifestBody(T)
     silent['tables_delivered'] = (silent['tables_delivered'] as { table: string }[]).filter((e) => e.table !== TABLE.table)
     expect(kinds(analyze([hour(T, { manifest: silent })], T + HOUR))).toEqual([`manifest_mismatch:${TABLE.table}`])
@@ -166,7 +174,8 @@ describe('manifest findings', () => {
   it('delivered_through more than 2 hours behind its hour', () => {
     const lagging = (minutes: number) => {
       const body = manifestBody(T)
-      for (const e of body['tables_delivered'] as Record<string, unknown>[]) if (e['table'] === PARTS.table) e['delivered_through'] = new Date(T - minutes * MIN).toISOString()
+      for (const e of body['tables_delivered'] as Record<string, unknown>[])
+        if (e['table'] === PARTS.table) e['delivered_through'] = new Date(T - minutes * MIN).toISOString()
       return kinds(analyze([hour(T, { manifest: body })], T + HOUR))
     }
     expect(lagging(120)).toEqual([])
@@ -182,9 +191,12 @@ describe('messages a person reads', () => {
     expect(absent).toMatch(/No manifest at .*, 6 days 16 h after the hour began\./)
     expect(tl.findings.find((f) => f.kind === 'failed')?.message).toMatch(/has no _SUCCESS 6 days 16 h after its hour began/)
     const body = manifestBody(T)
-    for (const e of body['tables_delivered'] as Record<string, unknown>[]) if (e['table'] === PARTS.table) e['delivered_through'] = new Date(T - 200 * MIN).toISOString()
+    for (const e of body['tables_delivered'] as Record<string, unknown>[])
+      if (e['table'] === PARTS.table) e['delivered_through'] = new Date(T - 200 * MIN).toISOString()
     const lag = analyze([hour(T, { manifest: body })], T + HOUR).findings.find((f) => f.kind === 'delivered_through_lag')?.message
-    expect(lag).toContain(`delivered only through ${new Date(T - 200 * MIN).toISOString().slice(0, 19).replace('T', ' ')} UTC, 3 h 20 min before its hour began`)
+    expect(lag).toContain(
+      `delivered only through ${new Date(T - 200 * MIN).toISOString().slice(0, 19).replace('T', ' ')} UTC, 3 h 20 min before its hour began`
+    )
     for (const f of [...tl.findings, ...analyze([hour(T, { manifest: body })], T + HOUR).findings]) {
       expect(f.message).not.toMatch(/\d+ minutes|\d+ hours|\(s\)|\d{4}-\d\d-\d\dT\d/)
     }
@@ -206,10 +218,16 @@ describe('objects and keys', () => {
 
   it('keys that break the layout and stray files are listed, not hidden', () => {
     const x = hour(T)
-    x.objects.push(obj('v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=7/part.parquet'), obj(`${folderPrefix(TABLE, 'v2', d(T), h(T))}notes.txt`))
+    x.objects.push(
+      obj('v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=7/part.parquet'),
+      obj(`${folderPrefix(TABLE, 'v2', d(T), h(T))}notes.txt`)
+    )
     const tl = analyze([x], T + HOUR)
     const ignored = tl.findings.filter((f) => f.kind === 'ignored_key')
-    expect(ignored.map((f) => f.key).sort()).toEqual([`${folderPrefix(TABLE, 'v2', d(T), h(T))}notes.txt`, 'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=7/part.parquet'])
+    expect(ignored.map((f) => f.key).sort()).toEqual([
+      `${folderPrefix(TABLE, 'v2', d(T), h(T))}notes.txt`,
+      'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-20/snapshot_hour=7/part.parquet'
+    ])
     expect(ignored.every((f) => f.severity === 'info')).toBe(true)
     expect(ignored.find((f) => f.key.endsWith('part.parquet'))?.message).toMatch(/not an hour/)
   })
@@ -238,7 +256,7 @@ describe('the rules to the letter', () => {
     expect(early.findings.find((f) => f.kind === 'pending_not_caught_up')?.message).toMatch(/no later hour has delivered it yet/)
   })
 
-  it('nothing is due before the export\'s first delivery hour', () => {
+  it("nothing is due before the export's first delivery hour", () => {
     const firstHour = Date.UTC(2026, 10, 20, 14)
     const tl = analyze([hour(firstHour)], firstHour + HOUR, { from: Date.UTC(2026, 10, 20, 0) })
     expect(tl.hours[0]?.start).toBe(Date.UTC(2026, 10, 20, 0))
@@ -264,17 +282,22 @@ describe('the rules to the letter', () => {
       ['manifest_contradiction', 'warning', d(T), h(T), TABLE.table, key],
       ['manifest_contradiction', 'warning', d(T), h(T), TABLE.table, key]
     ])
-    expect(mine.map((f) => f.message).join('\n')).toMatch(/complete is true.*\n.*claudia_experimental" is not a table of the catalog.*\n.*tables_pending lists .*claudia_csat, which is delivered in full.*\n.*listed in both tables_delivered and tables_pending/)
+    expect(mine.map((f) => f.message).join('\n')).toMatch(
+      /complete is true.*\n.*claudia_experimental" is not a table of the catalog.*\n.*tables_pending lists .*claudia_csat, which is delivered in full.*\n.*listed in both tables_delivered and tables_pending/
+    )
     expect(tl.hours[0]?.manifest).toBe('incomplete')
     // The full table it lists both delivered and pending is ready: its folder is read, the manifest is wrong.
     expect(cell(tl, T, TABLE.table)).toBe('ready')
   })
 
   it('a table the manifest lists delivered while its folder is absent is a manifest_mismatch beside the missing cell', () => {
-    const tl = analyze([hour(T, { skip: [TABLE.table] , manifest: manifestBody(T) })], T + HOUR)
+    const tl = analyze([hour(T, { skip: [TABLE.table], manifest: manifestBody(T) })], T + HOUR)
     expect(cell(tl, T, TABLE.table)).toBe('missing')
     expect(kinds(tl).sort()).toEqual([`manifest_mismatch:${TABLE.table}`, `missing:${TABLE.table}`])
-    expect(tl.findings.find((f) => f.kind === 'manifest_mismatch')).toMatchObject({ key: manifestKey('v2', d(T), h(T)), message: expect.stringMatching(/lists .*claudia_csat as delivered, but .* does not exist/) })
+    expect(tl.findings.find((f) => f.kind === 'manifest_mismatch')).toMatchObject({
+      key: manifestKey('v2', d(T), h(T)),
+      message: expect.stringMatching(/lists .*claudia_csat as delivered, but .* does not exist/)
+    })
   })
 
   it("the manifest's word beats a folder in flight, and the finding names the partial folder", () => {

@@ -25,17 +25,25 @@ function folder(t: CatalogTable, at: number, files: string[]): ListedObject[] {
   return [...files.map((f) => obj(`${prefix}${f}`, iso(at + 10 * MIN))), obj(`${prefix}_SUCCESS`, iso(at + 20 * MIN))]
 }
 const key = (t: CatalogTable, at: number, file: string): string => `${folderPrefix(t, 'v2', d(at), h(at))}${file}`
-const manifests = (ats: number[]): ListedObject[] => ats.map((at) => obj(`v2/_manifests/snapshot_date=${d(at)}/snapshot_hour=${h(at)}/manifest.json`, iso(at + 25 * MIN)))
+const manifests = (ats: number[]): ListedObject[] =>
+  ats.map((at) => obj(`v2/_manifests/snapshot_date=${d(at)}/snapshot_hour=${h(at)}/manifest.json`, iso(at + 25 * MIN)))
 
 describe('a full table whose newest ready copy holds an unreadable file', () => {
-  const objects = [...manifests([T - 2 * HOUR]), ...folder(CSAT, T - 2 * HOUR, ['a.parquet']), ...folder(CSAT, T - HOUR, ['a.parquet', 'b.parquet']), ...folder(CSAT, T, ['a.parquet'])]
+  const objects = [
+    ...manifests([T - 2 * HOUR]),
+    ...folder(CSAT, T - 2 * HOUR, ['a.parquet']),
+    ...folder(CSAT, T - HOUR, ['a.parquet', 'b.parquet']),
+    ...folder(CSAT, T, ['a.parquet'])
+  ]
   const inv = buildInventory(objects)
 
   it('reads the previous readable ready copy, and says which copies it passed over and why', () => {
     const unreadable = new Set([key(CSAT, T, 'a.parquet')])
     expect(latestReady(inv, CSAT)?.ref.prefix).toBe(folderPrefix(CSAT, 'v2', d(T), h(T)))
     expect(latestReady(inv, CSAT, { unreadable })?.ref.prefix).toBe(folderPrefix(CSAT, 'v2', d(T - HOUR), h(T - HOUR)))
-    expect(unreadableLeftOut(inv, CSAT, { unreadable }).copies.map((c) => [c.folder.ref.prefix, c.files.map((o) => o.key)])).toEqual([[folderPrefix(CSAT, 'v2', d(T), h(T)), [key(CSAT, T, 'a.parquet')]]])
+    expect(unreadableLeftOut(inv, CSAT, { unreadable }).copies.map((c) => [c.folder.ref.prefix, c.files.map((o) => o.key)])).toEqual([
+      [folderPrefix(CSAT, 'v2', d(T), h(T)), [key(CSAT, T, 'a.parquet')]]
+    ])
     expect(unreadableNote(inv, CSAT, { unreadable })).toBe(
       `datamart_claudia.claudia_csat: its newest ready copy ${folderPrefix(CSAT, 'v2', d(T), h(T))} holds a file that is not readable Parquet (${key(CSAT, T, 'a.parquet')}); ` +
         `the previous readable ready copy ${folderPrefix(CSAT, 'v2', d(T - HOUR), h(T - HOUR))} is read instead. Ask the vendor to deliver it again.`
@@ -70,7 +78,10 @@ describe('a parts table with an unreadable file', () => {
   const unreadable = new Set([key(MSGS, T, 'a.parquet')])
 
   it('reads its folder without that file, and names exactly that file', () => {
-    expect(readyPartsFolders(inv, MSGS, { unreadable }).map((f) => f.dataFiles.map((o) => o.key))).toEqual([[key(MSGS, T - HOUR, 'a.parquet')], [key(MSGS, T, 'b.parquet')]])
+    expect(readyPartsFolders(inv, MSGS, { unreadable }).map((f) => f.dataFiles.map((o) => o.key))).toEqual([
+      [key(MSGS, T - HOUR, 'a.parquet')],
+      [key(MSGS, T, 'b.parquet')]
+    ])
     expect(unreadableLeftOut(inv, MSGS, { unreadable }).files.map((o) => o.key)).toEqual([key(MSGS, T, 'a.parquet')])
     expect(unreadableNote(inv, MSGS, { unreadable })).toBe(
       `datamart_claudia.claudia_messages: 1 file is not readable Parquet and is left out: ${key(MSGS, T, 'a.parquet')}; its rows are not in the table, ` +
@@ -83,7 +94,12 @@ describe('a parts table with an unreadable file', () => {
 })
 
 describe('corrupt_file findings', () => {
-  const objects = [...manifests([T - HOUR]), ...folder(CSAT, T - HOUR, ['a.parquet']), ...folder(CSAT, T, ['a.parquet']), ...folder(MSGS, T, ['a.parquet', 'b.parquet'])]
+  const objects = [
+    ...manifests([T - HOUR]),
+    ...folder(CSAT, T - HOUR, ['a.parquet']),
+    ...folder(CSAT, T, ['a.parquet']),
+    ...folder(MSGS, T, ['a.parquet', 'b.parquet'])
+  ]
   const inv = buildInventory(objects)
 
   it('one per unreadable file a logical table needs (error, its hour, table and key), none without the set', () => {

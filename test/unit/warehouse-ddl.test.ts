@@ -16,11 +16,28 @@ const folder = (prefix: string, written: string, opts: { files?: number; ready?:
   ...Array.from({ length: opts.files ?? 1 }, (_, i) => file(`${prefix}part-${String(i).padStart(5, '0')}.parquet`, written)),
   ...(opts.ready === false ? [] : [file(`${prefix}_SUCCESS`, written, 0)])
 ]
-const COLUMNS = new Map(CATALOG.map((t) => [qualifiedName(t), [{ name: 'tenant_id', type: 'VARCHAR' }, { name: t.keyColumn ?? 'id', type: 'BIGINT' }]]))
+const COLUMNS = new Map(
+  CATALOG.map((t) => [
+    qualifiedName(t),
+    [
+      { name: 'tenant_id', type: 'VARCHAR' },
+      { name: t.keyColumn ?? 'id', type: 'BIGINT' }
+    ]
+  ])
+)
 
 function ddl(objects: ListedObject[], over: Partial<WarehouseDdlInput> = {}) {
   const now = Date.parse('2026-11-05T12:50:00Z')
-  const r = warehouseDdl({ engine: 'athena', location: 's3://b/p', database: null, table: null, inventory: buildInventory(objects, { now }), columns: COLUMNS, now, ...over })
+  const r = warehouseDdl({
+    engine: 'athena',
+    location: 's3://b/p',
+    database: null,
+    table: null,
+    inventory: buildInventory(objects, { now }),
+    columns: COLUMNS,
+    now,
+    ...over
+  })
   if (!r.ok) throw new Error(r.message)
   return r
 }
@@ -30,7 +47,14 @@ const msgs = (v: string) => `${v}/datamart_claudia/claudia_messages/`
 
 describe('warehouse definitions on hand-made listings', () => {
   it('on v1 (before the switch): v1 dates up to NOW for full tables, v2 from the switch day, and a note to regenerate the enumerated etl_date', () => {
-    const r = ddl([...folder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-10-30/', '2026-10-30T07:20:00Z'), ...folder(`${msgs('v1')}etl_date=__initial__/`, '2026-10-01T07:20:00Z'), ...folder(`${msgs('v1')}etl_date=2026-10-30/`, '2026-10-30T07:20:00Z')], { table: null })
+    const r = ddl(
+      [
+        ...folder('v1/datamart_claudia/claudia_conversation/snapshot_date=2026-10-30/', '2026-10-30T07:20:00Z'),
+        ...folder(`${msgs('v1')}etl_date=__initial__/`, '2026-10-01T07:20:00Z'),
+        ...folder(`${msgs('v1')}etl_date=2026-10-30/`, '2026-10-30T07:20:00Z')
+      ],
+      { table: null }
+    )
     const get = (name: string): string => r.statements.find((s) => s.creates === name)?.sql ?? ''
     expect(get('datamart_claudia.claudia_conversation_v1')).toContain("'projection.snapshot_date.range' = '2026-10-30,NOW'")
     expect(get('datamart_claudia.claudia_conversation_v2')).toContain("'projection.snapshot_date.range' = '2026-11-03,NOW'")
@@ -47,25 +71,43 @@ describe('warehouse definitions on hand-made listings', () => {
     ]
     const r = ddl(objects, { table: 'claudia_conversation' })
     expect(r.notes.join('\n')).toMatch(/claudia_conversation: its latest ready copy v2\/.*snapshot_hour=11\/ holds no Parquet file/)
-    expect(r.notes.join('\n')).toMatch(/claudia_conversation: 1 folder\(s\) without _SUCCESS hold files the view reads as if ready \(v2\/.*snapshot_hour=12\/\)/)
-    expect(r.statements.find((s) => s.kind === 'pinned')?.sql).toMatch(/FROM "datamart_claudia"\."claudia_conversation_v2"\nWHERE "snapshot_date" = '2026-11-05' AND "snapshot_hour" = '11'$/)
+    expect(r.notes.join('\n')).toMatch(
+      /claudia_conversation: 1 folder\(s\) without _SUCCESS hold files the view reads as if ready \(v2\/.*snapshot_hour=12\/\)/
+    )
+    expect(r.statements.find((s) => s.kind === 'pinned')?.sql).toMatch(
+      /FROM "datamart_claudia"\."claudia_conversation_v2"\nWHERE "snapshot_date" = '2026-11-05' AND "snapshot_hour" = '11'$/
+    )
   })
 
   it('v2 parts folders before the bucket is on v2: the view reads them, the note says the app does not yet', () => {
-    const r = ddl([...folder(`${msgs('v1')}etl_date=2026-11-01/`, '2026-11-01T07:20:00Z'), ...folder(`${msgs('v2')}etl_date=2026-11-03/etl_hour=03/`, '2026-11-03T03:20:00Z')], { table: 'claudia_messages' })
+    const r = ddl(
+      [
+        ...folder(`${msgs('v1')}etl_date=2026-11-01/`, '2026-11-01T07:20:00Z'),
+        ...folder(`${msgs('v2')}etl_date=2026-11-03/etl_hour=03/`, '2026-11-03T03:20:00Z')
+      ],
+      { table: 'claudia_messages' }
+    )
     expect(r.notes.some((n) => /claudia_messages: its v2 folders do not count yet for the app/.test(n))).toBe(true)
   })
 
   it('an export that started on v2 has no v1 table; a table whose columns are unknown gets no statement, and says why', () => {
     const columns = new Map(COLUMNS)
     columns.set('datamart_claudia.claudia_csat', { unknown: 'every file is archived' } as never)
-    const r = ddl([file('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=14/manifest.json', '2026-11-03T14:30:00Z'), ...folder(`${conv}snapshot_date=2026-11-03/snapshot_hour=14/`, '2026-11-03T14:30:00Z')], { columns })
+    const r = ddl(
+      [
+        file('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=14/manifest.json', '2026-11-03T14:30:00Z'),
+        ...folder(`${conv}snapshot_date=2026-11-03/snapshot_hour=14/`, '2026-11-03T14:30:00Z')
+      ],
+      { columns }
+    )
     const created = r.statements.map((s) => s.creates)
     expect(created).toContain('datamart_claudia.claudia_conversation_v2')
     expect(created).not.toContain('datamart_claudia.claudia_conversation_v1')
     expect(r.statements.find((s) => s.creates === 'datamart_claudia.claudia_conversation')?.sql).not.toContain('_v1')
     expect(created.filter((c) => c?.startsWith('datamart_claudia.claudia_csat'))).toEqual([])
-    expect(r.notes).toContain('datamart_claudia.claudia_csat: no definition written, its columns are unknown (every file is archived). Open the table in the app once its files can be read, then generate again.')
+    expect(r.notes).toContain(
+      'datamart_claudia.claudia_csat: no definition written, its columns are unknown (every file is archived). Open the table in the app once its files can be read, then generate again.'
+    )
   })
 
   it('orders copies by their SQL key exactly as the core orders deliveries (600 random pairs), and the views build that key', () => {
@@ -75,7 +117,10 @@ describe('warehouse definitions on hand-made listings', () => {
       date.map((d) => ({ version: 'v1', partition: { kind: 'snapshot', date: d, hour: null } })),
       fc.tuple(date, hour).map(([d, h]) => ({ version: 'v2', partition: { kind: 'snapshot', date: d, hour: h } }))
     ) as fc.Arbitrary<FolderRef>
-    fc.assert(fc.property(ref, ref, (a, b) => Math.sign(compareDelivery(a, b)) === Math.sign(copyKey(a) < copyKey(b) ? -1 : copyKey(a) > copyKey(b) ? 1 : 0)), { numRuns: 600 })
+    fc.assert(
+      fc.property(ref, ref, (a, b) => Math.sign(compareDelivery(a, b)) === Math.sign(copyKey(a) < copyKey(b) ? -1 : copyKey(a) > copyKey(b) ? 1 : 0)),
+      { numRuns: 600 }
+    )
     const view = ddl([], { table: 'claudia_conversation' }).statements.find((s) => s.kind === 'view')?.sql ?? ''
     const v1 = copyKey({ version: 'v1', partition: { kind: 'snapshot', date: 'D', hour: null } }).split('D')
     const v2 = copyKey({ version: 'v2', partition: { kind: 'snapshot', date: 'D', hour: 'H' } }).split(/D|H/)
@@ -84,7 +129,9 @@ describe('warehouse definitions on hand-made listings', () => {
   })
 
   it('says where the export lives as a warehouse names it', () => {
-    expect(warehouseLocation({ id: 'a', name: 'a', provider: 's3', bucket: 'b', prefix: 'exports/acme/', auth: { kind: 'default' } })).toBe('s3://b/exports/acme')
+    expect(warehouseLocation({ id: 'a', name: 'a', provider: 's3', bucket: 'b', prefix: 'exports/acme/', auth: { kind: 'default' } })).toBe(
+      's3://b/exports/acme'
+    )
     expect(warehouseLocation({ id: 'a', name: 'a', provider: 'gcs', bucket: 'b', prefix: '', auth: { kind: 'adc' } })).toBe('gs://b')
     expect(warehouseLocation({ id: 'a', name: 'a', provider: 'local', path: '/tmp/x' })).toBeNull()
   })
@@ -94,7 +141,13 @@ describe('warehouse definitions on hand-made listings', () => {
       kind: 'struct',
       fields: [
         { name: 'a "b"', type: { kind: 'scalar', name: 'INTEGER' } },
-        { name: 'c', type: { kind: 'list', element: { kind: 'map', key: { kind: 'scalar', name: 'VARCHAR' }, value: { kind: 'list', element: { kind: 'scalar', name: 'DOUBLE' } } } } }
+        {
+          name: 'c',
+          type: {
+            kind: 'list',
+            element: { kind: 'map', key: { kind: 'scalar', name: 'VARCHAR' }, value: { kind: 'list', element: { kind: 'scalar', name: 'DOUBLE' } } }
+          }
+        }
       ]
     })
     expect(parseDuckDbType('TIMESTAMP WITH TIME ZONE')).toEqual({ kind: 'scalar', name: 'TIMESTAMP WITH TIME ZONE' })

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest'
 import { withViewProblem } from '../../src/renderer/src/engine/missing-view'
 import { leafColumns, typeConflictMessage, typeConflicts } from '../../src/renderer/src/engine/wasm-readable-files'
 
-const row = (file_name: string, name: string, type: string | null, num_children = 0, converted_type: string | null = null, logical_type: string | null = null) => ({ file_name, name, type, num_children, converted_type, logical_type, scale: null, precision: null })
+const row = (
+  file_name: string,
+  name: string,
+  type: string | null,
+  num_children = 0,
+  converted_type: string | null = null,
+  logical_type: string | null = null
+) => ({ file_name, name, type, num_children, converted_type, logical_type, scale: null, precision: null })
 
 describe('files DuckDB-WASM 0.9.1 cannot combine', () => {
   // Newer file first, as parquet_schema may list them; names end with the delivery rank.
@@ -23,19 +30,35 @@ describe('files DuckDB-WASM 0.9.1 cannot combine', () => {
 
   it('reads struct fields by path and tells types apart by their annotation, UTC-adjusted timestamps included', () => {
     const cols = leafColumns(rows)
-    expect(cols.filter((c) => c.file.startsWith('ee/s/t/a')).map((c) => `${c.column}: ${c.type}`)).toEqual(['id: BYTE_ARRAY (UTF8)', 'meta.n: INT32 (INT_32)', 'meta.at: INT64 (TIMESTAMP)'])
+    expect(cols.filter((c) => c.file.startsWith('ee/s/t/a')).map((c) => `${c.column}: ${c.type}`)).toEqual([
+      'id: BYTE_ARRAY (UTF8)',
+      'meta.n: INT32 (INT_32)',
+      'meta.at: INT64 (TIMESTAMP)'
+    ])
     expect(cols.find((c) => c.file.startsWith('ee/s/t/b') && c.column === 'meta.at')?.type).toBe('INT64 (TIMESTAMP UTC)')
     expect(typeConflicts(cols).map((c) => c.column)).toEqual(['meta.n', 'meta.at'])
   })
 
   it('names the older type and file first, by bucket key', () => {
-    const msg = typeConflictMessage('s.t', typeConflicts(leafColumns(rows)), (n) => (n.includes('a-') ? 'v1/s/t/etl_date=__initial__/part-0.parquet' : 'v2/s/t/etl_date=2026-11-03/etl_hour=03/part-0.parquet'))
-    expect(msg).toContain('column meta.n is INT32 (INT_32) in 1 file (v1/s/t/etl_date=__initial__/part-0.parquet), but INT64 (INT_64) in 1 file (v2/s/t/etl_date=2026-11-03/etl_hour=03/part-0.parquet)')
+    const msg = typeConflictMessage('s.t', typeConflicts(leafColumns(rows)), (n) =>
+      n.includes('a-') ? 'v1/s/t/etl_date=__initial__/part-0.parquet' : 'v2/s/t/etl_date=2026-11-03/etl_hour=03/part-0.parquet'
+    )
+    expect(msg).toContain(
+      'column meta.n is INT32 (INT_32) in 1 file (v1/s/t/etl_date=__initial__/part-0.parquet), but INT64 (INT_64) in 1 file (v2/s/t/etl_date=2026-11-03/etl_hour=03/part-0.parquet)'
+    )
     expect(msg).toMatch(/^s\.t cannot be opened in the query pane/)
   })
 
   it('finds no conflict where the files agree', () => {
-    expect(typeConflicts(leafColumns(rows.filter((r) => r.name !== 'n' && r.name !== 'at').map((r) => (r.num_children === 2 && r.name === 'meta' ? { ...r, num_children: 0, type: 'INT32' } : r))))).toEqual([])
+    expect(
+      typeConflicts(
+        leafColumns(
+          rows
+            .filter((r) => r.name !== 'n' && r.name !== 'at')
+            .map((r) => (r.num_children === 2 && r.name === 'meta' ? { ...r, num_children: 0, type: 'INT32' } : r))
+        )
+      )
+    ).toEqual([])
   })
 })
 

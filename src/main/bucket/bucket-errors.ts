@@ -25,7 +25,8 @@ export class BucketError extends Error {
 const FIX: Record<BucketErrorKind, string> = {
   auth: 'Check the credentials of this connection (keys, profile or key file) and test the connection again.',
   expired_session: 'Sign in again, then refresh.',
-  denied: 'Your credentials may not read this part of the bucket; ask its owner for read access (s3:GetObject and s3:ListBucket, or storage.objects.get and storage.objects.list).',
+  denied:
+    'Your credentials may not read this part of the bucket; ask its owner for read access (s3:GetObject and s3:ListBucket, or storage.objects.get and storage.objects.list).',
   not_found: 'It may have been removed by retention or not delivered yet; refresh the listing.',
   archived: 'It is in an archive storage class: start a restore and read it when the restore has finished.',
   throttled: 'The provider is slowing requests down; the app retried. Try again in a minute.',
@@ -39,7 +40,18 @@ export function bucketError(kind: BucketErrorKind, key: string, message: string,
   return new BucketError(kind, key, message, fix)
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'])
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT'
+])
 
 function isAbort(e: { name?: string; code?: string }): boolean {
   return e.name === 'AbortError' || e.code === 'ABORT_ERR'
@@ -60,7 +72,9 @@ export function timeoutError(key: string, what: 'connect' | 'idle', ms?: number)
 export function isTimeout(e: unknown): boolean {
   const x = (e ?? {}) as { name?: string; code?: string; type?: string }
   if (x.code === 'ECONNRESET' || x.code === 'EPIPE') return false
-  return x.name === 'RequestTimedOut' || x.name === 'TimeoutError' || x.code === 'ETIMEDOUT' || x.code === 'UND_ERR_CONNECT_TIMEOUT' || x.type === 'request-timeout'
+  return (
+    x.name === 'RequestTimedOut' || x.name === 'TimeoutError' || x.code === 'ETIMEDOUT' || x.code === 'UND_ERR_CONNECT_TIMEOUT' || x.type === 'request-timeout'
+  )
 }
 
 /** A timeout as a BucketError, with the wait it exceeded when the message says. */
@@ -85,14 +99,27 @@ export function classifyS3Error(err: unknown, key: string, profile?: string): Bu
     const p = profile ?? 'NAME'
     return bucketError('expired_session', key, `The AWS SSO session of profile "${p}" has expired`, `Run \`aws sso login --profile ${p}\`, then refresh.`)
   }
-  if (name === 'ExpiredToken' || name === 'ExpiredTokenException' || name === 'TokenRefreshRequired') return bucketError('expired_session', key, 'The AWS session token has expired', profile ? `Run \`aws sso login --profile ${profile}\` (or renew the session of profile "${profile}"), then refresh.` : 'Renew the session credentials, then refresh.')
-  if (name === 'CredentialsProviderError' || /Could not load credentials|credential_process|Unable to locate credentials/i.test(msg)) return bucketError('auth', key, `No AWS credentials could be loaded: ${msg}`)
-  if (name === 'InvalidAccessKeyId' || name === 'SignatureDoesNotMatch' || name === 'InvalidToken') return bucketError('auth', key, `AWS rejected the credentials (${name})`)
+  if (name === 'ExpiredToken' || name === 'ExpiredTokenException' || name === 'TokenRefreshRequired')
+    return bucketError(
+      'expired_session',
+      key,
+      'The AWS session token has expired',
+      profile
+        ? `Run \`aws sso login --profile ${profile}\` (or renew the session of profile "${profile}"), then refresh.`
+        : 'Renew the session credentials, then refresh.'
+    )
+  if (name === 'CredentialsProviderError' || /Could not load credentials|credential_process|Unable to locate credentials/i.test(msg))
+    return bucketError('auth', key, `No AWS credentials could be loaded: ${msg}`)
+  if (name === 'InvalidAccessKeyId' || name === 'SignatureDoesNotMatch' || name === 'InvalidToken')
+    return bucketError('auth', key, `AWS rejected the credentials (${name})`)
   if (name === 'InvalidObjectState') return bucketError('archived', key, 'The object is in an archive storage class and has not been restored')
   if (name === 'AccessDenied' || name === 'AllAccessDisabled' || status === 403) return bucketError('denied', key, 'Access denied')
-  if (name === 'NoSuchKey' || name === 'NotFound' || name === 'NoSuchBucket' || status === 404) return bucketError('not_found', key, name === 'NoSuchBucket' ? 'The bucket does not exist' : 'Not found')
-  if (name === 'SlowDown' || name === 'Throttling' || name === 'ThrottlingException' || name === 'TooManyRequestsException' || status === 503 || status === 429) return bucketError('throttled', key, `Throttled by the provider (${name || status})`)
-  if (NETWORK_CODES.has(e.code ?? '') || NETWORK_CODES.has(name) || /socket hang up|ECONNRESET|ECONNREFUSED|network/i.test(msg)) return bucketError('network', key, `Network error: ${msg}`)
+  if (name === 'NoSuchKey' || name === 'NotFound' || name === 'NoSuchBucket' || status === 404)
+    return bucketError('not_found', key, name === 'NoSuchBucket' ? 'The bucket does not exist' : 'Not found')
+  if (name === 'SlowDown' || name === 'Throttling' || name === 'ThrottlingException' || name === 'TooManyRequestsException' || status === 503 || status === 429)
+    return bucketError('throttled', key, `Throttled by the provider (${name || status})`)
+  if (NETWORK_CODES.has(e.code ?? '') || NETWORK_CODES.has(name) || /socket hang up|ECONNRESET|ECONNREFUSED|network/i.test(msg))
+    return bucketError('network', key, `Network error: ${msg}`)
   return bucketError('other', key, `${name || 'Error'}: ${msg}`)
 }
 
@@ -104,15 +131,23 @@ export function classifyGcsError(err: unknown, key: string): BucketError {
   if (isAbort(e as { name?: string; code?: string })) return bucketError('cancelled', key, 'Cancelled')
   const timedOut = asTimeout(e as { name?: string; code?: string; message?: string }, key)
   if (timedOut) return timedOut
-  if (/invalid_grant|reauth|Reauthentication|token has been expired or revoked/i.test(msg)) return bucketError('expired_session', key, 'The Google sign-in has expired', 'Run `gcloud auth application-default login`, then refresh.')
-  if (/Could not load the default credentials|Unable to detect a Project Id|private key|client_email/i.test(msg)) return bucketError('auth', key, `No usable Google credentials: ${msg}`, 'Run `gcloud auth application-default login`, or choose a service-account key file for this connection.')
+  if (/invalid_grant|reauth|Reauthentication|token has been expired or revoked/i.test(msg))
+    return bucketError('expired_session', key, 'The Google sign-in has expired', 'Run `gcloud auth application-default login`, then refresh.')
+  if (/Could not load the default credentials|Unable to detect a Project Id|private key|client_email/i.test(msg))
+    return bucketError(
+      'auth',
+      key,
+      `No usable Google credentials: ${msg}`,
+      'Run `gcloud auth application-default login`, or choose a service-account key file for this connection.'
+    )
   if (e.code === 401) return bucketError('auth', key, 'Google rejected the credentials')
   if (e.code === 403) return bucketError('denied', key, 'Access denied')
   if (e.code === 404) return bucketError('not_found', key, 'Not found')
   if (e.code === 429 || e.code === 503) return bucketError('throttled', key, `Throttled by the provider (${e.code})`)
   // Transient server errors, retried as a dropped connection would be (the GCS client's own list).
   if (e.code === 408 || e.code === 500 || e.code === 502 || e.code === 504) return bucketError('network', key, `The provider failed to answer (${e.code})`)
-  if (NETWORK_CODES.has(String(e.code ?? '')) || /socket hang up|ECONNRESET|ECONNREFUSED/i.test(msg)) return bucketError('network', key, `Network error: ${msg}`)
+  if (NETWORK_CODES.has(String(e.code ?? '')) || /socket hang up|ECONNRESET|ECONNREFUSED/i.test(msg))
+    return bucketError('network', key, `Network error: ${msg}`)
   return bucketError('other', key, msg)
 }
 

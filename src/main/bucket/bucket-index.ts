@@ -50,7 +50,8 @@ export interface RefreshOptions {
   readonly full?: boolean
 }
 
-const maxKey = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : Buffer.compare(Buffer.from(a), Buffer.from(b)) >= 0 ? a : b)
+const maxKey = (a: string | null, b: string | null): string | null =>
+  a === null ? b : b === null ? a : Buffer.compare(Buffer.from(a), Buffer.from(b)) >= 0 ? a : b
 
 class Run {
   readonly limit: ReturnType<typeof pLimit>
@@ -80,18 +81,18 @@ class Run {
   spawn(prefix: string, body: (p: string) => Promise<void>): void {
     this.total++
     const task = this.limit(async () => {
-        this.opts.signal?.throwIfAborted()
-        try {
-          await body(prefix)
-        } catch (e) {
-          if (this.opts.signal?.aborted) throw e
-          const err = (e as { name?: string }).name === 'BucketError' ? (e as BucketError) : classifyFsError(e, prefix)
-          this.problems.push({ prefix, error: err })
-        } finally {
-          this.done++
-          this.progress()
-        }
-      })
+      this.opts.signal?.throwIfAborted()
+      try {
+        await body(prefix)
+      } catch (e) {
+        if (this.opts.signal?.aborted) throw e
+        const err = (e as { name?: string }).name === 'BucketError' ? (e as BucketError) : classifyFsError(e, prefix)
+        this.problems.push({ prefix, error: err })
+      } finally {
+        this.done++
+        this.progress()
+      }
+    })
     // settle() awaits every task in order; a cancelled one rejecting meanwhile is not "unhandled".
     task.catch(() => {})
     this.pending.push(task)
@@ -111,7 +112,10 @@ class Run {
 
   async flat(unit: ListingUnit): Promise<ListedObject[]> {
     const out: ListedObject[] = []
-    for await (const page of this.provider.list(unit.prefix, { ...(unit.startAfter ? { startAfter: unit.startAfter } : {}), ...(this.opts.signal ? { signal: this.opts.signal } : {}) })) {
+    for await (const page of this.provider.list(unit.prefix, {
+      ...(unit.startAfter ? { startAfter: unit.startAfter } : {}),
+      ...(this.opts.signal ? { signal: this.opts.signal } : {})
+    })) {
       this.requests++
       out.push(...page.objects)
       this.objectsSeen += page.objects.length

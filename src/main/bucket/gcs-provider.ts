@@ -86,15 +86,19 @@ export class GcsProvider implements BucketProvider {
     do {
       const [files, , raw] = await this.retried(
         () =>
-          this.bounded(prefix, options.signal, bucket.getFiles({
-            prefix: this.root + prefix,
-            autoPaginate: false,
-            ...(options.delimiter ? { delimiter: options.delimiter } : {}),
-            ...(options.pageSize ? { maxResults: options.pageSize } : {}),
-            ...(pageToken ? { pageToken } : {}),
-            // startOffset is inclusive; the key itself is dropped below.
-            ...(after !== undefined ? { startOffset: after } : {})
-          })),
+          this.bounded(
+            prefix,
+            options.signal,
+            bucket.getFiles({
+              prefix: this.root + prefix,
+              autoPaginate: false,
+              ...(options.delimiter ? { delimiter: options.delimiter } : {}),
+              ...(options.pageSize ? { maxResults: options.pageSize } : {}),
+              ...(pageToken ? { pageToken } : {}),
+              // startOffset is inclusive; the key itself is dropped below.
+              ...(after !== undefined ? { startOffset: after } : {})
+            })
+          ),
         prefix,
         options.signal
       )
@@ -133,7 +137,11 @@ export class GcsProvider implements BucketProvider {
       work.catch(() => {})
       return Promise.reject(cancelled())
     }
-    return abortable(within(work, this.timeouts.connectMs + this.timeouts.idleMs, () => timeoutError(key, 'idle', this.timeouts.connectMs + this.timeouts.idleMs)), signal, cancelled)
+    return abortable(
+      within(work, this.timeouts.connectMs + this.timeouts.idleMs, () => timeoutError(key, 'idle', this.timeouts.connectMs + this.timeouts.idleMs)),
+      signal,
+      cancelled
+    )
   }
 
   async head(key: string, signal?: AbortSignal): Promise<ListedObject> {
@@ -161,7 +169,13 @@ export class GcsProvider implements BucketProvider {
 
   private guarded(key: string, stream: Readable, signal?: AbortSignal): Readable {
     // The stream makes its request when read: its first chunk waits for the connection and the answer too.
-    return guardStream(stream, { key, idleMs: this.timeouts.idleMs, firstMs: this.timeouts.connectMs + this.timeouts.idleMs, signal, classify: (e) => classifyGcsError(e, key) })
+    return guardStream(stream, {
+      key,
+      idleMs: this.timeouts.idleMs,
+      firstMs: this.timeouts.connectMs + this.timeouts.idleMs,
+      signal,
+      classify: (e) => classifyGcsError(e, key)
+    })
   }
 
   async readStream(key: string, signal?: AbortSignal): Promise<Readable> {

@@ -14,7 +14,15 @@ type Row = [key: string, size: number, lastModified: number, etag: string | null
 
 export async function saveIndex(path: string, index: BucketIndex): Promise<void> {
   const rows: Row[] = []
-  for (const o of index.objects.values()) rows.push([o.key, o.size, Date.parse(o.lastModified), o.etag ?? null, o.storageClass ?? null, o.restore ? [o.restore.ongoing, o.restore.expiry ?? null] : null])
+  for (const o of index.objects.values())
+    rows.push([
+      o.key,
+      o.size,
+      Date.parse(o.lastModified),
+      o.etag ?? null,
+      o.storageClass ?? null,
+      o.restore ? [o.restore.ongoing, o.restore.expiry ?? null] : null
+    ])
   await writePrivateFile(path, JSON.stringify({ format: FORMAT, location: index.location, refreshedAt: index.refreshedAt, units: index.units, rows }))
 }
 
@@ -29,11 +37,13 @@ function rowProblem(row: unknown): string | null {
   if (!finite(size) || size < 0 || !Number.isInteger(size)) return `(${key}) has no size`
   if (!finite(lm) || Number.isNaN(new Date(lm).getTime())) return `(${key}) has no time`
   if (!stringOrNull(etag) || !stringOrNull(storageClass)) return `(${key}) has an ETag or storage class that is not text`
-  if (restore !== null && !(Array.isArray(restore) && restore.length === 2 && typeof restore[0] === 'boolean' && stringOrNull(restore[1]))) return `(${key}) has a restore state of the wrong shape`
+  if (restore !== null && !(Array.isArray(restore) && restore.length === 2 && typeof restore[0] === 'boolean' && stringOrNull(restore[1])))
+    return `(${key}) has a restore state of the wrong shape`
   return null
 }
 
-const isUnit = (u: unknown): u is IndexedUnit => typeof u === 'object' && u !== null && typeof (u as IndexedUnit).prefix === 'string' && stringOrNull((u as IndexedUnit).lastKey)
+const isUnit = (u: unknown): u is IndexedUnit =>
+  typeof u === 'object' && u !== null && typeof (u as IndexedUnit).prefix === 'string' && stringOrNull((u as IndexedUnit).lastKey)
 
 export interface LoadedIndex {
   /** The saved index, or null when there is none or it cannot be used. */
@@ -44,7 +54,10 @@ export interface LoadedIndex {
 
 /** Reads a saved index, checking every row; a missing file is no index and no problem. */
 export async function readIndex(path: string): Promise<LoadedIndex> {
-  const dropped = (why: string): LoadedIndex => ({ index: null, problem: `The saved listing ${path} ${why}, so it was dropped and the whole bucket was listed again.` })
+  const dropped = (why: string): LoadedIndex => ({
+    index: null,
+    problem: `The saved listing ${path} ${why}, so it was dropped and the whole bucket was listed again.`
+  })
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -74,7 +87,14 @@ export async function readIndex(path: string): Promise<LoadedIndex> {
     const why = rowProblem(row)
     if (why) return dropped(`has a damaged object row (#${i + 1} ${why})`)
     const [key, size, lm, etag, storageClass, restore] = row as Row
-    objects.set(key, { key, size, lastModified: new Date(lm).toISOString(), ...(etag !== null ? { etag } : {}), ...(storageClass !== null ? { storageClass } : {}), ...(restore ? { restore: { ongoing: restore[0], ...(restore[1] ? { expiry: restore[1] } : {}) } } : {}) })
+    objects.set(key, {
+      key,
+      size,
+      lastModified: new Date(lm).toISOString(),
+      ...(etag !== null ? { etag } : {}),
+      ...(storageClass !== null ? { storageClass } : {}),
+      ...(restore ? { restore: { ongoing: restore[0], ...(restore[1] ? { expiry: restore[1] } : {}) } } : {})
+    })
   }
   return { index: { location: p.location, refreshedAt: p.refreshedAt, units: p.units as IndexedUnit[], objects }, problem: null }
 }

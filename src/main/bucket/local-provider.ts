@@ -45,7 +45,13 @@ export class LocalFolderProvider implements BucketProvider {
   private async describe(key: string, abs: string): Promise<ListedObject> {
     const st = await stat(abs)
     if (!st.isFile()) throw bucketError('not_found', key, 'Not a file')
-    return { key, size: st.size, lastModified: st.mtime.toISOString(), etag: `${st.size}-${Math.trunc(st.mtimeMs)}`, storageClass: (await this.storageClasses())[key] ?? 'STANDARD' }
+    return {
+      key,
+      size: st.size,
+      lastModified: st.mtime.toISOString(),
+      etag: `${st.size}-${Math.trunc(st.mtimeMs)}`,
+      storageClass: (await this.storageClasses())[key] ?? 'STANDARD'
+    }
   }
 
   /** Keys under the prefix in UTF-8 byte order, as S3 lists them. Only the folders the prefix can reach are
@@ -76,7 +82,15 @@ export class LocalFolderProvider implements BucketProvider {
         }
         const abs = join(base, e.name)
         for (const f of await readdir(abs, { recursive: true, withFileTypes: true })) {
-          if (f.isFile()) keys.push(key + '/' + join(f.parentPath, f.name).slice(abs.length + 1).split(/[\\/]/).join('/'))
+          if (f.isFile())
+            keys.push(
+              key +
+                '/' +
+                join(f.parentPath, f.name)
+                  .slice(abs.length + 1)
+                  .split(/[\\/]/)
+                  .join('/')
+            )
         }
       }
     }
@@ -148,7 +162,13 @@ export class LocalFolderProvider implements BucketProvider {
 
   private async readable(key: string, signal?: AbortSignal): Promise<ListedObject> {
     const obj = await this.head(key, signal)
-    if (isArchived(obj, Date.now())) throw bucketError('archived', key, `The object is in ${obj.storageClass} and has not been restored`, 'Restore it in the source bucket and sync the folder again.')
+    if (isArchived(obj, Date.now()))
+      throw bucketError(
+        'archived',
+        key,
+        `The object is in ${obj.storageClass} and has not been restored`,
+        'Restore it in the source bucket and sync the folder again.'
+      )
     return obj
   }
 
@@ -156,7 +176,8 @@ export class LocalFolderProvider implements BucketProvider {
     const obj = await this.readable(key, signal)
     const start = 'suffix' in range ? Math.max(0, obj.size - range.suffix) : range.start
     const end = 'suffix' in range ? obj.size - 1 : Math.min(range.end ?? obj.size - 1, obj.size - 1)
-    if (start > end && obj.size > 0) throw bucketError('other', key, `The range ${start}-${end} is outside the object (${obj.size} bytes)`, 'This is a bug of the reader; report it.')
+    if (start > end && obj.size > 0)
+      throw bucketError('other', key, `The range ${start}-${end} is outside the object (${obj.size} bytes)`, 'This is a bug of the reader; report it.')
     const fh = await open(this.path(key), 'r')
     try {
       const body = new Uint8Array(Math.max(0, end - start + 1))
@@ -178,6 +199,11 @@ export class LocalFolderProvider implements BucketProvider {
   async restore(key: string, _days: number, _tier: RestoreTier, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {
     const obj = await this.head(key, signal)
     if (!isArchived(obj, Date.now())) return 'done'
-    throw bucketError('archived', key, 'A local folder cannot restore an archived object', 'Restore it in the source bucket (S3 RestoreObject) and sync the folder again.')
+    throw bucketError(
+      'archived',
+      key,
+      'A local folder cannot restore an archived object',
+      'Restore it in the source bucket (S3 RestoreObject) and sync the folder again.'
+    )
   }
 }

@@ -25,7 +25,8 @@ async function loadCache(path: string | undefined): Promise<Cache> {
   const cache: Cache = {}
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return cache
   for (const [key, e] of Object.entries(parsed)) {
-    if (typeof e === 'object' && e !== null && typeof (e as Cache[string]).etag === 'string' && typeof (e as Cache[string]).text === 'string') cache[key] = e as Cache[string]
+    if (typeof e === 'object' && e !== null && typeof (e as Cache[string]).etag === 'string' && typeof (e as Cache[string]).text === 'string')
+      cache[key] = e as Cache[string]
   }
   return cache
 }

@@ -9,7 +9,12 @@ export interface ConnectionRefreshResult extends RefreshResult {
   readonly indexProblem: string | null
 }
 
-export async function refreshConnectionIndex(dataDir: string, connectionId: string, provider: BucketProvider, opts: RefreshOptions = {}): Promise<ConnectionRefreshResult> {
+export async function refreshConnectionIndex(
+  dataDir: string,
+  connectionId: string,
+  provider: BucketProvider,
+  opts: RefreshOptions = {}
+): Promise<ConnectionRefreshResult> {
   const path = indexPath(dataDir, connectionId)
   const saved = opts.full ? { index: null, problem: null } : await readIndex(path)
   let indexProblem = saved.problem

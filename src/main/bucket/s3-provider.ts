@@ -3,8 +3,14 @@
 // network failures with backoff and jitter; withRetry covers bodies cut off mid-read. Every request has a
 // connect and an idle timeout (the SDK's request handler has none by default) and honours its signal.
 import {
-  GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, RestoreObjectCommand, S3Client,
-  type S3ClientConfig, type _Object
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  RestoreObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+  type _Object
 } from '@aws-sdk/client-s3'
 import { fromIni, fromNodeProviderChain } from '@aws-sdk/credential-providers'
 import type { Socket } from 'node:net'
@@ -55,33 +61,41 @@ type Next = (args: unknown) => Promise<{ response?: unknown }>
  * a server silent for a whole idle timeout is rather down or blocked (retry.ts). Added just inside the retry
  * middleware (finalizeRequest step), so it sees timeouts of the request and of reading an error's body.
  */
-const timeoutsAreFinal = (next: Next) => async (args: unknown): Promise<unknown> => {
-  try {
-    return await next(args)
-  } catch (e) {
-    if (isTimeout(e)) throw Object.assign(new Error((e as Error).message), { name: 'RequestTimedOut' })
-    throw e
+const timeoutsAreFinal =
+  (next: Next) =>
+  async (args: unknown): Promise<unknown> => {
+    try {
+      return await next(args)
+    } catch (e) {
+      if (isTimeout(e)) throw Object.assign(new Error((e as Error).message), { name: 'RequestTimedOut' })
+      throw e
+    }
   }
-}
 
 /**
  * The body of a successful GetObject is read by the caller through guardStream (guarded-stream.ts), whose idle
  * timer tells a silent server from a slow reader. The socket's own idle timer cannot (the socket is idle while
  * a reader holds the body back): switched off as soon as the headers arrive, next to the handler.
  */
-const objectBodyIdleByGuard = (next: Next, context: { commandName?: string }) => async (args: unknown): Promise<unknown> => {
-  const out = await next(args)
-  const res = out.response as { statusCode?: number; body?: { socket?: Socket | null } } | undefined
-  if (context.commandName === 'GetObjectCommand' && res?.statusCode !== undefined && res.statusCode < 300) res.body?.socket?.setTimeout(0)
-  return out
-}
+const objectBodyIdleByGuard =
+  (next: Next, context: { commandName?: string }) =>
+  async (args: unknown): Promise<unknown> => {
+    const out = await next(args)
+    const res = out.response as { statusCode?: number; body?: { socket?: Socket | null } } | undefined
+    if (context.commandName === 'GetObjectCommand' && res?.statusCode !== undefined && res.statusCode < 300) res.body?.socket?.setTimeout(0)
+    return out
+  }
 
 function credentialProvider(c: S3Credentials): S3ClientConfig['credentials'] {
   switch (c.kind) {
     case 'default':
       return fromNodeProviderChain()
     case 'profile':
-      return fromIni({ profile: c.profile, ...(c.configFile ? { configFilepath: c.configFile } : {}), ...(c.credentialsFile ? { filepath: c.credentialsFile } : {}) })
+      return fromIni({
+        profile: c.profile,
+        ...(c.configFile ? { configFilepath: c.configFile } : {}),
+        ...(c.credentialsFile ? { filepath: c.credentialsFile } : {})
+      })
     case 'static':
       return { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, ...(c.sessionToken ? { sessionToken: c.sessionToken } : {}) }
   }
@@ -131,7 +145,12 @@ export class S3Provider implements BucketProvider {
       retryMode: 'adaptive',
       // socketTimeout is the idle timeout of @smithy/node-http-handler 4 (waiting for the answer and between
       // chunks of the bodies the SDK reads itself). Its requestTimeout (up to the headers) is not needed then.
-      requestHandler: { connectionTimeout: t.connectMs, socketTimeout: t.idleMs, httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS }, httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS } },
+      requestHandler: {
+        connectionTimeout: t.connectMs,
+        socketTimeout: t.idleMs,
+        httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+        httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS }
+      },
       // Ask for checksums only where S3 requires them: S3-compatible servers may not know the newer ones.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED'
@@ -190,7 +209,14 @@ export class S3Provider implements BucketProvider {
       lastModified: (o.LastModified ?? new Date(0)).toISOString(),
       ...(o.ETag ? { etag: o.ETag } : {}),
       storageClass: o.StorageClass ?? 'STANDARD',
-      ...(restore ? { restore: { ongoing: restore.IsRestoreInProgress ?? false, ...(restore.RestoreExpiryDate ? { expiry: restore.RestoreExpiryDate.toISOString() } : {}) } } : {})
+      ...(restore
+        ? {
+            restore: {
+              ongoing: restore.IsRestoreInProgress ?? false,
+              ...(restore.RestoreExpiryDate ? { expiry: restore.RestoreExpiryDate.toISOString() } : {})
+            }
+          }
+        : {})
     }
   }
 
@@ -224,7 +250,11 @@ export class S3Provider implements BucketProvider {
 
   async head(key: string, signal?: AbortSignal): Promise<ListedObject> {
     const client = await this.getClient(signal)
-    const out = await withRetry(() => client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.root + key }), { abortSignal: signal }), (e) => classifyS3Error(e, key, this.profile), signal)
+    const out = await withRetry(
+      () => client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.root + key }), { abortSignal: signal }),
+      (e) => classifyS3Error(e, key, this.profile),
+      signal
+    )
     const restore = parseRestoreHeader(out.Restore)
     return {
       key,
@@ -246,7 +276,8 @@ export class S3Provider implements BucketProvider {
         for await (const c of this.guardedBody(key, out.Body, signal)) chunks.push(c as Buffer)
         const body = new Uint8Array(Buffer.concat(chunks))
         // A body cut short is a dropped connection, whatever the client made of it.
-        if (out.ContentLength !== undefined && body.length !== out.ContentLength) throw Object.assign(new Error(`short read: ${body.length} of ${out.ContentLength} bytes`), { code: 'ECONNRESET' })
+        if (out.ContentLength !== undefined && body.length !== out.ContentLength)
+          throw Object.assign(new Error(`short read: ${body.length} of ${out.ContentLength} bytes`), { code: 'ECONNRESET' })
         const total = /\/(\d+)$/.exec(out.ContentRange ?? '')?.[1]
         return { body, size: total !== undefined ? Number(total) : body.length }
       },
@@ -262,7 +293,11 @@ export class S3Provider implements BucketProvider {
 
   async readStream(key: string, signal?: AbortSignal): Promise<Readable> {
     const client = await this.getClient(signal)
-    const out = await withRetry(() => client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.root + key }), { abortSignal: signal }), (e) => classifyS3Error(e, key, this.profile), signal)
+    const out = await withRetry(
+      () => client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.root + key }), { abortSignal: signal }),
+      (e) => classifyS3Error(e, key, this.profile),
+      signal
+    )
     return this.guardedBody(key, out.Body, signal)
   }
 
@@ -270,7 +305,10 @@ export class S3Provider implements BucketProvider {
     const client = await this.getClient(signal)
     try {
       signal?.throwIfAborted()
-      const out = await client.send(new RestoreObjectCommand({ Bucket: this.options.bucket, Key: this.root + key, RestoreRequest: { Days: days, GlacierJobParameters: { Tier: tier } } }), { abortSignal: signal })
+      const out = await client.send(
+        new RestoreObjectCommand({ Bucket: this.options.bucket, Key: this.root + key, RestoreRequest: { Days: days, GlacierJobParameters: { Tier: tier } } }),
+        { abortSignal: signal }
+      )
       return out.$metadata.httpStatusCode === 200 ? 'done' : 'started'
     } catch (e) {
       if ((e as { name?: string }).name === 'RestoreAlreadyInProgress') return 'in_progress'

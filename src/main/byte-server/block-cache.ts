@@ -252,14 +252,18 @@ export class BlockCache {
       else if (!(await this.present(id, path, b))) missing.push(b)
     }
     // Contiguous runs of missing blocks: one ranged read per run.
-    for (let i = 0; i < missing.length; ) {
+    for (let i = 0; i < missing.length;) {
       let j = i
       while (j + 1 < missing.length && missing[j + 1] === (missing[j] as number) + 1) j++
       const from = missing[i] as number
       const to = missing[j] as number
       const run = this.fetchRun(id, folder, from, to, signal)
       for (let b = from; b <= to; b++) this.disk.inflight.set(join(folder, String(b)), run)
-      waits.push(run.finally(() => { for (let b = from; b <= to; b++) if (this.disk.inflight.get(join(folder, String(b))) === run) this.disk.inflight.delete(join(folder, String(b))) }))
+      waits.push(
+        run.finally(() => {
+          for (let b = from; b <= to; b++) if (this.disk.inflight.get(join(folder, String(b))) === run) this.disk.inflight.delete(join(folder, String(b)))
+        })
+      )
       i = j + 1
     }
     await Promise.all(waits)

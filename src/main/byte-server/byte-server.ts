@@ -80,9 +80,18 @@ interface Current {
 
 export async function startByteServer(opts: ByteServerOptions): Promise<ByteServer> {
   const stats = { requests: 0, refused: 0, fromStore: 0 }
-  const sourceOf = (s: ByteSource | null): Current | null => (s ? { source: s, cache: new BlockCache(s.cacheDir, s.provider), token: Buffer.from(randomBytes(24).toString('hex')) } : null)
+  const sourceOf = (s: ByteSource | null): Current | null =>
+    s ? { source: s, cache: new BlockCache(s.cacheDir, s.provider), token: Buffer.from(randomBytes(24).toString('hex')) } : null
   let current: Current | null =
-    opts.provider && opts.lookup && opts.cacheDir ? sourceOf({ provider: opts.provider, lookup: opts.lookup, cacheDir: opts.cacheDir, ...(opts.now ? { now: opts.now } : {}), ...(opts.store ? { store: opts.store } : {}) }) : null
+    opts.provider && opts.lookup && opts.cacheDir
+      ? sourceOf({
+          provider: opts.provider,
+          lookup: opts.lookup,
+          cacheDir: opts.cacheDir,
+          ...(opts.now ? { now: opts.now } : {}),
+          ...(opts.store ? { store: opts.store } : {})
+        })
+      : null
 
   const cors = (res: ServerResponse): void => {
     const allowed = typeof opts.allowOrigin === 'function' ? opts.allowOrigin() : opts.allowOrigin
@@ -98,10 +107,19 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
   }
 
   /** Writes start..end from the cache in pieces, the next piece read while this one is written. */
-  const stream = async (res: ServerResponse, cache: BlockCache, id: ObjectIdentity, first: Buffer, start: number, end: number, signal: AbortSignal): Promise<void> => {
-    const piece = (at: number): Promise<Buffer> => cache.read(id, { start: at, end: Math.min(end, (Math.floor(at / PIECE_SIZE) + 1) * PIECE_SIZE - 1) }, signal).then((r) => r.body)
+  const stream = async (
+    res: ServerResponse,
+    cache: BlockCache,
+    id: ObjectIdentity,
+    first: Buffer,
+    start: number,
+    end: number,
+    signal: AbortSignal
+  ): Promise<void> => {
+    const piece = (at: number): Promise<Buffer> =>
+      cache.read(id, { start: at, end: Math.min(end, (Math.floor(at / PIECE_SIZE) + 1) * PIECE_SIZE - 1) }, signal).then((r) => r.body)
     let body = first
-    for (let at = start; ; ) {
+    for (let at = start; ;) {
       const after = at + body.length
       const next = after <= end ? piece(after) : null
       // Read ahead, but never an unhandled rejection when the client leaves first; awaited below.
@@ -141,8 +159,19 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
     const { source, cache } = serving
     const obj = source.lookup(key)
     if (!obj) return refuse(res, 404, `${key} is not an object of the connected bucket (refresh the listing if it is new).`, 'not_found')
-    if (isArchived(obj, (source.now ?? Date.now)())) return refuse(res, 409, `${key} is in ${obj.storageClass} and cannot be read until restored. Start a restore, then query again when it has finished.`, 'archived')
-    const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'last-modified': new Date(obj.lastModified).toUTCString(), 'content-type': 'application/octet-stream', 'cache-control': 'no-store' }
+    if (isArchived(obj, (source.now ?? Date.now)()))
+      return refuse(
+        res,
+        409,
+        `${key} is in ${obj.storageClass} and cannot be read until restored. Start a restore, then query again when it has finished.`,
+        'archived'
+      )
+    const headers: Record<string, string> = {
+      'accept-ranges': 'bytes',
+      'last-modified': new Date(obj.lastModified).toUTCString(),
+      'content-type': 'application/octet-stream',
+      'cache-control': 'no-store'
+    }
     if (obj.etag) headers['etag'] = obj.etag.startsWith('"') ? obj.etag : `"${obj.etag}"`
     cors(res)
     const parsed = parseRange(req.headers.range)
@@ -175,7 +204,9 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
     }
     const id = { key, etag: obj.etag ?? `${obj.size}-${obj.lastModified}`, size: obj.size }
     // The first piece before the status line: an object that cannot be read still gets its own status (409, 404, 502).
-    const first = (await cache.read(id, { start: range.start, end: Math.min(range.end, (Math.floor(range.start / PIECE_SIZE) + 1) * PIECE_SIZE - 1) }, ac.signal)).body
+    const first = (
+      await cache.read(id, { start: range.start, end: Math.min(range.end, (Math.floor(range.start / PIECE_SIZE) + 1) * PIECE_SIZE - 1) }, ac.signal)
+    ).body
     res.writeHead(status, { ...headers, 'content-length': String(length) })
     await stream(res, cache, id, first, range.start, range.end, ac.signal)
   }
@@ -189,7 +220,12 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
         return
       }
       const err = e instanceof BucketError ? e : null
-      refuse(res, err?.kind === 'archived' ? 409 : err?.kind === 'not_found' ? 404 : 502, err ? err.userMessage : `Reading failed: ${(e as Error).message}`, err?.kind ?? 'other')
+      refuse(
+        res,
+        err?.kind === 'archived' ? 409 : err?.kind === 'not_found' ? 404 : 502,
+        err ? err.userMessage : `Reading failed: ${(e as Error).message}`,
+        err?.kind ?? 'other'
+      )
     })
   })
   // Clients (the engine's HTTP reader) keep connections open between reads; do not close them under their feet.

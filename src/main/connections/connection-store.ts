@@ -42,7 +42,10 @@ export class ConnectionStore {
   async upsert(input: ConnectionConfig): Promise<void> {
     // Saved as rebuilt from its known fields only: whatever else the caller's object holds is never written.
     const checked = validateConnection(input)
-    if (!checked.ok) throw new Error(`The connection ${JSON.stringify(input.name)?.slice(0, 80)} cannot be saved: ${checked.reason}. Correct it in Connections and save again.`)
+    if (!checked.ok)
+      throw new Error(
+        `The connection ${JSON.stringify(input.name)?.slice(0, 80)} cannot be saved: ${checked.reason}. Correct it in Connections and save again.`
+      )
     const c = checked.value
     await this.saved.update((connections) => {
       const i = connections.findIndex((x) => x.id === c.id)

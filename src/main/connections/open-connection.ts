@@ -22,15 +22,43 @@ export async function openConnection(c: ConnectionConfig, secrets: SecretStore, 
     case 'local':
       return new LocalFolderProvider(c.path)
     case 'gcs':
-      return new GcsProvider({ bucket: c.bucket, prefix: c.prefix, credentials: c.auth.kind === 'key_file' ? { kind: 'key_file', keyFile: c.auth.keyFile } : c.auth, ...(c.endpoint ? { endpoint: c.endpoint } : {}), ...(c.projectId ? { projectId: c.projectId } : {}), ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) })
+      return new GcsProvider({
+        bucket: c.bucket,
+        prefix: c.prefix,
+        credentials: c.auth.kind === 'key_file' ? { kind: 'key_file', keyFile: c.auth.keyFile } : c.auth,
+        ...(c.endpoint ? { endpoint: c.endpoint } : {}),
+        ...(c.projectId ? { projectId: c.projectId } : {}),
+        ...(opts.timeouts ? { timeouts: opts.timeouts } : {})
+      })
     case 's3': {
-      const base = { bucket: c.bucket, prefix: c.prefix, ...(c.region ? { region: c.region } : {}), ...(c.endpoint ? { endpoint: c.endpoint } : {}), ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) }
+      const base = {
+        bucket: c.bucket,
+        prefix: c.prefix,
+        ...(c.region ? { region: c.region } : {}),
+        ...(c.endpoint ? { endpoint: c.endpoint } : {}),
+        ...(opts.timeouts ? { timeouts: opts.timeouts } : {})
+      }
       if (c.auth.kind === 'static') {
         const secret = await secrets.get(c.auth.secretRef)
-        if (secret === null) throw bucketError('auth', '', `The secret key of connection "${c.name}" is not saved on this computer`, 'Edit the connection and enter the secret key again.')
+        if (secret === null)
+          throw bucketError(
+            'auth',
+            '',
+            `The secret key of connection "${c.name}" is not saved on this computer`,
+            'Edit the connection and enter the secret key again.'
+          )
         return new S3Provider({ ...base, credentials: { kind: 'static', accessKeyId: c.auth.accessKeyId, secretAccessKey: secret } })
       }
-      if (c.auth.kind === 'profile') return new S3Provider({ ...base, credentials: { kind: 'profile', profile: c.auth.profile, ...(opts.awsConfigFile ? { configFile: opts.awsConfigFile } : {}), ...(opts.awsCredentialsFile ? { credentialsFile: opts.awsCredentialsFile } : {}) } })
+      if (c.auth.kind === 'profile')
+        return new S3Provider({
+          ...base,
+          credentials: {
+            kind: 'profile',
+            profile: c.auth.profile,
+            ...(opts.awsConfigFile ? { configFile: opts.awsConfigFile } : {}),
+            ...(opts.awsCredentialsFile ? { credentialsFile: opts.awsCredentialsFile } : {})
+          }
+        })
       return new S3Provider({ ...base, credentials: { kind: 'default' } })
     }
   }
@@ -38,7 +66,10 @@ export async function openConnection(c: ConnectionConfig, secrets: SecretStore, 
 
 /** Profile names from the user's AWS config and credentials files (SSO and credential_process ones included). */
 export async function listAwsProfiles(opts: OpenOptions = {}): Promise<string[]> {
-  const files = await loadSharedConfigFiles({ ...(opts.awsConfigFile ? { configFilepath: opts.awsConfigFile } : {}), ...(opts.awsCredentialsFile ? { filepath: opts.awsCredentialsFile } : {}) })
+  const files = await loadSharedConfigFiles({
+    ...(opts.awsConfigFile ? { configFilepath: opts.awsConfigFile } : {}),
+    ...(opts.awsCredentialsFile ? { filepath: opts.awsCredentialsFile } : {})
+  })
   // The loader also returns "sso-session.NAME" and "services.NAME" sections, which are not profiles.
   const isProfile = (name: string): boolean => !name.startsWith('sso-session.') && !name.startsWith('services.')
   return [...new Set([...Object.keys(files.configFile), ...Object.keys(files.credentialsFile)])].filter(isProfile).sort()

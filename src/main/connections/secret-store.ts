@@ -62,8 +62,10 @@ export class SafeStorageSecretStore implements SecretStore {
 
   /** Why secrets cannot be saved here, or null when they can. */
   unavailableReason(): string | null {
-    if (!this.safe.isEncryptionAvailable()) return 'No system keychain is available to encrypt secrets, so the app will not store one. Use an AWS profile or the default credential chain instead.'
-    if (this.safe.getSelectedStorageBackend?.() === 'basic_text') return 'No keyring (such as GNOME Keyring or KWallet) is running, so a secret would be stored practically in plain text. The app refuses: start a keyring, or use an AWS profile or the default credential chain instead.'
+    if (!this.safe.isEncryptionAvailable())
+      return 'No system keychain is available to encrypt secrets, so the app will not store one. Use an AWS profile or the default credential chain instead.'
+    if (this.safe.getSelectedStorageBackend?.() === 'basic_text')
+      return 'No keyring (such as GNOME Keyring or KWallet) is running, so a secret would be stored practically in plain text. The app refuses: start a keyring, or use an AWS profile or the default credential chain instead.'
     return null
   }
 

@@ -99,13 +99,31 @@ export interface Expected {
   readonly now: string
   readonly version: 'v2'
   readonly latest_ready: Record<string, { prefix: string; snapshot_date: string; snapshot_hour: string } | null>
-  readonly tables: Record<string, { mode: 'full' | 'parts'; rows: number; distinct_keys: number | null; versions: number | null; ready_folders: number | null; newest_folder: { prefix: string; etl_date: string; etl_hour: string | null } | null }>
+  readonly tables: Record<
+    string,
+    {
+      mode: 'full' | 'parts'
+      rows: number
+      distinct_keys: number | null
+      versions: number | null
+      ready_folders: number | null
+      newest_folder: { prefix: string; etl_date: string; etl_hour: string | null } | null
+    }
+  >
   readonly newest_values: { table: string; key_column: string; key: string; column: string; value: CellValue }[]
   /** claudia_messages' logical table (newest version per key) counted by tenant_id and send_at's UTC day. */
   readonly messages_by_tenant_day: Record<string, Record<string, number>>
   readonly column_added: { table: string; column: string; from_prefix: string; non_null_in_logical_table: number }
   /** A column written as another type from a folder on: the logical table reads it as the wider type, every row kept. */
-  readonly type_change: { table: string; column: string; from_prefix: string; type_before: string; type_after: string; logical_type: string; sum_in_logical_table: number }
+  readonly type_change: {
+    table: string
+    column: string
+    from_prefix: string
+    type_before: string
+    type_after: string
+    logical_type: string
+    sum_in_logical_table: number
+  }
   /** The switch: a full table missing in the first v2 hour reads its newest v1 copy as of that hour. */
   readonly switch_fallback: { table: string; as_of: string; latest_prefix: string | null }
   /** The export's first delivery hour; the hours of its day before it are no delivery (nothing was due). */
@@ -184,7 +202,9 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   const start = options.start ?? -Infinity
   const h0 = options.start === undefined ? 0 : (options.start - FIRST_V2) / HOUR
   if (!Number.isInteger(h0) || h0 < 0 || h0 > E - 161) {
-    throw new Error(`--start must be a whole hour from ${iso(FIRST_V2)} (the first v2 delivery) to ${iso(v2(E - 161).cutoff)}, so that every planted case comes after it; use more --days for a later start`)
+    throw new Error(
+      `--start must be a whole hour from ${iso(FIRST_V2)} (the first v2 delivery) to ${iso(v2(E - 161).cutoff)}, so that every planted case comes after it; use more --days for a later start`
+    )
   }
 
   // Planted faults, all within the last 7 days so retention cannot hide them.
@@ -300,7 +320,15 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     return values
   }
   const newVersion = (t: DemoTable, key: string, event: number, arrival: number, version: number, updated = arrival): RowVersion => ({
-    table: t, key, values: makeValues(t, key, event, updated, version), arrival, orderHint: arrival, forcedFile: null, delivery: null, file: 0, seq: 0
+    table: t,
+    key,
+    values: makeValues(t, key, event, updated, version),
+    arrival,
+    orderHint: arrival,
+    forcedFile: null,
+    delivery: null,
+    file: 0,
+    seq: 0
   })
   for (const t of DEMO_TABLES) {
     if (t.mode !== 'parts') continue
@@ -360,7 +388,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   track(revs, 'prompt_revision_tracked_b', [v2(12), v2(at.missingAndPending)])
   for (const d of [v2(5), v2(10), v2(20), v2(30), v2(40), v2(41), v2(60), v2(7), v2(12), v2(E - 20)]) {
     // Before --start a tracked version comes in the first delivery, with the others.
-    if (status(msgs, d) !== 'ok' && status(msgs, d) !== 'before_start') throw new Error(`generator: a tracked delivery (${d.date} ${d.hour}) is not delivered; use more --days`)
+    if (status(msgs, d) !== 'ok' && status(msgs, d) !== 'before_start')
+      throw new Error(`generator: a tracked delivery (${d.date} ${d.hour}) is not delivered; use more --days`)
   }
 
   // Assign each version to the first delivery of its table, at or after its arrival, that delivered.
@@ -412,7 +441,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
         for (const v of rows) v.seq = seqs[v.file]!++
       }
       const files: FileWrite[] = []
-      if (s !== 'empty') for (let k = 0; k < parts; k++) files.push({ key: `${prefix}part-${String(k).padStart(5, '0')}.parquet`, part: k, parts, mtime: times.data + k * 1000 })
+      if (s !== 'empty')
+        for (let k = 0; k < parts; k++) files.push({ key: `${prefix}part-${String(k).padStart(5, '0')}.parquet`, part: k, parts, mtime: times.data + k * 1000 })
       const casts: Record<string, string> = t.table === typeChange.table && d.index >= typeChange.fromIndex ? { [typeChange.column]: typeChange.to } : {}
       folders.push({ table: t, delivery: d, prefix, files, marker: isReadyStatus(s) ? times.marker : null, columns, casts })
     }
@@ -426,7 +456,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   // Row counts per copy and per folder, computed once (a year of hours would make a scan per hour slow).
   const createdSorted = new Map([...fullRows].map(([name, rows]) => [name, rows.map((r) => r.created).sort((a, b) => a - b)]))
   const perFolder = new Map<string, number>()
-  for (const [name, list] of versions) for (const v of list) if (v.delivery) perFolder.set(`${name}|${v.delivery.index}`, (perFolder.get(`${name}|${v.delivery.index}`) ?? 0) + 1)
+  for (const [name, list] of versions)
+    for (const v of list) if (v.delivery) perFolder.set(`${name}|${v.delivery.index}`, (perFolder.get(`${name}|${v.delivery.index}`) ?? 0) + 1)
   const countBefore = (sorted: number[], cutoff: number): number => {
     let lo = 0
     let hi = sorted.length
@@ -453,7 +484,15 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
       else {
         const prefix = prefixOf(t, d)
         const f = folderByPrefix.get(prefix)
-        const entry: Record<string, unknown> = { schema: t.schema, table: t.table, mode: t.mode, path: prefix, format: 'parquet', files: f?.files.length ?? (t === T.twoFiles ? 2 : 1), rows: rowsIn(t, d) }
+        const entry: Record<string, unknown> = {
+          schema: t.schema,
+          table: t.table,
+          mode: t.mode,
+          path: prefix,
+          format: 'parquet',
+          files: f?.files.length ?? (t === T.twoFiles ? 2 : 1),
+          rows: rowsIn(t, d)
+        }
         if (d.h === at.filesMismatch && t === T.mismatch) entry['files'] = 2
         if (d.kind === 'v2' && t.mode === 'parts') entry['delivered_through'] = iso(d.cutoff - (d.h === at.throughLag && t === T.lag ? 3 * HOUR : 2000))
         delivered.push(entry)
@@ -472,7 +511,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     if (d.kind === 'v2') body['tables_pending'] = pending
     body['generated_by'] = 'export-explorer demo generator'
     let text = JSON.stringify(body, null, 2)
-    const key = d.kind === 'v2' ? `v2/_manifests/snapshot_date=${d.date}/snapshot_hour=${d.hour}/manifest.json` : `v1/_manifests/snapshot_date=${d.date}/manifest.json`
+    const key =
+      d.kind === 'v2' ? `v2/_manifests/snapshot_date=${d.date}/snapshot_hour=${d.hour}/manifest.json` : `v1/_manifests/snapshot_date=${d.date}/manifest.json`
     if (d.h === at.malformedManifest) text = text.slice(0, Math.floor(text.length / 2))
     texts.push({ key, text, mtime: timesFor(d).marker + 2 * MIN })
   }
@@ -555,7 +595,13 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     vs.sort((a, b) => a.delivery!.index - b.delivery!.index || a.file - b.file || a.seq - b.seq)
     return vs[vs.length - 1] as RowVersion
   }
-  const newest_values = tracked.map(({ table, key }) => ({ table: table.table, key_column: table.idColumn, key, column: 'content', value: newestOf(table, key).values['content'] ?? null }))
+  const newest_values = tracked.map(({ table, key }) => ({
+    table: table.table,
+    key_column: table.idColumn,
+    key,
+    column: 'content',
+    value: newestOf(table, key).values['content'] ?? null
+  }))
   let nonNull = 0
   let tokensSum = 0
   const messages_by_tenant_day: Record<string, Record<string, number>> = {}
@@ -564,7 +610,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     for (const v of versions.get(t.table)!) {
       if (!v.delivery) continue
       const cur = latest.get(v.key)
-      if (!cur || cur.delivery!.index < v.delivery.index || (cur.delivery === v.delivery && (cur.file < v.file || (cur.file === v.file && cur.seq < v.seq)))) latest.set(v.key, v)
+      if (!cur || cur.delivery!.index < v.delivery.index || (cur.delivery === v.delivery && (cur.file < v.file || (cur.file === v.file && cur.seq < v.seq))))
+        latest.set(v.key, v)
     }
     for (const v of latest.values()) if (v.delivery!.index >= addedColumn.fromIndex) nonNull++
     for (const v of latest.values()) tokensSum += Number(v.values[typeChange.column] ?? 0)
@@ -592,7 +639,8 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   cell(firstV2Missing, T.firstV2Missing, 'missing')
   // Nothing was due before the export's first delivery, on its first day either.
   const firstDelivery = options.start ?? v1(0).cutoff
-  for (let t = Date.parse(`${dateOf(firstDelivery)}T00:00:00Z`); t < firstDelivery; t += HOUR) cells.push({ date: dateOf(t), hour: hourOf(t), table: T.failed.table, state: 'no_delivery' })
+  for (let t = Date.parse(`${dateOf(firstDelivery)}T00:00:00Z`); t < firstDelivery; t += HOUR)
+    cells.push({ date: dateOf(t), hour: hourOf(t), table: T.failed.table, state: 'no_delivery' })
   for (const t of DEMO_TABLES) cell(at.lateHour, t, 'late')
   let pruned = 0
   for (const t of DEMO_TABLES) {
@@ -618,11 +666,33 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
     newest_values,
     messages_by_tenant_day,
     column_added: { table: addedColumn.table, column: addedColumn.column, from_prefix: prefixOf(msgs, v2(h0 + 48)), non_null_in_logical_table: nonNull },
-    type_change: { table: typeChange.table, column: typeChange.column, from_prefix: prefixOf(msgs, v2(h0 + 60)), type_before: typeChange.from, type_after: typeChange.to, logical_type: 'DOUBLE', sum_in_logical_table: tokensSum },
+    type_change: {
+      table: typeChange.table,
+      column: typeChange.column,
+      from_prefix: prefixOf(msgs, v2(h0 + 60)),
+      type_before: typeChange.from,
+      type_after: typeChange.to,
+      logical_type: 'DOUBLE',
+      sum_in_logical_table: tokensSum
+    },
     first_delivery: iso(firstDelivery),
-    switch_fallback: { table: T.firstV2Missing.table, as_of: asOfHour(firstV2Missing), latest_prefix: options.start === undefined ? prefixOf(T.firstV2Missing, v1(v1Days - 1)) : null },
-    empty_copy: { table: T.empty.table, prefix: prefixOf(T.empty, v2(at.emptyCopy)), as_of: asOfHour(at.emptyCopy), columns: T.empty.columns.map((c) => c.name) },
-    corrupt_file: { table: T.corrupt.table, key: corruptKey, prefix: prefixOf(T.corrupt, v2(at.corruptFile)), reads_prefix: latest_ready[T.corrupt.table]?.prefix ?? '' },
+    switch_fallback: {
+      table: T.firstV2Missing.table,
+      as_of: asOfHour(firstV2Missing),
+      latest_prefix: options.start === undefined ? prefixOf(T.firstV2Missing, v1(v1Days - 1)) : null
+    },
+    empty_copy: {
+      table: T.empty.table,
+      prefix: prefixOf(T.empty, v2(at.emptyCopy)),
+      as_of: asOfHour(at.emptyCopy),
+      columns: T.empty.columns.map((c) => c.name)
+    },
+    corrupt_file: {
+      table: T.corrupt.table,
+      key: corruptKey,
+      prefix: prefixOf(T.corrupt, v2(at.corruptFile)),
+      reads_prefix: latest_ready[T.corrupt.table]?.prefix ?? ''
+    },
     faults,
     cells,
     pruned_cells: pruned,

@@ -28,7 +28,15 @@ const b = (name: string): DemoColumn => ({ name, type: 'BOOLEAN' })
 const ts = (name: string): DemoColumn => ({ name, type: 'TIMESTAMP' })
 
 function fullTable(schema: string, table: string, idColumn: string, rate: number, extra: DemoColumn[]): DemoTable {
-  return { schema, table, mode: 'full', idColumn, dedupeKey: false, ratePerHour: rate, columns: [v(idColumn), v('tenant_id'), ...extra, ts('created_at'), ts('updated_at')] }
+  return {
+    schema,
+    table,
+    mode: 'full',
+    idColumn,
+    dedupeKey: false,
+    ratePerHour: rate,
+    columns: [v(idColumn), v('tenant_id'), ...extra, ts('created_at'), ts('updated_at')]
+  }
 }
 
 const C = 'datamart_claudia'
@@ -40,8 +48,24 @@ export const DEMO_TABLES: readonly DemoTable[] = [
   fullTable(C, 'claudia_conversation_feedback', 'feedback_id', 1, [v('conversation_id'), v('rating'), v('comment')]),
   fullTable(C, 'claudia_csat', 'csat_id', 1, [v('conversation_id'), n('score')]),
   fullTable(C, 'eddie_result_outcomes', 'outcome_id', 2, [v('conversation_id'), v('outcome'), d('confidence')]),
-  { schema: C, table: 'claudia_messages', mode: 'parts', idColumn: 'message_id', dedupeKey: true, ratePerHour: 10, columns: [v('message_id'), v('conversation_id'), v('tenant_id'), v('role'), v('content'), n('tokens'), ts('send_at'), ts('updated_at')] },
-  { schema: C, table: 'claudia_prompt_revision', mode: 'parts', idColumn: 'prompt_revision_id', dedupeKey: true, ratePerHour: 2, columns: [v('prompt_revision_id'), v('prompt_id'), v('tenant_id'), n('revision_number'), v('content'), v('author'), ts('created_at'), ts('updated_at')] },
+  {
+    schema: C,
+    table: 'claudia_messages',
+    mode: 'parts',
+    idColumn: 'message_id',
+    dedupeKey: true,
+    ratePerHour: 10,
+    columns: [v('message_id'), v('conversation_id'), v('tenant_id'), v('role'), v('content'), n('tokens'), ts('send_at'), ts('updated_at')]
+  },
+  {
+    schema: C,
+    table: 'claudia_prompt_revision',
+    mode: 'parts',
+    idColumn: 'prompt_revision_id',
+    dedupeKey: true,
+    ratePerHour: 2,
+    columns: [v('prompt_revision_id'), v('prompt_id'), v('tenant_id'), n('revision_number'), v('content'), v('author'), ts('created_at'), ts('updated_at')]
+  },
   fullTable(S, 'cloud_chat_account_user_availability_histories', 'availability_id', 2, [v('user_id'), v('availability'), ts('changed_at')]),
   fullTable(S, 'cloud_chat_agent_metrics', 'metric_id', 2, [v('agent_id'), n('conversations_handled'), d('avg_handle_seconds')]),
   fullTable(S, 'cloud_chat_contacts', 'contact_id', 2, [v('name'), v('email'), v('phone')]),
@@ -53,12 +77,38 @@ export const DEMO_TABLES: readonly DemoTable[] = [
   fullTable(S, 'cloud_chat_outbound_events', 'event_id', 2, [v('contact_id'), v('event_type'), v('channel')]),
   fullTable(S, 'cloud_chat_tags', 'tag_id', 1, [v('name'), v('color')]),
   fullTable(S, 'cloud_chat_team_metrics', 'team_metric_id', 1, [v('team_id'), n('open_conversations'), d('sla_met_ratio')]),
-  { schema: S, table: 'cloud_chat_messages', mode: 'parts', idColumn: 'message_id', dedupeKey: false, ratePerHour: 8, columns: [v('message_id'), v('conversation_id'), v('tenant_id'), v('sender_type'), v('body'), ts('created_at')] }
+  {
+    schema: S,
+    table: 'cloud_chat_messages',
+    mode: 'parts',
+    idColumn: 'message_id',
+    dedupeKey: false,
+    ratePerHour: 8,
+    columns: [v('message_id'), v('conversation_id'), v('tenant_id'), v('sender_type'), v('body'), ts('created_at')]
+  }
 ]
 
 export const TENANTS = ['tnt_acme', 'tnt_globex', 'tnt_initech', 'tnt_umbrella'] as const
 
-const WORDS = ['order', 'refund', 'delivery', 'account', 'password', 'invoice', 'upgrade', 'cancel', 'status', 'help', 'thanks', 'olá', 'obrigado', 'pedido', "can't", 'say "hi"', 'line,with,commas']
+const WORDS = [
+  'order',
+  'refund',
+  'delivery',
+  'account',
+  'password',
+  'invoice',
+  'upgrade',
+  'cancel',
+  'status',
+  'help',
+  'thanks',
+  'olá',
+  'obrigado',
+  'pedido',
+  "can't",
+  'say "hi"',
+  'line,with,commas'
+]
 const CHOICES: Record<string, readonly string[]> = {
   channel: ['whatsapp', 'webchat', 'email', 'instagram'],
   status: ['open', 'pending', 'resolved', 'closed'],

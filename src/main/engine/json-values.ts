@@ -2,7 +2,16 @@
 // otherwise (HUGEINT past 2^53, most DECIMALs of 38 digits, NaN and ±Infinity); nested values as arrays and
 // objects; every other type as DuckDB writes it when cast to VARCHAR (dates, times, instants in UTC, intervals,
 // UUIDs, BLOBs as \xNN escapes). The CLI's `--help` states the same rule.
-import { DuckDBArrayValue, DuckDBBlobValue, DuckDBDecimalValue, DuckDBListValue, DuckDBMapValue, DuckDBStructValue, DuckDBUnionValue, type DuckDBValue } from '@duckdb/node-api'
+import {
+  DuckDBArrayValue,
+  DuckDBBlobValue,
+  DuckDBDecimalValue,
+  DuckDBListValue,
+  DuckDBMapValue,
+  DuckDBStructValue,
+  DuckDBUnionValue,
+  type DuckDBValue
+} from '@duckdb/node-api'
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue }
 
@@ -27,7 +36,8 @@ function decimalJson(text: string): number | string {
 /** A BLOB as DuckDB casts it to VARCHAR: printable ASCII as is, other bytes (and \\ ' ") as \\xNN. */
 function blobText(bytes: Uint8Array): string {
   let out = ''
-  for (const b of bytes) out += b >= 32 && b <= 126 && b !== 92 && b !== 39 && b !== 34 ? String.fromCharCode(b) : `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`
+  for (const b of bytes)
+    out += b >= 32 && b <= 126 && b !== 92 && b !== 39 && b !== 34 ? String.fromCharCode(b) : `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`
   return out
 }
 

@@ -10,7 +10,12 @@ import type { BucketEngine } from './open-bucket-engine'
 
 export type TableColumns = ReadonlyMap<string, readonly ColumnSpec[] | { readonly unknown: string }>
 
-export async function logicalTableColumns(opened: BucketEngine, store: FileStore, inventory: Inventory, opts: AsOf & { readonly now: number }): Promise<TableColumns> {
+export async function logicalTableColumns(
+  opened: BucketEngine,
+  store: FileStore,
+  inventory: Inventory,
+  opts: AsOf & { readonly now: number }
+): Promise<TableColumns> {
   const out = new Map<string, readonly ColumnSpec[] | { readonly unknown: string }>()
   const describe = async (sql: string): Promise<ColumnSpec[]> => {
     const { columns } = await opened.engine.selectAll(`SELECT * FROM (${sql}) LIMIT 0`)
@@ -29,7 +34,9 @@ export async function logicalTableColumns(opened: BucketEngine, store: FileStore
       .filter((o) => !isArchived(o, opts.now) && !opts.unreadable?.has(o.key))
     const { paths } = files.length > 0 ? await store.ensure(files) : { paths: new Map<string, string>() }
     const base = `${opened.engine.fileBase}__columns/${t.schema}/${t.table}/`
-    const links = files.filter((o) => paths.has(o.key)).map((o, i) => ({ name: `${base}${String(i).padStart(9, '0')}.parquet`, key: o.key, path: paths.get(o.key) as string }))
+    const links = files
+      .filter((o) => paths.has(o.key))
+      .map((o, i) => ({ name: `${base}${String(i).padStart(9, '0')}.parquet`, key: o.key, path: paths.get(o.key) as string }))
     if (links.length === 0) {
       out.set(qn, { unknown: why })
       continue

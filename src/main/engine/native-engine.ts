@@ -5,7 +5,15 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, rm, stat, symlink } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { type DuckDBConnection, type DuckDBInstance, type DuckDBType, DuckDBTypeId, type DuckDBValue, DuckDBInstance as Instance, StatementType } from '@duckdb/node-api'
+import {
+  type DuckDBConnection,
+  type DuckDBInstance,
+  type DuckDBType,
+  DuckDBTypeId,
+  type DuckDBValue,
+  DuckDBInstance as Instance,
+  StatementType
+} from '@duckdb/node-api'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 
 /** A failure the user caused or can act on (a refused statement, a cancelled query), said plainly. */
@@ -93,7 +101,8 @@ export class NativeEngine {
     for (const f of files) {
       const at = resolve(f.name)
       const rel = relative(this.linksDir, at)
-      if (rel.startsWith('..') || rel === '' || resolve(this.linksDir, rel) !== at) throw new Error(`A view named a file outside the engine's folder: ${f.name}`)
+      if (rel.startsWith('..') || rel === '' || resolve(this.linksDir, rel) !== at)
+        throw new Error(`A view named a file outside the engine's folder: ${f.name}`)
       await mkdir(dirname(at), { recursive: true, mode: 0o700 })
       await symlink(f.path, at).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'EEXIST') throw e
@@ -134,7 +143,11 @@ export class NativeEngine {
    * side by side and each can be interrupted). Rows are handed over chunk by chunk; the next chunk is fetched
    * once onRows' promise has settled, so a slow writer slows the query instead of filling memory.
    */
-  async select(sql: string, onRows: (columns: QueryColumns, rows: DuckDBValue[][]) => void | Promise<void>, opts: RunOptions & { readonly asText?: boolean } = {}): Promise<QueryColumns> {
+  async select(
+    sql: string,
+    onRows: (columns: QueryColumns, rows: DuckDBValue[][]) => void | Promise<void>,
+    opts: RunOptions & { readonly asText?: boolean } = {}
+  ): Promise<QueryColumns> {
     return this.withConnection(opts, async (conn) => {
       let prepared = await this.prepareReadOnly(conn, sql)
       if (opts.asText && prepared.statementType === StatementType.SELECT) {
@@ -168,7 +181,16 @@ export class NativeEngine {
     // The size of the file being written, read beside DuckDB's own progress (a stat every 250 ms).
     let written = 0
     const onProgress = opts.onProgress
-    const sizes = onProgress ? setInterval(() => void stat(path).then((s) => (written = s.size), () => {}), 250) : null
+    const sizes = onProgress
+      ? setInterval(
+          () =>
+            void stat(path).then(
+              (s) => (written = s.size),
+              () => {}
+            ),
+          250
+        )
+      : null
     const withBytes: RunOptions = onProgress ? { ...opts, onProgress: (p) => onProgress({ ...p, bytesWritten: written }) } : opts
     try {
       return await this.copyTo(sql, format, path, withBytes)
@@ -183,7 +205,10 @@ export class NativeEngine {
       // DuckDB writes HUGEINT to Parquet as DOUBLE, which rounds past 2^53 (sum() of integers is a HUGEINT):
       // write it as DECIMAL(38,0) instead, exact (a value beyond 38 digits fails loudly rather than rounding).
       const wide = [...Array(prepared.columnCount).keys()].filter((i) => [DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT].includes(prepared.columnTypeId(i)))
-      const body = format === 'parquet' && wide.length > 0 ? `SELECT * REPLACE (${wide.map((i) => `CAST(${quoteIdent(prepared.columnName(i))} AS DECIMAL(38,0)) AS ${quoteIdent(prepared.columnName(i))}`).join(', ')}) FROM (\n${sql}\n)` : sql
+      const body =
+        format === 'parquet' && wide.length > 0
+          ? `SELECT * REPLACE (${wide.map((i) => `CAST(${quoteIdent(prepared.columnName(i))} AS DECIMAL(38,0)) AS ${quoteIdent(prepared.columnName(i))}`).join(', ')}) FROM (\n${sql}\n)`
+          : sql
       const options = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet'
       try {
         const r = await conn.runAndReadAll(`COPY (\n${body}\n) TO ${quoteLiteral(path)} (${options})`)
@@ -202,7 +227,9 @@ export class NativeEngine {
     const prepared = await statements.prepare(0)
     if (!READ_ONLY.has(prepared.statementType)) {
       const kind = StatementType[prepared.statementType] ?? 'this'
-      throw new EngineError(`Only queries that read run here (SELECT, WITH …, FROM …): a ${kind} statement is refused. Exports are written by Export, not by COPY.`)
+      throw new EngineError(
+        `Only queries that read run here (SELECT, WITH …, FROM …): a ${kind} statement is refused. Exports are written by Export, not by COPY.`
+      )
     }
     return prepared
   }
@@ -232,7 +259,9 @@ export class NativeEngine {
       if (opts.signal?.aborted) throw new EngineError('The query was cancelled.')
       if (e instanceof EngineError) throw e
       const message = this.withKeys((e as Error).message)
-      const locked = /^Permission Error/.test(message) ? ' (SQL here reads the bucket\'s tables only: files elsewhere on this computer cannot be read or written from SQL)' : ''
+      const locked = /^Permission Error/.test(message)
+        ? " (SQL here reads the bucket's tables only: files elsewhere on this computer cannot be read or written from SQL)"
+        : ''
       throw new EngineError(`${message}${locked}`)
     } finally {
       if (timer) clearInterval(timer)

@@ -35,7 +35,13 @@ export function fileStoreFor(provider: BucketProvider, dataDir: string, connecti
  * Opens native DuckDB with the bucket's views. `workDir` is the engine's own folder (made anew); `store` holds
  * the whole objects. A table whose files cannot be fetched has no view and says why; the others open.
  */
-export async function openBucketEngine(store: FileStore, inventory: Inventory, objects: ReadonlyMap<string, ListedObject>, workDir: string, opts: OpenEngineOptions = {}): Promise<BucketEngine> {
+export async function openBucketEngine(
+  store: FileStore,
+  inventory: Inventory,
+  objects: ReadonlyMap<string, ListedObject>,
+  workDir: string,
+  opts: OpenEngineOptions = {}
+): Promise<BucketEngine> {
   const now = opts.now ?? Date.now()
   // A file that is not Parquet makes the rules read another copy (full tables), whose files are then needed in turn.
   const unreadable = new Set(opts.unreadable ?? [])
@@ -45,7 +51,8 @@ export async function openBucketEngine(store: FileStore, inventory: Inventory, o
     const sel = selectSegments(inventory, t, segments, opts)
     return sel.ok && sel.segments.length > 0
   })
-  const fromMirror = (key: string): boolean => mirrored.some((t) => key.startsWith(`v1/${t.schema}/${t.table}/`) || key.startsWith(`v2/${t.schema}/${t.table}/`))
+  const fromMirror = (key: string): boolean =>
+    mirrored.some((t) => key.startsWith(`v1/${t.schema}/${t.table}/`) || key.startsWith(`v2/${t.schema}/${t.table}/`))
   const paths = new Map<string, string>()
   const failed = new Map<string, string>()
   // Progress adds up over the rounds (a fallback copy is a second, small round).
@@ -53,10 +60,17 @@ export async function openBucketEngine(store: FileStore, inventory: Inventory, o
   const onDownload = opts.onDownload
   let last = done
   for (;;) {
-    const needed = objectsForViews(inventory, { ...opts, unreadable }).filter((o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !paths.has(o.key) && !failed.has(o.key) && !fromMirror(o.key))
+    const needed = objectsForViews(inventory, { ...opts, unreadable }).filter(
+      (o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !paths.has(o.key) && !failed.has(o.key) && !fromMirror(o.key)
+    )
     if (needed.length === 0) break
     const onProgress = (p: StoreProgress): void => {
-      last = { files: done.files + p.files, filesTotal: done.filesTotal + p.filesTotal, bytes: done.bytes + p.bytes, bytesTotal: done.bytesTotal + p.bytesTotal }
+      last = {
+        files: done.files + p.files,
+        filesTotal: done.filesTotal + p.filesTotal,
+        bytes: done.bytes + p.bytes,
+        bytesTotal: done.bytesTotal + p.bytesTotal
+      }
       onDownload?.(last)
     }
     const got = await store.ensure(needed, { ...(opts.signal ? { signal: opts.signal } : {}), onProgress })
@@ -82,7 +96,14 @@ export async function openBucketEngine(store: FileStore, inventory: Inventory, o
       },
       inventory,
       objects,
-      { ...opts, now, unreadable, fileBase: engine.fileBase, dialect: { filenameColumn: '__ee_filename' }, mirror: mirror ? { segments, base: `${engine.fileBase}__mirror/` } : undefined }
+      {
+        ...opts,
+        now,
+        unreadable,
+        fileBase: engine.fileBase,
+        dialect: { filenameColumn: '__ee_filename' },
+        mirror: mirror ? { segments, base: `${engine.fileBase}__mirror/` } : undefined
+      }
     )
     return { engine, views }
   } catch (e) {

@@ -30,7 +30,11 @@ export async function checkExportPath(exportDir: string, path: string): Promise<
       await mkdir(exportDir)
     } catch (e) {
       const code = (e as { code?: string }).code
-      if (code === 'ENOENT') return { ok: false, reason: `Export refused: the export folder ${exportDir} does not exist and neither does its parent. Create it, or start the web host with --export-dir naming an existing folder.` }
+      if (code === 'ENOENT')
+        return {
+          ok: false,
+          reason: `Export refused: the export folder ${exportDir} does not exist and neither does its parent. Create it, or start the web host with --export-dir naming an existing folder.`
+        }
       if (code !== 'EEXIST') throw e
     }
   }

@@ -37,7 +37,10 @@ async function moveInto(from: string, target: string): Promise<void> {
 
 export async function exportQuery(engine: NativeEngine, sql: string, target: string, opts: ExportOptions): Promise<{ rows: number }> {
   if (existsSync(target) && !opts.overwrite) throw new ExportError(`${target} already exists; choose another name or ask to replace it.`)
-  const { path, rows } = await engine.copyToScratch(sql, opts.format, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) })
+  const { path, rows } = await engine.copyToScratch(sql, opts.format, {
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {})
+  })
   try {
     opts.signal?.throwIfAborted()
     // An export is an ordinary file of the user's: the mode their umask gives a new file.

@@ -48,7 +48,8 @@ async function writeCacheFile(path: string, body: string | Buffer): Promise<void
  */
 export async function writePrivateFile(path: string, data: string | Uint8Array, opts: PrivateWriteOptions = {}): Promise<void> {
   const body = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-  const write = (): Promise<void> => (opts.durable === false ? writeCacheFile(path, body) : writeFileAtomic(path, body, { mode: PRIVATE_FILE_MODE, fsync: true }))
+  const write = (): Promise<void> =>
+    opts.durable === false ? writeCacheFile(path, body) : writeFileAtomic(path, body, { mode: PRIVATE_FILE_MODE, fsync: true })
   await ensurePrivateDir(dirname(path))
   try {
     await write()

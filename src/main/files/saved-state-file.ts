@@ -63,7 +63,9 @@ export class SavedStateFile<T> {
       return { kind: 'damaged', value: this.format.empty(), reason, problems: [problem], partial: false }
     }
     const d = this.format.decode(parsed)
-    return d.problems.length === 0 ? { kind: 'ok', value: d.value } : { kind: 'damaged', value: d.value, reason: d.problems.join(' '), problems: d.problems, partial: true }
+    return d.problems.length === 0
+      ? { kind: 'ok', value: d.value }
+      : { kind: 'damaged', value: d.value, reason: d.problems.join(' '), problems: d.problems, partial: true }
   }
 
   /** The value (what could be read of it) and what the user should know about the file. Never throws. */
@@ -89,7 +91,9 @@ export class SavedStateFile<T> {
       if (r.kind === 'unreadable') throw new Error(r.problem)
       if (r.kind === 'damaged') {
         const kept = await keepCorruptAside(this.path)
-        this.notices.push(`${this.name} could not be read${r.partial ? ' in full' : ''} (${r.reason}); it was kept as ${basename(kept)} and a new one started${r.partial ? ' with what could be read' : ''}.`)
+        this.notices.push(
+          `${this.name} could not be read${r.partial ? ' in full' : ''} (${r.reason}); it was kept as ${basename(kept)} and a new one started${r.partial ? ' with what could be read' : ''}.`
+        )
       }
       const next = await change(r.value)
       await writePrivateFile(this.path, this.format.encode(next))

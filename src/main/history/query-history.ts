@@ -10,7 +10,13 @@ const nullable = (v: unknown, type: 'number' | 'string'): boolean => v === null 
 const isEntry = (e: unknown): e is HistoryEntry => {
   if (typeof e !== 'object' || e === null) return false
   const o = e as Record<string, unknown>
-  return typeof o['sql'] === 'string' && typeof o['at'] === 'string' && nullable(o['rows'], 'number') && nullable(o['ms'], 'number') && nullable(o['error'], 'string')
+  return (
+    typeof o['sql'] === 'string' &&
+    typeof o['at'] === 'string' &&
+    nullable(o['rows'], 'number') &&
+    nullable(o['ms'], 'number') &&
+    nullable(o['error'], 'string')
+  )
 }
 
 function decode(parsed: unknown): Decoded<HistoryEntry[]> {

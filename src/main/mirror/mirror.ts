@@ -55,7 +55,19 @@ const INDEX_VERSION = 3
 
 function isSegment(v: unknown): v is MirroredSegment {
   const s = v as MirroredSegment
-  return typeof s === 'object' && s !== null && typeof s.table === 'string' && typeof s.period === 'string' && typeof s.identity === 'string' && typeof s.file === 'string' && typeof s.rows === 'number' && Array.isArray(s.columns) && Array.isArray(s.columnSets) && typeof s.types === 'object' && Array.isArray(s.folders)
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    typeof s.table === 'string' &&
+    typeof s.period === 'string' &&
+    typeof s.identity === 'string' &&
+    typeof s.file === 'string' &&
+    typeof s.rows === 'number' &&
+    Array.isArray(s.columns) &&
+    Array.isArray(s.columnSets) &&
+    typeof s.types === 'object' &&
+    Array.isArray(s.folders)
+  )
 }
 
 export class Mirror {
@@ -132,7 +144,11 @@ export class Mirror {
     for (const t of CATALOG) if (t.mode === 'parts' && !planned.has(`${t.schema}.${t.table}`)) planned.set(`${t.schema}.${t.table}`, 0)
     let coverage: TableCoverage[] = []
     const cover = (): void => {
-      coverage = [...planned].map(([table, foldersTotal]) => ({ table, foldersTotal, folders: next.filter((s) => s.table === table).reduce((n, s) => n + s.folders.length, 0) }))
+      coverage = [...planned].map(([table, foldersTotal]) => ({
+        table,
+        foldersTotal,
+        folders: next.filter((s) => s.table === table).reduce((n, s) => n + s.folders.length, 0)
+      }))
     }
     cover()
     let table = ''
@@ -154,7 +170,10 @@ export class Mirror {
     const disagree = (t: string): boolean => !typesAgree(next.filter((s) => s.table === t && s.rows > 0))
     if (todo.length > 0 || tables.some(disagree)) {
       await privateDir(this.dir)
-      const engine = await NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots: [this.store.readableRoot, this.dir] })
+      const engine = await NativeEngine.open({
+        workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`),
+        readableRoots: [this.store.readableRoot, this.dir]
+      })
       // What each segment downloads, known before anything is: the limit is checked against it.
       const needs = new Map<SegmentPlan, number>()
       for (const p of todo) needs.set(p, await this.bytesToFetch(filesOf(p)))
@@ -165,7 +184,14 @@ export class Mirror {
       // whole build might not fit in the limit (compacted files counted at their raw size, more than they take):
       // then each segment downloads its own files, and the build stops before the one that would go past it.
       const fits = opts.limitBytes === undefined || used + needTotal + total.bytesTotal <= opts.limitBytes
-      const ahead = fits ? this.store.ensure(todo.flatMap((p) => filesOf(p)), opts.signal ? { signal: opts.signal } : {}).catch(() => {}) : Promise.resolve()
+      const ahead = fits
+        ? this.store
+            .ensure(
+              todo.flatMap((p) => filesOf(p)),
+              opts.signal ? { signal: opts.signal } : {}
+            )
+            .catch(() => {})
+        : Promise.resolve()
       try {
         build: for (const t of tables) {
           const mine = todo.filter((p) => p.table === t)
@@ -181,7 +207,9 @@ export class Mirror {
             report()
             const bytes = files.reduce((n, o) => n + o.size, 0)
             try {
-              const built = await this.build(engine, p, opts.signal, (sp) => report({ files: files.length - sp.filesTotal + sp.files, bytes: bytes - sp.bytesTotal + sp.bytes }))
+              const built = await this.build(engine, p, opts.signal, (sp) =>
+                report({ files: files.length - sp.filesTotal + sp.files, bytes: bytes - sp.bytesTotal + sp.bytes })
+              )
               next.push(built)
               used += need + built.bytes
             } catch (e) {
@@ -233,7 +261,12 @@ export class Mirror {
     }
   }
 
-  private async build(engine: NativeEngine, planned: SegmentPlan, signal: AbortSignal | undefined, onProgress: (p: StoreProgress) => void): Promise<MirroredSegment> {
+  private async build(
+    engine: NativeEngine,
+    planned: SegmentPlan,
+    signal: AbortSignal | undefined,
+    onProgress: (p: StoreProgress) => void
+  ): Promise<MirroredSegment> {
     const objects = planned.folders.flatMap((f) => f.files.map((x) => x.object))
     const { paths, failures } = await this.store.ensure(objects, { onProgress, ...(signal ? { signal } : {}) })
     const failed = failures.find((f) => !f.unreadable)
@@ -242,14 +275,21 @@ export class Mirror {
     const unreadable = new Set(failures.map((f) => f.key))
     const p: SegmentPlan = {
       ...planned,
-      folders: planned.folders.map((f) => ({ ...f, files: f.files.filter((x) => !unreadable.has(x.object.key)), leftOut: [...f.leftOut, ...f.files.filter((x) => unreadable.has(x.object.key)).map((x) => x.object)] }))
+      folders: planned.folders.map((f) => ({
+        ...f,
+        files: f.files.filter((x) => !unreadable.has(x.object.key)),
+        leftOut: [...f.leftOut, ...f.files.filter((x) => unreadable.has(x.object.key)).map((x) => x.object)]
+      }))
     }
     const sql = segmentBuildSql(p, (key) => paths.get(key) as string)
     // Each folder's columns (a column added part-way: a view "as of" before it must not have it).
     const columnSets: string[][] = []
     const setOf = new Map<string, number>()
     const folders = []
-    const byFile = await topLevelColumns(engine, p.folders.flatMap((f) => f.files.map((x) => paths.get(x.object.key) as string)))
+    const byFile = await topLevelColumns(
+      engine,
+      p.folders.flatMap((f) => f.files.map((x) => paths.get(x.object.key) as string))
+    )
     for (const f of p.folders) {
       // In file order, each column once where it first appears: the order union_by_name gives the folder.
       const columns = [...new Set(f.files.flatMap((x) => byFile.get(paths.get(x.object.key) as string) ?? []))]
@@ -258,7 +298,12 @@ export class Mirror {
         setOf.set(id, columnSets.length)
         columnSets.push(columns)
       }
-      const leftOut = f.leftOut.map((o) => ({ key: o.key, size: o.size, storageClass: o.storageClass ?? null, reason: unreadable.has(o.key) ? ('unreadable' as const) : ('archived' as const) }))
+      const leftOut = f.leftOut.map((o) => ({
+        key: o.key,
+        size: o.size,
+        storageClass: o.storageClass ?? null,
+        reason: unreadable.has(o.key) ? ('unreadable' as const) : ('archived' as const)
+      }))
       folders.push({ prefix: f.folder.ref.prefix, order: f.order, readyAt: f.readyAt, columnSet: setOf.get(id) as number, leftOut })
     }
     const base = { table: p.table, period: p.period, identity: p.identity, folders, columnSets }
@@ -279,13 +324,18 @@ export class Mirror {
    */
   private async unifyTypes(engine: NativeEngine, segments: MirroredSegment[], table: string): Promise<void> {
     const mine = segments.filter((s) => s.table === table && s.rows > 0)
-    const unified = await vendorTypes(engine, mine.map((s) => this.pathOf(s.file)))
+    const unified = await vendorTypes(
+      engine,
+      mine.map((s) => this.pathOf(s.file))
+    )
     for (const s of mine) {
       const differ = Object.entries(s.types).filter(([c, t]) => unified[c] !== undefined && unified[c] !== t)
       if (differ.length === 0) continue
       const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
       const casts = differ.map(([c]) => `CAST(${quoteIdent(c)} AS ${unified[c]}) AS ${quoteIdent(c)}`).join(', ')
-      await engine.execRows(`COPY (SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
+      await engine.execRows(
+        `COPY (SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`
+      )
       const file = s.file.replace(/(-u[0-9a-z]+)?\.parquet$/, `-u${identityTag(JSON.stringify(unified))}.parquet`)
       await rename(scratch, this.pathOf(file))
       const types = Object.fromEntries(Object.keys(s.types).map((c) => [c, unified[c] ?? (s.types[c] as string)]))
@@ -307,7 +357,8 @@ export class Mirror {
         }
       }
     }
-    for (const d of await readdir(this.dir).catch(() => [] as string[])) if (d.startsWith('.build-')) await rm(join(this.dir, d), { recursive: true, force: true })
+    for (const d of await readdir(this.dir).catch(() => [] as string[]))
+      if (d.startsWith('.build-')) await rm(join(this.dir, d), { recursive: true, force: true })
     return removed
   }
 }

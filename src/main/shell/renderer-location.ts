@@ -21,7 +21,8 @@ export interface RendererLocation {
 export function rendererLocation(opts: { readonly packaged: boolean; readonly devUrl?: string | undefined }): RendererLocation {
   if (!opts.packaged && opts.devUrl) {
     const u = new URL(opts.devUrl)
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`ELECTRON_RENDERER_URL must be an http(s) URL of the dev server, not ${opts.devUrl}.`)
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new Error(`ELECTRON_RENDERER_URL must be an http(s) URL of the dev server, not ${opts.devUrl}.`)
     return { entryUrl: u.href, origin: u.origin, protocol: u.protocol, host: u.host }
   }
   return { entryUrl: `${APP_ORIGIN}/index.html`, origin: APP_ORIGIN, protocol: `${APP_SCHEME}:`, host: APP_HOST }

@@ -21,7 +21,12 @@ export interface ContentsShape {
  * by protocol and host: for app://export-explorer/…, WHATWG URL (Node and Electron's main process) gives the
  * origin "null", so an origin comparison would refuse every call of the real window.
  */
-export function isTrustedSender(frame: FrameShape | null | undefined, sender: ContentsShape, window: { readonly webContents: ContentsShape } | null, expected: Pick<RendererLocation, 'protocol' | 'host'>): boolean {
+export function isTrustedSender(
+  frame: FrameShape | null | undefined,
+  sender: ContentsShape,
+  window: { readonly webContents: ContentsShape } | null,
+  expected: Pick<RendererLocation, 'protocol' | 'host'>
+): boolean {
   if (!frame || !window) return false
   // By id, not by wrapper identity: another window's contents, or a subframe, is refused.
   if (sender.id !== window.webContents.id) return false

@@ -37,7 +37,12 @@ export interface LocalFiles {
 // The errors that say a file is not Parquet (the rules then pass over its copy or leave it out), apart from failed downloads.
 const notParquetErrors = new WeakSet<BucketError>()
 const notParquet = (key: string): BucketError => {
-  const e = bucketError('other', key, 'Not a readable Parquet file (empty, cut short, or its footer is damaged)', 'Ask the vendor to deliver it again; until then its table cannot use it.')
+  const e = bucketError(
+    'other',
+    key,
+    'Not a readable Parquet file (empty, cut short, or its footer is damaged)',
+    'Ask the vendor to deliver it again; until then its table cannot use it.'
+  )
   notParquetErrors.add(e)
   return e
 }
@@ -70,7 +75,6 @@ async function exists(path: string): Promise<boolean> {
     () => false
   )
 }
-
 
 export class FileStore {
   private readonly inflight = new Map<string, Promise<string>>()
@@ -115,7 +119,11 @@ export class FileStore {
     if (this.provider.localPath) return 0
     let n = 0
     for (const e of await readdir(join(this.dir, 'objects'), { recursive: true, withFileTypes: true }).catch(() => [])) {
-      if (e.isFile() && !e.name.endsWith('.partial')) n += await stat(join(e.parentPath, e.name)).then((x) => x.size, () => 0)
+      if (e.isFile() && !e.name.endsWith('.partial'))
+        n += await stat(join(e.parentPath, e.name)).then(
+          (x) => x.size,
+          () => 0
+        )
     }
     return n
   }
@@ -132,7 +140,10 @@ export class FileStore {
   }
 
   /** Downloads what is missing, in parallel (bounded), and answers where each object is. */
-  async ensure(objects: readonly ListedObject[], opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: StoreProgress) => void } = {}): Promise<EnsureResult> {
+  async ensure(
+    objects: readonly ListedObject[],
+    opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: StoreProgress) => void } = {}
+  ): Promise<EnsureResult> {
     const paths = new Map<string, string>()
     const failures: { key: string; error: BucketError; unreadable?: true }[] = []
     const fail = (key: string, error: BucketError): void => {
@@ -157,10 +168,13 @@ export class FileStore {
         limit(async () => {
           opts.signal?.throwIfAborted()
           try {
-            paths.set(o.key, await this.download(o, opts.signal, (n) => {
-              progress.bytes += n
-              opts.onProgress?.({ ...progress })
-            }))
+            paths.set(
+              o.key,
+              await this.download(o, opts.signal, (n) => {
+                progress.bytes += n
+                opts.onProgress?.({ ...progress })
+              })
+            )
           } catch (e) {
             if (opts.signal?.aborted) throw bucketError('cancelled', o.key, 'Download cancelled')
             fail(o.key, e instanceof BucketError ? e : bucketError('network', o.key, `Could not download the object: ${(e as Error).message}`))
@@ -199,7 +213,8 @@ export class FileStore {
         }
       })
       await pipeline(body, count, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), ...(signal ? [{ signal }] : []))
-      if (received !== o.size) throw bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
+      if (received !== o.size)
+        throw bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
       if (o.key.endsWith('.parquet') && !(await looksLikeParquet(tmp, o.size))) {
         await writeFile(`${target}${NOT_PARQUET_MARK}`, '', { mode: 0o600 })
         throw notParquet(o.key)

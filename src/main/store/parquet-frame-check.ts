@@ -22,8 +22,6 @@ export function isParquetFrame(head: Uint8Array, tail: Uint8Array, size: number)
   return magic(head, 0) && magic(tail, 4) && footer > 0 && footer <= size - 12
 }
 
-
-
 type Cache = Record<string, boolean>
 
 async function loadCache(path: string | undefined): Promise<Cache> {

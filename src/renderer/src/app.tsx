@@ -98,7 +98,11 @@ export function App(): React.JSX.Element {
             <button className={css.button} onClick={() => void refresh(false)} title="List what changed since the last refresh">
               Refresh
             </button>
-            <button className={css.button} onClick={() => void refresh(true)} title="Forget the saved listing and list the whole bucket again (slower; use it when something looks missing)">
+            <button
+              className={css.button}
+              onClick={() => void refresh(true)}
+              title="Forget the saved listing and list the whole bucket again (slower; use it when something looks missing)"
+            >
               Full refresh
             </button>
           </>

@@ -5,4 +5,9 @@ import { createRoot } from 'react-dom/client'
 import { App } from './app'
 
 const root = document.getElementById('root')
-if (root) createRoot(root).render(<StrictMode><App /></StrictMode>)
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>
+  )

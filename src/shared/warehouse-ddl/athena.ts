@@ -7,7 +7,11 @@ const trinoName = (name: string): string => `"${name.replaceAll('"', '""')}"`
 const literal = (v: string): string => `'${v.replaceAll("'", "''")}'`
 
 function projection(name: string, p: Projection): [string, string][] {
-  if (p.kind === 'enum') return [[`projection.${name}.type`, 'enum'], [`projection.${name}.values`, p.values.join(',')]]
+  if (p.kind === 'enum')
+    return [
+      [`projection.${name}.type`, 'enum'],
+      [`projection.${name}.values`, p.values.join(',')]
+    ]
   // A date projection on a string column hands Athena the values as text in this format: they stay strings.
   return [
     [`projection.${name}.type`, 'date'],
@@ -26,7 +30,11 @@ function externalTable(t: ExternalTableSpec): { sql: string; caveats: string[] }
     return `  ${hiveName(c.name)} ${w.text}`
   })
   const template = `${t.location}${t.partitions.map((p) => `${p.name}=\${${p.name}}/`).join('')}`
-  const props: [string, string][] = [['projection.enabled', 'true'], ...t.partitions.flatMap((p) => projection(p.name, p.projection)), ['storage.location.template', template]]
+  const props: [string, string][] = [
+    ['projection.enabled', 'true'],
+    ...t.partitions.flatMap((p) => projection(p.name, p.projection)),
+    ['storage.location.template', template]
+  ]
   const sql =
     `CREATE EXTERNAL TABLE IF NOT EXISTS ${hiveName(t.database)}.${hiveName(t.name)} (\n${cols.join(',\n')}\n)\n` +
     `PARTITIONED BY (${t.partitions.map((p) => `${hiveName(p.name)} string`).join(', ')})\n` +
@@ -51,8 +59,8 @@ export const ATHENA: WarehouseDialect = {
   notes: [
     '_SUCCESS cannot be seen from SQL: a folder being written (or left failed) is read as soon as its files land. Each full-table view reads the newest copy present (v2 by date and hour, else the newest v1 copy); under it, a pinned query reads exactly the latest ready copy the app saw.',
     'Athena exposes no row position: should one file hold a key twice, which row the view keeps is up to Athena (the app keeps the last one). Ties between files are broken by "$path" (the file name, within one folder).',
-    'A v2 folder is read as soon as it exists; the app reads v2 only once anything is under v2/_manifests/ (the vendor\'s switch). The delivery order is the vendor\'s: etl_date=__initial__ first, then v1 by date, then v2 by date and hour.',
-    'Partition values are declared string and projected (dates from a date range up to NOW, hours 00-23 enumerated, v1\'s etl_date enumerated with __initial__), so no MSCK REPAIR TABLE is needed and snapshot_hour=07 stays \'07\'.',
+    "A v2 folder is read as soon as it exists; the app reads v2 only once anything is under v2/_manifests/ (the vendor's switch). The delivery order is the vendor's: etl_date=__initial__ first, then v1 by date, then v2 by date and hour.",
+    "Partition values are declared string and projected (dates from a date range up to NOW, hours 00-23 enumerated, v1's etl_date enumerated with __initial__), so no MSCK REPAIR TABLE is needed and snapshot_hour=07 stays '07'.",
     'Not checked here without AWS: that Athena accepts these statements (only a Hive and a Trino grammar parsed them), the projection properties, reading a column whose Parquet type changes across files, and the cost of a view that scans every copy to find the newest.'
   ]
 }

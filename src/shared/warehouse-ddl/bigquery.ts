@@ -39,8 +39,8 @@ export const BIGQUERY: WarehouseDialect = {
   notes: [
     '_SUCCESS cannot be seen from SQL: a folder being written (or left failed) is read as soon as its files land. Each full-table view reads the newest copy present (v2 by date and hour, else the newest v1 copy); under it, a pinned query reads exactly the latest ready copy the app saw.',
     'BigQuery exposes no row position: should one file hold a key twice, which row the view keeps is up to BigQuery (the app keeps the last one). Ties between files are broken by _FILE_NAME (the file name, within one folder).',
-    'A v2 folder is read as soon as it exists; the app reads v2 only once anything is under v2/_manifests/ (the vendor\'s switch). The delivery order is the vendor\'s: etl_date=__initial__ first, then v1 by date, then v2 by date and hour.',
-    'Partition columns are declared STRING (WITH PARTITION COLUMNS), so snapshot_hour=07 stays \'07\' and etl_date=__initial__ is a value like any other; no partition filter is required.',
+    "A v2 folder is read as soon as it exists; the app reads v2 only once anything is under v2/_manifests/ (the vendor's switch). The delivery order is the vendor's: etl_date=__initial__ first, then v1 by date, then v2 by date and hour.",
+    "Partition columns are declared STRING (WITH PARTITION COLUMNS), so snapshot_hour=07 stays '07' and etl_date=__initial__ is a value like any other; no partition filter is required.",
     'Datasets are created in your default project: prefix the names with your project if needed. Timestamps without a time zone are DATETIME, with one TIMESTAMP.',
     'Not checked here without Google Cloud: that BigQuery accepts these statements (only a BigQuery grammar parsed them), that the *.parquet pattern skips names starting with _ or ., reading a column missing from some files or whose Parquet type changes across files.'
   ]

@@ -232,4 +232,3 @@ export function bigQueryType(duckdbType: string): WrittenType {
 export function bigQueryName(name: string): string {
   return `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``
 }
-

@@ -81,8 +81,7 @@ export interface ExternalTableSpec {
 }
 
 export type Projection =
-  | { readonly kind: 'enum'; readonly values: readonly string[] }
-  | { readonly kind: 'date'; readonly from: string; readonly toNow: boolean; readonly to: string }
+  { readonly kind: 'enum'; readonly values: readonly string[] } | { readonly kind: 'date'; readonly from: string; readonly toNow: boolean; readonly to: string }
 
 const HOURS = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'))
 
@@ -91,7 +90,8 @@ const RANK_INITIAL = deliverySortKey({ version: 'v1', partition: { kind: 'etl', 
 const RANK_V1 = deliverySortKey({ version: 'v1', partition: { kind: 'etl', date: '2026-01-01', hour: null, initial: false } })[0]
 const RANK_V2 = deliverySortKey({ version: 'v2', partition: { kind: 'etl', date: '2026-01-01', hour: '00', initial: false } })[0]
 const NO_HOUR = deliverySortKey({ version: 'v1', partition: { kind: 'snapshot', date: '2026-01-01', hour: null } })[2]
-if (![RANK_INITIAL, RANK_V1, RANK_V2].every((r) => Number.isInteger(r) && r >= 0 && r <= 9)) throw new Error('delivery ranks must be single digits (the copy key compares them as text)')
+if (![RANK_INITIAL, RANK_V1, RANK_V2].every((r) => Number.isInteger(r) && r >= 0 && r <= 9))
+  throw new Error('delivery ranks must be single digits (the copy key compares them as text)')
 
 /** A copy's place in delivery order as one string (rank/date/hour), as the full-table views compute it in SQL: single-digit
  * ranks and fixed-width dates and hours make string order the delivery order. */
@@ -129,10 +129,15 @@ export function warehouseDdl(input: WarehouseDdlInput): WarehouseDdl {
   const mismatch = engineMismatch(input.engine, input.location)
   if (mismatch) return { ok: false, message: mismatch }
   const tables = input.table === null ? CATALOG : [findTable(input.table)].filter((t): t is CatalogTable => t !== undefined)
-  if (tables.length === 0) return { ok: false, message: `${input.table} is not a table of the catalog: give one of the 19 names, e.g. claudia_messages or datamart_claudia.claudia_messages.` }
+  if (tables.length === 0)
+    return {
+      ok: false,
+      message: `${input.table} is not a table of the catalog: give one of the 19 names, e.g. claudia_messages or datamart_claudia.claudia_messages.`
+    }
   const root = (input.location ?? placeholder(input.engine)).replace(/\/+$/, '')
   const notes: string[] = []
-  if (input.location === null) notes.push(`This connection is a local folder: replace ${root} with where the export lives in ${d.scheme === 's3' ? 'S3' : 'Cloud Storage'}.`)
+  if (input.location === null)
+    notes.push(`This connection is a local folder: replace ${root} with where the export lives in ${d.scheme === 's3' ? 'S3' : 'Cloud Storage'}.`)
   notes.push(...d.notes)
   const statements: WarehouseStatement[] = []
   const databases = [...new Set(tables.map((t) => input.database ?? t.schema))]
@@ -151,7 +156,14 @@ function render(d: WarehouseDialect, input: WarehouseDdlInput, root: string, sta
     `-- Run the statements one at a time, in order. Notes:`,
     ...notes.map((n) => `--   * ${n}`)
   ]
-  const body = statements.map((s) => (s.kind === 'pinned' ? `-- Or read exactly the latest ready copy the app saw (until the next delivery):\n${s.sql.split('\n').map((l) => `--   ${l}`).join('\n')}` : `${s.sql};`))
+  const body = statements.map((s) =>
+    s.kind === 'pinned'
+      ? `-- Or read exactly the latest ready copy the app saw (until the next delivery):\n${s.sql
+          .split('\n')
+          .map((l) => `--   ${l}`)
+          .join('\n')}`
+      : `${s.sql};`
+  )
   return `${head.join('\n')}\n\n${body.join('\n\n')}\n`
 }
 
@@ -170,11 +182,18 @@ function tableStatements(d: WarehouseDialect, input: WarehouseDdlInput, t: Catal
   const db = input.database ?? t.schema
   const inv = input.inventory
   const known = input.columns.get(qn)
-  if (!known || 'unknown' in known) return { statements: [], notes: [`${qn}: no definition written, its columns are unknown (${known && 'unknown' in known ? known.unknown : 'not read'}). Open the table in the app once its files can be read, then generate again.`] }
+  if (!known || 'unknown' in known)
+    return {
+      statements: [],
+      notes: [
+        `${qn}: no definition written, its columns are unknown (${known && 'unknown' in known ? known.unknown : 'not read'}). Open the table in the app once its files can be read, then generate again.`
+      ]
+    }
   const notes: string[] = []
   const partitionNames = t.mode === 'parts' ? ['etl_date', 'etl_hour'] : ['snapshot_date', 'snapshot_hour']
   const own = known.filter((c) => (PARTITION_COLUMNS as readonly string[]).includes(c.name) && t.mode === 'full')
-  if (own.length > 0) notes.push(`${qn}: its files have a column named ${own.map((c) => c.name).join(', ')}, which is also a partition column: rename it in the definition.`)
+  if (own.length > 0)
+    notes.push(`${qn}: its files have a column named ${own.map((c) => c.name).join(', ')}, which is also a partition column: rename it in the definition.`)
   // The parts tables' logical views add etl_date and etl_hour (the partition columns here); the rest are the files'.
   const columns = known.filter((c) => !(t.mode === 'parts' && (PARTITION_COLUMNS as readonly string[]).includes(c.name)))
   const folders = [...inv.folders.values()].filter((f) => f.ref.schema === t.schema && f.ref.table === t.table)
@@ -192,7 +211,12 @@ function tableStatements(d: WarehouseDialect, input: WarehouseDdlInput, t: Catal
     return name
   }
   const firstV2 = v2Dates[0] ?? dateOf(FIRST_V2_DELIVERY)
-  const v2Date: Projection = { kind: 'date', from: firstV2 < dateOf(FIRST_V2_DELIVERY) ? firstV2 : dateOf(FIRST_V2_DELIVERY), toNow: true, to: dateOf(input.now) }
+  const v2Date: Projection = {
+    kind: 'date',
+    from: firstV2 < dateOf(FIRST_V2_DELIVERY) ? firstV2 : dateOf(FIRST_V2_DELIVERY),
+    toNow: true,
+    to: dateOf(input.now)
+  }
   const hours: Projection = { kind: 'enum', values: HOURS }
   let v1Name: string | null = null
   if (withV1) {
@@ -202,7 +226,10 @@ function tableStatements(d: WarehouseDialect, input: WarehouseDdlInput, t: Catal
         ? { kind: 'enum', values: [INITIAL, ...v1Dates.filter((x) => x !== INITIAL)] }
         : { kind: 'date', from: v1Dates[0] ?? dateOf(input.now), toNow: onV1, to: v1Dates.at(-1) ?? dateOf(input.now) }
     v1Name = external('v1', [{ name: partitionNames[0] as string, projection: v1First }])
-    if (onV1 && t.mode === 'parts') notes.push(`${qn}: the bucket is still on v1, so the v1 table's etl_date values are the days delivered so far: generate again after each daily delivery until the switch (after it, v1 no longer changes).`)
+    if (onV1 && t.mode === 'parts')
+      notes.push(
+        `${qn}: the bucket is still on v1, so the v1 table's etl_date values are the days delivered so far: generate again after each daily delivery until the switch (after it, v1 no longer changes).`
+      )
   }
   const v2Name = external('v2', [
     { name: partitionNames[0] as string, projection: v2Date },
@@ -221,26 +248,57 @@ function tableStatements(d: WarehouseDialect, input: WarehouseDdlInput, t: Catal
     const p = latest.ref.partition
     const from = latest.ref.version === 'v1' ? v1 : v2
     if (from) {
-      const where = [`${d.ident(partitionNames[0] as string)} = ${quote(p.date)}`, ...(p.hour === null ? [] : [`${d.ident(partitionNames[1] as string)} = ${quote(p.hour)}`])]
-      statements.push({ dialect: d.viewDialect, table: qn, kind: 'pinned', creates: null, sql: `SELECT ${cols.join(', ')}\nFROM ${from}\nWHERE ${where.join(' AND ')}` })
+      const where = [
+        `${d.ident(partitionNames[0] as string)} = ${quote(p.date)}`,
+        ...(p.hour === null ? [] : [`${d.ident(partitionNames[1] as string)} = ${quote(p.hour)}`])
+      ]
+      statements.push({
+        dialect: d.viewDialect,
+        table: qn,
+        kind: 'pinned',
+        creates: null,
+        sql: `SELECT ${cols.join(', ')}\nFROM ${from}\nWHERE ${where.join(' AND ')}`
+      })
     }
-    if (latest.dataFiles.length === 0) notes.push(`${qn}: its latest ready copy ${latest.ref.prefix} holds no Parquet file (no rows, for the app); SQL cannot see an empty folder, so the view reads the copy before it.`)
+    if (latest.dataFiles.length === 0)
+      notes.push(
+        `${qn}: its latest ready copy ${latest.ref.prefix} holds no Parquet file (no rows, for the app); SQL cannot see an empty folder, so the view reads the copy before it.`
+      )
   }
   const unready = unreadyFolders(inv, t, latest)
   if (unready.length > 0) {
-    const list = unready.slice(0, 3).map((f) => f.ref.prefix).join(', ')
-    notes.push(`${qn}: ${unready.length} folder(s) without ${SUCCESS_MARKER} hold files the view reads as if ready (${list}${unready.length > 3 ? ', …' : ''})${t.mode === 'full' ? '; the pinned query reads the latest ready copy instead' : ''}.`)
+    const list = unready
+      .slice(0, 3)
+      .map((f) => f.ref.prefix)
+      .join(', ')
+    notes.push(
+      `${qn}: ${unready.length} folder(s) without ${SUCCESS_MARKER} hold files the view reads as if ready (${list}${unready.length > 3 ? ', …' : ''})${t.mode === 'full' ? '; the pinned query reads the latest ready copy instead' : ''}.`
+    )
   }
   const broken = folders.flatMap((f) => f.dataFiles).filter((o) => input.unreadable?.has(o.key))
-  if (broken.length > 0) notes.push(`${qn}: ${broken.length} file(s) are not readable Parquet (${broken[0]?.key}${broken.length > 1 ? ', …' : ''}): the app leaves them out${t.mode === 'full' ? ' and reads the previous readable copy' : ''}; ${d.name} fails any query that reads one: ask the vendor to deliver it again, or delete it.`)
+  if (broken.length > 0)
+    notes.push(
+      `${qn}: ${broken.length} file(s) are not readable Parquet (${broken[0]?.key}${broken.length > 1 ? ', …' : ''}): the app leaves them out${t.mode === 'full' ? ' and reads the previous readable copy' : ''}; ${d.name} fails any query that reads one: ask the vendor to deliver it again, or delete it.`
+    )
   const archived = folders.flatMap((f) => f.dataFiles).filter((o) => isArchived(o, input.now))
-  if (archived.length > 0) notes.push(`${qn}: ${archived.length} object(s) are in an archive storage class (${archived[0]?.key}${archived.length > 1 ? ', …' : ''}); ${d.name === 'Athena' ? 'Athena skips them without an error, so their rows are missing (a key may show an older version)' : 'restore them before reading'}.`)
+  if (archived.length > 0)
+    notes.push(
+      `${qn}: ${archived.length} object(s) are in an archive storage class (${archived[0]?.key}${archived.length > 1 ? ', …' : ''}); ${d.name === 'Athena' ? 'Athena skips them without an error, so their rows are missing (a key may show an older version)' : 'restore them before reading'}.`
+    )
   // What each engine reads of the files the app ignores: Athena (Hive) skips names starting with _ or . and reads the
   // rest, Parquet or not; BigQuery's *.parquet pattern skips what is not Parquet but may match a hidden name.
   const hidden = (key: string): boolean => /^[_.]/.test(key.slice(key.lastIndexOf('/') + 1))
-  const strays = inv.ignored.filter((x) => x.folder.schema === t.schema && x.folder.table === t.table && (d.scheme === 's3' ? !hidden(x.object.key) : hidden(x.object.key) && x.object.key.endsWith('.parquet')))
+  const strays = inv.ignored.filter(
+    (x) =>
+      x.folder.schema === t.schema &&
+      x.folder.table === t.table &&
+      (d.scheme === 's3' ? !hidden(x.object.key) : hidden(x.object.key) && x.object.key.endsWith('.parquet'))
+  )
   if (strays.length > 0) {
-    const what = d.scheme === 's3' ? 'Athena reads every file whose name does not start with _ or ., so one that is not Parquet fails the query: remove it' : 'the app skips them (a name starting with _ or .), but the uris pattern *.parquet matches them: check whether BigQuery reads them, and remove them if it does'
+    const what =
+      d.scheme === 's3'
+        ? 'Athena reads every file whose name does not start with _ or ., so one that is not Parquet fails the query: remove it'
+        : 'the app skips them (a name starting with _ or .), but the uris pattern *.parquet matches them: check whether BigQuery reads them, and remove them if it does'
     notes.push(`${qn}: ${strays.length} file(s) the app ignores are in its folders (${strays[0]?.object.key}${strays.length > 1 ? ', …' : ''}): ${what}.`)
   }
   if (onV1 && folders.some((f) => f.ref.version === 'v2')) {
@@ -266,9 +324,15 @@ function partsView(d: WarehouseDialect, t: CatalogTable, cols: readonly string[]
   const [etlDate, etlHour] = [d.ident('etl_date'), d.ident('etl_hour')]
   const [rank, date, hour, file] = ['ee_rank', 'ee_date', 'ee_hour', 'ee_file'].map((n) => d.ident(n)) as [string, string, string, string]
   const keyed = t.keyColumn !== null
-  const order = keyed ? (r: string, h: string): string => `, ${r} AS ${rank}, ${etlDate} AS ${date}, ${h} AS ${hour}, ${d.fileColumn} AS ${file}` : (): string => ''
+  const order = keyed
+    ? (r: string, h: string): string => `, ${r} AS ${rank}, ${etlDate} AS ${date}, ${h} AS ${hour}, ${d.fileColumn} AS ${file}`
+    : (): string => ''
   const arms = [
-    ...(v1 === null ? [] : [`SELECT ${cols.join(', ')}, ${etlDate}, ${d.nullString} AS ${etlHour}${order(`CASE WHEN ${etlDate} = '${INITIAL}' THEN ${RANK_INITIAL} ELSE ${RANK_V1} END`, `'${NO_HOUR}'`)}\nFROM ${v1}`]),
+    ...(v1 === null
+      ? []
+      : [
+          `SELECT ${cols.join(', ')}, ${etlDate}, ${d.nullString} AS ${etlHour}${order(`CASE WHEN ${etlDate} = '${INITIAL}' THEN ${RANK_INITIAL} ELSE ${RANK_V1} END`, `'${NO_HOUR}'`)}\nFROM ${v1}`
+        ]),
     `SELECT ${cols.join(', ')}, ${etlDate}, ${etlHour}${order(String(RANK_V2), etlHour)}\nFROM ${v2}`
   ]
   const union = arms.join('\nUNION ALL\n')
@@ -276,7 +340,11 @@ function partsView(d: WarehouseDialect, t: CatalogTable, cols: readonly string[]
   const key = d.ident(t.keyColumn as string)
   const newest = d.ident('ee_newest')
   const out = [...cols, etlDate, etlHour].join(', ')
-  const indent = (s: string, n: number): string => s.split('\n').map((l) => `${' '.repeat(n)}${l}`).join('\n')
+  const indent = (s: string, n: number): string =>
+    s
+      .split('\n')
+      .map((l) => `${' '.repeat(n)}${l}`)
+      .join('\n')
   return (
     `SELECT ${out}\nFROM (\n` +
     `  SELECT ${out},\n    row_number() OVER (PARTITION BY ${key} ORDER BY ${rank} DESC, ${date} DESC, ${hour} DESC, ${file} DESC) AS ${newest}\n` +

@@ -19,11 +19,23 @@ export interface SessionCancelOut {
 
 declare global {
   interface Window {
-    runViews(cfg: { objects: ListedObject[]; base: string; now: number; sql: string[]; mirror?: MirrorSource; asOf?: number }): Promise<{ problems: unknown[]; results: unknown[]; timings: { startMs: number; viewsMs: number; queryMs: number[] } }>
+    runViews(cfg: {
+      objects: ListedObject[]
+      base: string
+      now: number
+      sql: string[]
+      mirror?: MirrorSource
+      asOf?: number
+    }): Promise<{ problems: unknown[]; results: unknown[]; timings: { startMs: number; viewsMs: number; queryMs: number[] } }>
     runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
     runViewsSequence(cfg: { base: string; now: number; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<unknown[][]>
     runSessionCancel(cfg: { objects: ListedObject[]; base: string; now: number; asOf: string; sql: string; runaway: string }): Promise<SessionCancelOut>
-    runPaneViews(cfg: { base: string; now: number; guarded: boolean; steps: { objects: ListedObject[]; sql: string[]; mirror?: MirrorSource }[] }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
+    runPaneViews(cfg: {
+      base: string
+      now: number
+      guarded: boolean
+      steps: { objects: ListedObject[]; sql: string[]; mirror?: MirrorSource }[]
+    }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
   }
 }
 
@@ -37,7 +49,10 @@ window.runStreamAndCancel = async () => {
     const running = engine.query('SELECT count(*) FROM range(2000000000) a, range(10) b WHERE a.range % 7 = b.range')
     await new Promise((r) => setTimeout(r, 300))
     await engine.cancel()
-    const cancelled = await running.then(() => 'finished', (e: Error) => e.message)
+    const cancelled = await running.then(
+      () => 'finished',
+      (e: Error) => e.message
+    )
     const after = await engine.query('SELECT 6 * 7 AS x')
     return { streamed, batches, cancelled, after }
   } finally {
@@ -50,7 +65,11 @@ window.runViews = async (cfg) => {
   const engine = await startBrowserEngine((key) => cfg.base + encodeURIComponent(key))
   const t1 = performance.now()
   try {
-    const views = await createBucketViews(engine, buildInventory(cfg.objects), new Map(cfg.objects.map((o) => [o.key, o])), { now: cfg.now, ...(cfg.mirror ? { mirror: cfg.mirror } : {}), ...(cfg.asOf !== undefined ? { asOf: cfg.asOf } : {}) })
+    const views = await createBucketViews(engine, buildInventory(cfg.objects), new Map(cfg.objects.map((o) => [o.key, o])), {
+      now: cfg.now,
+      ...(cfg.mirror ? { mirror: cfg.mirror } : {}),
+      ...(cfg.asOf !== undefined ? { asOf: cfg.asOf } : {})
+    })
     const t2 = performance.now()
     const results: unknown[] = []
     const queryMs: number[] = []
@@ -96,7 +115,12 @@ window.runPaneViews = async (cfg) => {
     await engine.query('SET enable_object_cache = true')
     const out = []
     for (const step of cfg.steps) {
-      const views = await createBucketViews(cfg.guarded ? guardForWasm(engine) : engine, buildInventory(step.objects), new Map(step.objects.map((o) => [o.key, o])), { now: cfg.now, ...(step.mirror ? { mirror: step.mirror } : {}) })
+      const views = await createBucketViews(
+        cfg.guarded ? guardForWasm(engine) : engine,
+        buildInventory(step.objects),
+        new Map(step.objects.map((o) => [o.key, o])),
+        { now: cfg.now, ...(step.mirror ? { mirror: step.mirror } : {}) }
+      )
       const results: unknown[] = []
       for (const sql of step.sql) results.push(await engine.query(sql).catch((e: Error) => ({ error: e.message })))
       out.push({ created: views.created, problems: views.problems, results })
@@ -112,8 +136,16 @@ window.runPaneViews = async (cfg) => {
 window.runSessionCancel = async (cfg) => {
   const events: string[] = []
   const source = { base: cfg.base, objects: cfg.objects, mirror: [], now: cfg.now, version: 'one listing', unknownTables: [] }
-  const session = new QuerySession({ source: async () => source, start: startBrowserEngine, onEvent: (e) => void (e.kind !== 'progress' && events.push(e.kind)) })
-  const ended = (p: Promise<unknown>): Promise<string> => p.then(() => 'finished', (e: Error) => `${e instanceof CancelledError ? 'CancelledError' : 'Error'}: ${e.message}`)
+  const session = new QuerySession({
+    source: async () => source,
+    start: startBrowserEngine,
+    onEvent: (e) => void (e.kind !== 'progress' && events.push(e.kind))
+  })
+  const ended = (p: Promise<unknown>): Promise<string> =>
+    p.then(
+      () => 'finished',
+      (e: Error) => `${e instanceof CancelledError ? 'CancelledError' : 'Error'}: ${e.message}`
+    )
   try {
     await session.ensureViews(cfg.asOf)
     const before = await session.query(cfg.sql, 'tables')

@@ -11,7 +11,7 @@ import type { Focus } from '../../../src/renderer/src/deliveries/timeline-viewpo
 
 function yearView(hours: number): TimelineView {
   let seed = 42
-  const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+  const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
   const start = Date.UTC(2026, 0, 1)
   const code = (s: CellState): string => String(CELL_STATES.indexOf(s))
   const out = []
@@ -22,7 +22,20 @@ function yearView(hours: number): TimelineView {
     let cells = ''
     for (let j = 0; j < CATALOG.length; j++) {
       const r = rnd()
-      const s: CellState = era === 'gap' || (era === 'v1' && !v1Delivery) ? 'no_delivery' : r < 0.002 ? 'missing' : r < 0.003 ? 'failed' : r < 0.004 ? 'pending' : r < 0.03 ? 'late' : i < 500 ? 'pruned' : 'ready'
+      const s: CellState =
+        era === 'gap' || (era === 'v1' && !v1Delivery)
+          ? 'no_delivery'
+          : r < 0.002
+            ? 'missing'
+            : r < 0.003
+              ? 'failed'
+              : r < 0.004
+                ? 'pending'
+                : r < 0.03
+                  ? 'late'
+                  : i < 500
+                    ? 'pruned'
+                    : 'ready'
       cells += code(s)
     }
     out.push({ start: new Date(t).toISOString(), era, manifest: era === 'v2' ? 'complete' : null, cells } as const)

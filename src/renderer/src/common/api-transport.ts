@@ -20,7 +20,12 @@ export async function call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise
     if (reply.error !== undefined) throw new Error(reply.error)
     return reply.result as ResultOf<N>
   }
-  const res = await fetch(`/api/${name}`, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) })
+  const res = await fetch(`/api/${name}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args)
+  })
   if (res.status === 403) throw new Error(`${name} was refused: ${(await res.text()).slice(0, 300)}`)
   const body = (await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }))) as { result?: ResultOf<N>; error?: string }
   if (!res.ok || body.error !== undefined) throw new Error(body.error ?? `${name} failed: ${res.status}`)

@@ -37,7 +37,9 @@ export function ExportDialog(): React.JSX.Element | null {
       <div className={css.box}>
         <div className={dialogCss.header}>
           <h2 className={dialogCss.title}>Export</h2>
-          <button onClick={onClose} disabled={job?.running}>Close</button>
+          <button onClick={onClose} disabled={job?.running}>
+            Close
+          </button>
         </div>
         <pre className={css.sql}>{sql}</pre>
         {asOf ? <p>As of {asOf.slice(0, 13).replace('T', ' ')}:00 UTC</p> : null}
@@ -80,7 +82,11 @@ export function ExportDialog(): React.JSX.Element | null {
           {job?.running ? <button onClick={() => void cancelExport()}>Cancel</button> : null}
           <span data-testid="export-status" data-done={job?.done ? 'true' : 'false'} role="status">
             {/* DuckDB's own progress rarely moves for a COPY of a logical table: the bytes written always do. */}
-            {job?.running ? `Exporting… ${(job.bytes / 1e6).toFixed(1)} MB written${job.percent !== null ? `, ${Math.round(job.percent)}%` : ''}${job.rows > 0 ? `, ${countText(job.rows, 'row')} read` : ''}` : job?.done ? `Saved ${countText(job.rows, 'row')} to ${job.path} (${(job.bytes / 1e6).toFixed(1)} MB)` : (job?.error ?? '')}
+            {job?.running
+              ? `Exporting… ${(job.bytes / 1e6).toFixed(1)} MB written${job.percent !== null ? `, ${Math.round(job.percent)}%` : ''}${job.rows > 0 ? `, ${countText(job.rows, 'row')} read` : ''}`
+              : job?.done
+                ? `Saved ${countText(job.rows, 'row')} to ${job.path} (${(job.bytes / 1e6).toFixed(1)} MB)`
+                : (job?.error ?? '')}
           </span>
           {job?.done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}
         </div>

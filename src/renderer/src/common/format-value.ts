@@ -49,7 +49,9 @@ function render(value: unknown, shape: TypeShape): string {
     case 'leaf':
       return typeof value === 'string' ? value : String(value)
     case 'list':
-      return `[${entries(value).map((x) => child(x, shape.child)).join(', ')}]`
+      return `[${entries(value)
+        .map((x) => child(x, shape.child))
+        .join(', ')}]`
     case 'struct': {
       const pairs = entries(value) as [string, unknown][]
       return `{${shape.fields.map((f, i) => `${quote(f.name)}: ${child(pairs[i]?.[1], f.type)}`).join(', ')}}`

@@ -17,7 +17,15 @@ const ROW_H = 24
 type Cell = { row: number; col: number }
 
 /** Without a height, the grid fills the window below where it starts (at least 300 px). */
-export function ResultGrid({ result, onSort, height: fixedHeight }: { result: ResultSet; onSort?: (column: string, desc: boolean) => void; height?: number }): React.JSX.Element {
+export function ResultGrid({
+  result,
+  onSort,
+  height: fixedHeight
+}: {
+  result: ResultSet
+  onSort?: (column: string, desc: boolean) => void
+  height?: number
+}): React.JSX.Element {
   const [fill, setFill] = useState(420)
   const height = fixedHeight ?? fill
   const scrollRef = useRef<HTMLDivElement | null>(null)
@@ -29,7 +37,10 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
   const [columnSizing, setColumnSizing] = useState<ColumnSizingState>({})
   const [copied, setCopied] = useState<string | null>(null)
 
-  const columns = useMemo<ColumnDef<Record<string, unknown>>[]>(() => result.columns.map((c) => ({ id: c.name, header: c.name, size: Math.min(320, Math.max(90, c.name.length * 9 + 30)), meta: { type: c.type } })), [result])
+  const columns = useMemo<ColumnDef<Record<string, unknown>>[]>(
+    () => result.columns.map((c) => ({ id: c.name, header: c.name, size: Math.min(320, Math.max(90, c.name.length * 9 + 30)), meta: { type: c.type } })),
+    [result]
+  )
   const table = useReactTable({
     data: [],
     columns,
@@ -80,7 +91,13 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
   }, [result])
 
   const rows = useVirtualizer({ count: result.rowCount, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 20 })
-  const cols = useVirtualizer({ horizontal: true, count: headers.length, getScrollElement: () => scrollRef.current, estimateSize: (i) => headers[i]?.getSize() ?? 120, overscan: 3 })
+  const cols = useVirtualizer({
+    horizontal: true,
+    count: headers.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => headers[i]?.getSize() ?? 120,
+    overscan: 3
+  })
   const sizes = headers.map((h) => h.getSize()).join(',')
   useEffect(() => cols.measure(), [sizes, cols])
 
@@ -93,19 +110,25 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
     const p1 = Math.floor(last / ResultSet.PAGE)
     for (let p = p0; p <= p1; p++) {
       if (loaded.current.has(p)) continue
-      void result.page(p).then((r) => {
-        if (p === 0) sizeFrom(r)
-        loaded.current.set(p, r)
-        for (const k of [...loaded.current.keys()]) if (k < p0 - 2 || k > p1 + 2) loaded.current.delete(k)
-        redraw()
-      }, () => {})
+      void result.page(p).then(
+        (r) => {
+          if (p === 0) sizeFrom(r)
+          loaded.current.set(p, r)
+          for (const k of [...loaded.current.keys()]) if (k < p0 - 2 || k > p1 + 2) loaded.current.delete(k)
+          redraw()
+        },
+        () => {}
+      )
     }
   }, [first, last, result])
 
   const PAGE = ResultSet.PAGE
   const rowAt = (i: number): DisplayRow | undefined => loaded.current.get(Math.floor(i / PAGE))?.[i % PAGE]
 
-  const sel = anchor && focus ? { r0: Math.min(anchor.row, focus.row), r1: Math.max(anchor.row, focus.row), c0: Math.min(anchor.col, focus.col), c1: Math.max(anchor.col, focus.col) } : null
+  const sel =
+    anchor && focus
+      ? { r0: Math.min(anchor.row, focus.row), r1: Math.max(anchor.row, focus.row), c0: Math.min(anchor.col, focus.col), c1: Math.max(anchor.col, focus.col) }
+      : null
 
   const copy = async (what: 'selection' | 'rows'): Promise<void> => {
     if (!sel) return
@@ -162,8 +185,12 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
           {countText(result.rowCount, 'row')} · {countText(result.columns.length, 'column')} · {durationText(result.ms)}
         </span>
         <span className={css.spacer} />
-        <button disabled={!sel} onClick={() => void copy('selection')}>{sel && sel.r0 === sel.r1 && sel.c0 === sel.c1 ? 'Copy cell' : 'Copy selection'}</button>
-        <button disabled={!sel} onClick={() => void copy('rows')}>Copy row{sel && sel.r1 > sel.r0 ? 's' : ''}</button>
+        <button disabled={!sel} onClick={() => void copy('selection')}>
+          {sel && sel.r0 === sel.r1 && sel.c0 === sel.c1 ? 'Copy cell' : 'Copy selection'}
+        </button>
+        <button disabled={!sel} onClick={() => void copy('rows')}>
+          Copy row{sel && sel.r1 > sel.r0 ? 's' : ''}
+        </button>
         {copied ? <span role="status">{copied}</span> : null}
       </div>
       <div ref={scrollRef} data-testid="grid-scroll" tabIndex={0} onKeyDown={onKeyDown} className={css.scroll} style={{ height }}>
@@ -205,8 +232,15 @@ export function ResultGrid({ result, onSort, height: fixedHeight }: { result: Re
           {items.map((ri) => {
             const row = rowAt(ri.index)
             return (
-              <div key={ri.key} data-row-index={ri.index} className={ri.index % 2 ? `${css.row} ${css.odd}` : css.row} style={{ top: ri.start + ROW_H, height: ROW_H, width: totalW + NUM_W }}>
-                <div className={css.rowNumber} style={{ width: NUM_W, height: ROW_H, lineHeight: `${ROW_H}px` }}>{ri.index + 1}</div>
+              <div
+                key={ri.key}
+                data-row-index={ri.index}
+                className={ri.index % 2 ? `${css.row} ${css.odd}` : css.row}
+                style={{ top: ri.start + ROW_H, height: ROW_H, width: totalW + NUM_W }}
+              >
+                <div className={css.rowNumber} style={{ width: NUM_W, height: ROW_H, lineHeight: `${ROW_H}px` }}>
+                  {ri.index + 1}
+                </div>
                 {colItems.map((ci) => {
                   const c = result.columns[ci.index]
                   if (!c) return null

@@ -30,28 +30,96 @@ interface Form {
   projectId: string
 }
 
-const EMPTY: Form = { id: '', name: '', provider: 's3', bucket: '', prefix: '', region: '', endpoint: '', path: '', s3Auth: 'default', profile: '', accessKeyId: '', secretAccessKey: '', gcsAuth: 'adc', keyFile: '', projectId: '' }
+const EMPTY: Form = {
+  id: '',
+  name: '',
+  provider: 's3',
+  bucket: '',
+  prefix: '',
+  region: '',
+  endpoint: '',
+  path: '',
+  s3Auth: 'default',
+  profile: '',
+  accessKeyId: '',
+  secretAccessKey: '',
+  gcsAuth: 'adc',
+  keyFile: '',
+  projectId: ''
+}
 
 function toConfig(f: Form): ConnectionConfig {
   const name = f.name || (f.provider === 'local' ? f.path : `${f.bucket}/${f.prefix}`)
   if (f.provider === 'local') return { id: f.id, name, provider: 'local', path: f.path }
   if (f.provider === 'gcs')
-    return { id: f.id, name, provider: 'gcs', bucket: f.bucket, prefix: f.prefix, ...(f.endpoint ? { endpoint: f.endpoint } : {}), ...(f.projectId ? { projectId: f.projectId } : {}), auth: f.gcsAuth === 'key_file' ? { kind: 'key_file', keyFile: f.keyFile } : { kind: f.gcsAuth } }
-  const auth = f.s3Auth === 'profile' ? { kind: 'profile' as const, profile: f.profile } : f.s3Auth === 'static' ? { kind: 'static' as const, accessKeyId: f.accessKeyId, secretRef: '' } : { kind: 'default' as const }
-  return { id: f.id, name, provider: 's3', bucket: f.bucket, prefix: f.prefix, ...(f.region ? { region: f.region } : {}), ...(f.endpoint ? { endpoint: f.endpoint } : {}), auth }
+    return {
+      id: f.id,
+      name,
+      provider: 'gcs',
+      bucket: f.bucket,
+      prefix: f.prefix,
+      ...(f.endpoint ? { endpoint: f.endpoint } : {}),
+      ...(f.projectId ? { projectId: f.projectId } : {}),
+      auth: f.gcsAuth === 'key_file' ? { kind: 'key_file', keyFile: f.keyFile } : { kind: f.gcsAuth }
+    }
+  const auth =
+    f.s3Auth === 'profile'
+      ? { kind: 'profile' as const, profile: f.profile }
+      : f.s3Auth === 'static'
+        ? { kind: 'static' as const, accessKeyId: f.accessKeyId, secretRef: '' }
+        : { kind: 'default' as const }
+  return {
+    id: f.id,
+    name,
+    provider: 's3',
+    bucket: f.bucket,
+    prefix: f.prefix,
+    ...(f.region ? { region: f.region } : {}),
+    ...(f.endpoint ? { endpoint: f.endpoint } : {}),
+    auth
+  }
 }
 
 function fromConfig(c: ConnectionConfig): Form {
   if (c.provider === 'local') return { ...EMPTY, id: c.id, name: c.name, provider: 'local', path: c.path }
-  if (c.provider === 'gcs') return { ...EMPTY, id: c.id, name: c.name, provider: 'gcs', bucket: c.bucket, prefix: c.prefix, endpoint: c.endpoint ?? '', projectId: c.projectId ?? '', gcsAuth: c.auth.kind, keyFile: c.auth.kind === 'key_file' ? c.auth.keyFile : '' }
-  return { ...EMPTY, id: c.id, name: c.name, provider: 's3', bucket: c.bucket, prefix: c.prefix, region: c.region ?? '', endpoint: c.endpoint ?? '', s3Auth: c.auth.kind, profile: c.auth.kind === 'profile' ? c.auth.profile : '', accessKeyId: c.auth.kind === 'static' ? c.auth.accessKeyId : '' }
+  if (c.provider === 'gcs')
+    return {
+      ...EMPTY,
+      id: c.id,
+      name: c.name,
+      provider: 'gcs',
+      bucket: c.bucket,
+      prefix: c.prefix,
+      endpoint: c.endpoint ?? '',
+      projectId: c.projectId ?? '',
+      gcsAuth: c.auth.kind,
+      keyFile: c.auth.kind === 'key_file' ? c.auth.keyFile : ''
+    }
+  return {
+    ...EMPTY,
+    id: c.id,
+    name: c.name,
+    provider: 's3',
+    bucket: c.bucket,
+    prefix: c.prefix,
+    region: c.region ?? '',
+    endpoint: c.endpoint ?? '',
+    s3Auth: c.auth.kind,
+    profile: c.auth.kind === 'profile' ? c.auth.profile : '',
+    accessKeyId: c.auth.kind === 'static' ? c.auth.accessKeyId : ''
+  }
 }
 
 /** The config as the contract takes it: a static key's secretRef is assigned by main. */
 function input(f: Form): { connection: ConnectionConfig; secretAccessKey?: string } {
   const c = toConfig(f)
-  const connection = (c.provider === 's3' && c.auth.kind === 'static' ? { ...c, auth: { kind: 'static', accessKeyId: c.auth.accessKeyId } } : c) as ConnectionConfig
-  return { connection: f.id ? connection : ({ ...connection, id: undefined } as unknown as ConnectionConfig), ...(f.secretAccessKey ? { secretAccessKey: f.secretAccessKey } : {}) }
+  const connection = (
+    c.provider === 's3' && c.auth.kind === 'static' ? { ...c, auth: { kind: 'static', accessKeyId: c.auth.accessKeyId } } : c
+  ) as ConnectionConfig
+  return {
+    connection: f.id ? connection : ({ ...connection, id: undefined } as unknown as ConnectionConfig),
+    ...(f.secretAccessKey ? { secretAccessKey: f.secretAccessKey } : {})
+  }
 }
 
 export function ConnectionManager({ view }: { view: ConnectionsView }): React.JSX.Element {
@@ -98,7 +166,9 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
           <button onClick={onClose}>Close</button>
         </div>
         {view.problems.map((p) => (
-          <p key={p} role="alert" className={css.note}>{p}</p>
+          <p key={p} role="alert" className={css.note}>
+            {p}
+          </p>
         ))}
         <table className={css.list}>
           <tbody>
@@ -109,11 +179,17 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                   <div className={css.location}>{c.location}</div>
                 </td>
                 <td className={css.actions}>
-                  <button disabled={busy !== null} onClick={() => void open(c.id)}>Open</button>{' '}
+                  <button disabled={busy !== null} onClick={() => void open(c.id)}>
+                    Open
+                  </button>{' '}
                   {!c.builtin ? (
                     <>
-                      <button disabled={busy !== null} onClick={() => void run('Loading…', async () => setForm(fromConfig(await getConnection(c.id))))}>Edit</button>{' '}
-                      <button disabled={busy !== null} onClick={() => void run('Deleting…', async () => deleteConnection(c.id))}>Delete</button>
+                      <button disabled={busy !== null} onClick={() => void run('Loading…', async () => setForm(fromConfig(await getConnection(c.id))))}>
+                        Edit
+                      </button>{' '}
+                      <button disabled={busy !== null} onClick={() => void run('Deleting…', async () => deleteConnection(c.id))}>
+                        Delete
+                      </button>
                     </>
                   ) : null}
                 </td>
@@ -153,7 +229,13 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
             {form.provider === 'local' ? (
               <label className={css.field}>
                 Folder
-                <input aria-label="folder" required value={form.path} placeholder="/path/to/export (holding v1/ and v2/)" onChange={(e) => set({ path: e.target.value })} />
+                <input
+                  aria-label="folder"
+                  required
+                  value={form.path}
+                  placeholder="/path/to/export (holding v1/ and v2/)"
+                  onChange={(e) => set({ path: e.target.value })}
+                />
               </label>
             ) : (
               <>
@@ -173,11 +255,21 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                 </label>
                 <label className={css.field}>
                   Prefix
-                  <input aria-label="prefix" value={form.prefix} placeholder="folder holding v1/ and v2/ (may be empty)" onChange={(e) => set({ prefix: e.target.value })} />
+                  <input
+                    aria-label="prefix"
+                    value={form.prefix}
+                    placeholder="folder holding v1/ and v2/ (may be empty)"
+                    onChange={(e) => set({ prefix: e.target.value })}
+                  />
                 </label>
                 <label className={css.field}>
                   Endpoint
-                  <input aria-label="endpoint" value={form.endpoint} placeholder={form.provider === 's3' ? 'only for S3-compatible storage' : 'only for an emulator'} onChange={(e) => set({ endpoint: e.target.value })} />
+                  <input
+                    aria-label="endpoint"
+                    value={form.endpoint}
+                    placeholder={form.provider === 's3' ? 'only for S3-compatible storage' : 'only for an emulator'}
+                    onChange={(e) => set({ endpoint: e.target.value })}
+                  />
                 </label>
               </>
             )}
@@ -185,7 +277,12 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
               <>
                 <label className={css.field}>
                   Region
-                  <input aria-label="region" value={form.region} placeholder="found from the bucket when empty" onChange={(e) => set({ region: e.target.value })} />
+                  <input
+                    aria-label="region"
+                    value={form.region}
+                    placeholder="found from the bucket when empty"
+                    onChange={(e) => set({ region: e.target.value })}
+                  />
                 </label>
                 <label className={css.field}>
                   Credentials
@@ -199,9 +296,13 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                   <label className={css.field}>
                     Profile
                     <select aria-label="profile" value={form.profile} onChange={(e) => set({ profile: e.target.value })}>
-                      <option value="">{profiles ? (profiles.profiles.length ? 'choose a profile' : 'no profile in ~/.aws/config or credentials') : 'reading your AWS config…'}</option>
+                      <option value="">
+                        {profiles ? (profiles.profiles.length ? 'choose a profile' : 'no profile in ~/.aws/config or credentials') : 'reading your AWS config…'}
+                      </option>
                       {profiles?.profiles.map((p) => (
-                        <option key={p} value={p}>{p}</option>
+                        <option key={p} value={p}>
+                          {p}
+                        </option>
                       ))}
                     </select>
                   </label>
@@ -215,7 +316,14 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                     </label>
                     <label className={css.field}>
                       Secret access key
-                      <input aria-label="secret access key" type="password" autoComplete="off" value={form.secretAccessKey} placeholder={form.id ? 'saved; type to replace' : ''} onChange={(e) => set({ secretAccessKey: e.target.value })} />
+                      <input
+                        aria-label="secret access key"
+                        type="password"
+                        autoComplete="off"
+                        value={form.secretAccessKey}
+                        placeholder={form.id ? 'saved; type to replace' : ''}
+                        onChange={(e) => set({ secretAccessKey: e.target.value })}
+                      />
                     </label>
                     {view.secretStorage ? <p className={css.note}>{view.secretStorage}</p> : null}
                   </>
@@ -235,7 +343,13 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                 {form.gcsAuth === 'key_file' ? (
                   <label className={css.field}>
                     Key file
-                    <input aria-label="key file" required value={form.keyFile} placeholder="/path/to/key.json" onChange={(e) => set({ keyFile: e.target.value })} />
+                    <input
+                      aria-label="key file"
+                      required
+                      value={form.keyFile}
+                      placeholder="/path/to/key.json"
+                      onChange={(e) => set({ keyFile: e.target.value })}
+                    />
                   </label>
                 ) : null}
                 <label className={css.field}>
@@ -244,7 +358,9 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
                 </label>
               </>
             ) : null}
-            {verdict ? <ConnectionVerdict verdict={verdict} onUse={(value) => test({ ...form, ...(form.provider === 'local' ? { path: value } : { prefix: value }) })} /> : null}
+            {verdict ? (
+              <ConnectionVerdict verdict={verdict} onUse={(value) => test({ ...form, ...(form.provider === 'local' ? { path: value } : { prefix: value }) })} />
+            ) : null}
             <div className={css.buttons}>
               <button type="button" disabled={busy !== null} onClick={() => test(form)}>
                 Test connection

@@ -17,18 +17,8 @@ export const useLabel = (value: string): string => `Use ${value === '' ? 'the bu
 export function ConnectionVerdict({ verdict, onUse }: { verdict: ConnectionVerdictView; onUse: (value: string) => void }): React.JSX.Element {
   const look = LOOK[verdict.level]
   return (
-    <div
-      data-testid="verdict"
-      data-ok={verdict.ok}
-      data-level={verdict.level}
-      role="status"
-      title={verdict.detail ?? undefined}
-      className={css.verdict}
-    >
-      <span
-        aria-hidden="true"
-        className={css.mark}
-      >
+    <div data-testid="verdict" data-ok={verdict.ok} data-level={verdict.level} role="status" title={verdict.detail ?? undefined} className={css.verdict}>
+      <span aria-hidden="true" className={css.mark}>
         {look.mark}
       </span>
       <div className={css.body}>

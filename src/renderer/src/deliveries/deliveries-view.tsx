@@ -37,45 +37,45 @@ export function DeliveriesView(): React.JSX.Element {
       {overview && timeline ? <DeliveryHeadlineView overview={overview} timeline={timeline} /> : null}
       {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : error ? null : <p>Reading the bucket…</p>}
       <div className={css.layout} data-inspecting={inspected !== null}>
-      <section className={css.timeline}>
-        <div className={css.controls}>
-          <h2 className={css.title}>Delivery timeline</h2>
-          <label>
-            Show the last{' '}
-            <select value={rangeHours} onChange={(e) => void setRange(Number(e.target.value))} aria-label="hours shown">
-              {TIMELINE_RANGES.map(([h, label]) => (
-                <option key={h} value={h}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Axis in{' '}
-            <select value={zone} onChange={(e) => setZone(e.target.value as AxisZone)} aria-label="axis time zone">
-              {(Object.keys(ZONE_LABEL) as AxisZone[]).map((z) => (
-                <option key={z} value={z}>
-                  {ZONE_LABEL[z]}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        <Legend />
-        {timeline ? (
-          <TimelineHeatmap
-            view={timeline}
-            zone={zone}
-            focus={focus}
-            onFocus={(f) => setFocused({ start: timeline.hours[f.hour]?.start ?? '', table: f.table })}
-            onSelect={(start) => void inspect(start)}
-            zoomCommand={zoomCommand}
-          />
-        ) : error ? null : (
-          <p>Reading the bucket…</p>
-        )}
-      </section>
-      {inspected ? <HourInspector detail={inspected} onClose={closeInspector} /> : null}
+        <section className={css.timeline}>
+          <div className={css.controls}>
+            <h2 className={css.title}>Delivery timeline</h2>
+            <label>
+              Show the last{' '}
+              <select value={rangeHours} onChange={(e) => void setRange(Number(e.target.value))} aria-label="hours shown">
+                {TIMELINE_RANGES.map(([h, label]) => (
+                  <option key={h} value={h}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Axis in{' '}
+              <select value={zone} onChange={(e) => setZone(e.target.value as AxisZone)} aria-label="axis time zone">
+                {(Object.keys(ZONE_LABEL) as AxisZone[]).map((z) => (
+                  <option key={z} value={z}>
+                    {ZONE_LABEL[z]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <Legend />
+          {timeline ? (
+            <TimelineHeatmap
+              view={timeline}
+              zone={zone}
+              focus={focus}
+              onFocus={(f) => setFocused({ start: timeline.hours[f.hour]?.start ?? '', table: f.table })}
+              onSelect={(start) => void inspect(start)}
+              zoomCommand={zoomCommand}
+            />
+          ) : error ? null : (
+            <p>Reading the bucket…</p>
+          )}
+        </section>
+        {inspected ? <HourInspector detail={inspected} onClose={closeInspector} /> : null}
       </div>
       <IncidentsList />
     </>

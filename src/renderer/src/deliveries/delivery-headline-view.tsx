@@ -27,13 +27,17 @@ export function DeliveryHeadlineView({ overview, timeline }: { overview: Overvie
     <section data-testid="headline" data-tone={tone} role="status" className={css.headline}>
       {h.stopped ? (
         <div className={css.stopped}>
-          The feed has stopped: nothing has arrived {h.lastArrival ? `since ${hourText(h.lastArrival)} (${age(Date.parse(h.lastArrival), now)} ago)` : 'at all'}.
+          The feed has stopped: nothing has arrived {h.lastArrival ? `since ${hourText(h.lastArrival)} (${age(Date.parse(h.lastArrival), now)} ago)` : 'at all'}
+          .
         </div>
       ) : null}
       {h.hour ? (
         <div className={css.hour}>
           {h.complete ? '✓ ' : '✗ '}
-          The last due hour, {hourText(h.hour)}, {h.complete ? `is complete: all ${h.tables} tables arrived` : `has ${arrived} of ${h.tables} tables${lacking.length ? `: ${lacking.join(', ')}` : ''}`}
+          The last due hour, {hourText(h.hour)},{' '}
+          {h.complete
+            ? `is complete: all ${h.tables} tables arrived`
+            : `has ${arrived} of ${h.tables} tables${lacking.length ? `: ${lacking.join(', ')}` : ''}`}
           {h.manifest ? `; ${MANIFEST_WORDS[h.manifest]}` : ''}.
         </div>
       ) : (

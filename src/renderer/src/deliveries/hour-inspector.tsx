@@ -25,12 +25,7 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
     if (document.activeElement?.getAttribute('data-testid') !== 'timeline-canvas') heading.current?.focus({ preventScroll: true })
   }, [detail])
   return (
-    <section
-      ref={panel}
-      data-testid="inspector"
-      aria-label="hour inspector"
-      className={css.panel}
-    >
+    <section ref={panel} data-testid="inspector" aria-label="hour inspector" className={css.panel}>
       <div className={css.header}>
         <h2 ref={heading} tabIndex={-1} className={css.title}>
           {timeText(detail.start, zone)} · {detail.era === 'v1' ? 'v1 daily delivery' : detail.era === 'gap' ? 'switch gap' : 'v2 hourly delivery'}
@@ -46,7 +41,9 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
           ))}
         </ul>
       ) : null}
-      <h3 className={css.manifestTitle} title={detail.manifest?.state ?? undefined}>Manifest: {detail.manifest?.state ? MANIFEST_WORDS[detail.manifest.state].replace(/^manifest /, '') : 'none expected'}</h3>
+      <h3 className={css.manifestTitle} title={detail.manifest?.state ?? undefined}>
+        Manifest: {detail.manifest?.state ? MANIFEST_WORDS[detail.manifest.state].replace(/^manifest /, '') : 'none expected'}
+      </h3>
       {detail.manifest?.key ? <code className={css.manifestKey}>{detail.manifest.key}</code> : null}
       {detail.manifest && detail.manifest.warnings.length > 0 ? (
         <ul data-testid="manifest-warnings" className={css.warnings}>
@@ -59,14 +56,26 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
         <div data-testid="manifest-fields" className={css.fields}>
           <span className={css.fieldName}>snapshot</span>
           <span>
-            {detail.manifest.parsed.snapshotDate ?? '?'} {detail.manifest.parsed.snapshotHour ? `${detail.manifest.parsed.snapshotHour}:00 UTC` : ''} · complete: {String(detail.manifest.parsed.complete)}
+            {detail.manifest.parsed.snapshotDate ?? '?'} {detail.manifest.parsed.snapshotHour ? `${detail.manifest.parsed.snapshotHour}:00 UTC` : ''} ·
+            complete: {String(detail.manifest.parsed.complete)}
           </span>
           <span className={css.fieldName}>tables_delivered ({detail.manifest.parsed.delivered.length})</span>
-          <span>{detail.manifest.parsed.delivered.map((e) => `${e.name}${e.files !== undefined ? ` (${e.files} file${e.files === 1 ? '' : 's'}${e.rows !== undefined ? `, ${countText(e.rows, 'row')}` : ''})` : ''}`).join(', ') || '—'}</span>
+          <span>
+            {detail.manifest.parsed.delivered
+              .map(
+                (e) =>
+                  `${e.name}${e.files !== undefined ? ` (${e.files} file${e.files === 1 ? '' : 's'}${e.rows !== undefined ? `, ${countText(e.rows, 'row')}` : ''})` : ''}`
+              )
+              .join(', ') || '—'}
+          </span>
           <span className={css.fieldName}>tables_missing</span>
-          <span className={detail.manifest.parsed.missing.length ? css.listsMissing : undefined}>{detail.manifest.parsed.missing.map((e) => e.name).join(', ') || '—'}</span>
+          <span className={detail.manifest.parsed.missing.length ? css.listsMissing : undefined}>
+            {detail.manifest.parsed.missing.map((e) => e.name).join(', ') || '—'}
+          </span>
           <span className={css.fieldName}>tables_pending</span>
-          <span className={detail.manifest.parsed.pending.length ? css.listsPending : undefined}>{detail.manifest.parsed.pending.map((e) => e.name).join(', ') || '—'}</span>
+          <span className={detail.manifest.parsed.pending.length ? css.listsPending : undefined}>
+            {detail.manifest.parsed.pending.map((e) => e.name).join(', ') || '—'}
+          </span>
           {Object.keys(detail.manifest.parsed.extra).length ? (
             <>
               <span className={css.fieldName}>other fields</span>
@@ -96,7 +105,9 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
             <tr key={t.table} data-inspector-table={t.table}>
               <td>{t.table}</td>
               <td>
-                <span className={css.state} style={{ background: tokenVar(STATE_STYLE[t.state].token) }}>{STATE_STYLE[t.state].label}</span>
+                <span className={css.state} style={{ background: tokenVar(STATE_STYLE[t.state].token) }}>
+                  {STATE_STYLE[t.state].label}
+                </span>
               </td>
               <td>{t.success ? at(t.success) : '—'}</td>
               <td title={t.deliveredThrough ?? undefined}>{t.deliveredThrough ? at(t.deliveredThrough) : '—'}</td>

@@ -27,7 +27,8 @@ export function IncidentsList(): React.JSX.Element | null {
         </h2>
         {(['error', 'warning', 'info'] as const).map((s) => (
           <label key={s} className={`${css.filter} ${severity[s]}`}>
-            <input type="checkbox" checked={severities[s]} onChange={(e) => setSeverity(s, e.target.checked)} /> {s === 'error' ? 'errors' : s === 'warning' ? 'warnings' : 'notes'}
+            <input type="checkbox" checked={severities[s]} onChange={(e) => setSeverity(s, e.target.checked)} />{' '}
+            {s === 'error' ? 'errors' : s === 'warning' ? 'warnings' : 'notes'}
           </label>
         ))}
       </div>
@@ -53,11 +54,15 @@ export function IncidentsList(): React.JSX.Element | null {
                 title={`${inc.kind} · ${inc.hour === null ? (first?.key ?? '') : 'Show this hour'}`}
               >
                 <b className={inc.resolved ? undefined : severity[inc.severity]}>{title}</b> · {inc.hour === null ? '' : timeText(inc.hour, zone)}
-                {inc.tables.length ? ` · ${inc.tables.length > 4 ? `${inc.tables.slice(0, 4).join(', ')} and ${inc.tables.length - 4} more` : inc.tables.join(', ')}` : ''}
+                {inc.tables.length
+                  ? ` · ${inc.tables.length > 4 ? `${inc.tables.slice(0, 4).join(', ')} and ${inc.tables.length - 4} more` : inc.tables.join(', ')}`
+                  : ''}
                 {inc.resolved ? <span data-testid="resolution"> · resolved: {inc.resolved}</span> : null}
               </button>
               <details>
-                <summary className={css.summary}>{inc.findings.length === 1 ? 'What happened and what to do' : `What happened to each of the ${inc.findings.length}`}</summary>
+                <summary className={css.summary}>
+                  {inc.findings.length === 1 ? 'What happened and what to do' : `What happened to each of the ${inc.findings.length}`}
+                </summary>
                 <ul className={css.details}>
                   {inc.findings.map((f, i) => (
                     <li key={i} title={f.key}>

@@ -58,9 +58,7 @@ export function OverviewPanel({ overview, now, location }: { overview: Overview;
                   {t.table}
                 </td>
                 <td className={css.quiet}>{t.mode === 'full' ? 'full copy' : 'parts'}</td>
-                <td title={t.newestPrefix ?? ''}>
-                  {t.newest ? timeText(t.newest, zone) : 'none ready'}
-                </td>
+                <td title={t.newestPrefix ?? ''}>{t.newest ? timeText(t.newest, zone) : 'none ready'}</td>
                 <td className={stale ? css.stale : css.quiet}>{t.newest ? age(Date.parse(t.newest), now) : '—'}</td>
               </tr>
             )

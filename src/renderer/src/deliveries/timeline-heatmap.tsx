@@ -199,7 +199,12 @@ export function TimelineHeatmap(props: {
       g.moveTo(x + 0.5, 12)
       g.lineTo(x + 0.5, height)
       g.stroke()
-      const label = step < 24 ? (d.getUTCHours() === 0 ? wallClock(s, zone).slice(5, 10) : wallClock(s, zone).slice(11, 16)) : wallClock(s, zone).slice(step > 14 * 24 ? 0 : 5, step > 14 * 24 ? 7 : 10)
+      const label =
+        step < 24
+          ? d.getUTCHours() === 0
+            ? wallClock(s, zone).slice(5, 10)
+            : wallClock(s, zone).slice(11, 16)
+          : wallClock(s, zone).slice(step > 14 * 24 ? 0 : 5, step > 14 * 24 ? 7 : 10)
       g.fillText(label, x + 3, 1)
     }
     // The focused cell.
@@ -269,12 +274,16 @@ export function TimelineHeatmap(props: {
     <div ref={wrapRef} data-testid="heatmap" className={css.heatmap}>
       <div className={css.body}>
         <div className={css.labels} style={{ width: LABEL_W, height }}>
-          <div className={css.axisCaption}>
-            table · hour ({ZONE_LABEL[zone]})
-          </div>
+          <div className={css.axisCaption}>table · hour ({ZONE_LABEL[zone]})</div>
           {rows.map((r) =>
             r.kind === 'manifest' ? (
-              <div key="manifest" data-row="manifest" title="The hour's manifest: click it to open the hour" className={css.groupLabel} style={{ top: r.y, height: ROW_H, lineHeight: `${ROW_H}px` }}>
+              <div
+                key="manifest"
+                data-row="manifest"
+                title="The hour's manifest: click it to open the hour"
+                className={css.groupLabel}
+                style={{ top: r.y, height: ROW_H, lineHeight: `${ROW_H}px` }}
+              >
                 hour's manifest
               </div>
             ) : r.kind === 'schema' ? (
@@ -359,10 +368,13 @@ export function TimelineHeatmap(props: {
           data-hour={focusHour?.start}
           data-state={focusState ?? undefined}
         >
-          {focus && focusHour && focusState ? `${view.tables[focus.table]?.table} · ${allZones(Date.parse(focusHour.start))} · ${STATE_STYLE[focusState].label}` : 'Click a cell or focus the timeline and use the arrow keys.'}
+          {focus && focusHour && focusState
+            ? `${view.tables[focus.table]?.table} · ${allZones(Date.parse(focusHour.start))} · ${STATE_STYLE[focusState].label}`
+            : 'Click a cell or focus the timeline and use the arrow keys.'}
         </span>
         <span>
-          {visibleFrom && visibleTo ? `${wallClock(Date.parse(visibleFrom), zone)} → ${wallClock(Date.parse(visibleTo), zone)} ${ZONE_LABEL[zone]}` : ''} · drag or scroll to pan, Ctrl+scroll or +/− to zoom
+          {visibleFrom && visibleTo ? `${wallClock(Date.parse(visibleFrom), zone)} → ${wallClock(Date.parse(visibleTo), zone)} ${ZONE_LABEL[zone]}` : ''} · drag
+          or scroll to pan, Ctrl+scroll or +/− to zoom
         </span>
       </div>
     </div>
@@ -385,9 +397,12 @@ export function Legend(): React.JSX.Element {
         </li>
       ))}
       <li className={css.legendItem}>
-        <span className={css.eraV1} />v1 daily
-        <span className={css.eraGap} />switch gap
-        <span className={css.eraV2} />v2 hourly
+        <span className={css.eraV1} />
+        v1 daily
+        <span className={css.eraGap} />
+        switch gap
+        <span className={css.eraV2} />
+        v2 hourly
       </li>
     </ul>
   )

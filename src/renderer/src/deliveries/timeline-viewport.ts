@@ -11,7 +11,8 @@ export const MIN_PXH = 0.02
 export const MAX_PXH = 40
 const HOUR_MS = 3_600_000
 
-export type Row = { kind: 'manifest'; name: string; y: number } | { kind: 'schema'; name: string; y: number } | { kind: 'table'; index: number; name: string; y: number }
+export type Row =
+  { kind: 'manifest'; name: string; y: number } | { kind: 'schema'; name: string; y: number } | { kind: 'table'; index: number; name: string; y: number }
 
 export interface Focus {
   readonly hour: number

@@ -29,7 +29,7 @@ export interface FileColumn {
 /** The type of a Parquet leaf as a reader sees it: physical type, with its converted/logical annotation. */
 function typeOf(r: SchemaRow): string {
   const logical = r.logical_type ?? ''
-  const annotation = r.converted_type ?? (/^(\w+?)Type\(/.exec(logical)?.[1]?.toUpperCase() ?? '')
+  const annotation = r.converted_type ?? /^(\w+?)Type\(/.exec(logical)?.[1]?.toUpperCase() ?? ''
   const decimal = annotation === 'DECIMAL' ? `(${String(r.precision)},${String(r.scale)})` : ''
   // A timestamp that is UTC-adjusted reads as TIMESTAMP WITH TIME ZONE, another type.
   const utc = /isAdjustedToUTC=(1|true)/i.test(logical) ? ' UTC' : ''

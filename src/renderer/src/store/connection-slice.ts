@@ -37,7 +37,12 @@ export const createConnectionSlice =
     const { api } = deps
     /** After another connection opened: nothing of the old one stays on screen; its first refresh is running. */
     const opened = (v: ConnectionsView): void => {
-      set((s) => ({ connections: v, managerOpen: false, shownGeneration: -1, refreshStatus: s.refreshStatus ? { ...s.refreshStatus, running: true } : s.refreshStatus }))
+      set((s) => ({
+        connections: v,
+        managerOpen: false,
+        shownGeneration: -1,
+        refreshStatus: s.refreshStatus ? { ...s.refreshStatus, running: true } : s.refreshStatus
+      }))
       get().clearDeliveries()
       void api.call('refreshStatus', {}).then((st) => get().applyRefreshStatus(st), get().fail)
     }
@@ -88,7 +93,10 @@ export const createConnectionSlice =
       getConnection: (id) => api.call('connectionGet', { id }),
       awsProfiles: () => api.call('awsProfiles', {}),
       followRefresh: () => {
-        const offs = [api.subscribe('refreshProgress', (st) => get().applyRefreshStatus(st)), api.subscribe('refreshDone', (st) => get().applyRefreshStatus(st))]
+        const offs = [
+          api.subscribe('refreshProgress', (st) => get().applyRefreshStatus(st)),
+          api.subscribe('refreshDone', (st) => get().applyRefreshStatus(st))
+        ]
         // Once at the start: what main was doing before this page listened.
         void api.call('refreshStatus', {}).then((st) => get().applyRefreshStatus(st), get().fail)
         return () => offs.forEach((off) => off())

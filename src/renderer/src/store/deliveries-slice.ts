@@ -119,7 +119,10 @@ export const createDeliveriesSlice =
           return
         }
         const start = timeline.hours[idx]?.start ?? ''
-        const table = Math.max(0, timeline.tables.findIndex((x) => x.table === f.table))
+        const table = Math.max(
+          0,
+          timeline.tables.findIndex((x) => x.table === f.table)
+        )
         set({ focused: { start, table } })
         await get().inspect(start)
       },

@@ -15,7 +15,8 @@ function validDate(y: string, m: string, d: string): boolean {
 export function valueProblem(value: string, type: string, zoneWords = 'UTC'): string | null {
   const v = value.trim()
   if (INTEGER.test(type)) return /^[+-]?\d+$/.test(v) ? null : `"${value}" is not a whole number (${type}): write digits only, such as 42.`
-  if (NUMBER.test(type)) return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) ? null : `"${value}" is not a number (${type}): write it with a dot for decimals, such as 3.5.`
+  if (NUMBER.test(type))
+    return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) ? null : `"${value}" is not a number (${type}): write it with a dot for decimals, such as 3.5.`
   if (type === 'BOOLEAN') return /^(true|false)$/i.test(v) ? null : `"${value}" is not true or false (BOOLEAN).`
   if (type === 'DATE') {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v)

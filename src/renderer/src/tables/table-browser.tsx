@@ -45,7 +45,6 @@ interface Stats {
   readonly histogram: number[] | null
 }
 
-
 export function TableBrowser({ overview }: { overview: Overview }): React.JSX.Element {
   const asOf = useApp((s) => s.asOf)
   // A restarted query engine holds none of the old results: open the views (and the table's rows) again.
@@ -57,7 +56,18 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   const tenants = useApp((s) => s.tenants)
   const mirrorGeneration = useApp((s) => s.mirrorGeneration)
   const filterZone = useApp((s) => s.filterZone)
-  const { selectTable, setTableTab: setTab, addFilter, changeFilter, removeFilter, setTimeRange: setTime, setTenants, setFilterZone, openInSql: onOpenSql, openExport } = appStore.getState()
+  const {
+    selectTable,
+    setTableTab: setTab,
+    addFilter,
+    changeFilter,
+    removeFilter,
+    setTimeRange: setTime,
+    setTenants,
+    setFilterZone,
+    openInSql: onOpenSql,
+    openExport
+  } = appStore.getState()
   const [views, setViews] = useState<ViewsState | null>(null)
   const [viewsError, setViewsError] = useState<string | null>(null)
   const [counts, setCounts] = useState<Record<string, number | string>>({})
@@ -78,14 +88,17 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   useEffect(() => {
     setViews(null)
     setViewsError(null)
-    ensureViews(asOf).then((v) => {
-      setViews(v)
-      // Until the user picks one: claudia_messages, or the first table that can be read now.
-      if (!appStore.getState().tablePickedByUser && !v.created.includes('datamart_claudia.claudia_messages')) {
-        const first = v.created.find((n) => !n.endsWith('__versions') && n.includes('.'))
-        if (first) selectTable({ schema: first.split('.')[0] as string, table: first.split('.')[1] as string }, false)
-      }
-    }, (e: Error) => setViewsError(e.message))
+    ensureViews(asOf).then(
+      (v) => {
+        setViews(v)
+        // Until the user picks one: claudia_messages, or the first table that can be read now.
+        if (!appStore.getState().tablePickedByUser && !v.created.includes('datamart_claudia.claudia_messages')) {
+          const first = v.created.find((n) => !n.endsWith('__versions') && n.includes('.'))
+          if (first) selectTable({ schema: first.split('.')[0] as string, table: first.split('.')[1] as string }, false)
+        }
+      },
+      (e: Error) => setViewsError(e.message)
+    )
   }, [asOf, overview, engineGeneration, mirrorGeneration])
 
   // Row counts of every table with a view, one query each, in the background.
@@ -141,32 +154,38 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
     () =>
       columns.length
         ? tableFiltersSql(
-            { schema: selected.schema, table: selected.table, filters: checked.usable, tenants, zone: { id: zoneId(filterZone), label: zoneWords }, ...(entry?.eventTimeColumn ? { time: { column: entry.eventTimeColumn, ...(time.from ? { from: time.from } : {}), ...(time.to ? { to: time.to } : {}) } } : {}) },
+            {
+              schema: selected.schema,
+              table: selected.table,
+              filters: checked.usable,
+              tenants,
+              zone: { id: zoneId(filterZone), label: zoneWords },
+              ...(entry?.eventTimeColumn
+                ? { time: { column: entry.eventTimeColumn, ...(time.from ? { from: time.from } : {}), ...(time.to ? { to: time.to } : {}) } }
+                : {})
+            },
             columns
           )
         : null,
     [columns, selected, checked, tenants, time, entry, filterZone, zoneWords]
   )
 
-  const apply = useCallback(
-    async (text: string) => {
-      setRunning(true)
-      setError(null)
-      try {
-        const r = await runQuery(text)
-        setApplied(text)
-        setResult((old) => {
-          if (old) void old.drop()
-          return r
-        })
-      } catch (e) {
-        setError(e instanceof QueryError ? e.message : (e as Error).message)
-      } finally {
-        setRunning(false)
-      }
-    },
-    []
-  )
+  const apply = useCallback(async (text: string) => {
+    setRunning(true)
+    setError(null)
+    try {
+      const r = await runQuery(text)
+      setApplied(text)
+      setResult((old) => {
+        if (old) void old.drop()
+        return r
+      })
+    } catch (e) {
+      setError(e instanceof QueryError ? e.message : (e as Error).message)
+    } finally {
+      setRunning(false)
+    }
+  }, [])
 
   // The unfiltered preview as soon as the columns are known.
   useEffect(() => {
@@ -183,7 +202,9 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
     const rows = result && applied ? result.rowCount : typeof counts[qualified] === 'number' ? (counts[qualified] as number) : null
     const exact = rows !== null && rows <= EXACT_DISTINCT_MAX_ROWS
     const filtered = applied !== null && /\bWHERE\b/.test(applied)
-    setStatsOver(`${filtered ? 'Over the rows of the filters applied' : 'Over the whole table'}${rows !== null ? ` (${countText(rows, 'row')})` : ''}; distinct values ${exact ? 'counted exactly' : 'estimated (HyperLogLog, can exceed the row count)'}.`)
+    setStatsOver(
+      `${filtered ? 'Over the rows of the filters applied' : 'Over the whole table'}${rows !== null ? ` (${countText(rows, 'row')})` : ''}; distinct values ${exact ? 'counted exactly' : 'estimated (HyperLogLog, can exceed the row count)'}.`
+    )
     const source = rowSource(base)
     for (const c of columns) {
       try {
@@ -195,7 +216,17 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
           histogram = Array.from({ length: 20 }, () => 0)
           for (const row of h) histogram[Number(row['bin'] ?? 0)] = Number(row['n'])
         }
-        setStats((s) => ({ ...s, [c.name]: { nulls: Number(r?.['nulls'] ?? 0), exact, distinct: Number(r?.['d'] ?? 0), min: String(r?.['lo'] ?? ''), max: String(r?.['hi'] ?? ''), histogram } }))
+        setStats((s) => ({
+          ...s,
+          [c.name]: {
+            nulls: Number(r?.['nulls'] ?? 0),
+            exact,
+            distinct: Number(r?.['d'] ?? 0),
+            min: String(r?.['lo'] ?? ''),
+            max: String(r?.['hi'] ?? ''),
+            histogram
+          }
+        }))
       } catch (e) {
         setStats((s) => ({ ...s, [c.name]: (e as Error).message }))
       }
@@ -208,7 +239,11 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   return (
     <section data-testid="table-browser" className={css.browser}>
       <nav aria-label="tables" className={css.list}>
-        {viewsError ? <p role="alert" className={css.danger}>{viewsError}</p> : null}
+        {viewsError ? (
+          <p role="alert" className={css.danger}>
+            {viewsError}
+          </p>
+        ) : null}
         <div className={css.faint}>Latest copies in {zoneWords}</div>
         {schemas.map((s) => (
           <div key={s}>
@@ -229,7 +264,9 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                   >
                     <b>{t.table}</b>{' '}
                     <span className={css.faint}>
-                      {t.mode === 'full' ? `full · ${t.newest ? wallClock(Date.parse(t.newest), filterZone) : 'none ready'}` : `parts · ${countText(t.folders, 'folder')}`}
+                      {t.mode === 'full'
+                        ? `full · ${t.newest ? wallClock(Date.parse(t.newest), filterZone) : 'none ready'}`
+                        : `parts · ${countText(t.folders, 'folder')}`}
                       {' · '}
                       {blocked ? <span className={css.danger}>unavailable</span> : typeof c === 'number' ? countText(c, 'row') : c ? 'error' : '…'}
                     </span>
@@ -254,7 +291,9 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         <h2 className={css.title}>
           {qualified}{' '}
           <span className={css.subtitle}>
-            {entry?.mode === 'full' ? `full copy; latest ready ${status?.newest ? timeText(status.newest, filterZone) : 'none'}` : `parts; ${countText(status?.folders ?? 0, 'ready folder')}, newest version of each ${entry?.keyColumn ?? 'row (no key: all rows)'}`}
+            {entry?.mode === 'full'
+              ? `full copy; latest ready ${status?.newest ? timeText(status.newest, filterZone) : 'none'}`
+              : `parts; ${countText(status?.folders ?? 0, 'ready folder')}, newest version of each ${entry?.keyColumn ?? 'row (no key: all rows)'}`}
             {typeof counts[qualified] === 'number' ? ` · ${countText(counts[qualified] as number, 'row')}` : ''}
             {asOf ? ` · as of ${timeText(asOf, filterZone)}` : ''}
           </span>{' '}
@@ -302,15 +341,22 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                       <legend>
                         {entry.eventTimeColumn} ({zoneWords})
                       </legend>
-                      from <input aria-label="time from" type="datetime-local" value={time.from} onChange={(e) => setTime({ ...time, from: e.target.value })} /> to{' '}
-                      <input aria-label="time to" type="datetime-local" value={time.to} onChange={(e) => setTime({ ...time, to: e.target.value })} />
+                      from <input aria-label="time from" type="datetime-local" value={time.from} onChange={(e) => setTime({ ...time, from: e.target.value })} />{' '}
+                      to <input aria-label="time to" type="datetime-local" value={time.to} onChange={(e) => setTime({ ...time, to: e.target.value })} />
                     </fieldset>
                   ) : null}
                   {tenantChoices.length ? <TenantPicker choices={tenantChoices} chosen={tenants} onChange={setTenants} /> : null}
                   <fieldset className={css.group}>
                     <legend>columns</legend>
                     {filters.map((f, i) => (
-                      <FilterRow key={i} filter={f} columns={columns} problem={checked.problems.get(i) ?? null} onChange={(nf) => changeFilter(i, nf)} onRemove={() => removeFilter(i)} />
+                      <FilterRow
+                        key={i}
+                        filter={f}
+                        columns={columns}
+                        problem={checked.problems.get(i) ?? null}
+                        onChange={(nf) => changeFilter(i, nf)}
+                        onRemove={() => removeFilter(i)}
+                      />
                     ))}
                     <button onClick={() => addFilter(columns[0]?.name ?? '')}>+ filter</button>
                   </fieldset>
@@ -341,7 +387,17 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     {error}
                   </p>
                 ) : null}
-                {result ? <ResultGrid result={result} onSort={(c, d) => void result.sorted(c, d).then((r) => setResult(r), (e: Error) => setError(e.message))} /> : null}
+                {result ? (
+                  <ResultGrid
+                    result={result}
+                    onSort={(c, d) =>
+                      void result.sorted(c, d).then(
+                        (r) => setResult(r),
+                        (e: Error) => setError(e.message)
+                      )
+                    }
+                  />
+                ) : null}
               </div>
             ) : (
               <div>
@@ -377,7 +433,9 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                           ) : s ? (
                             <>
                               <td>{s.nulls.toLocaleString('en')}</td>
-                              <td title={s.exact ? 'counted exactly' : 'an estimate (HyperLogLog): it can exceed the row count'}>{s.exact ? s.distinct.toLocaleString('en') : `≈${s.distinct.toLocaleString('en')} (estimate)`}</td>
+                              <td title={s.exact ? 'counted exactly' : 'an estimate (HyperLogLog): it can exceed the row count'}>
+                                {s.exact ? s.distinct.toLocaleString('en') : `≈${s.distinct.toLocaleString('en')} (estimate)`}
+                              </td>
                               <td>{s.min.slice(0, 30)}</td>
                               <td>{s.max.slice(0, 30)}</td>
                               <td>{s.histogram ? <ColumnHistogram bins={s.histogram} /> : null}</td>

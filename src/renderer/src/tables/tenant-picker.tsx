@@ -3,7 +3,15 @@
 import { useState } from 'react'
 import css from './tenant-picker.module.css'
 
-export function TenantPicker({ choices, chosen, onChange }: { choices: readonly string[]; chosen: readonly string[]; onChange: (t: readonly string[]) => void }): React.JSX.Element {
+export function TenantPicker({
+  choices,
+  chosen,
+  onChange
+}: {
+  choices: readonly string[]
+  chosen: readonly string[]
+  onChange: (t: readonly string[]) => void
+}): React.JSX.Element {
   const [search, setSearch] = useState('')
   const shown = choices.filter((t) => t.toLowerCase().includes(search.trim().toLowerCase()))
   const toggle = (t: string, on: boolean): void => onChange(on ? [...chosen, t].sort() : chosen.filter((x) => x !== t))
@@ -17,7 +25,9 @@ export function TenantPicker({ choices, chosen, onChange }: { choices: readonly 
           </button>
         ) : null}
       </legend>
-      {choices.length > 6 ? <input aria-label="search tenants" placeholder="search" value={search} onChange={(e) => setSearch(e.target.value)} className={css.search} /> : null}
+      {choices.length > 6 ? (
+        <input aria-label="search tenants" placeholder="search" value={search} onChange={(e) => setSearch(e.target.value)} className={css.search} />
+      ) : null}
       <div className={css.choices}>
         {shown.map((t) => (
           <label key={t} className={css.choice}>

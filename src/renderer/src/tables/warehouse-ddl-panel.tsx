@@ -6,7 +6,17 @@ import css from './warehouse-ddl-panel.module.css'
 
 export type FetchDdl = (args: ArgsOf<'ddl'>) => Promise<ResultOf<'ddl'>>
 
-export function WarehouseDdlPanel({ table, location, fetchDdl, onClose }: { table: string; location: string; fetchDdl: FetchDdl; onClose: () => void }): React.JSX.Element {
+export function WarehouseDdlPanel({
+  table,
+  location,
+  fetchDdl,
+  onClose
+}: {
+  table: string
+  location: string
+  fetchDdl: FetchDdl
+  onClose: () => void
+}): React.JSX.Element {
   // Athena reads S3, BigQuery Cloud Storage; a local folder may become either (the text says what to replace).
   const [engine, setEngine] = useState<'athena' | 'bigquery'>(location.startsWith('gs://') || location.startsWith('gcs://') ? 'bigquery' : 'athena')
   const [whole, setWhole] = useState(false)
@@ -23,10 +33,12 @@ export function WarehouseDdlPanel({ table, location, fetchDdl, onClose }: { tabl
     setBusy(true)
     setError(null)
     setCopied(false)
-    fetchDdl({ engine, table: whole ? null : table, database: database === '' ? null : database }).then(
-      (r) => live && setResult(r),
-      (e: Error) => live && (setResult(null), setError(e.message))
-    ).finally(() => live && setBusy(false))
+    fetchDdl({ engine, table: whole ? null : table, database: database === '' ? null : database })
+      .then(
+        (r) => live && setResult(r),
+        (e: Error) => live && (setResult(null), setError(e.message))
+      )
+      .finally(() => live && setBusy(false))
     return () => {
       live = false
     }
