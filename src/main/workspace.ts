@@ -534,16 +534,14 @@ export class Workspace {
       const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
       const workDir = join(this.opts.dataDir, 'engine', `${service.connectionId}-${randomUUID().slice(0, 8)}`)
       const mirror = this.mirrorFor(service)
-      const engine = mirror
-        .segments()
-        .then(() =>
-          openBucketEngine(store, inventory, objects, workDir, {
-            now: service.now(),
-            unreadable,
-            mirror: mirror.mirror,
-            ...(asOf ? { asOf: Date.parse(asOf) } : {})
-          })
-        )
+      const engine = mirror.segments().then(() =>
+        openBucketEngine(store, inventory, objects, workDir, {
+          now: service.now(),
+          unreadable,
+          mirror: mirror.mirror,
+          ...(asOf ? { asOf: Date.parse(asOf) } : {})
+        })
+      )
       this.mainEngine = { key, engine }
       engine.catch(() => {
         if (this.mainEngine?.engine === engine) this.mainEngine = null

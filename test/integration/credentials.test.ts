@@ -203,16 +203,14 @@ describe('Google Application Default Credentials', () => {
     sts = createServer((req, res) => {
       stsCalls++
       req.resume()
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            access_token: 'ya29.loopback-token',
-            issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
-            token_type: 'Bearer',
-            expires_in: 3600
-          })
-        )
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          access_token: 'ya29.loopback-token',
+          issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+          token_type: 'Bearer',
+          expires_in: 3600
+        })
+      )
     })
     await new Promise<void>((r) => sts.listen(0, '127.0.0.1', r))
   })
