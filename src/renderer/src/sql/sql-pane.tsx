@@ -12,6 +12,7 @@ import { QueryError, type ResultSet } from '../engine/result-set'
 import { CancelledError } from '../engine/session'
 import { countText } from '../../../shared/counts'
 import { durationText } from '../../../shared/durations'
+import { timeText } from '../common/time'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { SQL_PANE } from '../store/query-slice'
@@ -284,7 +285,7 @@ export function SqlPane(): React.JSX.Element {
                 {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
               </button>
               <span className={css.historyWhen}>
-                {h.at.slice(0, 16).replace('T', ' ')} · {h.error ? (h.error.startsWith('Cancelled') ? 'cancelled' : 'error') : countText(h.rows ?? 0, 'row')}
+                {timeText(h.at, 'utc')} · {h.error ? (h.error.startsWith('Cancelled') ? 'cancelled' : 'error') : countText(h.rows ?? 0, 'row')}
               </span>
             </li>
           ))}
