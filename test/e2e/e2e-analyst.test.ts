@@ -19,7 +19,7 @@ import { foldersForLogicalTable } from '../../src/shared/inventory'
 import { isArchived } from '../../src/shared/listing'
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import { quoteLiteral } from '../../src/shared/sql-quote'
-import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { type AppUnderTest, openS3Connection, startAppUnderTest } from '../helpers/app-under-test'
 import { type Demo } from '../helpers/demo'
 import { openDb } from '../helpers/duckdb'
 import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
@@ -70,19 +70,7 @@ beforeAll(async () => {
         autoRefresh: false,
         exportDir: join(work, 'exports')
       })
-      const { id } = await w.connectionSave({
-        connection: {
-          name: 'Analyst S3',
-          provider: 's3',
-          bucket: BUCKET,
-          prefix: '',
-          endpoint: (s3 as S3Server).endpoint,
-          region: 'us-east-1',
-          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
-        } as never,
-        secretAccessKey: S3_TEST_KEYS.secretAccessKey
-      })
-      await w.connectionOpen({ id })
+      await openS3Connection(w, s3 as S3Server, 'Analyst S3', BUCKET)
       return w
     }
   })

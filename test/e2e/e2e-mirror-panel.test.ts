@@ -11,8 +11,8 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { isArchived } from '../../src/shared/listing'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace'
-import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
-import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
+import { type AppUnderTest, openS3Connection, startAppUnderTest } from '../helpers/app-under-test'
+import type { S3Server } from '../helpers/s3-server'
 
 const BUCKET = 'mirror-panel'
 let app: AppUnderTest
@@ -30,19 +30,7 @@ beforeAll(async () => {
     },
     workspace: async ({ demo, s3, work }) => {
       const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
-      const { id } = await w.connectionSave({
-        connection: {
-          name: 'Mirror S3',
-          provider: 's3',
-          bucket: BUCKET,
-          prefix: '',
-          endpoint: (s3 as S3Server).endpoint,
-          region: 'us-east-1',
-          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
-        } as never,
-        secretAccessKey: S3_TEST_KEYS.secretAccessKey
-      })
-      await w.connectionOpen({ id })
+      await openS3Connection(w, s3 as S3Server, 'Mirror S3', BUCKET)
       return w
     }
   })

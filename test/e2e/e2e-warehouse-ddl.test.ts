@@ -7,8 +7,8 @@ import { dispatch } from '../../src/main/api-handlers'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace'
 import { CATALOG } from '../../src/shared/catalog'
-import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
-import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
+import { type AppUnderTest, openS3Connection, startAppUnderTest } from '../helpers/app-under-test'
+import type { S3Server } from '../helpers/s3-server'
 
 const BUCKET = 'ddl-ui-export'
 let app: AppUnderTest
@@ -26,19 +26,7 @@ beforeAll(async () => {
         autoRefresh: false,
         exportDir: `${work}/exports`
       })
-      const { id } = await w.connectionSave({
-        connection: {
-          name: 'DDL S3',
-          provider: 's3',
-          bucket: BUCKET,
-          prefix: '',
-          endpoint: (s3 as S3Server).endpoint,
-          region: 'us-east-1',
-          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
-        } as never,
-        secretAccessKey: S3_TEST_KEYS.secretAccessKey
-      })
-      await w.connectionOpen({ id })
+      await openS3Connection(w, s3 as S3Server, 'DDL S3', BUCKET)
       return w
     }
   })

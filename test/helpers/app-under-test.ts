@@ -10,7 +10,7 @@ import type { Workspace } from '../../src/main/workspace'
 import { buildRenderer } from './app-page'
 import { launchChromium } from './chromium'
 import { type Demo, generateDemo } from './demo'
-import { type S3Server, startS3Server } from './s3-server'
+import { S3_TEST_KEYS, type S3Server, startS3Server } from './s3-server'
 
 export interface AppUnderTest {
   readonly demo: Demo
@@ -64,4 +64,21 @@ export async function startAppUnderTest(opts: {
       await rm(work, { recursive: true, force: true })
     }
   }
+}
+
+/** Saves and opens an S3 connection to `bucket` on the test server (its static keys; the secret in the workspace's store). */
+export async function openS3Connection(w: Workspace, s3: S3Server, name: string, bucket: string): Promise<void> {
+  const { id } = await w.connectionSave({
+    connection: {
+      name,
+      provider: 's3',
+      bucket,
+      prefix: '',
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
+    } as never,
+    secretAccessKey: S3_TEST_KEYS.secretAccessKey
+  })
+  await w.connectionOpen({ id })
 }
