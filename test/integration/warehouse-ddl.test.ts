@@ -12,7 +12,13 @@ import { foldersForLogicalTable, readyPartsFolders } from '../../src/shared/inve
 import { logicalTableSql, versionsSql } from '../../src/shared/logical-table-sql'
 import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
 import { type ColumnSpec, bigQueryType, hiveType } from '../../src/shared/warehouse-ddl/column-types'
-import { type StatementDialect, type WarehouseDdlInput, type WarehouseStatement, warehouseDdl } from '../../src/shared/warehouse-ddl/warehouse-ddl'
+import {
+  type StatementDialect,
+  type WarehouseDdlInput,
+  type WarehouseStatement,
+  engineMismatch,
+  warehouseDdl
+} from '../../src/shared/warehouse-ddl/warehouse-ddl'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { type Db, openDb } from '../helpers/duckdb'
 
@@ -186,12 +192,15 @@ describe('generated definitions parse in their dialects', () => {
     const base = { database: null, table: null, inventory: snap.inventory, columns, now }
     expect(warehouseDdl({ ...base, engine: 'athena', location: 'gs://b/p' })).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/Athena reads S3.*BigQuery \(--engine bigquery\)/)
+      message: expect.stringMatching(/Athena reads S3, and this export is at gs:\/\/b\/p: generate the BigQuery definitions instead/)
     })
     expect(warehouseDdl({ ...base, engine: 'bigquery', location: 's3://b' })).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/Athena \(--engine athena\)/)
+      message: expect.stringMatching(/generate the Athena definitions instead/)
     })
+    // The window's words name no flag; the CLI's name its own.
+    expect(engineMismatch('bigquery', 's3://b', true)).toMatch(/generate the Athena \(--engine athena\) definitions instead/)
+    expect(engineMismatch('athena', 's3://b')).toBeNull()
     expect(warehouseDdl({ ...base, engine: 'athena', location: null, table: 'nope' })).toMatchObject({
       ok: false,
       message: expect.stringMatching(/nope is not a table of the catalog/)
