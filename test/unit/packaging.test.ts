@@ -37,8 +37,8 @@ describe('packaging', () => {
   })
 
   it("ships exactly the target's native DuckDB package, and refuses a target whose package is not installed", async () => {
-    // The files list holds comments, so its DuckDB patterns are read by their quoted form.
-    const patterns = [...yml.matchAll(/^ {2}- "(!?node_modules\/@duckdb\/node-bindings[^"]*)"$/gm)].map((m) => m[1] as string)
+    // The files list holds comments, so its DuckDB patterns are read by their quoted form (either quote: Prettier's).
+    const patterns = [...yml.matchAll(/^ {2}- (["'])(!?node_modules\/@duckdb\/node-bindings[^"']*)\1$/gm)].map((m) => m[2] as string)
     expect(patterns).toHaveLength(2)
     const published = Object.keys(
       (JSON.parse(readFileSync('node_modules/@duckdb/node-bindings/package.json', 'utf8')) as { optionalDependencies: Record<string, string> })
