@@ -6,38 +6,20 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dispatch } from '../../src/main/api-handlers'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace'
 import { mirrorProgressWords, mirrorStateWords, mirrorUsageWords, tableMirrorNote } from '../../src/renderer/src/mirror/mirror-words'
-import type { ApiPort } from '../../src/renderer/src/store/api-port'
 import { createAppStore, type AppStore } from '../../src/renderer/src/store/app-store'
-import type { ApiName, ArgsOf, MirrorStatusView, ResultOf } from '../../src/shared/api-contract'
+import type { MirrorStatusView } from '../../src/shared/api-contract'
 import { type Demo, generateDemo } from '../helpers/demo'
+import { until as waitUntil, workspacePort } from '../helpers/workspace-port'
 
 let demo: Demo
 let work: string
 let workspace: Workspace
 let store: AppStore
 
-function api(w: Workspace): ApiPort {
-  return {
-    async call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise<ResultOf<N>> {
-      const reply = await dispatch(w, name, args)
-      if (!reply.ok) throw new Error(reply.error)
-      return reply.result as ResultOf<N>
-    },
-    subscribe: (name, listener) => w.events.on((e) => e.name === name && listener(e.payload as never))
-  }
-}
-
-const until = async (what: () => boolean, ms = 180_000): Promise<void> => {
-  const end = Date.now() + ms
-  while (!what()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+const until = (what: () => boolean, ms = 180_000): Promise<void> => waitUntil(what, ms)
 
 beforeAll(async () => {
   demo = await generateDemo({ days: 8 })
@@ -48,7 +30,7 @@ beforeAll(async () => {
     demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
     autoRefresh: false
   })
-  store = createAppStore({ api: api(workspace) })
+  store = createAppStore({ api: workspacePort(workspace) })
 }, 120_000)
 afterAll(async () => {
   await workspace?.dispose()

@@ -6,14 +6,13 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dispatch } from '../../src/main/api-handlers'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace'
-import type { ApiPort } from '../../src/renderer/src/store/api-port'
 import { createAppStore, type AppStore } from '../../src/renderer/src/store/app-store'
-import type { ApiName, ArgsOf, ResultOf } from '../../src/shared/api-contract'
+
 import { CATALOG } from '../../src/shared/catalog'
 import { findingHour } from '../../src/shared/timeline'
+import { until as waitUntil, workspacePort } from '../helpers/workspace-port'
 
 const H = 3_600_000
 const day = (t: number): string => new Date(t).toISOString().slice(0, 10)
@@ -52,32 +51,14 @@ async function deliverHour(t: number): Promise<void> {
   )
 }
 
-/** The store's transport: the same dispatch and event source as the web host's and the IPC's, on a real Workspace. */
-function api(w: Workspace): ApiPort {
-  return {
-    async call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise<ResultOf<N>> {
-      const reply = await dispatch(w, name, args)
-      if (!reply.ok) throw new Error(reply.error)
-      return reply.result as ResultOf<N>
-    },
-    subscribe: (name, listener) => w.events.on((e) => e.name === name && listener(e.payload as never))
-  }
-}
-
-const until = async (what: () => boolean, ms = 10_000): Promise<void> => {
-  const end = Date.now() + ms
-  while (!what()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+const until = (what: () => boolean, ms = 10_000): Promise<void> => waitUntil(what, ms)
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'ee-store-'))
   bucket = join(work, 'bucket')
   for (const t of [FIRST, ...RECENT]) await deliverHour(t)
   workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => NOW, autoRefresh: false })
-  store = createAppStore({ api: api(workspace) })
+  store = createAppStore({ api: workspacePort(workspace) })
 }, 30_000)
 afterAll(async () => {
   await workspace?.running
@@ -130,7 +111,7 @@ describe('store slices on a real workspace', () => {
     await store.getState().setRange(48)
     expect(store.getState().timeline?.hours.length).toBe(48)
     // A table missing in the hour after the first delivery: 4 days back, outside 2 days.
-    const old = await api(workspace).call('timeline', { fromHours: 7 * 24 })
+    const old = await workspacePort(workspace).call('timeline', { fromHours: 7 * 24 })
     const f = old.findings.find((x) => x.kind === 'missing' && findingHour(x) === FIRST + H)
     expect(f).toBeDefined()
     await store.getState().jumpTo(f!)
@@ -173,7 +154,7 @@ describe('store slices on a real workspace', () => {
 
   it('keeps the query history in main: an entry added is in the next load', async () => {
     await store.getState().addHistory({ sql: 'SELECT 42', rows: 1, ms: 3, error: null })
-    const fresh = createAppStore({ api: api(workspace) })
+    const fresh = createAppStore({ api: workspacePort(workspace) })
     await fresh.getState().loadHistory()
     expect(fresh.getState().history[0]?.sql).toBe('SELECT 42')
   })

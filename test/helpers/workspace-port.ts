@@ -1,0 +1,26 @@
+// The store's transport in Node tests: the same dispatch and event source as the web host's and the IPC's, on a real
+// Workspace; and a wait for a condition the store reaches through pushed events.
+import { dispatch } from '../../src/main/api-handlers'
+import type { Workspace } from '../../src/main/workspace'
+import type { ApiPort } from '../../src/renderer/src/store/api-port'
+import type { ApiName, ArgsOf, ResultOf } from '../../src/shared/api-contract'
+
+export function workspacePort(w: Workspace): ApiPort {
+  return {
+    async call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise<ResultOf<N>> {
+      const reply = await dispatch(w, name, args)
+      if (!reply.ok) throw new Error(reply.error)
+      return reply.result as ResultOf<N>
+    },
+    subscribe: (name, listener) => w.events.on((e) => e.name === name && listener(e.payload as never))
+  }
+}
+
+/** Resolves once `what()` holds, polling every 20 ms; fails after `ms`. */
+export async function until(what: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
