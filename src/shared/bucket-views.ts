@@ -7,13 +7,16 @@ import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders, u
 import { isArchived, type ListedObject } from './listing'
 import { type GlobDialect, PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { type MirroredSegment, selectSegments } from './mirror-plan'
-import { mirrorLogicalSql, mirrorVersionsSql } from './mirror-sql'
+import { mirrorKey, mirrorLogicalSql, mirrorVersionsSql } from './mirror-sql'
 import { quoteIdent } from './sql-quote'
 
 /** What the views need of an engine: the CLI's (DuckDB-WASM in a Node worker) and the renderer's (in a browser worker). */
 export interface SqlEngine {
-  /** Makes bucket objects readable under generated names (by the engine's own means: block cache, byte server). */
-  register(files: readonly { readonly name: string; readonly key: string; readonly size: number }[]): Promise<void>
+  /**
+   * Makes bucket objects readable under generated names (by the engine's own means: block cache, byte server).
+   * `whole`: a small immutable file every query reads all of (a mirror segment), which an engine may fetch at once.
+   */
+  register(files: readonly { readonly name: string; readonly key: string; readonly size: number; readonly whole?: boolean }[]): Promise<void>
   query(sql: string): Promise<unknown>
 }
 
@@ -133,7 +136,8 @@ async function createMirrorViews(
   const schema = quoteIdent(t.schema)
   const name = quoteIdent(t.table)
   try {
-    await engine.register(logical.registrations.map((r) => ({ ...r, size: 0 })))
+    const bytes = new Map(selection.segments.map((s) => [mirrorKey(s), s.bytes]))
+    await engine.register(logical.registrations.map((r) => ({ ...r, size: bytes.get(r.key) ?? 0, whole: true })))
     await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${logical.sql}`)
     await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
     await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(`${t.table}__versions`)} AS ${versions.sql}`)

@@ -6,7 +6,7 @@
 import type { CatalogTable } from './catalog'
 import type { FileRegistration, GlobDialect } from './logical-table-sql'
 import { identityTag } from './identity-tag'
-import type { MirrorSelection, SegmentPlan } from './mirror-plan'
+import type { MirroredSegment, MirrorSelection, SegmentPlan } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
 /** The mirror's own columns in every segment. `_prefix`, `_etl_date`, `_etl_hour` and `_file` are the `__versions` columns. */
@@ -40,9 +40,15 @@ export interface MirrorTableSql {
   readonly registrations: readonly FileRegistration[]
 }
 
+/** Where the byte server and the file store find the mirror's segment files among bucket keys. */
+export const MIRROR_KEY_PREFIX = 'mirror/'
+
+/** A segment's key: its file in the mirror folder, under MIRROR_KEY_PREFIX. */
+export const mirrorKey = (s: MirroredSegment): string => `${MIRROR_KEY_PREFIX}${s.file}`
+
 /** Segment files as the engine must know them: `<base><tag>.parquet`, the key being the segment's file in the mirror. */
 function registrations(selection: Extract<MirrorSelection, { ok: true }>, base: string): FileRegistration[] {
-  return selection.segments.map((s) => ({ name: `${base}${identityTag(`${s.file}\u0000${s.identity}`)}.parquet`, key: `mirror/${s.file}` }))
+  return selection.segments.map((s) => ({ name: `${base}${identityTag(`${s.file}\u0000${s.identity}`)}.parquet`, key: mirrorKey(s) }))
 }
 
 function readSegments(base: string, selection: Extract<MirrorSelection, { ok: true }>): string {

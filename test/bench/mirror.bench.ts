@@ -12,7 +12,8 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
-import { ConnectionMirror, MIRROR_KEY_PREFIX } from '../../src/main/mirror/connection-mirror'
+import { ConnectionMirror } from '../../src/main/mirror/connection-mirror'
+import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
 import { Mirror } from '../../src/main/mirror/mirror'
 import { startByteServer } from '../../src/main/byte-server/byte-server'
 import { objectsForViews } from '../../src/shared/bucket-views'
@@ -197,6 +198,16 @@ export async function benchMirror(): Promise<void> {
       now: later,
       sql: [...PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`), q]
     })
+    // The same with every segment read over HTTP by DuckDB-WASM's ranged requests (no memory for whole segments).
+    const overHttp = await rendererOnMirror({
+      work,
+      dataDir,
+      provider,
+      objects: final.index.objects,
+      now: later,
+      sql: [...PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`), q],
+      wholeFileBudgetBytes: 0
+    })
 
     const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
     const mb = (b: number): string => `${(b / 1e6).toFixed(1)} MB`
@@ -223,6 +234,9 @@ export async function benchMirror(): Promise<void> {
     )
     console.log(
       `  renderer (DuckDB-WASM in Chromium, through the byte server): engine start ${s(ui.startMs)}, views ${s(ui.viewsMs)}, first count(*) of each parts table ${ui.countMs.map(s).join(', ')}: first answer ${s(ui.startMs + ui.viewsMs + (ui.countMs[0] ?? 0))} after ${s(warmListMs)} of listing`
+    )
+    console.log(
+      `  the same with the segments read over HTTP (ranged requests) instead of whole in memory: views ${s(overHttp.viewsMs)}, counts ${overHttp.countMs.map(s).join(', ')}: first answer ${s(overHttp.startMs + overHttp.viewsMs + (overHttp.countMs[0] ?? 0))}, aggregate ${s(overHttp.aggregateMs)}`
     )
     console.log(
       `  the tenant aggregate in the renderer on the mirror: ${s(ui.aggregateMs)}, native DuckDB on the raw files ${s(rawQueryMs)} (${(ui.aggregateMs / rawQueryMs).toFixed(2)}x; goal <= 2.5x)`
@@ -255,6 +269,7 @@ async function rendererOnMirror(o: {
   objects: ReadonlyMap<string, ListedObject>
   now: number
   sql: string[]
+  wholeFileBudgetBytes?: number
 }): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number }> {
   const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
   const segments = await mirror.segments()
@@ -278,7 +293,8 @@ async function rendererOnMirror(o: {
       base: bytes.url(''),
       now: o.now,
       sql: o.sql,
-      mirror: { segments, base: 'ee/__mirror/' }
+      mirror: { segments, base: 'ee/__mirror/' },
+      ...(o.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: o.wholeFileBudgetBytes } : {})
     })
     const failed = out.results.find((r) => !Array.isArray(r))
     if (failed) throw new Error(`the renderer's query failed: ${JSON.stringify(failed)}`)

@@ -10,7 +10,9 @@ import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
-import { ConnectionMirror, MIRROR_KEY_PREFIX } from '../../src/main/mirror/connection-mirror'
+import { ConnectionMirror } from '../../src/main/mirror/connection-mirror'
+import { selectSegments } from '../../src/shared/mirror-plan'
+import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
 import { objectsForViews } from '../../src/shared/bucket-views'
 import { CATALOG } from '../../src/shared/catalog'
 import { buildInventory } from '../../src/shared/inventory'
@@ -28,6 +30,8 @@ let bytes: ByteServer
 let page: { origin: string; close(): Promise<void> }
 let mirror: ConnectionMirror
 let objects: ReadonlyMap<string, ListedObject>
+/** Requests the byte server answered for mirror segments. */
+let segmentRequests = 0
 const PARTS = CATALOG.filter((t) => t.mode === 'parts')
 const now = (): number => Date.parse(demo.expected.now)
 
@@ -47,7 +51,11 @@ beforeAll(async () => {
   const store = fileStoreFor(provider, join(work, 'data'), 'c')
   bytes = await startByteServer({
     provider,
-    lookup: (k) => (k.startsWith(MIRROR_KEY_PREFIX) ? mirror.object(k) : objects.get(k)),
+    lookup: (k) => {
+      if (!k.startsWith(MIRROR_KEY_PREFIX)) return objects.get(k)
+      segmentRequests++
+      return mirror.object(k)
+    },
     cacheDir: join(work, 'cache'),
     allowOrigin: page.origin,
     store: mirror.heldFiles(store)
@@ -73,8 +81,12 @@ async function nativeRows(be: BucketEngine, view: string): Promise<{ columns: st
 }
 
 describe('the renderer on the mirror', () => {
-  for (const asOfHoursBack of [null, 30]) {
-    it(`gives the parts tables exactly what native DuckDB gives on the raw files${asOfHoursBack ? `, as of ${asOfHoursBack} hours earlier` : ''}`, async () => {
+  // Now: the segments held whole in the engine's memory; as of an hour: with no memory for them, read over HTTP.
+  for (const [asOfHoursBack, whole] of [
+    [null, true],
+    [30, false]
+  ] as const) {
+    it(`gives the parts tables exactly what native DuckDB gives on the raw files${asOfHoursBack ? `, as of ${asOfHoursBack} hours earlier` : ''}, segments ${whole ? 'held whole' : 'read over HTTP'}`, async () => {
       const asOf = asOfHoursBack === null ? undefined : now() - asOfHoursBack * 3_600_000
       const provider = new LocalFolderProvider(bucket)
       const inventory = buildInventory(objects.values(), { now: now() })
@@ -91,6 +103,11 @@ describe('the renderer on the mirror', () => {
       const views = Object.keys(want)
       const sql = views.map((v) => rowsSql(v, (want[v] as { columns: string[] }).columns))
       const segments = await mirror.segments()
+      const selected = PARTS.reduce((n, t) => {
+        const chosen = selectSegments(inventory, t, segments, asOf !== undefined ? { asOf } : {})
+        return n + (chosen.ok ? chosen.segments.length : 0)
+      }, 0)
+      segmentRequests = 0
       const browser = await launchChromium()
       try {
         const tab = await browser.newPage()
@@ -102,7 +119,8 @@ describe('the renderer on the mirror', () => {
           now: now(),
           sql,
           mirror: { segments, base: 'ee/__mirror/' },
-          ...(asOf !== undefined ? { asOf } : {})
+          ...(asOf !== undefined ? { asOf } : {}),
+          ...(whole ? {} : { wholeFileBudgetBytes: 0 })
         })
         // (The demo's planted corrupt file belongs to a full table; the parts tables must all open.)
         expect((out.problems as { table: string }[]).filter((p) => PARTS.some((t) => p.table.endsWith(t.table)))).toEqual([])
@@ -117,6 +135,10 @@ describe('the renderer on the mirror', () => {
         )
         expect(bytes.stats.fromStore).toBeGreaterThan(0)
         expect(segments.filter((s) => s.rows > 0).length).toBeLessThan(partsFiles / 3)
+        // Held whole: one GET per segment for every view and query; over HTTP, DuckDB-WASM's ranged reads, again and again.
+        expect(selected).toBeGreaterThan(0)
+        if (whole) expect(segmentRequests).toBe(selected)
+        else expect(segmentRequests).toBeGreaterThan(2 * selected)
       } finally {
         await browser.close()
       }

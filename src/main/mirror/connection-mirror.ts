@@ -12,9 +12,7 @@ import type { BucketProvider } from '../bucket/bucket-provider'
 import type { FileStore } from '../store/file-store'
 import { Mirror, type MirrorProgress, type MirrorRefresh, type TableCoverage } from './mirror'
 import type { MirrorLimit } from './mirror-limits'
-
-/** Keys under which the byte server serves the mirror's segment files. */
-export const MIRROR_KEY_PREFIX = 'mirror/'
+import { MIRROR_KEY_PREFIX, mirrorKey } from '../../shared/mirror-sql'
 
 type Snapshot = () => Promise<{ inventory: Inventory; now: number }>
 
@@ -255,7 +253,7 @@ export class ConnectionMirror {
   /** The segments the index names now (a running build's finished ones included); the query pane never waits for a build. */
   async segments(): Promise<MirroredSegment[]> {
     const segments = await this.mirror.segments()
-    this.byKey = new Map(segments.filter((s) => s.rows > 0).map((s) => [`${MIRROR_KEY_PREFIX}${s.file}`, s]))
+    this.byKey = new Map(segments.filter((s) => s.rows > 0).map((s) => [mirrorKey(s), s]))
     return segments
   }
 

@@ -26,6 +26,8 @@ declare global {
       sql: string[]
       mirror?: MirrorSource
       asOf?: number
+      /** Bytes of mirror segments the engine may hold in memory (0: every segment read over HTTP). */
+      wholeFileBudgetBytes?: number
     }): Promise<{ problems: unknown[]; results: unknown[]; timings: { startMs: number; viewsMs: number; queryMs: number[] } }>
     runStreamAndCancel(): Promise<{ streamed: number; batches: number; cancelled: string; after: unknown }>
     runViewsSequence(cfg: { base: string; now: number; steps: { objects: ListedObject[]; sql: string[] }[] }): Promise<unknown[][]>
@@ -62,7 +64,10 @@ window.runStreamAndCancel = async () => {
 
 window.runViews = async (cfg) => {
   const t0 = performance.now()
-  const engine = await startBrowserEngine((key) => cfg.base + encodeURIComponent(key))
+  const engine = await startBrowserEngine(
+    (key) => cfg.base + encodeURIComponent(key),
+    cfg.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: cfg.wholeFileBudgetBytes } : {}
+  )
   const t1 = performance.now()
   try {
     const views = await createBucketViews(engine, buildInventory(cfg.objects), new Map(cfg.objects.map((o) => [o.key, o])), {

@@ -1,5 +1,6 @@
 // The query engine in the renderer: DuckDB-WASM 1.28 (Parquet built in) in a browser worker, reading
-// Parquet over HTTP with range requests from the main process's byte server. The same views and SQL as the
+// Parquet over HTTP with range requests from the main process's byte server, and the mirror's few compacted
+// segments whole, in the worker's memory, up to a budget. The same views and SQL as the
 // CLI's engine (src/shared/bucket-views.ts).
 import * as duckdb from '@duckdb/duckdb-wasm'
 import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url'
@@ -20,10 +21,17 @@ export interface BrowserEngine extends SqlEngine {
   terminate(): void
 }
 
+/** How many bytes of whole files (mirror segments) one engine holds in memory; the rest is read over HTTP. */
+export const WHOLE_FILE_BUDGET_BYTES = 256 * 1024 * 1024
+
 const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v)
 
-/** `urlOf` gives the byte-server URL (token included) of a bucket key. */
-export async function startBrowserEngine(urlOf: (key: string) => string): Promise<BrowserEngine> {
+/**
+ * `urlOf` gives the byte-server URL (token included) of a bucket key; `wholeFileBudgetBytes`, how many bytes of
+ * files registered `whole` are held in memory (default WHOLE_FILE_BUDGET_BYTES).
+ */
+export async function startBrowserEngine(urlOf: (key: string) => string, opts: { readonly wholeFileBudgetBytes?: number } = {}): Promise<BrowserEngine> {
+  const budget = opts.wholeFileBudgetBytes ?? WHOLE_FILE_BUDGET_BYTES
   const bundle = await duckdb.selectBundle({ mvp: { mainModule: mvpWasm, mainWorker: mvpWorker }, eh: { mainModule: ehWasm, mainWorker: ehWorker } })
   const worker = new Worker(bundle.mainWorker as string)
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker)
@@ -31,6 +39,33 @@ export async function startBrowserEngine(urlOf: (key: string) => string): Promis
   const conn = await db.connect()
   const registered = new Set<string>()
   const keysByName = new Map<string, string>()
+  // Bytes of the files held in the worker's memory (registered as buffers), by name.
+  const held = new Map<string, number>()
+  let heldBytes = 0
+  const forget = async (name: string): Promise<void> => {
+    await db.dropFile(name)
+    registered.delete(name)
+    keysByName.delete(name)
+    heldBytes -= held.get(name) ?? 0
+    held.delete(name)
+  }
+  // A file read whole (a mirror segment): one GET, its bytes in the worker, instead of DuckDB-WASM's blocking ranged
+  // requests for each footer and column chunk, again for each view bound and each query. Within the budget only;
+  // past it, or if the GET fails, the file is read over HTTP as any other (and a failure then names its key).
+  const registerWhole = async (f: { name: string; key: string; size: number }): Promise<boolean> => {
+    if (heldBytes + f.size > budget) return false
+    heldBytes += f.size
+    const bytes = await fetch(urlOf(f.key))
+      .then(async (r) => (r.ok ? new Uint8Array(await r.arrayBuffer()) : null))
+      .catch(() => null)
+    if (!bytes || bytes.byteLength !== f.size) {
+      heldBytes -= f.size
+      return false
+    }
+    held.set(f.name, f.size)
+    await db.registerFileBuffer(f.name, bytes)
+    return true
+  }
   const withKeys = registeredNamesToKeys(keysByName)
   const engine: BrowserEngine = {
     async register(files) {
@@ -39,11 +74,7 @@ export async function startBrowserEngine(urlOf: (key: string) => string): Promis
       const dirs = new Set(files.map((f) => f.name.slice(0, f.name.lastIndexOf('/') + 1)))
       const wanted = new Set(files.map((f) => f.name))
       for (const name of [...registered]) {
-        if (!wanted.has(name) && dirs.has(name.slice(0, name.lastIndexOf('/') + 1))) {
-          await db.dropFile(name)
-          registered.delete(name)
-          keysByName.delete(name)
-        }
+        if (!wanted.has(name) && dirs.has(name.slice(0, name.lastIndexOf('/') + 1))) await forget(name)
       }
       // Names are ranks in delivery order: after a refresh the same name can stand for another object.
       // Issued together: the worker takes them in order, without a round trip each.
@@ -51,9 +82,10 @@ export async function startBrowserEngine(urlOf: (key: string) => string): Promis
         files
           .filter((f) => !(registered.has(f.name) && keysByName.get(f.name) === f.key))
           .map(async (f) => {
-            if (registered.has(f.name)) await db.dropFile(f.name)
+            if (registered.has(f.name)) await forget(f.name)
             registered.add(f.name)
             keysByName.set(f.name, f.key)
+            if (f.whole && f.size > 0 && (await registerWhole(f))) return
             await db.registerFileURL(f.name, urlOf(f.key), duckdb.DuckDBDataProtocol.HTTP, false)
           })
       )
