@@ -235,6 +235,14 @@ export async function benchMirror(): Promise<void> {
     console.log(
       `  renderer (DuckDB-WASM in Chromium, through the byte server): engine start ${s(ui.startMs)}, views ${s(ui.viewsMs)}, first count(*) of each parts table ${ui.countMs.map(s).join(', ')}: first answer ${s(ui.startMs + ui.viewsMs + (ui.countMs[0] ?? 0))} after ${s(warmListMs)} of listing`
     )
+    const slowest = Object.entries(ui.tableMs).sort((a, b) => b[1] - a[1])
+    const others = slowest.slice(3).reduce((n, [, ms]) => n + ms, 0)
+    console.log(
+      `        views by table: ${slowest
+        .slice(0, 3)
+        .map(([t, ms]) => `${t} ${s(ms)}`)
+        .join(', ')}, the other ${slowest.length - 3} ${s(others)}`
+    )
     console.log(
       `  the same with the segments read over HTTP (ranged requests) instead of whole in memory: views ${s(overHttp.viewsMs)}, counts ${overHttp.countMs.map(s).join(', ')}: first answer ${s(overHttp.startMs + overHttp.viewsMs + (overHttp.countMs[0] ?? 0))}, aggregate ${s(overHttp.aggregateMs)}`
     )
@@ -259,7 +267,7 @@ async function du(dir: string): Promise<number> {
 }
 
 /**
- * The renderer's engine on the mirror, as the query pane opens it: the engine page (test/e2e/engine-page) in
+ * The renderer's engine on the mirror, as the query pane opens it (a QuerySession): the engine page (test/e2e/engine-page) in
  * Chromium, the byte server serving the segment files from disk. Times the engine's start, the views, each query.
  */
 async function rendererOnMirror(o: {
@@ -270,7 +278,7 @@ async function rendererOnMirror(o: {
   now: number
   sql: string[]
   wholeFileBudgetBytes?: number
-}): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number }> {
+}): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number; tableMs: Record<string, number> }> {
   const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
   const segments = await mirror.segments()
   await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(o.work, 'page'), emptyOutDir: true } })
@@ -288,18 +296,18 @@ async function rendererOnMirror(o: {
     await tab.goto(`${page.origin}/index.html`)
     await tab.waitForFunction(() => typeof window.runViews === 'function')
     const inventory = buildInventory(o.objects.values(), { now: o.now })
-    const out = await tab.evaluate((cfg) => window.runViews(cfg), {
+    const out = await tab.evaluate((cfg) => window.runSessionTimings(cfg), {
       objects: objectsForViews(inventory, {}),
       base: bytes.url(''),
       now: o.now,
       sql: o.sql,
-      mirror: { segments, base: 'ee/__mirror/' },
+      mirror: segments,
       ...(o.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: o.wholeFileBudgetBytes } : {})
     })
     const failed = out.results.find((r) => !Array.isArray(r))
     if (failed) throw new Error(`the renderer's query failed: ${JSON.stringify(failed)}`)
-    const { startMs, viewsMs, queryMs } = out.timings
-    return { startMs, viewsMs, countMs: queryMs.slice(0, -1), aggregateMs: queryMs.at(-1) ?? 0 }
+    const { startMs, viewsMs, queryMs, tableMs } = out.timings
+    return { startMs, viewsMs, countMs: queryMs.slice(0, -1), aggregateMs: queryMs.at(-1) ?? 0, tableMs }
   } finally {
     await browser.close()
     await bytes.close()

@@ -38,6 +38,18 @@ declare global {
       guarded: boolean
       steps: { objects: ListedObject[]; sql: string[]; mirror?: MirrorSource }[]
     }): Promise<{ created: string[]; problems: { table: string; message: string }[]; results: unknown[] }[]>
+    runSessionTimings(cfg: {
+      base: string
+      objects: ListedObject[]
+      mirror: MirrorSource['segments']
+      now: number
+      sql: string[]
+      wholeFileBudgetBytes?: number
+    }): Promise<{
+      problems: unknown[]
+      results: unknown[]
+      timings: { startMs: number; viewsMs: number; queryMs: number[]; tableMs: Record<string, number> }
+    }>
   }
 }
 
@@ -164,6 +176,45 @@ window.runSessionCancel = async (cfg) => {
     const out = { before, outcome, cancelMs, runaway: await runaway, queuedOfPane: await queuedOfPane, otherOwner: await otherOwner }
     await session.ensureViews(cfg.asOf)
     return { ...out, events, after: await session.query(cfg.sql) }
+  } finally {
+    await session.close()
+  }
+}
+
+// The query pane's own path (a QuerySession, as the store holds it), timed: the engine's start, its views (guarded,
+// Parquet metadata cached, the mirror's segments as the session reads them), then each statement in turn.
+window.runSessionTimings = async (cfg) => {
+  const source = { base: cfg.base, objects: cfg.objects, mirror: cfg.mirror, now: cfg.now, version: 'one listing', unknownTables: [] }
+  const t0 = performance.now()
+  let started = t0
+  // How long each table's views took (the session reports the table it starts next).
+  const tableMs: Record<string, number> = {}
+  let last: { table: string; at: number } | null = null
+  const session = new QuerySession({
+    onEvent: (e) => {
+      if (e.kind !== 'progress') return
+      const at = performance.now()
+      if (last) tableMs[last.table] = at - last.at
+      last = e.progress && e.progress.table ? { table: e.progress.table, at } : null
+    },
+    source: async () => source,
+    start: async (urlOf) => {
+      const e = await startBrowserEngine(urlOf, cfg.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: cfg.wholeFileBudgetBytes } : {})
+      started = performance.now()
+      return e
+    }
+  })
+  try {
+    const views = await session.ensureViews(null)
+    const t2 = performance.now()
+    const results: unknown[] = []
+    const queryMs: number[] = []
+    for (const sql of cfg.sql) {
+      const q0 = performance.now()
+      results.push(await session.query(sql).catch((e: Error) => ({ error: e.message })))
+      queryMs.push(performance.now() - q0)
+    }
+    return { problems: views.problems, results, timings: { startMs: started - t0, viewsMs: t2 - started, queryMs, tableMs } }
   } finally {
     await session.close()
   }
