@@ -12,6 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
+import { DOWNLOADS_AT_ONCE } from '../../src/main/store/file-store'
 import { ConnectionMirror } from '../../src/main/mirror/connection-mirror'
 import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
 import { Mirror } from '../../src/main/mirror/mirror'
@@ -138,6 +139,15 @@ export async function benchMirror(): Promise<void> {
     const segments = await mirror.segments()
     const mirrorBytes = segments.reduce((n, s) => n + s.bytes, 0)
 
+    // The compaction alone: a second mirror built from the files the store now holds (no request to the bucket), to tell
+    // what the S3 test server costs from what native DuckDB's compaction costs.
+    requests = proxy.stats.requests
+    const [compactMs] = await time(() =>
+      new Mirror(join(dataDir, 'mirror', 'bench-compaction'), store).refresh(buildInventory(cold.index.objects.values(), { now }), now)
+    )
+    const compactRequests = proxy.stats.requests - requests
+    await rm(join(dataDir, 'mirror', 'bench-compaction'), { recursive: true, force: true })
+
     // Warm: open the connection (incremental listing), mirror already current, first count(*) of each parts table.
     requests = proxy.stats.requests
     let warmListMs = 0
@@ -217,6 +227,9 @@ export async function benchMirror(): Promise<void> {
     )
     console.log(
       `  cold: listing ${s(listMs)} + mirror ${s(mirrorMs)} (downloads and compaction) = ${s(listMs + mirrorMs)}, ${coldRequests} requests; ${segments.length} segments for ${files} files`
+    )
+    console.log(
+      `        the compaction alone (a second mirror from the files already downloaded): ${s(compactMs)}, ${compactRequests} requests; downloads at ${LATENCY_MS} ms with no server cost would take ${s((files / DOWNLOADS_AT_ONCE) * LATENCY_MS)} (${DOWNLOADS_AT_ONCE} at a time)`
     )
     if (serverCpu !== null)
       console.log(

@@ -76,6 +76,9 @@ async function exists(path: string): Promise<boolean> {
   )
 }
 
+/** How many downloads a store runs at once by default (each a GET of one object). */
+export const DOWNLOADS_AT_ONCE = 48
+
 export class FileStore {
   private readonly inflight = new Map<string, Promise<string>>()
 
@@ -161,7 +164,7 @@ export class FileStore {
     }
     const progress = { files: 0, filesTotal: missing.length, bytes: 0, bytesTotal: missing.reduce((n, o) => n + o.size, 0) }
     opts.onProgress?.({ ...progress })
-    const limit = pLimit(this.opts.concurrency ?? 48)
+    const limit = pLimit(this.opts.concurrency ?? DOWNLOADS_AT_ONCE)
     // Settled, not all: a cancelled ensure returns only once every download it started has stopped and cleaned up.
     const settled = await Promise.allSettled(
       missing.map((o) =>
