@@ -61,6 +61,8 @@ export interface IndexedUnit {
   readonly prefix: string
   /** The greatest key seen under the prefix, or null when it was empty. */
   readonly lastKey: string | null
+  /** Its last listing failed (a refusal, a dropped connection, a server error): the next refresh lists it again. */
+  readonly retry?: boolean
 }
 
 const MONTH_UNIT_RE = /^(.*=)(\d{4})-(\d{2})$/
@@ -86,6 +88,8 @@ export function refreshUnits(units: readonly IndexedUnit[], keys: Iterable<strin
     u.lastKey === null ? { prefix: u.prefix, replace: true } : { prefix: u.prefix, startAfter: u.lastKey, replace: false }
   const newestMonth = new Map<string, IndexedUnit>()
   for (const u of units) {
+    // A unit whose listing failed is listed again whatever its age: its objects are missing from the index.
+    if (u.retry) add(from(u))
     if (onV2 && u.prefix.startsWith('v1/')) continue
     const m = MONTH_UNIT_RE.exec(u.prefix)
     if (!m) {

@@ -146,6 +146,33 @@ describe('bucket index', () => {
     }
   })
 
+  it('lists a prefix that failed again at the next refresh, even an old one, and across a restart', async () => {
+    // v1 is not listed again once the bucket is on v2 (it does not change), unless its listing failed.
+    const denied = 'v1/datamart_claudia/claudia_messages/'
+    const want = truth.filter((o) => o.key.startsWith(denied)).length
+    expect(want).toBeGreaterThan(0)
+    const dataDir = join(tmp, 'data-retry')
+    proxy.rules.denyPrefix = denied
+    let first
+    try {
+      first = await refreshConnectionIndex(dataDir, 'conn-retry', provider(), { now: now() })
+    } finally {
+      proxy.rules.denyPrefix = null
+    }
+    expect(first.problems.map((p) => p.prefix)).toContain(denied)
+    expect(keysOf(first.index).filter((k) => k.startsWith(denied))).toEqual([])
+    expect(first.index.units.find((u) => u.prefix === denied)?.retry).toBe(true)
+    // The next open reads the index from disk and lists only what can have changed, the failed prefix included.
+    const second = await refreshConnectionIndex(dataDir, 'conn-retry', provider(), { now: now() + 60_000 })
+    expect(second.mode).toBe('incremental')
+    expect(second.problems).toEqual([])
+    expect(keysOf(second.index)).toEqual(truth.map((o) => o.key).sort())
+    expect(second.index.units.find((u) => u.prefix === denied)?.retry).toBeUndefined()
+    // And once listed, it is not listed again.
+    const third = await refreshBucketIndex(provider(), second.index, { now: now() + 120_000 })
+    expect(third.objectsListed).toBeLessThan(second.objectsListed)
+  })
+
   it('finds tables the catalog does not know', async () => {
     const key = 'v2/datamart_claudia/claudia_experimental/snapshot_date=2026-11-05/snapshot_hour=03/part-00000.parquet'
     await s3.put(BUCKET, key, 'x', new Date())

@@ -46,4 +46,21 @@ describe('listing plan', () => {
     expect(onV1).toContain('v1/datamart_claudia/claudia_csat/')
     expect(onV1).toContain('v2/datamart_claudia/claudia_messages/etl_date=2026-12')
   })
+
+  it('lists again every unit whose last listing failed: an old month, a v1 table on v2, a unit never listed', () => {
+    const now = Date.UTC(2026, 10, 20, 5)
+    const units = [
+      { prefix: 'v1/datamart_claudia/claudia_csat/', lastKey: null, retry: true },
+      { prefix: 'v1/datamart_claudia/claudia_messages/', lastKey: 'v1/m' },
+      { prefix: 'v2/datamart_claudia/claudia_messages/etl_date=2026-10', lastKey: 'v2/x', retry: true },
+      { prefix: 'v2/datamart_claudia/claudia_messages/etl_date=2026-11', lastKey: 'v2/y' }
+    ]
+    const plan = refreshUnits(units, [], now, now - DAY, true)
+    expect(plan).toEqual([
+      // Never listed (failed when the index was made): listed whole. Listed before: after the last key it had.
+      { prefix: 'v1/datamart_claudia/claudia_csat/', replace: true },
+      { prefix: 'v2/datamart_claudia/claudia_messages/etl_date=2026-10', startAfter: 'v2/x', replace: false },
+      { prefix: 'v2/datamart_claudia/claudia_messages/etl_date=2026-11', startAfter: 'v2/y', replace: false }
+    ])
+  })
 })

@@ -1,7 +1,7 @@
 // Lists a bucket into an index at speed: the catalog's tables are listed per month in parallel (bounded),
 // tables the catalog does not know are found by delimiter listings, and a refresh of an existing index lists
 // only what can have changed (src/shared/listing-plan.ts). A prefix that fails (access denied, say) is
-// reported and the rest finishes.
+// reported, the rest finishes, and the next refresh lists that prefix again.
 import { setMaxListeners } from 'node:events'
 import pLimit from 'p-limit'
 import { CATALOG } from '../../shared/catalog'
@@ -179,8 +179,13 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
     }
     for (const o of listed.objects) objects.set(o.key, o)
   }
-  const listUnit = (unit: ListingUnit): void =>
+  // Units listed flat: one that fails is kept in the index marked for a retry, so that its objects, missing now,
+  // are listed by the next refresh (else an old month that failed once would never be listed again).
+  const flatUnits: ListingUnit[] = []
+  const listUnit = (unit: ListingUnit): void => {
+    if (!unit.foldersOnly) flatUnits.push(unit)
     run.spawn(unit.prefix, async () => (unit.foldersOnly ? keepFolders(unit, await run.delimited(unit.prefix)) : record(unit, await run.flat(unit))))
+  }
 
   if (incremental) {
     for (const u of previous.units) units.set(u.prefix, u)
@@ -226,6 +231,11 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
   await run.settle()
   if (opts.signal?.aborted) throw bucketError('cancelled', '', 'Listing cancelled')
   const failed = new Set(run.problems.map((p) => p.prefix))
+  for (const unit of flatUnits) {
+    if (!failed.has(unit.prefix)) continue
+    const before = incremental ? previous.units.find((u) => u.prefix === unit.prefix) : undefined
+    units.set(unit.prefix, { prefix: unit.prefix, lastKey: before?.lastKey ?? null, retry: true })
+  }
   const gone = replaced.filter((p) => !failed.has(p))
   if (gone.length > 0) {
     for (const k of objects.keys()) if (!relisted.has(k) && gone.some((p) => k.startsWith(p))) objects.delete(k)

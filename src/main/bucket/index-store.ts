@@ -43,7 +43,11 @@ function rowProblem(row: unknown): string | null {
 }
 
 const isUnit = (u: unknown): u is IndexedUnit =>
-  typeof u === 'object' && u !== null && typeof (u as IndexedUnit).prefix === 'string' && stringOrNull((u as IndexedUnit).lastKey)
+  typeof u === 'object' &&
+  u !== null &&
+  typeof (u as IndexedUnit).prefix === 'string' &&
+  stringOrNull((u as IndexedUnit).lastKey) &&
+  [undefined, true, false].includes((u as IndexedUnit).retry)
 
 export interface LoadedIndex {
   /** The saved index, or null when there is none or it cannot be used. */
