@@ -1,7 +1,7 @@
 // The renderer's engine (DuckDB-WASM 0.9.1 in Debian's Chromium) on the compacted mirror, through the byte server:
 // every parts table and its __versions, now and "as of" an hour, hold exactly the rows native DuckDB gives on the raw
 // files under the same rules; and it opens them from a few segment files, where the raw path needs one per file.
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'vite'
@@ -22,6 +22,7 @@ import { openDb } from '../helpers/duckdb'
 import { launchChromium } from '../helpers/chromium'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { serveFolder } from '../helpers/static-server'
+import { copyTree } from '../helpers/copy-tree'
 
 let demo: Demo
 let work: string
@@ -39,7 +40,7 @@ beforeAll(async () => {
   demo = await generateDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-mirror-browser-'))
   bucket = join(work, 'bucket')
-  await cp(demo.bucketDir, bucket, { recursive: true, preserveTimestamps: true })
+  await copyTree(demo.bucketDir, bucket)
   await writeFile(join(bucket, '.export-explorer', 'storage-classes.json'), '{}')
   const provider = new LocalFolderProvider(bucket)
   objects = (await refreshBucketIndex(provider, null, { now: now() })).index.objects

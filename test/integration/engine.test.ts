@@ -1,7 +1,7 @@
 // Main's engine (native DuckDB 1.5 over the local file store) on a generated bucket, from a local folder and
 // from the S3 server: every logical table equals the generator's truth; objects are downloaded once; the engine
 // reads nothing but the views' files and writes nothing but its own scratch files.
-import { cp, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -20,6 +20,7 @@ import type { ListedObject } from '../../src/shared/listing'
 import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
+import { copyTree } from '../helpers/copy-tree'
 
 let demo: Demo
 let s3: S3Server
@@ -233,7 +234,7 @@ describe('engine details', () => {
 
   it('passes over a copy whose Parquet file is corrupt for the previous readable one, names the object, and the other tables still work', async () => {
     const copy = join(work, 'corrupt-bucket')
-    await cp(demo.bucketDir, copy, { recursive: true, preserveTimestamps: true })
+    await copyTree(demo.bucketDir, copy)
     const bad = demo.expected.latest_ready['cloud_chat_tags']!.prefix + 'part-00000.parquet'
     const written = (await stat(join(copy, bad))).mtime
     await writeFile(join(copy, bad), 'PAR1 this is not parquet PAR1')

@@ -17,6 +17,7 @@ import { type Inventory, buildInventory } from '../../src/shared/inventory'
 import type { ListedObject } from '../../src/shared/listing'
 import { quoteIdent } from '../../src/shared/sql-quote'
 import { type Demo, generateDemo } from '../helpers/demo'
+import { copyTree } from '../helpers/copy-tree'
 
 let demo: Demo
 let work: string
@@ -27,7 +28,7 @@ beforeAll(async () => {
   demo = await generateDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-mirror-'))
   bucket = join(work, 'bucket')
-  await cp(demo.bucketDir, bucket, { recursive: true, preserveTimestamps: true })
+  await copyTree(demo.bucketDir, bucket)
   // Equivalence first on a bucket without archived objects (the raw path refuses a table that needs one).
   await writeFile(join(bucket, '.export-explorer', 'storage-classes.json'), '{}')
 }, 300_000)
@@ -217,7 +218,7 @@ describe('the mirror', () => {
 
   it('leaves a parts file that is not Parquet out, as the rules do on the raw files, and says which', async () => {
     const damaged = join(work, 'damaged-bucket')
-    await cp(bucket, damaged, { recursive: true, preserveTimestamps: true })
+    await copyTree(bucket, damaged)
     const { inventory } = await listing(damaged, now())
     const folder = [...inventory.folders.values()].find((f) => f.ref.table === 'claudia_prompt_revision' && f.ref.version === 'v2' && f.dataFiles.length > 0)!
     const file = folder.dataFiles[0]!
@@ -243,7 +244,7 @@ describe('the mirror', () => {
 
   it('leaves archived history out and says exactly what, while the rest of the table reads', async () => {
     const archived = join(work, 'archived-bucket')
-    await cp(demo.bucketDir, archived, { recursive: true, preserveTimestamps: true })
+    await copyTree(demo.bucketDir, archived)
     const mirror = new Mirror(join(work, 'mirror-archived'), fileStoreFor(new LocalFolderProvider(archived), join(work, 'data'), 'archived'))
     await mirror.refresh((await listing(archived, now())).inventory, now())
     const be = await engineOn(archived, now(), { mirror })

@@ -2,7 +2,7 @@
 // with archived history plans the restore (count, bytes, dates, the tier's usual delay), starts it, sees it in
 // progress; a new Workspace on the same data folder resumes watching it; once done, the listing and the mirror take
 // the file in and the logical table equals the same table over all files (native DuckDB on the raw files).
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +16,7 @@ import { buildInventory } from '../../src/shared/inventory'
 import { GCS_NO_RESTORE } from '../../src/shared/restore-plan'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
+import { copyTree } from '../helpers/copy-tree'
 
 const BUCKET = 'restore-bucket'
 const TABLE = 'datamart_claudia.claudia_messages'
@@ -78,7 +79,7 @@ async function ask(w: Workspace, sql: string): Promise<string> {
 /** The same query on the raw files with nothing archived: what the table holds once everything is readable. */
 async function overAllFiles(sql: string): Promise<string> {
   const bucket = join(work, 'all-readable')
-  await cp(demo.bucketDir, bucket, { recursive: true, preserveTimestamps: true })
+  await copyTree(demo.bucketDir, bucket)
   await writeFile(join(bucket, '.export-explorer', 'storage-classes.json'), '{}')
   const provider = new LocalFolderProvider(bucket)
   const { index } = await refreshBucketIndex(provider, null, { now })
