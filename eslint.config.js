@@ -30,14 +30,36 @@ export default tseslint.config(
       ]
     }
   },
+  // The layers, for every pair (VS Code's layer check is the model): renderer → shared, preload → shared,
+  // main → shared, cli → main → shared; only the thin shell (src/main/index.ts) and the preload import 'electron'.
+  layer('src/renderer/**/*.{ts,tsx}', [
+    { group: ['**/main/**', '**/cli/**', '**/preload/**'], message: 'The renderer reaches main only through the contract in src/shared.' },
+    { group: ['node:*', 'fs', 'path', 'os', 'child_process', '@duckdb/node-api'], message: 'The renderer runs in a browser: no Node modules.' }
+  ]),
+  layer(
+    'src/preload/**/*.ts',
+    [{ group: ['**/main/**', '**/cli/**', '**/renderer/**'], message: 'The preload exposes the contract of src/shared only.' }],
+    true
+  ),
+  layer(
+    ['src/main/**/*.ts'],
+    [{ group: ['**/renderer/**', '**/cli/**', '**/preload/**'], message: 'Main never imports the renderer, the preload or the CLI.' }]
+  ),
+  layer(['src/cli/**/*.ts'], [{ group: ['**/renderer/**', '**/preload/**'], message: 'The CLI runs main services over the core, never the renderer.' }]),
   {
-    files: ['src/main/**/*.ts', 'src/cli/**/*.ts', 'src/renderer/**/*.{ts,tsx}'],
-    ignores: ['src/main/index.ts'],
+    files: ['src/main/index.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', message: "Only the thin shell (src/main/index.ts) imports 'electron'; services stay plain Node." }] }
-      ]
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/renderer/**', '**/cli/**', '**/preload/**'], message: 'The shell wires main only.' }] }]
     }
   }
 )
+
+/** The imports a layer may not make; 'electron' is refused everywhere but in the shell and the preload. */
+function layer(files, patterns, electronAllowed = false) {
+  const electron = { name: 'electron', message: "Only the thin shell (src/main/index.ts) and the preload import 'electron'; services stay plain Node." }
+  return {
+    files: Array.isArray(files) ? files : [files],
+    ignores: electronAllowed ? [] : ['src/main/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns, ...(electronAllowed ? {} : { paths: [electron] }) }] }
+  }
+}
