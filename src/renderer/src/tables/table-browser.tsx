@@ -16,7 +16,7 @@ import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
 import { timeText, wallClock } from '../common/time'
-import { countText } from '../../../shared/counts'
+import { countText, numberText } from '../../../shared/counts'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
 import { TenantPicker } from './tenant-picker'
@@ -432,9 +432,9 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                             </td>
                           ) : s ? (
                             <>
-                              <td>{s.nulls.toLocaleString('en')}</td>
+                              <td>{numberText(s.nulls)}</td>
                               <td title={s.exact ? 'counted exactly' : 'an estimate (HyperLogLog): it can exceed the row count'}>
-                                {s.exact ? s.distinct.toLocaleString('en') : `≈${s.distinct.toLocaleString('en')} (estimate)`}
+                                {s.exact ? numberText(s.distinct) : `≈${numberText(s.distinct)} (estimate)`}
                               </td>
                               <td>{s.min.slice(0, 30)}</td>
                               <td>{s.max.slice(0, 30)}</td>
