@@ -502,7 +502,6 @@ export interface ApiEvents {
 export type EventName = keyof ApiEvents
 export type EventOf<E extends EventName> = ApiEvents[E]
 export const EVENT_NAMES: readonly EventName[] = ['refreshProgress', 'refreshDone', 'exportProgress', 'restoreProgress', 'mirrorProgress']
-export const isEventName = (name: string): name is EventName => (EVENT_NAMES as readonly string[]).includes(name)
 
 /** The preload's subscription method of an event: refreshProgress → onRefreshProgress. */
 export const subscriptionOf = (name: EventName): `on${Capitalize<EventName>}` =>

@@ -29,9 +29,6 @@ function withPartitionColumns(rows: string, files: string): string {
   )
 }
 
-/** Columns the view of every row version adds, saying where each row came from. */
-export const VERSION_COLUMNS = ['_prefix', '_etl_date', '_etl_hour', '_file'] as const
-
 // Internal column names; prefixed so they cannot meet a vendor column.
 const LOC = '__ee_location'
 const RANK = '__ee_rank'

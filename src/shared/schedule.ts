@@ -61,6 +61,3 @@ export const STALE_AFTER_MS = 2 * HOUR_MS
 export function isStale(version: 'v1' | 'v2', newest: number, now: number): boolean {
   return version === 'v2' && now - newest > STALE_AFTER_MS
 }
-
-/** The vendor's clock: Brasília, UTC−3 all year (no daylight saving since 2019), as the spec's switch table. */
-export const BRASILIA_OFFSET_MINUTES = -180

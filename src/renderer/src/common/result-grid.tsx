@@ -146,7 +146,6 @@ export function ResultGrid({
       () => setCopied(`Copied ${n} row${n === 1 ? '' : 's'} × ${cs.length} column${cs.length === 1 ? '' : 's'}`),
       () => setCopied('The clipboard is not available here.')
     )
-    ;(window as unknown as { __eeLastCopy?: string }).__eeLastCopy = text
   }
 
   const onKeyDown = (e: React.KeyboardEvent): void => {
