@@ -40,7 +40,7 @@ afterAll(async () => {
 
 describe('the mirror slice', () => {
   it('follows a build to its end, clears, stops at a limit and resumes', async () => {
-    const off = store.getState().followMirror()
+    const off = store.getState().followEvents()
     try {
       await store.getState().openConnection('demo')
       await until(() => store.getState().mirror?.state === 'ready' && store.getState().mirrorGeneration > 0)

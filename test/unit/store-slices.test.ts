@@ -69,7 +69,7 @@ afterAll(async () => {
 
 describe('store slices on a real workspace', () => {
   it('saves and opens a local connection: the old view is cleared, the pushed end of its first refresh reloads overview and timeline', async () => {
-    const stop = store.getState().followRefresh()
+    const stop = store.getState().followEvents()
     await store.getState().loadConnections()
     expect(store.getState().connections?.active).toBeNull()
     await store.getState().saveAndOpen({ connection: { name: 'hand-written', provider: 'local', path: bucket } as never })
@@ -93,7 +93,7 @@ describe('store slices on a real workspace', () => {
 
   it('follows a refresh by its pushed progress: running while it lists, then done with a new generation', async () => {
     const seen: boolean[] = []
-    const stop = store.getState().followRefresh()
+    const stop = store.getState().followEvents()
     const unsub = store.subscribe((s, before) => {
       if (s.refreshStatus !== before.refreshStatus) seen.push(s.refreshStatus?.running ?? false)
     })

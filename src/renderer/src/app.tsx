@@ -40,7 +40,7 @@ export function App(): React.JSX.Element {
 
   useEffect(() => {
     void appStore.getState().loadConnections()
-    return appStore.getState().followRefresh()
+    return appStore.getState().followEvents()
   }, [])
 
   // Menu commands from the Electron shell; in a browser, which has no such menu, its shortcuts.

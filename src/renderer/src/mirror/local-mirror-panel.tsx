@@ -14,12 +14,11 @@ export function LocalMirrorPanel(): React.JSX.Element | null {
   const error = useApp((s) => s.mirrorError)
   const connectionId = useApp((s) => s.overview?.connectionId ?? null)
   const selected = useApp((s) => s.selectedTable)
-  const { followMirror, loadMirror, cancelMirror, resumeMirror, clearMirror, setMirrorLimit } = appStore.getState()
+  const { loadMirror, cancelMirror, resumeMirror, clearMirror, setMirrorLimit } = appStore.getState()
   const [open, setOpen] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const [limitText, setLimitText] = useState('')
 
-  useEffect(() => followMirror(), [])
   // Another connection: its own mirror.
   useEffect(() => {
     if (connectionId) void loadMirror()

@@ -12,8 +12,19 @@ import { type NavigationSlice, createNavigationSlice } from './navigation-slice'
 import { type QuerySlice, createQuerySlice } from './query-slice'
 import { type RestoreSlice, createRestoreSlice } from './restore-slice'
 import { type TablesSlice, createTablesSlice } from './tables-slice'
+import { followEvents } from './follow-events'
 
-export type AppState = ConnectionSlice & DeliveriesSlice & TablesSlice & QuerySlice & ExportSlice & NavigationSlice & RestoreSlice & MirrorSlice
+export type AppState = ConnectionSlice &
+  DeliveriesSlice &
+  TablesSlice &
+  QuerySlice &
+  ExportSlice &
+  NavigationSlice &
+  RestoreSlice &
+  MirrorSlice & {
+    /** Follows every event main pushes (src/store/follow-events.ts); returns the one unsubscribe. The app calls it once. */
+    followEvents(): () => void
+  }
 
 export interface StoreDeps {
   readonly api: ApiPort
@@ -32,6 +43,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createExportSlice(deps)(...a),
     ...createNavigationSlice(...a),
     ...createRestoreSlice(deps)(...a),
-    ...createMirrorSlice(deps)(...a)
+    ...createMirrorSlice(deps)(...a),
+    followEvents: () => followEvents(deps.api, a[1])
   }))
 }

@@ -28,7 +28,6 @@ export interface ConnectionSlice {
   getConnection(id: string): Promise<ConnectionConfig>
   awsProfiles(): Promise<{ profiles: readonly string[]; error: string | null }>
   /** Follows main's refresh (its pushed progress and end) until the returned function is called. */
-  followRefresh(): () => void
   fail(e: unknown): void
 }
 
@@ -92,15 +91,6 @@ export const createConnectionSlice =
       },
       deleteConnection: async (id) => set({ connections: await api.call('connectionDelete', { id }) }),
       getConnection: (id) => api.call('connectionGet', { id }),
-      awsProfiles: () => api.call('awsProfiles', {}),
-      followRefresh: () => {
-        const offs = [
-          api.subscribe('refreshProgress', (st) => get().applyRefreshStatus(st)),
-          api.subscribe('refreshDone', (st) => get().applyRefreshStatus(st))
-        ]
-        // Once at the start: what main was doing before this page listened.
-        void api.call('refreshStatus', {}).then((st) => get().applyRefreshStatus(st), get().fail)
-        return () => offs.forEach((off) => off())
-      }
+      awsProfiles: () => api.call('awsProfiles', {})
     }
   }

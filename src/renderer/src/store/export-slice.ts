@@ -33,8 +33,6 @@ export const createExportSlice =
   (set, get) => {
     const { api } = deps
     const failed = (e: unknown): void => set({ exportError: errorMessage(e) })
-    // Main pushes the job's progress and its end; the store listens for its whole life (one export at a time).
-    api.subscribe('exportProgress', (job) => get().applyExportJob(job))
     return {
       exportRequest: null,
       exportDefaults: null,

@@ -20,7 +20,6 @@ export interface MirrorSlice {
   /** Bytes, or null for the default share of the free space. */
   setMirrorLimit(bytes: number | null): Promise<void>
   /** Follows main's pushed mirror status until the returned function is called. */
-  followMirror(): () => void
 }
 
 export const createMirrorSlice =
@@ -49,12 +48,6 @@ export const createMirrorSlice =
       cancelMirror: () => act(() => api.call('mirrorCancel', {})),
       resumeMirror: () => act(() => api.call('mirrorResume', {})),
       clearMirror: () => act(() => api.call('mirrorClear', {})),
-      setMirrorLimit: (bytes) => act(() => api.call('mirrorSetLimit', { bytes })),
-      followMirror: () => {
-        const off = api.subscribe('mirrorProgress', (s) => get().applyMirrorStatus(s))
-        // Once at the start: what main was doing before this page listened.
-        void get().loadMirror()
-        return off
-      }
+      setMirrorLimit: (bytes) => act(() => api.call('mirrorSetLimit', { bytes }))
     }
   }

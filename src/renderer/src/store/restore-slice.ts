@@ -40,7 +40,6 @@ export const createRestoreSlice =
   (set, get) => {
     const { api } = deps
     const failed = (e: unknown): void => set({ restoreError: errorMessage(e) })
-    api.subscribe('restoreProgress', (s) => get().applyRestoreStatus(s))
     const planDialog = async (choice: RestoreChoice): Promise<void> => {
       set((s) => ({ restoreDialog: s.restoreDialog ? { ...s.restoreDialog, choice } : s.restoreDialog, restoreError: null }))
       try {
