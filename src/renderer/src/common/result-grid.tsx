@@ -5,7 +5,7 @@
 // Values are the text DuckDB writes (see engine/result-set.ts); copy gives exactly what is shown, NULL empty.
 import { type ColumnDef, type ColumnSizingState, type SortingState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useMemo, useReducer, useRef, useState } from 'react'
 import { countText } from '../../../shared/counts'
 import { durationText } from '../../../shared/durations'
 import { contentWidths } from './column-widths'
@@ -75,12 +75,13 @@ export function ResultGrid({
   // Widths from the header and the first page's values, once per result (set when that page arrives, below);
   // a column the user resizes afterwards keeps its width.
   const sized = useRef<ResultSet | null>(null)
-  const sizeFrom = (rows: readonly DisplayRow[]): void => {
+  // An effect event: the page loader calls it with the first page, for the result current then.
+  const sizeFrom = useEffectEvent((rows: readonly DisplayRow[]): void => {
     if (sized.current === result) return
     sized.current = result
     const widths = contentWidths(result.columns, rows)
     setColumnSizing(Object.fromEntries(result.columns.map((c, i) => [c.name, widths[i] ?? 120])))
-  }
+  })
 
   useEffect(() => {
     loaded.current = new Map()

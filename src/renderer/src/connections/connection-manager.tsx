@@ -137,7 +137,7 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
   }
   useEffect(() => {
     if (form?.provider === 's3' && form.s3Auth === 'profile' && !profiles) awsProfiles().then(setProfiles, (e: Error) => setError(e.message))
-  }, [form?.provider, form?.s3Auth, profiles])
+  }, [form?.provider, form?.s3Auth, profiles, awsProfiles])
 
   const run = async (label: string, f: () => Promise<void>): Promise<void> => {
     setBusy(label)

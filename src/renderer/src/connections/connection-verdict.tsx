@@ -12,7 +12,7 @@ const LOOK: Record<ConnectionVerdictView['level'], { mark: string; heading: stri
 }
 
 /** The words of a "Use …" button: the prefix or folder, or the bucket's top for an empty prefix. */
-export const useLabel = (value: string): string => `Use ${value === '' ? 'the bucket’s top' : value}`
+export const insteadLabel = (value: string): string => `Use ${value === '' ? 'the bucket’s top' : value}`
 
 export function ConnectionVerdict({ verdict, onUse }: { verdict: ConnectionVerdictView; onUse: (value: string) => void }): React.JSX.Element {
   const look = LOOK[verdict.level]
@@ -27,7 +27,7 @@ export function ConnectionVerdict({ verdict, onUse }: { verdict: ConnectionVerdi
           <div className={css.uses}>
             {verdict.useInstead.map((v) => (
               <button key={v} type="button" onClick={() => onUse(v)}>
-                {useLabel(v)}
+                {insteadLabel(v)}
               </button>
             ))}
           </div>

@@ -3,7 +3,7 @@
 // are drawn, and when an hour is narrower than a pixel each pixel shows the most alarming state of its hours.
 // Mouse: drag or wheel to pan, Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
 // focused cell (Shift: a day), Home/End, Enter inspects. The focused cell is read out in a status line.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react'
 import { type TimelineView, decodeCell } from '../../../shared/api-contract'
 import { CELL_STATES } from '../../../shared/timeline'
 import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from '../common/time'
@@ -107,20 +107,22 @@ export function TimelineHeatmap(props: {
   const zc = props.zoomCommand
   // Only a command given since this timeline was shown (a mount, in StrictMode twice, is none).
   const zoomSeen = useRef(zc?.n ?? 0)
+  const zoomCommanded = useEffectEvent((command: NonNullable<typeof zc>) => zoomAt(command.dir > 0 ? 1.5 : 1 / 1.5, plotW / 2))
   useEffect(() => {
     if (!zc || zc.n === zoomSeen.current) return
     zoomSeen.current = zc.n
-    zoomAt(zc.dir > 0 ? 1.5 : 1 / 1.5, plotW / 2)
-  }, [zc?.n])
+    zoomCommanded(zc)
+  }, [zc])
 
   // Keep the focused cell in view — but not when the range itself changed (the view was just reset to it).
   const lastN = useRef(n)
+  const keepFocusInView = useEffectEvent((hour: number) => setVp((v) => keepInView(v, hour, n, plotW)))
   useEffect(() => {
     if (lastN.current !== n) {
       lastN.current = n
       return
     }
-    if (focus) setVp((v) => keepInView(v, focus.hour, n, plotW))
+    if (focus) keepFocusInView(focus.hour)
   }, [focus, n])
 
   // Draw.

@@ -22,10 +22,11 @@ export function LocalMirrorPanel(): React.JSX.Element | null {
   // Another connection: its own mirror.
   useEffect(() => {
     if (connectionId) void loadMirror()
-  }, [connectionId])
+  }, [connectionId, loadMirror])
+  const savedLimit = status?.limit?.bytes
   useEffect(() => {
-    if (status?.limit) setLimitText(String(Math.round((status.limit.bytes / GB) * 10) / 10))
-  }, [status?.limit?.bytes])
+    if (savedLimit !== undefined) setLimitText(String(Math.round((savedLimit / GB) * 10) / 10))
+  }, [savedLimit])
 
   if (!status) return null
   const progress = mirrorProgressWords(status)

@@ -67,10 +67,10 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
 
   useEffect(() => {
     void loadRestoreStatus()
-  }, [generation])
+  }, [generation, loadRestoreStatus])
   useEffect(() => {
     void loadTableRestorePlan(table)
-  }, [table, generation])
+  }, [table, generation, loadTableRestorePlan])
 
   const mine = plan?.table === table ? plan : null
   // A running restore shows on every table; a finished one on the tables it restored.

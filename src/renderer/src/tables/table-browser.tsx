@@ -3,7 +3,7 @@
 // no SQL (a time range on its event-time column, a tenant picker, per-column filters), the generated SQL (to
 // open in the SQL pane or export), and its columns with types, nulls, distinct estimate, min/max and a small
 // histogram for numbers and times.
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react'
 import type { Overview } from '../../../shared/api-contract'
 import { CATALOG } from '../../../shared/catalog'
 import { tableFiltersSql } from '../../../shared/filter-sql'
@@ -100,7 +100,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
       },
       (e: Error) => setViewsError(e.message)
     )
-  }, [asOf, overview, engineGeneration, mirrorGeneration])
+  }, [asOf, overview, engineGeneration, mirrorGeneration, selectTable])
 
   // Row counts of every table with a view, one query each, in the background.
   useEffect(() => {
@@ -189,10 +189,11 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   }, [])
 
   // The unfiltered preview as soon as the columns are known.
-  useEffect(() => {
+  // Only when the table (its columns) changes; filters apply on demand.
+  const previewUnfiltered = useEffectEvent(() => {
     if (sql && columns.length && filters.length === 0 && tenants.length === 0 && !time.from && !time.to) void apply(sql)
-    // Only when the table (its columns) changes; filters apply on demand.
-  }, [columns])
+  })
+  useEffect(() => previewUnfiltered(), [columns])
 
   // Over the rows of the filters applied (the grid's), or the whole table when none are: said above the table.
   const [statsOver, setStatsOver] = useState<string | null>(null)
