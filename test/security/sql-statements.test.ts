@@ -33,7 +33,7 @@ beforeAll(async () => {
   s3 = await startS3Server()
   await s3.seed('sql', demo.bucketDir)
   work = await mkdtemp(join(tmpdir(), 'ee-sql-'))
-}, 300_000)
+}, 600_000)
 afterAll(async () => {
   await s3?.close()
   await demo?.cleanup()
@@ -109,7 +109,7 @@ describe('the engine API (app, web host, exports)', () => {
     engineDir = join(work, 'engine')
     be = await openBucketEngine(store, inventory, index.objects, engineDir, { now, mirror })
     rowsBefore = (await be.engine.selectAll('SELECT count(*), max(message_id) FROM claudia_messages')).rows
-  }, 300_000)
+  }, 600_000)
   afterAll(async () => {
     await be?.engine.close()
   })
@@ -222,7 +222,7 @@ describe('the CLI (query as table, JSON and CSV; export), over a local bucket fo
     expect(first.code, first.stderr).toBe(0)
     const [id] = await readdir(join(cache, 'mirror'))
     mirrorDir = join(cache, 'mirror', id as string)
-  }, 300_000)
+  }, 600_000)
 
   it('refuses EXPLAIN ANALYZE of a COPY into the bucket folder, its v1 history or the mirror, with exit 2, and nothing changes', async () => {
     const before = await hashes()
