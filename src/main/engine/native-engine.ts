@@ -90,6 +90,10 @@ export class NativeEngine {
   private readonly keysByPath = new Map<string, string>()
   private readonly open = new Set<DuckDBConnection>()
   private closed = false
+  /** The views' SQL the engine's own instance has yet to run: it runs them before its first write (an export), not
+   * at open, since creating the views binds them and reads every file's footer (about 2 s for the demo bucket). */
+  private readonly ownBacklog: string[] = []
+  private ownCaughtUp: Promise<void> = Promise.resolve()
 
   private constructor(
     /** Where the user's SQL runs: reads the views' files, writes nothing but its own temp files. */
@@ -152,21 +156,32 @@ export class NativeEngine {
     return out.split(`${this.linksDir}/`).join('')
   }
 
-  /** Trusted SQL (the views): run as is, on both instances (the user's queries and the exports read the same views). */
+  /** Trusted SQL (the views): run as is, for both instances (the user's queries and the exports read the same views). */
   async exec(sql: string): Promise<void> {
     this.assertOpen()
     try {
-      await this.own.conn.run(sql)
       await this.queries.conn.run(sql)
+      this.ownBacklog.push(sql)
     } catch (e) {
       throw new Error(this.withKeys((e as Error).message))
     }
+  }
+
+  /** Brings the engine's own instance up to the views (in order, once, whoever asks first). */
+  private catchUpOwn(): Promise<void> {
+    const todo = this.ownBacklog.splice(0)
+    if (todo.length > 0)
+      this.ownCaughtUp = this.ownCaughtUp.then(async () => {
+        for (const sql of todo) await this.own.conn.run(sql)
+      })
+    return this.ownCaughtUp
   }
 
   /** Trusted SQL (the mirror's builder, which writes its scratch) whose rows are wanted: on the engine's own instance. */
   async execRows(sql: string): Promise<DuckDBValue[][]> {
     this.assertOpen()
     try {
+      await this.catchUpOwn()
       return (await this.own.conn.runAndReadAll(sql)).getRows()
     } catch (e) {
       throw new Error(this.withKeys((e as Error).message))
@@ -254,6 +269,7 @@ export class NativeEngine {
         : checked.sql
     const options = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet'
     return this.withConnection(this.own, opts, async (conn) => {
+      await this.catchUpOwn()
       const copy = await conn.extractStatements(`COPY (\n${body}\n) TO ${quoteLiteral(path)} (${options})`)
       const prepared = copy.count === 1 ? await copy.prepare(0) : null
       if (prepared?.statementType !== StatementType.COPY) throw new StatementRefused('This query cannot be exported as it is written; write it as one SELECT.')
