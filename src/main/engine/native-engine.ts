@@ -1,6 +1,6 @@
 // Main's query engine: native DuckDB 1.5 (@duckdb/node-api), locked down from the moment it opens. Two DuckDB
-// instances over the same views: the user's SQL (one SELECT, see user-statement.ts) runs on one that may read only
-// the views' files and spill only to its own temp folder; the engine's own writes (exports of an already checked
+// instances over the same views: the user's SQL (one SELECT, see user-statement.ts) runs on one that may reach only
+// the folders of the views' files and its own temp folder; the engine's own writes (exports of an already checked
 // SELECT, the mirror's compaction) run on the other, which may also write its scratch folder. Nothing is installed.
 import { randomUUID } from 'node:crypto'
 import { mkdir, rm, stat, symlink } from 'node:fs/promises'
@@ -51,7 +51,6 @@ export interface NativeEngineOptions {
 interface Side {
   readonly instance: DuckDBInstance
   readonly conn: DuckDBConnection
-  readonly tempDir: string
 }
 
 /** Opens one instance whose files are limited to `allowed` (and DuckDB's temp folder, which it always allows). */
@@ -83,7 +82,7 @@ async function openSide(allowed: readonly string[], tempDir: string, limits: Eng
     instance.closeSync()
     throw e
   }
-  return { instance, conn, tempDir }
+  return { instance, conn }
 }
 
 export class NativeEngine {
@@ -122,11 +121,6 @@ export class NativeEngine {
     })
     const version = String((await queries.conn.runAndReadAll('SELECT version()')).getRows()[0]?.[0] ?? '')
     return new NativeEngine(queries, own, version, linksDir, scratchDir, workDir)
-  }
-
-  /** DuckDB's temp folders (spilled operators): the user's queries', then the engine's own. */
-  get tempDirs(): readonly string[] {
-    return [this.queries.tempDir, this.own.tempDir]
   }
 
   /** Where the views name their files: `<fileBase><schema>/<table>/<name>.parquet`. */
