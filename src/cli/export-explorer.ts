@@ -23,6 +23,7 @@ import { type BucketEngine, fileStoreFor, openBucketEngine } from '../main/engin
 import { toJsonValue } from '../main/engine/json-values'
 import { Mirror } from '../main/mirror/mirror'
 import type { NativeEngine, QueryProgress } from '../main/engine/native-engine'
+import { StatementRefused } from '../main/engine/engine-error'
 import { ExportError, exportQuery } from '../main/export/export-to-file'
 import { findUnreadableFiles } from '../main/store/parquet-frame-check'
 import { quoteIdent } from '../shared/sql-quote'
@@ -50,7 +51,8 @@ commands:
                                 of every table (or T): external tables per prefix and views with the same rules, notes
                                 on what SQL cannot know; the location comes from --bucket (a local folder: a placeholder)
 query and export run native DuckDB ${DUCKDB_VERSION_NOTE} over local copies of the objects (downloaded once, kept in the cache
-folder); one read-only statement (SELECT, WITH, FROM, EXPLAIN); nothing else on the machine is readable from SQL.
+folder); one SELECT (WITH, FROM, DESCRIBE, SHOW, SUMMARIZE; EXPLAIN of a SELECT, not EXPLAIN ANALYZE), anything else
+exits 2; SQL changes nothing and reads nothing else on the machine.
 values: table and csv print each value as DuckDB casts it to VARCHAR (csv is DuckDB's own COPY ... (FORMAT csv),
   the same bytes as an exported file); instants in UTC; BLOBs with \\xNN escapes for bytes that are not printable.
   json: integers and decimals are numbers where a JSON reader gets exactly the value back, strings otherwise
@@ -293,7 +295,8 @@ async function main(argv: string[]): Promise<number> {
       show.done()
       const why = ac.signal.aborted ? 'export cancelled; no file was written' : `the export failed, no file was written: ${explain(e, views.problems)}`
       process.stderr.write(`export-explorer: ${why}${e instanceof ExportError ? ' (--force replaces it)' : ''}\n`)
-      return ac.signal.aborted ? 130 : e instanceof ExportError ? 2 : 1
+      // A refused statement, like an existing target, is a request the tool will not carry out: exit 2.
+      return ac.signal.aborted ? 130 : e instanceof ExportError || e instanceof StatementRefused ? 2 : 1
     } finally {
       await engine.close()
     }
@@ -333,6 +336,10 @@ async function main(argv: string[]): Promise<number> {
       else if (format === 'json') await writeJson(engine, sql as string, ac.signal)
       else await writeTable(engine, sql as string, ac.signal)
     } catch (e) {
+      if (e instanceof StatementRefused) {
+        process.stderr.write(`export-explorer: the query was refused: ${e.message}\n`)
+        return 2
+      }
       process.stderr.write(`export-explorer: the query failed: ${explain(e, views.problems)}\n`)
       return ac.signal.aborted ? 130 : 1
     } finally {

@@ -1,5 +1,7 @@
 // The command-line tool run as a user would: a child process (through tsx, from source), its exit code and output.
 import { execFile } from 'node:child_process'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
@@ -10,10 +12,15 @@ export interface CliRun {
   readonly stderr: string
 }
 
-/** Runs `export-explorer <args>` with its cache in `cache`; a non-zero exit is an answer, not a throw. */
-export async function runCli(args: readonly string[], cache: string, env: Record<string, string> = {}): Promise<CliRun> {
+// Absolute, so the tool also runs from another working directory (what DuckDB's relative defaults depend on).
+const TSX = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href
+const TOOL = resolve('src/cli/export-explorer.ts')
+
+/** Runs `export-explorer <args>` with its cache in `cache` (from `cwd`); a non-zero exit is an answer, not a throw. */
+export async function runCli(args: readonly string[], cache: string, env: Record<string, string> = {}, cwd?: string): Promise<CliRun> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], {
+    const r = await run(process.execPath, ['--import', TSX, TOOL, ...args], {
+      ...(cwd ? { cwd } : {}),
       env: { ...process.env, EXPORT_EXPLORER_CACHE: cache, ...env },
       maxBuffer: 64 * 1024 * 1024
     })

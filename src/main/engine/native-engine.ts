@@ -1,7 +1,7 @@
-// Main's query engine: native DuckDB 1.5 (@duckdb/node-api), locked down from the moment it opens. It reads
-// only the files of its own folder (links to the file store's whole copies, registered by the views) and writes
-// only its scratch folder (external access off, for good); the user's SQL runs as one read-only statement;
-// nothing is installed or loaded.
+// Main's query engine: native DuckDB 1.5 (@duckdb/node-api), locked down from the moment it opens. Two DuckDB
+// instances over the same views: the user's SQL (one SELECT, see user-statement.ts) runs on one that may reach only
+// the folders of the views' files and its own temp folder; the engine's own writes (exports of an already checked
+// SELECT, the mirror's compaction) run on the other, which may also write its scratch folder. Nothing is installed.
 import { randomUUID } from 'node:crypto'
 import { mkdir, rm, stat, symlink } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
@@ -15,9 +15,9 @@ import {
   StatementType
 } from '@duckdb/node-api'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
-
-/** A failure the user caused or can act on (a refused statement, a cancelled query), said plainly. */
-export class EngineError extends Error {}
+import { EngineError, StatementRefused } from './engine-error'
+import { engineMemoryLimits, type EngineMemoryLimits } from './engine-memory-limits'
+import { prepareUserStatement } from './user-statement'
 
 export interface QueryColumns {
   readonly names: readonly string[]
@@ -38,25 +38,67 @@ export interface RunOptions {
   readonly onProgress?: (p: QueryProgress) => void
 }
 
-/** Statements the user may run: they read and never change anything. */
-const READ_ONLY = new Set<StatementType>([StatementType.SELECT, StatementType.EXPLAIN])
-
 export interface NativeEngineOptions {
-  /** The engine's own folder, made anew: links to the files it may read, and scratch for exports. */
+  /** The engine's own folder, made anew: links to the files it may read, scratch for exports, DuckDB's temp files. */
   readonly workDir: string
-  /** Folders the links point into (the file store, or a local bucket folder): reads resolve there. */
+  /** Folders the links point into (the file store, a local bucket folder, the mirror): DuckDB checks a link's target. */
   readonly readableRoots: readonly string[]
+  /** Memory and spill limits of each instance (default: engineMemoryLimits()). */
+  readonly limits?: EngineMemoryLimits
+}
+
+/** One DuckDB instance and the connection that runs trusted SQL (the views) on it. */
+interface Side {
+  readonly instance: DuckDBInstance
+  readonly conn: DuckDBConnection
+}
+
+/** Opens one instance whose files are limited to `allowed` (and DuckDB's temp folder, which it always allows). */
+async function openSide(allowed: readonly string[], tempDir: string, limits: EngineMemoryLimits): Promise<Side> {
+  await mkdir(tempDir, { recursive: true, mode: 0o700 })
+  // httpfs and friends cannot be fetched offline, and nothing may be fetched: no extension is installed or loaded.
+  // DuckDB's default temp folder is `.tmp` in the working directory, which it then allows reading: ours instead.
+  const instance = await Instance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    allow_community_extensions: 'false',
+    temp_directory: tempDir,
+    memory_limit: `${limits.memoryBytes}B`,
+    max_temp_directory_size: `${limits.tempBytes}B`
+  })
+  const conn = await instance.connect()
+  try {
+    // Instants leave the engine in UTC, whatever the machine's zone (ICU is built in; as an open option it is
+    // refused before ICU is loaded).
+    await conn.run("SET GLOBAL TimeZone = 'UTC'")
+    // Once external access is off it cannot be turned on again, nor the allowed folders changed, while the
+    // database runs. The configuration is not locked as a whole, because each connection turns its progress
+    // bar on (a per-session option); the user's SQL cannot SET anything (one SELECT).
+    const dirs = allowed.map((d) => (d.endsWith(sep) ? d : d + sep))
+    await conn.run(`SET allowed_directories = [${dirs.map(quoteLiteral).join(', ')}]`)
+    await conn.run('SET enable_external_access = false')
+  } catch (e) {
+    conn.closeSync()
+    instance.closeSync()
+    throw e
+  }
+  return { instance, conn }
 }
 
 export class NativeEngine {
   private readonly keysByPath = new Map<string, string>()
   private readonly open = new Set<DuckDBConnection>()
   private closed = false
+  /** The views' SQL the engine's own instance has yet to run: it runs them before its first write (an export), not
+   * at open, since creating the views binds them and reads every file's footer (about 2 s for the demo bucket). */
+  private readonly ownBacklog: string[] = []
+  private ownCaughtUp: Promise<void> = Promise.resolve()
 
   private constructor(
-    private readonly instance: DuckDBInstance,
-    /** For the views (trusted SQL): one connection, statements one after another. */
-    private readonly conn: DuckDBConnection,
+    /** Where the user's SQL runs: reads the views' files, writes nothing but its own temp files. */
+    private readonly queries: Side,
+    /** The engine's own writes (exports, compaction): trusted SQL only, and COPYs we compose. */
+    private readonly own: Side,
     readonly version: string,
     readonly linksDir: string,
     readonly scratchDir: string,
@@ -67,28 +109,18 @@ export class NativeEngine {
     const workDir = resolve(opts.workDir)
     const linksDir = join(workDir, 'files')
     const scratchDir = join(workDir, 'scratch')
+    const limits = opts.limits ?? engineMemoryLimits()
     await rm(workDir, { recursive: true, force: true })
     await mkdir(linksDir, { recursive: true, mode: 0o700 })
     await mkdir(scratchDir, { recursive: true, mode: 0o700 })
-    const allowed = [linksDir, scratchDir, ...opts.readableRoots].map((d) => (d.endsWith(sep) ? d : d + sep))
-    // httpfs and friends cannot be fetched offline, and nothing may be fetched: no extension is installed or
-    // loaded, external access is limited to our folders, and the configuration is locked before any user SQL.
-    const instance = await Instance.create(':memory:', {
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      allow_community_extensions: 'false'
+    const queries = await openSide([linksDir, ...opts.readableRoots], join(workDir, 'temp', 'queries'), limits)
+    const own = await openSide([linksDir, scratchDir, ...opts.readableRoots], join(workDir, 'temp', 'own'), limits).catch((e: unknown) => {
+      queries.conn.closeSync()
+      queries.instance.closeSync()
+      throw e
     })
-    const conn = await instance.connect()
-    // Instants leave the engine in UTC, whatever the machine's zone (ICU is built in; as an open option it is
-    // refused before ICU is loaded).
-    await conn.run("SET GLOBAL TimeZone = 'UTC'")
-    // Once external access is off it cannot be turned on again, nor the allowed folders changed, while the
-    // database runs. The configuration is not locked as a whole, because each connection turns its progress
-    // bar on (a per-session option); the user's SQL cannot SET anything (one read-only statement).
-    await conn.run(`SET allowed_directories = [${allowed.map(quoteLiteral).join(', ')}]`)
-    await conn.run('SET enable_external_access = false')
-    const version = String((await conn.runAndReadAll('SELECT version()')).getRows()[0]?.[0] ?? '')
-    return new NativeEngine(instance, conn, version, linksDir, scratchDir, workDir)
+    const version = String((await queries.conn.runAndReadAll('SELECT version()')).getRows()[0]?.[0] ?? '')
+    return new NativeEngine(queries, own, version, linksDir, scratchDir, workDir)
   }
 
   /** Where the views name their files: `<fileBase><schema>/<table>/<name>.parquet`. */
@@ -118,42 +150,57 @@ export class NativeEngine {
     return out.split(`${this.linksDir}/`).join('')
   }
 
-  /** Trusted SQL (the views): run as is. */
+  /** Trusted SQL (the views): run as is, for both instances (the user's queries and the exports read the same views). */
   async exec(sql: string): Promise<void> {
     this.assertOpen()
     try {
-      await this.conn.run(sql)
+      await this.queries.conn.run(sql)
+      this.ownBacklog.push(sql)
     } catch (e) {
       throw new Error(this.withKeys((e as Error).message))
     }
   }
 
-  /** Trusted SQL (the mirror's builder) whose rows are wanted. */
+  /** Brings the engine's own instance up to the views (in order, once, whoever asks first). */
+  private catchUpOwn(): Promise<void> {
+    const todo = this.ownBacklog.splice(0)
+    if (todo.length > 0)
+      this.ownCaughtUp = this.ownCaughtUp.then(async () => {
+        for (const sql of todo) await this.own.conn.run(sql)
+      })
+    return this.ownCaughtUp
+  }
+
+  /** Trusted SQL (the mirror's builder, which writes its scratch) whose rows are wanted: on the engine's own instance. */
   async execRows(sql: string): Promise<DuckDBValue[][]> {
     this.assertOpen()
     try {
-      return (await this.conn.runAndReadAll(sql)).getRows()
+      await this.catchUpOwn()
+      return (await this.own.conn.runAndReadAll(sql)).getRows()
     } catch (e) {
       throw new Error(this.withKeys((e as Error).message))
     }
   }
 
   /**
-   * The user's SQL: exactly one read-only statement, on a connection of its own (so queries and exports run
-   * side by side and each can be interrupted). Rows are handed over chunk by chunk; the next chunk is fetched
-   * once onRows' promise has settled, so a slow writer slows the query instead of filling memory.
+   * The user's SQL: one SELECT (or EXPLAIN of one), decided by DuckDB's parser (user-statement.ts), on a connection
+   * of its own to the instance that writes nothing (so queries and exports run side by side, each can be
+   * interrupted, and nothing the statement makes outlives it). Rows are handed over chunk by chunk; the next chunk
+   * is fetched once onRows' promise has settled, so a slow writer slows the query instead of filling memory.
    */
   async select(
     sql: string,
     onRows: (columns: QueryColumns, rows: DuckDBValue[][]) => void | Promise<void>,
     opts: RunOptions & { readonly asText?: boolean } = {}
   ): Promise<QueryColumns> {
-    return this.withConnection(opts, async (conn) => {
-      let prepared = await this.prepareReadOnly(conn, sql)
-      if (opts.asText && prepared.statementType === StatementType.SELECT) {
+    return this.withConnection(this.queries, opts, async (conn) => {
+      const statement = await prepareUserStatement(conn, sql)
+      let prepared = statement.prepared
+      if (opts.asText && statement.kind === 'select') {
         // As text: every value exactly as DuckDB itself casts it to VARCHAR (what its CSV writer prints too).
-        // PRAGMA, SHOW and the like cannot be wrapped; their values are already plain.
-        prepared = await conn.prepare(`SELECT CAST(COLUMNS(*) AS VARCHAR) FROM (\n${sql}\n)`).catch(() => prepared)
+        // Where it cannot be wrapped, its values are shown as they come.
+        const wrapped = await conn.prepare(`SELECT CAST(COLUMNS(*) AS VARCHAR) FROM (\n${statement.sql}\n)`).catch(() => null)
+        if (wrapped?.statementType === StatementType.SELECT) prepared = wrapped
       }
       const result = await prepared.stream()
       const columns: QueryColumns = { names: result.deduplicatedColumnNames(), types: result.columnTypes() }
@@ -200,18 +247,28 @@ export class NativeEngine {
   }
 
   private async copyTo(sql: string, format: 'csv' | 'parquet', path: string, opts: RunOptions): Promise<{ path: string; rows: number }> {
-    return this.withConnection(opts, async (conn) => {
-      const prepared = await this.prepareReadOnly(conn, sql)
+    // Checked where the user's SQL runs; the COPY around it is ours, on the instance that may write the scratch.
+    const checked = await this.withConnection(this.queries, opts.signal ? { signal: opts.signal } : {}, async (conn) => {
+      const statement = await prepareUserStatement(conn, sql)
+      if (statement.kind !== 'select') throw new StatementRefused('An export writes the rows of a SELECT; EXPLAIN shows a plan: run it as a query instead.')
+      const p = statement.prepared
       // DuckDB writes HUGEINT to Parquet as DOUBLE, which rounds past 2^53 (sum() of integers is a HUGEINT):
       // write it as DECIMAL(38,0) instead, exact (a value beyond 38 digits fails loudly rather than rounding).
-      const wide = [...Array(prepared.columnCount).keys()].filter((i) => [DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT].includes(prepared.columnTypeId(i)))
-      const body =
-        format === 'parquet' && wide.length > 0
-          ? `SELECT * REPLACE (${wide.map((i) => `CAST(${quoteIdent(prepared.columnName(i))} AS DECIMAL(38,0)) AS ${quoteIdent(prepared.columnName(i))}`).join(', ')}) FROM (\n${sql}\n)`
-          : sql
-      const options = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet'
+      const wide = [...Array(p.columnCount).keys()].filter((i) => [DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT].includes(p.columnTypeId(i)))
+      return { sql: statement.sql, wide: wide.map((i) => quoteIdent(p.columnName(i))) }
+    })
+    const body =
+      format === 'parquet' && checked.wide.length > 0
+        ? `SELECT * REPLACE (${checked.wide.map((c) => `CAST(${c} AS DECIMAL(38,0)) AS ${c}`).join(', ')}) FROM (\n${checked.sql}\n)`
+        : checked.sql
+    const options = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet'
+    return this.withConnection(this.own, opts, async (conn) => {
+      await this.catchUpOwn()
+      const copy = await conn.extractStatements(`COPY (\n${body}\n) TO ${quoteLiteral(path)} (${options})`)
+      const prepared = copy.count === 1 ? await copy.prepare(0) : null
+      if (prepared?.statementType !== StatementType.COPY) throw new StatementRefused('This query cannot be exported as it is written; write it as one SELECT.')
       try {
-        const r = await conn.runAndReadAll(`COPY (\n${body}\n) TO ${quoteLiteral(path)} (${options})`)
+        const r = await prepared.runAndReadAll()
         return { path, rows: Number(r.getRows()[0]?.[0] ?? 0) }
       } catch (e) {
         await rm(path, { force: true })
@@ -220,23 +277,9 @@ export class NativeEngine {
     })
   }
 
-  private async prepareReadOnly(conn: DuckDBConnection, sql: string): Promise<Awaited<ReturnType<DuckDBConnection['prepare']>>> {
-    const statements = await conn.extractStatements(sql)
-    if (statements.count === 0) throw new EngineError('There is no statement to run.')
-    if (statements.count > 1) throw new EngineError(`Run one statement at a time: this text holds ${statements.count}.`)
-    const prepared = await statements.prepare(0)
-    if (!READ_ONLY.has(prepared.statementType)) {
-      const kind = StatementType[prepared.statementType] ?? 'this'
-      throw new EngineError(
-        `Only queries that read run here (SELECT, WITH …, FROM …): a ${kind} statement is refused. Exports are written by Export, not by COPY.`
-      )
-    }
-    return prepared
-  }
-
-  private async withConnection<T>(opts: RunOptions, work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  private async withConnection<T>(side: Side, opts: RunOptions, work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     this.assertOpen()
-    const conn = await this.instance.connect()
+    const conn = await side.instance.connect()
     if (opts.onProgress) {
       // DuckDB tracks progress only with the progress bar on (never printed: stdout is the CLI's output).
       await conn.run('SET enable_progress_bar = true')
@@ -282,8 +325,10 @@ export class NativeEngine {
     for (const c of this.open) c.interrupt()
     // Let interrupted calls unwind before the instance goes.
     await new Promise((r) => setTimeout(r, 20))
-    this.conn.closeSync()
-    this.instance.closeSync()
+    for (const side of [this.queries, this.own]) {
+      side.conn.closeSync()
+      side.instance.closeSync()
+    }
     await rm(this.workDir, { recursive: true, force: true })
   }
 }
