@@ -25,7 +25,7 @@ import { selectSegments } from '../shared/mirror-plan'
 import { type Inventory, unknownTables } from '../shared/inventory'
 import { mirroredKeys } from '../shared/mirror-plan'
 import type { ListedObject } from '../shared/listing'
-import type { ConnectionConfig } from '../shared/connection-config'
+import { type ConnectionConfig, validateConnection } from '../shared/connection-config'
 import { nextAutoRefresh } from '../shared/schedule'
 import { AppService } from './app-service'
 import { BucketError } from './bucket/bucket-errors'
@@ -170,7 +170,10 @@ export class Workspace {
       } else if ((await this.opts.secrets.get(secretRef)) === null) throw new Error('Enter the secret access key: none is saved for this connection.')
       return { ...c, id, auth: { kind: 'static', accessKeyId: c.auth.accessKeyId, secretRef } }
     }
-    return { ...c, id }
+    // The draft with its id is a saved connection (the schema says so; a static key took the branch above).
+    const saved = validateConnection({ ...c, id })
+    if (!saved.ok) throw new Error(`The connection cannot be saved: ${saved.reason}.`)
+    return saved.value
   }
 
   async connectionSave(input: ArgsOf<'connectionSave'>): Promise<{ id: string }> {
@@ -183,8 +186,10 @@ export class Workspace {
   async connectionTest(input: ArgsOf<'connectionTest'>): Promise<ConnectionVerdictView> {
     let provider: BucketProvider
     let openAbove: () => Promise<BucketProvider | null>
+    let config: ConnectionConfig
     try {
       const c = await this.complete(input, false)
+      config = c
       // A secret typed into the form is tested without being saved.
       const secrets: SecretStore =
         input.secretAccessKey && c.provider === 's3' && c.auth.kind === 'static'
@@ -199,7 +204,7 @@ export class Workspace {
     const opened: BucketProvider[] = [provider]
     const v = await testConnection(provider, {
       signal: AbortSignal.timeout(30_000),
-      config: input.connection,
+      config,
       openAbove: async () => {
         const p = await openAbove()
         if (p) opened.push(p)

@@ -1,7 +1,8 @@
 // The typed contract between the renderer and main: one entry per call, the same over Electron IPC and
 // over the web host's HTTP. Plain data only; a secret may travel to main (typed into a form), never back.
 import type { Version } from './bucket-key'
-import { type ConnectionConfig, isConnectionId, validateConnection } from './connection-config'
+import * as v from 'valibot'
+import { type ConnectionConfig, CONNECTION_ID, ConnectionDraftSchema, schemaReason } from './connection-config'
 import type { ListedObject } from './listing'
 import type { MirroredSegment } from './mirror-plan'
 import { RESTORE_MAX_DAYS, RESTORE_TIERS, type RestorePlan, type RestoreTier } from './restore-plan'
@@ -137,10 +138,8 @@ export interface ConnectionVerdictView {
 }
 
 /** A connection from the form: no id when new; a static S3 key's secret comes apart, never stored in it. */
-export interface ConnectionInput {
-  readonly connection: ConnectionConfig
-  readonly secretAccessKey?: string
-}
+/** What the connection form sends (the arguments of connectionSave and connectionTest). */
+export type ConnectionInput = ArgsOf<'connectionSave'>
 
 /** What the renderer's engine needs to build the same views: the byte server and the objects the views read. */
 export interface EngineSource {
@@ -267,185 +266,151 @@ export interface RestoreStatusView {
 }
 
 /** Each call: its arguments and its result. */
-export interface ApiContract {
-  overview: { args: Record<string, never>; result: Overview }
-  timeline: { args: { fromHours: number }; result: TimelineView }
-  hour: { args: { start: string }; result: HourDetail }
-  connections: { args: Record<string, never>; result: ConnectionsView }
-  connectionGet: { args: { id: string }; result: ConnectionConfig }
-  connectionSave: { args: ConnectionInput; result: { id: string } }
-  connectionTest: { args: ConnectionInput; result: ConnectionVerdictView }
-  connectionOpen: { args: { id: string }; result: ConnectionsView }
-  connectionDelete: { args: { id: string }; result: ConnectionsView }
-  awsProfiles: { args: Record<string, never>; result: { profiles: readonly string[]; error: string | null } }
-  refresh: { args: { full: boolean }; result: RefreshStatus }
-  refreshStatus: { args: Record<string, never>; result: RefreshStatus }
-  refreshCancel: { args: Record<string, never>; result: RefreshStatus }
-  engineSource: { args: { asOf: string | null }; result: EngineSource }
-  exportDefaults: { args: Record<string, never>; result: { directory: string; dialog: boolean } }
-  chooseSavePath: { args: { defaultName: string; format: 'csv' | 'parquet' }; result: { path: string | null } }
-  exportStart: { args: { sql: string; format: 'csv' | 'parquet'; path: string; overwrite: boolean; asOf: string | null }; result: ExportJob }
-  exportStatus: { args: { id: string }; result: ExportJob }
-  exportCancel: { args: { id: string }; result: ExportJob }
-  showInFolder: { args: { path: string }; result: { shown: boolean } }
-  history: { args: Record<string, never>; result: { entries: readonly HistoryEntry[] } }
-  historyAdd: { args: { sql: string; rows: number | null; ms: number | null; error: string | null }; result: { entries: readonly HistoryEntry[] } }
+/** Each call's answer (main's own values: typed, not validated). Each call's arguments are a schema, ARGS below. */
+export interface ApiResults {
+  overview: Overview
+  timeline: TimelineView
+  hour: HourDetail
+  connections: ConnectionsView
+  connectionGet: ConnectionConfig
+  connectionSave: { id: string }
+  connectionTest: ConnectionVerdictView
+  connectionOpen: ConnectionsView
+  connectionDelete: ConnectionsView
+  awsProfiles: { profiles: readonly string[]; error: string | null }
+  refresh: RefreshStatus
+  refreshStatus: RefreshStatus
+  refreshCancel: RefreshStatus
+  engineSource: EngineSource
+  exportDefaults: { directory: string; dialog: boolean }
+  chooseSavePath: { path: string | null }
+  exportStart: ExportJob
+  exportStatus: ExportJob
+  exportCancel: ExportJob
+  showInFolder: { shown: boolean }
+  history: { entries: readonly HistoryEntry[] }
+  historyAdd: { entries: readonly HistoryEntry[] }
   /** Athena / Glue or BigQuery definitions of one table (or every one) of the open connection, with their notes. */
-  ddl: { args: { engine: 'athena' | 'bigquery'; table: string | null; database: string | null }; result: { text: string; notes: readonly string[] } }
+  ddl: { text: string; notes: readonly string[] }
   /** What restoring a table's archived files (table null: every table's) would do, before starting. */
-  restorePlan: { args: RestoreArgs; result: RestorePlanView }
+  restorePlan: RestorePlanView
   /** Starts the bulk restore of that plan; refused while another restore of the connection runs. */
-  restoreStart: { args: RestoreArgs; result: RestoreStatusView }
-  restoreStatus: { args: Record<string, never>; result: RestoreStatusView }
+  restoreStart: RestoreStatusView
+  restoreStatus: RestoreStatusView
   /** The open connection's local mirror: build progress, per-table state and disk use, limit. */
-  mirrorStatus: { args: Record<string, never>; result: MirrorStatusView }
+  mirrorStatus: MirrorStatusView
   /** Stops the running build; what it built stays, and the next refresh (or mirrorResume) goes on from there. */
-  mirrorCancel: { args: Record<string, never>; result: MirrorStatusView }
+  mirrorCancel: MirrorStatusView
   /** Starts the build again from where it stopped (cancelled, or at the limit after it was raised). */
-  mirrorResume: { args: Record<string, never>; result: MirrorStatusView }
+  mirrorResume: MirrorStatusView
   /** Removes the mirror and the files downloaded for it; the next refresh builds it again. */
-  mirrorClear: { args: Record<string, never>; result: MirrorStatusView }
+  mirrorClear: MirrorStatusView
   /** Sets the connection's disk limit in bytes, or (null) goes back to the default share of the free space. */
-  mirrorSetLimit: { args: { bytes: number | null }; result: MirrorStatusView }
+  mirrorSetLimit: MirrorStatusView
 }
 
-export interface RestoreArgs {
-  readonly table: string | null
-  readonly tier: RestoreTier
-  readonly days: number
-}
-
-export type ApiName = keyof ApiContract
-export type ArgsOf<N extends ApiName> = ApiContract[N]['args']
-export type ResultOf<N extends ApiName> = ApiContract[N]['result']
-
-type Check = (obj: Record<string, unknown>) => string | null
-
-const none: Check = (o) => (Object.keys(o).length === 0 ? null : 'this call takes no arguments')
-const onlyKeys = (o: Record<string, unknown>, keys: readonly string[]): string | null => {
-  const extra = Object.keys(o).filter((k) => !keys.includes(k))
-  return extra.length ? `unexpected argument ${extra.join(', ')}` : null
-}
-const id: Check = (o) => onlyKeys(o, ['id']) ?? (isConnectionId(o['id']) ? null : 'id must be a connection id (1 to 64 letters, digits, "-" or "_")')
-/** Field names that hold a secret; a connection never does (its static key's secret travels apart, in secretAccessKey). */
-const SECRET_LOOKING = /secret|password|passwd|token|private.?key|credential/i
-function secretLookingField(v: unknown, path: string): string | null {
-  if (typeof v !== 'object' || v === null) return null
-  for (const [k, x] of Object.entries(v)) {
-    if (k !== 'secretRef' && SECRET_LOOKING.test(k)) return `${path}${k}`
-    const deeper = secretLookingField(x, `${path}${k}.`)
-    if (deeper) return deeper
-  }
-  return null
-}
-const connectionInput: Check = (o) => {
-  const extra = onlyKeys(o, ['connection', 'secretAccessKey'])
-  if (extra) return extra
-  const c = o['connection']
-  const secretField = secretLookingField(c, '')
-  if (secretField)
-    return `connection: the field ${secretField} looks like a secret, and a connection is saved in plain text; a static key's secret goes in secretAccessKey (kept in the secret store)`
-  // A new connection has no id yet and a static key no secretRef yet: main assigns both.
-  const filled = typeof c === 'object' && c !== null ? { id: 'new', ...(c as object) } : c
-  const auth = (filled as { auth?: { kind?: string } } | null)?.auth
-  const withRef = auth?.kind === 'static' ? { ...(filled as object), auth: { secretRef: 'pending', ...auth } } : filled
-  const r = validateConnection(withRef)
-  if (!r.ok) return `connection: ${r.reason}`
-  const s = o['secretAccessKey']
-  if (s !== undefined && (typeof s !== 'string' || s.length > 1024)) return 'secretAccessKey must be a string'
-  return null
-}
+/** The longest timeline a call may ask for, in hours: 400 days (the service's cap). */
+export const TIMELINE_MAX_HOURS = 24 * 400
 
 const HOUR_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:00:00(\.000)?Z$/
-const asOf = (v: unknown): boolean => v === null || (typeof v === 'string' && HOUR_RE.test(v))
-const format = (v: unknown): boolean => v === 'csv' || v === 'parquet'
-const absPath = (v: unknown): boolean => typeof v === 'string' && v.length < 4096 && (v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v)) && !v.includes('\0')
-const sql = (v: unknown): boolean => typeof v === 'string' && v.trim().length > 0 && v.length <= 1_000_000
-const nullableNumber = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0)
+const none = v.strictObject({}, 'this call takes no arguments')
+const hour = (what: string) =>
+  v.pipe(v.string(`${what} must be an hour, YYYY-MM-DDTHH:00:00Z`), v.regex(HOUR_RE, `${what} must be an hour, YYYY-MM-DDTHH:00:00Z`))
+const AS_OF_WORDS = 'asOf must be null or an hour, YYYY-MM-DDTHH:00:00Z'
+const asOf = v.nullable(v.pipe(v.string(AS_OF_WORDS), v.regex(HOUR_RE, AS_OF_WORDS)))
+const format = v.picklist(['csv', 'parquet'], 'format must be csv or parquet')
+const absPath = v.pipe(
+  v.string('path must be an absolute file path'),
+  v.check((x) => x.length < 4096 && (x.startsWith('/') || /^[A-Za-z]:[\\/]/.test(x)) && !x.includes('\0'), 'path must be an absolute file path')
+)
+const sql = v.pipe(
+  v.string('sql must be a query'),
+  v.check((x) => x.trim().length > 0 && x.length <= 1_000_000, 'sql must be a query (at most 1,000,000 characters)')
+)
+const wholeNumber = (what: string, min: number, max: number) => v.pipe(v.number(what), v.integer(what), v.minValue(min, what), v.maxValue(max, what))
+const nullableCount = v.nullable(v.pipe(v.number('rows and ms must be null or a number'), v.finite(), v.minValue(0, 'rows and ms must not be negative')))
+const ID_WORDS = 'id must be a connection id (1 to 64 letters, digits, "-" or "_")'
+const connectionId = v.pipe(v.string(ID_WORDS), v.regex(CONNECTION_ID, ID_WORDS))
+const exportId = v.pipe(v.string('id must be an export id'), v.regex(/^[\w-]{1,64}$/, 'id must be an export id'))
+const TABLE_WORDS = 'table must be null (every table) or schema.table'
+const schemaTable = v.nullable(v.pipe(v.string(TABLE_WORDS), v.regex(/^[A-Za-z_]\w{0,127}\.[A-Za-z_]\w{0,127}$/, TABLE_WORDS)))
+const restoreArgs = v.strictObject({
+  table: schemaTable,
+  tier: v.picklist(RESTORE_TIERS, `tier must be one of ${RESTORE_TIERS.join(', ')}`),
+  days: wholeNumber(`days must be a whole number from 1 to ${RESTORE_MAX_DAYS}`, 1, RESTORE_MAX_DAYS)
+})
+const connectionInput = v.strictObject({
+  connection: ConnectionDraftSchema,
+  secretAccessKey: v.optional(v.pipe(v.string('secretAccessKey must be a string'), v.maxLength(1024, 'secretAccessKey must be at most 1024 characters')))
+})
+const byId = v.strictObject({ id: connectionId })
+const DDL_TABLE_WORDS = 'table must be null or a table name (schema.table or table)'
+const DATABASE_WORDS = 'database must be null or a name of letters, digits and _ (at most 128)'
 
-const restoreArgs: Check = (o) =>
-  onlyKeys(o, ['table', 'tier', 'days']) ??
-  (!(o['table'] === null || (typeof o['table'] === 'string' && /^[A-Za-z_]\w{0,127}\.[A-Za-z_]\w{0,127}$/.test(o['table'])))
-    ? 'table must be null (every table) or schema.table'
-    : !(RESTORE_TIERS as readonly unknown[]).includes(o['tier'])
-      ? `tier must be one of ${RESTORE_TIERS.join(', ')}`
-      : !(typeof o['days'] === 'number' && Number.isInteger(o['days']) && o['days'] >= 1 && o['days'] <= RESTORE_MAX_DAYS)
-        ? `days must be a whole number from 1 to ${RESTORE_MAX_DAYS}`
-        : null)
-
-const CHECKS: { readonly [N in ApiName]: Check } = {
+/** Each call's arguments: what a renderer sends, never trusted, parsed into exactly this (unknown fields refused). */
+const ARGS = {
   overview: none,
+  timeline: v.strictObject({ fromHours: wholeNumber(`fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`, 1, TIMELINE_MAX_HOURS) }),
+  hour: v.strictObject({ start: hour('start') }),
   connections: none,
-  awsProfiles: none,
-  refreshStatus: none,
-  refreshCancel: none,
-  timeline: (o) =>
-    onlyKeys(o, ['fromHours']) ??
-    (typeof o['fromHours'] === 'number' && Number.isInteger(o['fromHours']) && o['fromHours'] >= 1 && o['fromHours'] <= 24 * 800
-      ? null
-      : 'fromHours must be a whole number of hours from 1 to 19200'),
-  hour: (o) => onlyKeys(o, ['start']) ?? (typeof o['start'] === 'string' && HOUR_RE.test(o['start']) ? null : 'start must be an hour, YYYY-MM-DDTHH:00:00Z'),
-  connectionGet: id,
-  connectionOpen: id,
-  connectionDelete: id,
+  connectionGet: byId,
   connectionSave: connectionInput,
   connectionTest: connectionInput,
-  refresh: (o) => onlyKeys(o, ['full']) ?? (typeof o['full'] === 'boolean' ? null : 'full must be true or false'),
-  engineSource: (o) => onlyKeys(o, ['asOf']) ?? (asOf(o['asOf']) ? null : 'asOf must be null or an hour, YYYY-MM-DDTHH:00:00Z'),
+  connectionOpen: byId,
+  connectionDelete: byId,
+  awsProfiles: none,
+  refresh: v.strictObject({ full: v.boolean('full must be true or false') }),
+  refreshStatus: none,
+  refreshCancel: none,
+  engineSource: v.strictObject({ asOf }),
   exportDefaults: none,
-  chooseSavePath: (o) =>
-    onlyKeys(o, ['defaultName', 'format']) ??
-    (typeof o['defaultName'] === 'string' && /^[\w .()-]{1,200}$/.test(o['defaultName']) && format(o['format'])
-      ? null
-      : 'defaultName must be a plain file name and format csv or parquet'),
-  exportStart: (o) =>
-    onlyKeys(o, ['sql', 'format', 'path', 'overwrite', 'asOf']) ??
-    (!sql(o['sql'])
-      ? 'sql must be a query'
-      : !format(o['format'])
-        ? 'format must be csv or parquet'
-        : !absPath(o['path'])
-          ? 'path must be an absolute file path'
-          : typeof o['overwrite'] !== 'boolean'
-            ? 'overwrite must be true or false'
-            : !asOf(o['asOf'])
-              ? 'asOf must be null or an hour'
-              : null),
-  exportStatus: (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w-]{1,64}$/.test(o['id']) ? null : 'id must be an export id'),
-  exportCancel: (o) => onlyKeys(o, ['id']) ?? (typeof o['id'] === 'string' && /^[\w-]{1,64}$/.test(o['id']) ? null : 'id must be an export id'),
-  showInFolder: (o) => onlyKeys(o, ['path']) ?? (absPath(o['path']) ? null : 'path must be an absolute file path'),
+  chooseSavePath: v.strictObject({
+    defaultName: v.pipe(v.string(), v.regex(/^[\w .()-]{1,200}$/, 'defaultName must be a plain file name')),
+    format
+  }),
+  exportStart: v.strictObject({ sql, format, path: absPath, overwrite: v.boolean('overwrite must be true or false'), asOf }),
+  exportStatus: v.strictObject({ id: exportId }),
+  exportCancel: v.strictObject({ id: exportId }),
+  showInFolder: v.strictObject({ path: absPath }),
   history: none,
-  ddl: (o) =>
-    onlyKeys(o, ['engine', 'table', 'database']) ??
-    (o['engine'] !== 'athena' && o['engine'] !== 'bigquery'
-      ? 'engine must be athena or bigquery'
-      : !(o['table'] === null || (typeof o['table'] === 'string' && /^[A-Za-z_][\w.]{0,200}$/.test(o['table'])))
-        ? 'table must be null or a table name (schema.table or table)'
-        : !(o['database'] === null || (typeof o['database'] === 'string' && /^[A-Za-z_]\w{0,127}$/.test(o['database'])))
-          ? 'database must be null or a name of letters, digits and _ (at most 128)'
-          : null),
-  restorePlan: (o) => restoreArgs(o),
-  restoreStart: (o) => restoreArgs(o),
+  historyAdd: v.strictObject({ sql, rows: nullableCount, ms: nullableCount, error: v.nullable(v.string('error must be null or text')) }),
+  ddl: v.strictObject({
+    engine: v.picklist(['athena', 'bigquery'], 'engine must be athena or bigquery'),
+    table: v.nullable(v.pipe(v.string(DDL_TABLE_WORDS), v.regex(/^[A-Za-z_][\w.]{0,200}$/, DDL_TABLE_WORDS))),
+    database: v.nullable(v.pipe(v.string(DATABASE_WORDS), v.regex(/^[A-Za-z_]\w{0,127}$/, DATABASE_WORDS)))
+  }),
+  restorePlan: restoreArgs,
+  restoreStart: restoreArgs,
   restoreStatus: none,
   mirrorStatus: none,
   mirrorCancel: none,
   mirrorResume: none,
   mirrorClear: none,
-  mirrorSetLimit: (o) =>
-    onlyKeys(o, ['bytes']) ??
-    (o['bytes'] === null || (typeof o['bytes'] === 'number' && Number.isInteger(o['bytes']) && o['bytes'] >= 0 && o['bytes'] <= Number.MAX_SAFE_INTEGER)
-      ? null
-      : 'bytes must be null (the default) or a whole number of bytes'),
-  historyAdd: (o) =>
-    onlyKeys(o, ['sql', 'rows', 'ms', 'error']) ??
-    (sql(o['sql']) && nullableNumber(o['rows']) && nullableNumber(o['ms']) && (o['error'] === null || typeof o['error'] === 'string')
-      ? null
-      : 'a history entry needs sql, rows, ms and error')
+  mirrorSetLimit: v.strictObject({
+    bytes: v.nullable(wholeNumber('bytes must be null (the default) or a whole number of bytes', 0, Number.MAX_SAFE_INTEGER))
+  })
+} as const satisfies { readonly [N in keyof ApiResults]: v.GenericSchema }
+
+export type ApiName = keyof ApiResults
+export type ArgsOf<N extends ApiName> = v.InferOutput<(typeof ARGS)[N]>
+export type ResultOf<N extends ApiName> = ApiResults[N]
+export type RestoreArgs = ArgsOf<'restorePlan'>
+
+/** Field names that hold a secret; a connection never does (its static key's secret travels apart, in secretAccessKey). */
+const SECRET_LOOKING = /secret|password|passwd|token|private.?key|credential/i
+function secretLookingField(x: unknown, path: string): string | null {
+  if (typeof x !== 'object' || x === null) return null
+  for (const [k, y] of Object.entries(x)) {
+    if (k !== 'secretRef' && SECRET_LOOKING.test(k)) return `${path}${k}`
+    const deeper = secretLookingField(y, `${path}${k}.`)
+    if (deeper) return deeper
+  }
+  return null
 }
 
-export const API_NAMES = Object.keys(CHECKS) as readonly ApiName[]
+export const API_NAMES = Object.keys(ARGS) as readonly ApiName[]
 
-export const isApiName = (name: string): name is ApiName => Object.prototype.hasOwnProperty.call(CHECKS, name)
+export const isApiName = (name: string): name is ApiName => Object.prototype.hasOwnProperty.call(ARGS, name)
 
 /** Limits on any call's arguments, checked before their shape: the deepest argument (a connection's auth) is 3
  * levels down, the largest a 1,000,000-character SQL. */
@@ -478,8 +443,17 @@ export function validateArgs<N extends ApiName>(name: N, args: unknown): { ok: t
   if (!obj) return { ok: false, reason: 'arguments must be an object' }
   const tooBig = sizeProblem(obj)
   if (tooBig) return { ok: false, reason: `${name}: ${tooBig}` }
-  const reason = CHECKS[name](obj)
-  return reason === null ? { ok: true, args: obj as ArgsOf<N> } : { ok: false, reason: `${name}: ${reason}` }
+  // Said by name rather than dropped: a secret in a saved connection's fields would be written in plain text.
+  const secretField = name === 'connectionSave' || name === 'connectionTest' ? secretLookingField(obj['connection'], '') : null
+  if (secretField)
+    return {
+      ok: false,
+      reason: `${name}: connection: the field ${secretField} looks like a secret, and a connection is saved in plain text; a static key's secret goes in secretAccessKey (kept in the secret store)`
+    }
+  const r = v.safeParse(ARGS[name] as v.GenericSchema<unknown, ArgsOf<N>>, obj)
+  if (r.success) return { ok: true, args: r.output }
+  const where = r.issues[0]?.path?.map((p) => String(p.key)).join('.')
+  return { ok: false, reason: `${name}: ${where ? `${where}: ` : ''}${schemaReason(r.issues)}` }
 }
 
 /** The IPC channel of a call. */

@@ -2,7 +2,7 @@
 // hour a finding jumps to, and when the automatic refresh is due.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { API_NAMES, decodeCell, encodeCells, validateArgs } from '../../src/shared/api-contract'
+import { API_NAMES, TIMELINE_MAX_HOURS, decodeCell, encodeCells, validateArgs } from '../../src/shared/api-contract'
 import { isStale, nextAutoRefresh, switchInProgress } from '../../src/shared/schedule'
 import { CELL_STATES, type CellState, findingHour } from '../../src/shared/timeline'
 
@@ -43,6 +43,20 @@ describe('validateArgs', () => {
       expect(r.ok, `${name} ${JSON.stringify(args)}`).toBe(false)
       if (!r.ok) expect(r.reason.length).toBeGreaterThan(5)
     }
+  })
+  it('takes exactly what the service serves, and gives back the draft as parsed (no invented id or secretRef)', () => {
+    expect(validateArgs('timeline', { fromHours: TIMELINE_MAX_HOURS }).ok).toBe(true)
+    expect(validateArgs('timeline', { fromHours: TIMELINE_MAX_HOURS + 1 })).toEqual({
+      ok: false,
+      reason: `timeline: fromHours: fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`
+    })
+    const draft = validateArgs('connectionSave', {
+      connection: { name: 'x', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AK' }, notes: 'dropped' }
+    })
+    expect(draft).toEqual({
+      ok: true,
+      args: { connection: { name: 'x', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AK' } } }
+    })
   })
   it('never throws on arbitrary input', () => {
     fc.assert(

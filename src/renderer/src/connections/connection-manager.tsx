@@ -2,8 +2,8 @@
 // or local-folder connection with "Test connection", whose verdict can fill in the folder to use. A static S3
 // secret key is sent to main once, kept there (encrypted by the OS keychain), and never shown again.
 import { useEffect, useState } from 'react'
-import type { ConnectionVerdictView, ConnectionsView } from '../../../shared/api-contract'
-import type { ConnectionConfig } from '../../../shared/connection-config'
+import type { ConnectionInput, ConnectionVerdictView, ConnectionsView } from '../../../shared/api-contract'
+import type { ConnectionConfig, ConnectionDraft } from '../../../shared/connection-config'
 import { appStore } from '../store/use-app-store'
 import { parseBucketUrl } from '../../../shared/bucket-url'
 import { ConnectionVerdict } from './connection-verdict'
@@ -49,12 +49,14 @@ const EMPTY: Form = {
   projectId: ''
 }
 
-function toConfig(f: Form): ConnectionConfig {
+/** The form as a draft: main assigns a new connection's id and a static key's secretRef. */
+function toDraft(f: Form): ConnectionDraft {
   const name = f.name || (f.provider === 'local' ? f.path : `${f.bucket}/${f.prefix}`)
-  if (f.provider === 'local') return { id: f.id, name, provider: 'local', path: f.path }
+  const id = f.id ? { id: f.id } : {}
+  if (f.provider === 'local') return { ...id, name, provider: 'local', path: f.path }
   if (f.provider === 'gcs')
     return {
-      id: f.id,
+      ...id,
       name,
       provider: 'gcs',
       bucket: f.bucket,
@@ -67,10 +69,10 @@ function toConfig(f: Form): ConnectionConfig {
     f.s3Auth === 'profile'
       ? { kind: 'profile' as const, profile: f.profile }
       : f.s3Auth === 'static'
-        ? { kind: 'static' as const, accessKeyId: f.accessKeyId, secretRef: '' }
+        ? { kind: 'static' as const, accessKeyId: f.accessKeyId }
         : { kind: 'default' as const }
   return {
-    id: f.id,
+    ...id,
     name,
     provider: 's3',
     bucket: f.bucket,
@@ -111,16 +113,9 @@ function fromConfig(c: ConnectionConfig): Form {
   }
 }
 
-/** The config as the contract takes it: a static key's secretRef is assigned by main. */
-function input(f: Form): { connection: ConnectionConfig; secretAccessKey?: string } {
-  const c = toConfig(f)
-  const connection = (
-    c.provider === 's3' && c.auth.kind === 'static' ? { ...c, auth: { kind: 'static', accessKeyId: c.auth.accessKeyId } } : c
-  ) as ConnectionConfig
-  return {
-    connection: f.id ? connection : ({ ...connection, id: undefined } as unknown as ConnectionConfig),
-    ...(f.secretAccessKey ? { secretAccessKey: f.secretAccessKey } : {})
-  }
+/** What connectionSave and connectionTest take: the draft, and a secret typed into the form. */
+function input(f: Form): ConnectionInput {
+  return { connection: toDraft(f), ...(f.secretAccessKey ? { secretAccessKey: f.secretAccessKey } : {}) }
 }
 
 export function ConnectionManager({ view }: { view: ConnectionsView }): React.JSX.Element {
