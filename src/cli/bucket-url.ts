@@ -1,5 +1,6 @@
 // Turns the CLI's --bucket argument and credential options into a connection.
 import { resolve } from 'node:path'
+import { parseBucketUrl } from '../shared/bucket-url'
 import type { ConnectionConfig } from '../shared/connection-config'
 
 export interface CredentialFlags {
@@ -9,12 +10,12 @@ export interface CredentialFlags {
   readonly keyFile?: string
 }
 
-/** s3://bucket[/prefix] | gs://bucket[/prefix] | a local folder. */
+/** A bucket URL (src/shared/bucket-url.ts: s3://, s3a://, gs://, https://storage.googleapis.com/…) or a local folder. */
 export function connectionFromUrl(url: string, flags: CredentialFlags): ConnectionConfig {
-  const m = /^(s3|gs):\/\/([^/]+)\/?(.*)$/.exec(url)
-  if (!m) return { id: `local:${resolve(url)}`, name: url, provider: 'local', path: resolve(url) }
-  const [, scheme, bucket, prefix] = m as unknown as [string, string, string, string]
-  if (scheme === 's3') {
+  const parsed = parseBucketUrl(url)
+  if (!parsed) return { id: `local:${resolve(url)}`, name: url, provider: 'local', path: resolve(url) }
+  const { provider, bucket, prefix } = parsed
+  if (provider === 's3') {
     return {
       id: url,
       name: url,

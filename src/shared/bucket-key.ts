@@ -146,9 +146,14 @@ export function manifestKey(version: Version, date: string, hour: string | null)
     : `v2/_manifests/snapshot_date=${date}/snapshot_hour=${hour}/${MANIFEST_FILE}`
 }
 
+/** The key prefix of a table under one version's prefix: `v2/datamart_claudia/claudia_messages/`. */
+export function tablePrefix(t: { readonly schema: string; readonly table: string }, version: Version): string {
+  return `${version}/${t.schema}/${t.table}/`
+}
+
 /** The folder key a table's delivery uses, for the version, date and hour given (hour null in v1). */
 export function folderPrefix(t: { schema: string; table: string; mode: DeliveryMode }, version: Version, date: string, hour: string | null): string {
-  const base = `${version}/${t.schema}/${t.table}/`
+  const base = tablePrefix(t, version)
   if (t.mode === 'full') return version === 'v1' ? `${base}snapshot_date=${date}/` : `${base}snapshot_date=${date}/snapshot_hour=${hour}/`
   return version === 'v1' ? `${base}etl_date=${date}/` : `${base}etl_date=${date}/etl_hour=${hour}/`
 }

@@ -9,6 +9,7 @@ import { type GlobDialect, PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobS
 import { type MirroredSegment, selectSegments } from './mirror-plan'
 import { mirrorKey, mirrorLogicalSql, mirrorVersionsSql } from './mirror-sql'
 import { quoteIdent } from './sql-quote'
+import { errorMessage } from './error-message'
 
 /** What the views need of an engine: the CLI's (DuckDB-WASM in a Node worker) and the renderer's (in a browser worker). */
 export interface SqlEngine {
@@ -89,7 +90,7 @@ export async function createBucketViews(
       created.push(`${t.schema}.${t.table}`)
       if (leftOut) notes.push({ table: `${t.schema}.${t.table}`, message: leftOut })
     } catch (e) {
-      problems.push({ table: `${t.schema}.${t.table}`, message: (e as Error).message })
+      problems.push({ table: `${t.schema}.${t.table}`, message: errorMessage(e) })
       continue
     }
     if (t.mode === 'parts') {
@@ -101,7 +102,7 @@ export async function createBucketViews(
         created.push(`${t.table}__versions`)
         notes.push(...(await vendorPartitionColumns(engine, t)))
       } catch (e) {
-        problems.push({ table: `${t.table}__versions`, message: (e as Error).message })
+        problems.push({ table: `${t.table}__versions`, message: errorMessage(e) })
       }
     }
   }

@@ -1,8 +1,13 @@
 // Counts and sizes as words: "1 row", "1,115 rows", "2 files" (never "1 rows" or "file(s)"), "13.8 KB".
 
+/** A number as the views write it: thousands separated, the same on every machine ("1,115"). */
+export function numberText(n: number): string {
+  return n.toLocaleString('en')
+}
+
 /** A count with its noun in the right number (thousands separated). */
 export function countText(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`
+  return `${numberText(n)} ${n === 1 ? one : many}`
 }
 
 /** Sizes as the user reads them (1 decimal, decimal units, as the views' notes say them). */

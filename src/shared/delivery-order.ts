@@ -19,6 +19,13 @@ export function deliverySortKey(f: Pick<FolderRef, 'version' | 'partition'>): re
   return [rank(f), f.partition.date, f.partition.hour ?? '']
 }
 
+/** A folder's place in delivery order as one integer (the mirror's rank column): the same order as deliverySortKey. */
+export function deliveryOrderKey(f: Pick<FolderRef, 'version' | 'partition'>): number {
+  const [r, date, hour] = deliverySortKey(f)
+  if (r === 0) return 0
+  return r * 1e10 + Number(date.replaceAll('-', '')) * 100 + (hour === '' ? 0 : Number(hour))
+}
+
 /** Negative when a was delivered before b. Ties only for the same folder. */
 export function compareDelivery(a: FolderRef, b: FolderRef): number {
   const [ra, da, ha] = deliverySortKey(a)

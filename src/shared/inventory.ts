@@ -115,7 +115,7 @@ export function inventoryAt(inv: Inventory, now: number): Inventory {
 }
 
 /** A folder is ready when it holds _SUCCESS; one without it is in flight or failed and is never read. */
-export function isReady(f: Folder): boolean {
+export function isReady(f: Folder): f is Folder & { readonly marker: ListedObject } {
   return f.marker !== null
 }
 
@@ -147,7 +147,7 @@ function seen(inv: Inventory, opts: AsOf): Inventory {
 }
 
 function readyAsOf(f: Folder, opts: AsOf): boolean {
-  if (f.marker === null) return false
+  if (!isReady(f)) return false
   return opts.asOf === undefined || writtenAt(f.marker) <= opts.asOf
 }
 

@@ -1,7 +1,7 @@
 // Which prefixes to list, so that a year of hourly deliveries is listed as ~100 listings of about one page
 // each, all in parallel, and a refresh lists only what can have changed. Pure: the listing itself runs in
 // main (src/main/bucket/bucket-index.ts).
-import { parseKey } from './bucket-key'
+import { parseKey, tablePrefix } from './bucket-key'
 import { CATALOG } from './catalog'
 import { dateOf } from './dates'
 import { DAY_MS, FIRST_V2_DELIVERY, HOURLY_RETENTION_MS, HOUR_MS } from './schedule'
@@ -45,9 +45,9 @@ export function coldUnits(now: number): ListingUnit[] {
   out.push({ prefix: 'v1/_manifests/', replace: true })
   for (const ym of months) out.push({ prefix: `v2/_manifests/snapshot_date=${ym}`, replace: true })
   for (const t of CATALOG) {
-    out.push({ prefix: `v1/${t.schema}/${t.table}/`, replace: true })
-    if (t.mode === 'full') out.push({ prefix: `v2/${t.schema}/${t.table}/`, replace: true })
-    else for (const ym of months) out.push({ prefix: `v2/${t.schema}/${t.table}/etl_date=${ym}`, replace: true })
+    out.push({ prefix: tablePrefix(t, 'v1'), replace: true })
+    if (t.mode === 'full') out.push({ prefix: tablePrefix(t, 'v2'), replace: true })
+    else for (const ym of months) out.push({ prefix: `${tablePrefix(t, 'v2')}etl_date=${ym}`, replace: true })
   }
   return out
 }

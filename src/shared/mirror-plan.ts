@@ -5,18 +5,10 @@
 // ready, a new hour of the day) is.
 import type { FolderRef } from './bucket-key'
 import { CATALOG, type CatalogTable } from './catalog'
-import { compareFileNames } from './delivery-order'
+import { compareFileNames, deliveryOrderKey } from './delivery-order'
 import { type AsOf, type Folder, type Inventory, readyPartsFolders, writtenAt } from './inventory'
 import { identityTag, objectIdentity } from './identity-tag'
 import { isArchived, type ListedObject } from './listing'
-
-/** A folder's place in delivery order as one integer: `__initial__` < v1 by date < v2 by date and hour. */
-export function deliveryOrderKey(f: FolderRef): number {
-  const p = f.partition
-  if (p.kind === 'etl' && p.initial) return 0
-  const day = Number(p.date.replaceAll('-', ''))
-  return (f.version === 'v1' ? 1 : 2) * 1e10 + day * 100 + (p.hour === null ? 0 : Number(p.hour))
-}
 
 export interface SegmentFile {
   readonly object: ListedObject

@@ -7,7 +7,7 @@ import { deliveryInstant } from './delivery-order'
 import { countText } from './counts'
 import { durationText } from './durations'
 import { unreadableNote } from './bucket-views'
-import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt, unreadableLeftOut } from './inventory'
+import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt, isReady, unreadableLeftOut } from './inventory'
 import { isArchived } from './listing'
 import { type ParsedManifest, parseManifest } from './manifest'
 import {
@@ -155,7 +155,7 @@ function buildIndex(inv: Inventory): Index {
     }
     const table = f.ref.table
     cells.set(cellKey(table, at), f)
-    if (f.marker === null) continue
+    if (!isReady(f)) continue
     if (f.ref.mode === 'full') {
       const dk = `${table}|${f.ref.partition.date}`
       lastReadyOfDay.set(dk, Math.max(lastReadyOfDay.get(dk) ?? -Infinity, at))
@@ -259,7 +259,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       const saysPending = listedIn('pending', c) !== undefined
       const saysMissing = listedIn('missing', c) !== undefined || (c.mode === 'full' && saysPending)
       const partial = folder && !folder.marker ? ` ${folder.ref.prefix} exists without _SUCCESS and is never read.` : ''
-      if (folder?.marker) {
+      if (folder && isReady(folder)) {
         const at = Date.parse(folder.marker.lastModified)
         state = at > t + DUE_AFTER_MS ? 'late' : 'ready'
         if (state === 'late')

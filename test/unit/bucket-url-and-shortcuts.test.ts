@@ -1,7 +1,8 @@
 // A bucket URL pasted into the bucket field becomes kind, bucket and prefix; the menu's shortcuts in a browser.
 import { describe, expect, it } from 'vitest'
 import { shortcutCommand } from '../../src/renderer/src/common/menu-shortcuts'
-import { parseBucketUrl } from '../../src/renderer/src/connections/bucket-url'
+import { parseBucketUrl, providerOfLocation } from '../../src/shared/bucket-url'
+import { connectionFromUrl } from '../../src/cli/bucket-url'
 
 describe('bucket URL pasted as a bucket', () => {
   it('splits s3://, gs:// and storage.googleapis.com URLs; the prefix ends in a slash or is empty', () => {
@@ -34,5 +35,18 @@ describe('menu shortcuts in a browser', () => {
     expect(shortcutCommand(key('k'))).toBeNull()
     expect(shortcutCommand(key('f', { ctrlKey: true }))).toBeNull()
     expect(shortcutCommand(key('k', { ctrlKey: true, altKey: true }))).toBeNull()
+  })
+})
+
+describe('the CLI reads --bucket with the same parser as the connection form', () => {
+  it('takes s3a://, any case and the Cloud Storage https form, and a local folder otherwise', () => {
+    const s3 = connectionFromUrl('S3A://Vendor-Export/exports', {})
+    expect(s3).toMatchObject({ provider: 's3', bucket: 'Vendor-Export', prefix: 'exports/' })
+    const gcs = connectionFromUrl('https://storage.googleapis.com/vendor/exports/', {})
+    expect(gcs).toMatchObject({ provider: 'gcs', bucket: 'vendor', prefix: 'exports/' })
+    expect(connectionFromUrl('gs://vendor', {})).toMatchObject({ provider: 'gcs', bucket: 'vendor', prefix: '' })
+    expect(connectionFromUrl('./some/folder', {})).toMatchObject({ provider: 'local' })
+    expect(providerOfLocation('gs://vendor/exports/')).toBe('gcs')
+    expect(providerOfLocation('/home/me/bucket')).toBeNull()
   })
 })

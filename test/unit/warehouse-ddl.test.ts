@@ -7,7 +7,7 @@ import { compareDelivery } from '../../src/shared/delivery-order'
 import { CATALOG, qualifiedName } from '../../src/shared/catalog'
 import { buildInventory } from '../../src/shared/inventory'
 import type { ListedObject } from '../../src/shared/listing'
-import { parseDuckDbType } from '../../src/shared/warehouse-ddl/column-types'
+import { parseDuckDbTypeName as parseDuckDbType } from '../../src/shared/duckdb-type-name'
 import { type WarehouseDdlInput, copyKey, warehouseDdl, warehouseLocation } from '../../src/shared/warehouse-ddl/warehouse-ddl'
 
 const at = (iso: string): string => new Date(Date.parse(iso)).toISOString()

@@ -10,6 +10,7 @@ import type { ListedObject } from '../../shared/listing'
 import { type IndexedUnit, type ListingUnit, coldUnits, coveredBy, refreshUnits } from '../../shared/listing-plan'
 import { type BucketError, bucketError, classifyFsError } from './bucket-errors'
 import type { BucketProvider } from './bucket-provider'
+import { tablePrefix } from '../../shared/bucket-key'
 
 export interface BucketIndex {
   readonly location: string
@@ -205,7 +206,7 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
       listUnit(unit)
     }
     // Depth 0 is the root, 1 a version, 2 a schema, 3 a table (or v2/_manifests/), whose folders are partitions.
-    const separately = new Set(CATALOG.filter((c) => c.mode === 'parts').map((c) => `v2/${c.schema}/${c.table}/`))
+    const separately = new Set(CATALOG.filter((c) => c.mode === 'parts').map((c) => tablePrefix(c, 'v2')))
     const discover = (prefix: string, depth: number): void =>
       run.spawn(prefix, async (p) => {
         const { objects: direct, prefixes } = await run.delimited(p)
@@ -225,7 +226,7 @@ export async function refreshBucketIndex(provider: BucketProvider, previous: Buc
         }
       })
     discover('', 0)
-    for (const t of CATALOG.filter((c) => c.mode === 'parts')) discover(`v2/${t.schema}/${t.table}/`, 3)
+    for (const t of CATALOG.filter((c) => c.mode === 'parts')) discover(tablePrefix(t, 'v2'), 3)
     discover('v2/_manifests/', 3)
   }
   await run.settle()

@@ -3,6 +3,7 @@
 // correct reader must find: expected.json.
 import { type CellValue, DEMO_TABLES, type DemoTable, TENANTS, plausibleValue, sentence } from './demo-tables'
 import { Random } from './random'
+import { tablePrefix } from '../../shared/bucket-key'
 
 const HOUR = 3_600_000
 const MIN = 60_000
@@ -167,7 +168,7 @@ function tableByName(name: string): DemoTable {
 }
 
 function prefixOf(t: DemoTable, d: Delivery): string {
-  const base = `${d.kind === 'v2' ? 'v2' : 'v1'}/${t.schema}/${t.table}/`
+  const base = tablePrefix(t, d.kind === 'v2' ? 'v2' : 'v1')
   if (t.mode === 'full') return d.kind === 'v2' ? `${base}snapshot_date=${d.date}/snapshot_hour=${d.hour}/` : `${base}snapshot_date=${d.date}/`
   if (d.kind === 'initial') return `${base}etl_date=__initial__/`
   return d.kind === 'v2' ? `${base}etl_date=${d.date}/etl_hour=${d.hour}/` : `${base}etl_date=${d.date}/`

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import { DEMO_TABLES, type DemoTable } from './demo-tables'
 import { type DemoOptions, type DemoPlan, planDemoBucket } from './demo-plan'
 import { LOCAL_METADATA_DIR, STORAGE_CLASS_SIDECAR } from '../bucket/local-sidecar'
+import { tablePrefix } from '../../shared/bucket-key'
 
 export interface WrittenDemo {
   /** The bucket folder (what a connection opens). */
@@ -56,7 +57,7 @@ async function loadRows(conn: DuckDBConnection, t: DemoTable, plan: DemoPlan): P
 }
 
 function prefixKey(t: DemoTable, d: { kind: string; date: string; hour: string | null }): string {
-  const base = `${d.kind === 'v2' ? 'v2' : 'v1'}/${t.schema}/${t.table}/`
+  const base = tablePrefix(t, d.kind === 'v2' ? 'v2' : 'v1')
   if (d.kind === 'initial') return `${base}etl_date=__initial__/`
   return d.kind === 'v2' ? `${base}etl_date=${d.date}/etl_hour=${d.hour}/` : `${base}etl_date=${d.date}/`
 }

@@ -10,6 +10,7 @@ import { CATALOG } from '../../shared/catalog'
 import { selectSegments } from '../../shared/mirror-plan'
 import type { Mirror } from '../mirror/mirror'
 import { NativeEngine } from './native-engine'
+import { tablePrefix } from '../../shared/bucket-key'
 
 export interface BucketEngine {
   readonly engine: NativeEngine
@@ -51,8 +52,7 @@ export async function openBucketEngine(
     const sel = selectSegments(inventory, t, segments, opts)
     return sel.ok && sel.segments.length > 0
   })
-  const fromMirror = (key: string): boolean =>
-    mirrored.some((t) => key.startsWith(`v1/${t.schema}/${t.table}/`) || key.startsWith(`v2/${t.schema}/${t.table}/`))
+  const fromMirror = (key: string): boolean => mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
   const paths = new Map<string, string>()
   const failed = new Map<string, string>()
   // Progress adds up over the rounds (a fallback copy is a second, small round).

@@ -1,105 +1,12 @@
-// DuckDB's type names (as DESCRIBE prints them) read into a tree and written as Athena (Hive DDL) and BigQuery
-// types. Hand-written: a type name is a small grammar and no maintained package reads DuckDB's; main and the
-// tests get the names from DuckDB itself.
-
-export type ColumnType =
-  | { readonly kind: 'scalar'; readonly name: string }
-  | { readonly kind: 'decimal'; readonly width: number; readonly scale: number }
-  | { readonly kind: 'list'; readonly element: ColumnType }
-  | { readonly kind: 'struct'; readonly fields: readonly { readonly name: string; readonly type: ColumnType }[] }
-  | { readonly kind: 'map'; readonly key: ColumnType; readonly value: ColumnType }
+// DuckDB's type names (read by src/shared/duckdb-type-name.ts) written as Athena (Hive DDL) and BigQuery types;
+// main and the tests get the names from DuckDB itself.
+import { type DuckDbType, parseDuckDbTypeName } from '../duckdb-type-name'
 
 /** A column of a logical table as DuckDB describes it. */
 export interface ColumnSpec {
   readonly name: string
   /** DuckDB's type name, e.g. BIGINT, DECIMAL(18,3), VARCHAR[], STRUCT(a INTEGER, "b c" VARCHAR), MAP(VARCHAR, BIGINT). */
   readonly type: string
-}
-
-/** Reads a DuckDB type name; null when it is not one this reader knows (the caller says so and falls back). */
-export function parseDuckDbType(text: string): ColumnType | null {
-  let i = 0
-  const s = text.trim()
-  const space = (): void => {
-    while (s[i] === ' ') i++
-  }
-  const ident = (): string | null => {
-    space()
-    if (s[i] === '"') {
-      let out = ''
-      for (i++; i < s.length; i++) {
-        if (s[i] === '"' && s[i + 1] === '"') {
-          out += '"'
-          i++
-        } else if (s[i] === '"') {
-          i++
-          return out
-        } else out += s[i]
-      }
-      return null
-    }
-    const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(i))
-    if (!m) return null
-    i += m[0].length
-    return m[0]
-  }
-  const expect = (c: string): boolean => {
-    space()
-    if (s[i] !== c) return false
-    i++
-    return true
-  }
-  const type = (): ColumnType | null => {
-    space()
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(i))?.[0]
-    if (!word) return null
-    i += word.length
-    const upper = word.toUpperCase()
-    let t: ColumnType | null
-    if (upper === 'STRUCT') {
-      if (!expect('(')) return null
-      const fields: { name: string; type: ColumnType }[] = []
-      do {
-        const name = ident()
-        const ft = name === null ? null : type()
-        if (name === null || ft === null) return null
-        fields.push({ name, type: ft })
-      } while (expect(','))
-      t = expect(')') ? { kind: 'struct', fields } : null
-    } else if (upper === 'MAP') {
-      const key = expect('(') ? type() : null
-      const value = key && expect(',') ? type() : null
-      t = key && value && expect(')') ? { kind: 'map', key, value } : null
-    } else if (upper === 'DECIMAL' || upper === 'NUMERIC') {
-      const m = /^\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)/.exec(s.slice(i))
-      if (m) i += m[0].length
-      t = { kind: 'decimal', width: m ? Number(m[1]) : 18, scale: m ? Number(m[2]) : 3 }
-    } else if (upper === 'ENUM' || upper === 'UNION') {
-      // Their arguments are read over; an ENUM is a string, a UNION has no counterpart (scalar, said by the writer).
-      let depth = 0
-      for (; i < s.length; i++) {
-        if (s[i] === "'") i = s.indexOf("'", i + 1)
-        else if (s[i] === '(') depth++
-        else if (s[i] === ')' && --depth === 0) break
-      }
-      i++
-      t = { kind: 'scalar', name: upper }
-    } else {
-      // Multi-word names: TIMESTAMP WITH TIME ZONE, DOUBLE PRECISION.
-      const tail = /^ WITH TIME ZONE/i.exec(s.slice(i)) ?? /^ PRECISION/i.exec(s.slice(i))
-      if (tail) i += tail[0].length
-      t = { kind: 'scalar', name: tail ? `${upper}${tail[0].toUpperCase()}` : upper }
-    }
-    // T[] (a list) and T[n] (a fixed-size array): both are repeated values to the warehouses.
-    while (t && /^\s*\[\d*\]/.test(s.slice(i))) {
-      i += (/^\s*\[\d*\]/.exec(s.slice(i)) as RegExpExecArray)[0].length
-      t = { kind: 'list', element: t }
-    }
-    return t
-  }
-  const t = type()
-  space()
-  return t && i === s.length ? t : null
 }
 
 /** What a writer gives: the type, and what the warehouse reads differently from DuckDB (null when nothing). */
@@ -169,9 +76,9 @@ export const hiveName = (name: string): string => `\`${name.replaceAll('`', '``'
 
 /** The Athena (Hive DDL) type of a DuckDB type name. */
 export function hiveType(duckdbType: string): WrittenType {
-  const t = parseDuckDbType(duckdbType)
+  const t = parseDuckDbTypeName(duckdbType)
   const caveats: string[] = []
-  const write = (x: ColumnType): string => {
+  const write = (x: DuckDbType): string => {
     switch (x.kind) {
       case 'decimal':
         return `decimal(${x.width},${x.scale})`
@@ -201,9 +108,9 @@ export function hiveType(duckdbType: string): WrittenType {
 /** The BigQuery (GoogleSQL) type of a DuckDB type name. BigQuery has no MAP (Parquet maps read as repeated key/value
  * records) and no array of arrays. */
 export function bigQueryType(duckdbType: string): WrittenType {
-  const t = parseDuckDbType(duckdbType)
+  const t = parseDuckDbTypeName(duckdbType)
   const caveats: string[] = []
-  const write = (x: ColumnType): string => {
+  const write = (x: DuckDbType): string => {
     switch (x.kind) {
       case 'decimal':
         // NUMERIC holds 29 digits before the point and 9 after; BIGNUMERIC more.

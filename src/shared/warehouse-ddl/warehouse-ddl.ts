@@ -1,12 +1,12 @@
 // The vendor's rules as Athena / Glue and BigQuery definitions, ready to paste: an external table per table and
 // prefix (v1, v2), and a view per table with the app's logical table (latest copy; newest version of each row).
 // The order is the core's (deliverySortKey); the engines only sort by it. What SQL cannot know is said in notes.
-import { INITIAL, SUCCESS_MARKER } from '../bucket-key'
+import { INITIAL, SUCCESS_MARKER, tablePrefix } from '../bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from '../catalog'
 import type { ConnectionConfig } from '../connection-config'
 import { dateOf } from '../dates'
 import { deliverySortKey } from '../delivery-order'
-import { type Folder, type Inventory, latestReady, versionAt } from '../inventory'
+import { type Folder, type Inventory, isReady, latestReady, versionAt } from '../inventory'
 import { isArchived } from '../listing'
 import { PARTITION_COLUMNS } from '../logical-table-sql'
 import { FIRST_V2_DELIVERY } from '../schedule'
@@ -171,7 +171,7 @@ function render(d: WarehouseDialect, input: WarehouseDdlInput, root: string, sta
 function unreadyFolders(inv: Inventory, t: CatalogTable, latest: Folder | null): Folder[] {
   const out: Folder[] = []
   for (const f of inv.folders.values()) {
-    if (f.ref.schema !== t.schema || f.ref.table !== t.table || f.marker !== null || f.dataFiles.length === 0) continue
+    if (f.ref.schema !== t.schema || f.ref.table !== t.table || isReady(f) || f.dataFiles.length === 0) continue
     if (t.mode === 'parts' || !latest || copyKey(f.ref) > copyKey(latest.ref)) out.push(f)
   }
   return out.sort((a, b) => (a.ref.prefix < b.ref.prefix ? -1 : 1))
@@ -205,7 +205,7 @@ function tableStatements(d: WarehouseDialect, input: WarehouseDdlInput, t: Catal
   const caveats = new Set<string>()
   const external = (version: 'v1' | 'v2', partitions: ExternalTableSpec['partitions']): string => {
     const name = `${t.table}_${version}`
-    const e = d.externalTable({ database: db, name, columns, location: `${root}${version}/${t.schema}/${t.table}/`, partitions })
+    const e = d.externalTable({ database: db, name, columns, location: `${root}${tablePrefix(t, version)}`, partitions })
     for (const c of e.caveats) caveats.add(c)
     statements.push({ dialect: d.ddlDialect, table: qn, kind: 'external_table', creates: `${db}.${name}`, sql: e.sql })
     return name

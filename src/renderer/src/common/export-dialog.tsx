@@ -2,7 +2,7 @@
 // the same views), into a temporary file renamed when complete: it is whole or absent. Progress and cancel;
 // "Show in folder" when done (desktop). In a browser there is no native dialog: the path is typed.
 import { useEffect, useState } from 'react'
-import { countText } from '../../../shared/counts'
+import { countText, formatBytes } from '../../../shared/counts'
 import { appStore, useApp } from '../store/use-app-store'
 import dialogCss from './dialog.module.css'
 import css from './export-dialog.module.css'
@@ -83,9 +83,9 @@ export function ExportDialog(): React.JSX.Element | null {
           <span data-testid="export-status" data-done={job?.done ? 'true' : 'false'} role="status">
             {/* DuckDB's own progress rarely moves for a COPY of a logical table: the bytes written always do. */}
             {job?.running
-              ? `Exporting… ${(job.bytes / 1e6).toFixed(1)} MB written${job.percent !== null ? `, ${Math.round(job.percent)}%` : ''}${job.rows > 0 ? `, ${countText(job.rows, 'row')} read` : ''}`
+              ? `Exporting… ${formatBytes(job.bytes)} written${job.percent !== null ? `, ${Math.round(job.percent)}%` : ''}${job.rows > 0 ? `, ${countText(job.rows, 'row')} read` : ''}`
               : job?.done
-                ? `Saved ${countText(job.rows, 'row')} to ${job.path} (${(job.bytes / 1e6).toFixed(1)} MB)`
+                ? `Saved ${countText(job.rows, 'row')} to ${job.path} (${formatBytes(job.bytes)})`
                 : (job?.error ?? '')}
           </span>
           {job?.done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}

@@ -5,10 +5,11 @@ import { useEffect, useState } from 'react'
 import type { ConnectionVerdictView, ConnectionsView } from '../../../shared/api-contract'
 import type { ConnectionConfig } from '../../../shared/connection-config'
 import { appStore } from '../store/use-app-store'
-import { parseBucketUrl } from './bucket-url'
+import { parseBucketUrl } from '../../../shared/bucket-url'
 import { ConnectionVerdict } from './connection-verdict'
 import dialogCss from '../common/dialog.module.css'
 import css from './connection-manager.module.css'
+import { errorMessage } from '../../../shared/error-message'
 
 type Provider = ConnectionConfig['provider']
 
@@ -144,7 +145,7 @@ export function ConnectionManager({ view }: { view: ConnectionsView }): React.JS
     try {
       await f()
     } catch (e) {
-      setError((e as Error).message)
+      setError(errorMessage(e))
     } finally {
       setBusy(null)
     }

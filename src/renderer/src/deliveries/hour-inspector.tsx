@@ -3,15 +3,13 @@
 // timeline, kept in view (sticky) and scrolled to when it opens; focused when opened from outside the timeline.
 import { useEffect, useRef } from 'react'
 import type { HourDetail } from '../../../shared/api-contract'
-import { countText } from '../../../shared/counts'
+import { countText, formatBytes } from '../../../shared/counts'
 import { timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'
 import { tokenVar } from '../common/css-tokens'
 import { STATE_STYLE } from './cell-states'
 import { KIND_WORDS, MANIFEST_WORDS } from './finding-words'
 import css from './hour-inspector.module.css'
-
-const kb = (n: number): string => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`)
 
 export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose: () => void }): React.JSX.Element {
   const panel = useRef<HTMLElement | null>(null)
@@ -115,7 +113,7 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
                 {t.files.length === 0 ? <span className={css.noFiles}>{t.prefix} (no files)</span> : null}
                 {t.files.map((f) => (
                   <div key={f.key}>
-                    {f.key.slice(f.key.lastIndexOf('/') + 1)} · {kb(f.size)} · {at(f.lastModified)} · {f.storageClass ?? 'STANDARD'}
+                    {f.key.slice(f.key.lastIndexOf('/') + 1)} · {formatBytes(f.size)} · {at(f.lastModified)} · {f.storageClass ?? 'STANDARD'}
                     {f.rows !== null ? ` · ${countText(f.rows, 'row')}` : ''}
                     {f.rowsError ? <span className={css.rowsError}> · {f.rowsError}</span> : null}
                   </div>

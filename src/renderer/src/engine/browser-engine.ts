@@ -9,6 +9,7 @@ import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url'
 import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url'
 import type { SqlEngine } from '../../../shared/bucket-views'
 import { registeredNamesToKeys } from '../../../shared/logical-table-sql'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface BrowserEngine extends SqlEngine {
   query(sql: string): Promise<Record<string, unknown>[]>
@@ -103,7 +104,7 @@ export async function startBrowserEngine(urlOf: (key: string) => string, opts: {
       try {
         reader = await conn.send(sql)
       } catch (e) {
-        throw new Error(withKeys((e as Error).message))
+        throw new Error(withKeys(errorMessage(e)))
       }
       let n = 0
       for await (const batch of reader) {

@@ -4,6 +4,7 @@
 import { type TypeShape, parseDuckDbType, varcharShapeSql } from '../common/duckdb-type'
 import { displayText } from '../common/format-value'
 import { quoteIdent } from '../../../shared/sql-quote'
+import { errorMessage } from '../../../shared/error-message'
 
 /** Runs one statement on the engine and returns its rows (the session's queue, or an engine in a test page). */
 export type RunSql = (sql: string) => Promise<Record<string, unknown>[]>
@@ -119,7 +120,7 @@ async function materializeFrom(run: RunSql, sql: string, userSql: string): Promi
   try {
     await run(`CREATE TEMP TABLE ${quoteIdent(table)} AS\n${sql}`)
   } catch (e) {
-    const msg = (e as Error).message
+    const msg = errorMessage(e)
     throw new QueryError(msg, errorPosition(msg, userSql, 1))
   }
   const ms = performance.now() - started
@@ -140,7 +141,7 @@ export async function runQueryOn(run: RunSql, userSql: string): Promise<ResultSe
     try {
       await run(sql)
     } catch (e) {
-      const msg = (e as Error).message
+      const msg = errorMessage(e)
       throw new QueryError(msg, errorPosition(msg, sql, 0))
     }
     return new ResultSet(run, '', [], 0, userSql, performance.now() - started)

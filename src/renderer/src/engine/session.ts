@@ -13,6 +13,7 @@ import { buildInventory } from '../../../shared/inventory'
 import type { BrowserEngine } from './browser-engine'
 import { type ResultSet, runQueryOn } from './result-set'
 import { guardForWasm } from './wasm-readable-files'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface ViewsState extends ViewsResult {
   readonly source: EngineSource
@@ -298,7 +299,7 @@ export class QuerySession {
     const gate = rebuilt.then(
       () => this.emit({ kind: 'restarted', reason }),
       (err: unknown) => {
-        this.emit({ kind: 'restart_failed', reason, message: (err as Error).message })
+        this.emit({ kind: 'restart_failed', reason, message: errorMessage(err) })
       }
     )
     this.gate = gate

@@ -7,6 +7,7 @@
 // registration or view fails as a problem with this message, and goes on with the next table.
 import type { SqlEngine } from '../../../shared/bucket-views'
 import { quoteIdent, quoteLiteral } from '../../../shared/sql-quote'
+import { errorMessage } from '../../../shared/error-message'
 
 interface SchemaRow {
   readonly file_name: string
@@ -141,7 +142,7 @@ export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<R
       try {
         return await engine.query(sql)
       } catch (e) {
-        const message = (e as Error).message
+        const message = errorMessage(e)
         const view = /^CREATE OR REPLACE VIEW (\S+)/.exec(sql)?.[1]?.replace(/"/g, '')
         if (current && view && /filename|file_row_number/.test(message)) {
           for (const column of RESERVED) {

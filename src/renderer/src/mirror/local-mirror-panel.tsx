@@ -2,7 +2,7 @@
 // Cancel, Resume after a cancel or the limit, and on demand its disk use per table, its limit and "Clear the mirror"
 // (confirmed inline). For the table picked, it says whether it reads the mirror or, not mirrored yet, the bucket's files.
 import { useEffect, useState } from 'react'
-import { formatBytes } from '../../../shared/counts'
+import { formatBytes, numberText } from '../../../shared/counts'
 import { appStore, useApp } from '../store/use-app-store'
 import { mirrorProgressWords, mirrorStateWords, mirrorUsageWords, tableMirrorNote, tablePercent } from './mirror-words'
 import styles from './local-mirror-panel.module.css'
@@ -89,9 +89,9 @@ export function LocalMirrorPanel(): React.JSX.Element | null {
                 <tr key={t.table} data-table={t.table}>
                   <td>{t.table}</td>
                   <td className={styles.num}>
-                    {t.folders.toLocaleString('en')} of {t.foldersTotal.toLocaleString('en')} ({tablePercent(t)}%)
+                    {numberText(t.folders)} of {numberText(t.foldersTotal)} ({tablePercent(t)}%)
                   </td>
-                  <td className={styles.num}>{t.segments.toLocaleString('en')}</td>
+                  <td className={styles.num}>{numberText(t.segments)}</td>
                   <td className={styles.num}>{formatBytes(t.bytes)}</td>
                 </tr>
               ))}

@@ -19,6 +19,7 @@ import { SQL_PANE } from '../store/query-slice'
 import { appStore, useApp } from '../store/use-app-store'
 import { AsOfPicker } from './as-of-picker'
 import css from './sql-pane.module.css'
+import { errorMessage } from '../../../shared/error-message'
 
 const THEME = EditorView.theme({
   '&': { fontSize: 'var(--font-md)', border: '1px solid var(--color-border)', borderRadius: 'var(--radius-md)' },
@@ -91,7 +92,7 @@ export function SqlPane(): React.JSX.Element {
         if (stop) return
         setSchema(s)
       } catch (e) {
-        if (!stop) setError({ message: (e as Error).message, where: null })
+        if (!stop) setError({ message: errorMessage(e), where: null })
       }
     })()
     return () => {
@@ -149,7 +150,7 @@ export function SqlPane(): React.JSX.Element {
       void addHistory({ sql: text, rows: r.rowCount, ms: Math.round(performance.now() - since), error: null })
     } catch (e) {
       const pos = e instanceof QueryError ? e.position : null
-      let message = (e as Error).message
+      let message = errorMessage(e)
       // An error leaves no result behind: the old one would read as this query's.
       setResult((old) => {
         if (old) void old.drop()
@@ -212,7 +213,7 @@ export function SqlPane(): React.JSX.Element {
       setResult(r)
     } catch (e) {
       if (cancelAsked.current) setEnded(`Sorting cancelled after ${durationText(performance.now() - since)}.`)
-      else setError({ message: (e as Error).message, where: null })
+      else setError({ message: errorMessage(e), where: null })
     } finally {
       setRunning(null)
     }

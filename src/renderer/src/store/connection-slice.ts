@@ -5,6 +5,7 @@ import type { ConnectionInput, ConnectionVerdictView, ConnectionsView, RefreshSt
 import type { ConnectionConfig } from '../../../shared/connection-config'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, StoreDeps } from './app-store'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface ConnectionSlice {
   readonly connections: ConnectionsView | null
@@ -52,7 +53,7 @@ export const createConnectionSlice =
       refreshStatus: null,
       error: null,
       shownGeneration: -1,
-      fail: (e) => set({ error: e instanceof Error ? e.message : String(e) }),
+      fail: (e) => set({ error: errorMessage(e) }),
       loadConnections: async () => {
         try {
           set({ connections: await api.call('connections', {}) })

@@ -3,6 +3,7 @@
 import type { ExportJob } from '../../../shared/api-contract'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, StoreDeps } from './app-store'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface ExportRequest {
   readonly sql: string
@@ -31,7 +32,7 @@ export const createExportSlice =
   (deps: StoreDeps): StateCreator<AppState, [], [], ExportSlice> =>
   (set, get) => {
     const { api } = deps
-    const failed = (e: unknown): void => set({ exportError: e instanceof Error ? e.message : String(e) })
+    const failed = (e: unknown): void => set({ exportError: errorMessage(e) })
     // Main pushes the job's progress and its end; the store listens for its whole life (one export at a time).
     api.subscribe('exportProgress', (job) => get().applyExportJob(job))
     return {

@@ -4,6 +4,7 @@
 import type { MirrorStatusView } from '../../../shared/api-contract'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, StoreDeps } from './app-store'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface MirrorSlice {
   readonly mirror: MirrorStatusView | null
@@ -31,7 +32,7 @@ export const createMirrorSlice =
         set({ mirrorError: null })
         get().applyMirrorStatus(await run())
       } catch (e) {
-        set({ mirrorError: e instanceof Error ? e.message : String(e) })
+        set({ mirrorError: errorMessage(e) })
       }
     }
     return {

@@ -5,6 +5,7 @@ import type { RestorePlanView, RestoreStatusView } from '../../../shared/api-con
 import type { RestoreTier } from '../../../shared/restore-plan'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, StoreDeps } from './app-store'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface RestoreChoice {
   /** "schema.table", or null for every table. */
@@ -38,7 +39,7 @@ export const createRestoreSlice =
   (deps: StoreDeps): StateCreator<AppState, [], [], RestoreSlice> =>
   (set, get) => {
     const { api } = deps
-    const failed = (e: unknown): void => set({ restoreError: e instanceof Error ? e.message : String(e) })
+    const failed = (e: unknown): void => set({ restoreError: errorMessage(e) })
     api.subscribe('restoreProgress', (s) => get().applyRestoreStatus(s))
     const planDialog = async (choice: RestoreChoice): Promise<void> => {
       set((s) => ({ restoreDialog: s.restoreDialog ? { ...s.restoreDialog, choice } : s.restoreDialog, restoreError: null }))

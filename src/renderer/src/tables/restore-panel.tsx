@@ -100,8 +100,8 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
       ) : null}
       {gcsCold ? (
         <p className={css.note} data-testid="gcs-no-restore">
-          {(mine?.readDirectly.count ?? 0).toLocaleString('en')} file{mine?.readDirectly.count === 1 ? '' : 's'} of {table}{' '}
-          {mine?.readDirectly.count === 1 ? 'is' : 'are'} in a colder GCS class and {mine?.readDirectly.count === 1 ? 'is' : 'are'} read as usual. {mine?.note}
+          {countText(mine?.readDirectly.count ?? 0, 'file')} of {table} {mine?.readDirectly.count === 1 ? 'is' : 'are'} in a colder GCS class and{' '}
+          {mine?.readDirectly.count === 1 ? 'is' : 'are'} read as usual. {mine?.note}
         </p>
       ) : null}
       {d ? (
@@ -151,7 +151,7 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
           )}
           <div className={css.row}>
             <button type="submit" disabled={!d.plan || d.plan.problem !== null || d.starting}>
-              {d.starting ? 'Starting…' : `Start restore${d.plan ? ` of ${d.plan.count.toLocaleString('en')} file${d.plan.count === 1 ? '' : 's'}` : ''}`}
+              {d.starting ? 'Starting…' : `Start restore${d.plan ? ` of ${countText(d.plan.count, 'file')}` : ''}`}
             </button>
             <button type="button" onClick={closeRestoreDialog}>
               Cancel

@@ -10,13 +10,13 @@ import { tableFiltersSql } from '../../../shared/filter-sql'
 import { EXACT_DISTINCT_MAX_ROWS, columnSummarySql, histogramSql, rowSource } from '../../../shared/column-stats-sql'
 import { quoteIdent } from '../../../shared/sql-quote'
 import { ZONE_CHOICES, type ZoneChoice, zoneId, zoneWordsWithId } from '../../../shared/time-zones'
-import { QueryError, type ResultSet } from '../engine/result-set'
+import type { ResultSet } from '../engine/result-set'
 import type { Column, ViewsState } from '../engine/session'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
 import { timeText, wallClock } from '../common/time'
-import { countText } from '../../../shared/counts'
+import { countText, numberText } from '../../../shared/counts'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
 import { TenantPicker } from './tenant-picker'
@@ -26,6 +26,7 @@ import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
 import { RestorePanel } from './restore-panel'
 import { LocalMirrorPanel } from '../mirror/local-mirror-panel'
 import css from './table-browser.module.css'
+import { errorMessage } from '../../../shared/error-message'
 
 // The window's one query session (held by the query slice).
 const { session } = appStore.getState()
@@ -113,7 +114,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
           const [r] = await query(`SELECT count(*) AS n FROM ${quoteIdent(s)}.${quoteIdent(t)}`)
           if (!stop) setCounts((c) => ({ ...c, [name]: Number(r?.['n'] ?? 0) }))
         } catch (e) {
-          if (!stop) setCounts((c) => ({ ...c, [name]: (e as Error).message }))
+          if (!stop) setCounts((c) => ({ ...c, [name]: errorMessage(e) }))
         }
       }
     })()
@@ -141,7 +142,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
           setTenantChoices(ts.map((r) => String(r['tenant_id'])))
         }
       } catch (e) {
-        setError((e as Error).message)
+        setError(errorMessage(e))
       }
     })()
   }, [views, hasView, selected])
@@ -181,7 +182,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         return r
       })
     } catch (e) {
-      setError(e instanceof QueryError ? e.message : (e as Error).message)
+      setError(errorMessage(e))
     } finally {
       setRunning(false)
     }
@@ -228,7 +229,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
           }
         }))
       } catch (e) {
-        setStats((s) => ({ ...s, [c.name]: (e as Error).message }))
+        setStats((s) => ({ ...s, [c.name]: errorMessage(e) }))
       }
     }
   }
@@ -432,9 +433,9 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                             </td>
                           ) : s ? (
                             <>
-                              <td>{s.nulls.toLocaleString('en')}</td>
+                              <td>{numberText(s.nulls)}</td>
                               <td title={s.exact ? 'counted exactly' : 'an estimate (HyperLogLog): it can exceed the row count'}>
-                                {s.exact ? s.distinct.toLocaleString('en') : `≈${s.distinct.toLocaleString('en')} (estimate)`}
+                                {s.exact ? numberText(s.distinct) : `≈${numberText(s.distinct)} (estimate)`}
                               </td>
                               <td>{s.min.slice(0, 30)}</td>
                               <td>{s.max.slice(0, 30)}</td>

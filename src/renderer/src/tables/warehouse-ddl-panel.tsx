@@ -2,6 +2,7 @@
 // whole export, ready to copy, with the notes on what SQL cannot know. Self-contained: it is handed the call.
 import { useEffect, useState } from 'react'
 import type { ArgsOf, ResultOf } from '../../../shared/api-contract'
+import { providerOfLocation } from '../../../shared/bucket-url'
 import css from './warehouse-ddl-panel.module.css'
 
 export type FetchDdl = (args: ArgsOf<'ddl'>) => Promise<ResultOf<'ddl'>>
@@ -18,7 +19,7 @@ export function WarehouseDdlPanel({
   onClose: () => void
 }): React.JSX.Element {
   // Athena reads S3, BigQuery Cloud Storage; a local folder may become either (the text says what to replace).
-  const [engine, setEngine] = useState<'athena' | 'bigquery'>(location.startsWith('gs://') || location.startsWith('gcs://') ? 'bigquery' : 'athena')
+  const [engine, setEngine] = useState<'athena' | 'bigquery'>(providerOfLocation(location) === 'gcs' ? 'bigquery' : 'athena')
   const [whole, setWhole] = useState(false)
   const [database, setDatabase] = useState('')
   const [result, setResult] = useState<ResultOf<'ddl'> | null>(null)
