@@ -264,7 +264,9 @@ describe.skipIf(!asRoot)('a server of another local user (nobody) on another loo
   let attacker: ChildProcess | null = null
   let evil = ''
   beforeAll(async () => {
-    attacker = spawn('runuser', ['-u', 'nobody', '--', process.execPath, '-e', ATTACKER, host.origin], { stdio: ['ignore', 'pipe', 'inherit'] })
+    attacker = spawn('runuser', ['-u', 'nobody', '--', process.execPath, '-e', ATTACKER, host.origin], { stdio: ['ignore', 'pipe', 'pipe'] })
+    // Its errors are worth seeing; runuser's own line when it is stopped at the end is not.
+    attacker.stderr?.on('data', (d: Buffer) => void (/Session terminated/.test(d.toString()) || process.stderr.write(d)))
     const port = await new Promise<string>((res, rej) => {
       attacker?.stdout?.once('data', (d: Buffer) => res(d.toString().trim()))
       attacker?.once('exit', (code) => rej(new Error(`the attacker's server exited ${code}`)))
