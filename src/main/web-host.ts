@@ -1,13 +1,16 @@
 // The web host: the renderer and the same API over HTTP on 127.0.0.1, for a browser and for end-to-end
 // tests. The only difference from the Electron shell is the transport: the handlers are the AppService's.
-// Any local user can reach a loopback port, so nothing is served without a session: the printed URL carries a
-// one-time token, exchanged on first load for an HttpOnly, SameSite=Strict cookie that the page, its assets
-// and every API call need. Requests for another Host (DNS rebinding) or from another Origin are refused.
+// Any local user can reach a loopback port, and a cookie on 127.0.0.1 goes to every port, so no cookie means
+// anything here: the printed address carries a one-time token the page exchanges (POST /api/session) for a
+// per-session secret it keeps per tab and origin and sends in a header on every API call and on the event stream.
+// The API also needs the exact Origin; any request for another Host (DNS rebinding) is refused. The renderer's
+// files (built code, no data) are served to anyone who asks.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname } from 'node:path'
+import { EVENTS_PATH, NEW_ADDRESS_HELP, SESSION_HEADER, SESSION_PATH, launchAddress } from '../shared/web-session'
 import { dispatch } from './api-handlers'
 import { contentSecurityPolicy } from './shell/content-security-policy'
 import { rendererFileOf } from './shell/app-protocol'
@@ -25,15 +28,14 @@ const TYPES: Record<string, string> = {
 
 /** The largest API body: the contract's largest argument is a 1,000,000-character SQL (up to 3 bytes each in UTF-8). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024
-const COOKIE = 'ee_session'
-/** The Server-Sent Events stream of the contract's ApiEvents. */
-export const EVENTS_PATH = '/api/events'
 
 export interface WebHost {
-  /** The address to open, once: http://127.0.0.1:PORT/?t=<one-time token>. */
+  /** The address printed at start: http://127.0.0.1:PORT/#t=<one-time token>. It opens one tab, once. */
   readonly url: string
   /** http://127.0.0.1:PORT */
   readonly origin: string
+  /** A fresh one-time address, for a tab that lost its session (serve prints one on Enter or SIGUSR1). */
+  newAddress(): string
   close(): Promise<void>
 }
 
@@ -57,91 +59,119 @@ const sameSecret = (given: string, expected: string): boolean => {
   const b = Buffer.from(expected)
   return a.length === b.length && timingSafeEqual(a, b)
 }
-
-/** Our one cookie's value from a Cookie header (a cookie of our own naming: no general parser needed). */
-function sessionCookie(header: string | undefined): string | null {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim()
-  }
-  return null
+/** Every entry compared, in constant time each: how long it takes says nothing of which one matched. */
+const matchOf = (given: string, secrets: ReadonlySet<string>): string | null => {
+  let found: string | null = null
+  for (const s of secrets) if (sameSecret(given, s)) found = s
+  return found
 }
 
 const text = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}): void =>
   void res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra }).end(message)
 const json = (res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void =>
-  void res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...extra }).end(JSON.stringify(body))
+  void res
+    .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra })
+    .end(JSON.stringify(body))
+
+/** The API body as JSON, or the refusal already sent (null). */
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ args: unknown } | null> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
+  if (type !== 'application/json') {
+    json(res, 415, { error: `The API takes application/json bodies, not ${type || 'a body without a content type'}.` })
+    return null
+  }
+  const tooLarge = { error: `The request is larger than ${MAX_BODY_BYTES} bytes, the API's limit.` }
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    json(res, 413, tooLarge, { connection: 'close' })
+    return null
+  }
+  try {
+    return { args: JSON.parse((await readBody(req, MAX_BODY_BYTES)) || '{}') }
+  } catch (e) {
+    if (e instanceof BodyTooLarge) json(res, 413, tooLarge, { connection: 'close' })
+    else json(res, 400, { error: e instanceof SyntaxError ? 'The body is not JSON.' : 'The body is not UTF-8 text.' })
+    return null
+  }
+}
 
 export async function startWebHost(opts: { workspace: Workspace; rendererDir: string; port?: number }): Promise<WebHost> {
-  const launchToken = randomBytes(32).toString('hex')
-  let tokenUsed = false
+  /** Printed, not yet exchanged: each one opens one session, once. */
+  const launchTokens = new Set<string>()
   const sessions = new Set<string>()
   let host = ''
   let origin = ''
   let csp = ''
-  const hasSession = (req: IncomingMessage): boolean => {
-    const given = sessionCookie(req.headers.cookie)
-    return given !== null && [...sessions].some((s) => sameSecret(given, s))
+  const sessionOf = (req: IncomingMessage): string | null => {
+    const given = req.headers[SESSION_HEADER]
+    return typeof given === 'string' ? matchOf(given, sessions) : null
   }
-  const noSession = `No session: open the address npm run serve printed (it works once, in one browser). To open the app again, restart npm run serve.`
+  // code: the page tells a lost session (it shows what to do) from a refusal of one call.
+  const noSession = (): { error: string; code: string } => ({
+    error: `Refused: this request carries no session of the web host on ${origin}, or one it does not know (it was restarted). To open the app: ${NEW_ADDRESS_HELP}.`,
+    code: 'no_session'
+  })
+
+  // What main pushes (refresh, mirror, export and restore progress), one JSON object a line, for as long as the page reads.
+  const streamEvents = (req: IncomingMessage, res: ServerResponse): void => {
+    // Subscribed before the headers go out: a client that has them misses no event after.
+    const off = opts.workspace.events.on((e) => void res.write(`${JSON.stringify({ name: e.name, payload: e.payload })}\n`))
+    res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+    res.write('\n')
+    // An empty line now and then: an idle stream is not taken for a dead one.
+    const keepAlive = setInterval(() => res.write('\n'), 25_000)
+    req.on('close', () => {
+      off()
+      clearInterval(keepAlive)
+    })
+  }
+
+  const handleApi = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {
+    // A browser sends Origin on every POST; a page of another site or of another loopback port sends its own.
+    const from = req.headers.origin
+    if (from !== origin)
+      return json(res, 403, {
+        error:
+          from === undefined
+            ? `Refused: an API request without an Origin header; only the app's page on ${origin} calls the API.`
+            : `Refused: a request from ${from}, not from the app's page on ${origin}.`,
+        code: 'origin'
+      })
+    if (req.method !== 'POST') return json(res, 405, { error: 'The API takes POST only.' }, { allow: 'POST' })
+    if (pathname === SESSION_PATH) {
+      const body = await readJson(req, res)
+      if (!body) return
+      const args = body.args as { token?: unknown } | null
+      // No token: the page asks whether the secret it kept (a reload) is still one of ours.
+      if (typeof args !== 'object' || args === null || args.token === undefined)
+        return sessionOf(req) ? json(res, 200, { result: {} }) : json(res, 403, noSession())
+      const token = typeof args.token === 'string' ? matchOf(args.token, launchTokens) : null
+      if (token === null)
+        return json(res, 403, {
+          error: `Refused: this address was already used or is not one npm run serve printed (each opens one tab, once). To open the app: ${NEW_ADDRESS_HELP}.`,
+          code: 'no_session'
+        })
+      launchTokens.delete(token)
+      const session = randomBytes(32).toString('hex')
+      sessions.add(session)
+      return json(res, 200, { result: { session } })
+    }
+    if (!sessionOf(req)) return json(res, 403, noSession())
+    if (pathname === EVENTS_PATH) return streamEvents(req, res)
+    const api = /^\/api\/([A-Za-z]+)$/.exec(pathname)
+    if (!api) return json(res, 404, { error: `No API call ${pathname}.` })
+    const body = await readJson(req, res)
+    if (!body) return
+    const reply = await dispatch(opts.workspace, api[1] ?? '', body.args)
+    return json(res, reply.ok ? 200 : reply.status, reply.ok ? { result: reply.result } : { error: reply.error })
+  }
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.headers.host !== host) return text(res, 421, 'Misdirected request')
-    // A page of another site (or of another loopback port) may send requests here; none is answered.
-    if (req.headers.origin !== undefined && req.headers.origin !== origin)
-      return text(res, 403, `Refused: a request from ${req.headers.origin}, not from the app's page.`)
     const url = new URL(req.url ?? '/', origin)
-    const given = url.searchParams.get('t')
-    if (url.pathname === '/' && given !== null) {
-      if (!tokenUsed && sameSecret(given, launchToken)) {
-        tokenUsed = true
-        const session = randomBytes(32).toString('hex')
-        sessions.add(session)
-        // Redirected to /: the token leaves the address bar and the history.
-        return text(res, 303, 'Opening Export Explorer…', {
-          location: '/',
-          'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
-          'referrer-policy': 'no-referrer'
-        })
-      }
-      if (hasSession(req)) return text(res, 303, 'Opening Export Explorer…', { location: '/' })
-      return text(res, 403, `This address was already used, or is not the one npm run serve printed. ${noSession}`)
-    }
-    if (!hasSession(req)) return text(res, 403, noSession)
-
-    // What main pushes (refresh and export progress), as Server-Sent Events, for the session's page only.
-    if (url.pathname === EVENTS_PATH) {
-      if (req.method !== 'GET') return text(res, 405, 'GET only', { allow: 'GET' })
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
-      res.write(': connected\n\n')
-      const off = opts.workspace.events.on((e) => void res.write(`event: ${e.name}\ndata: ${JSON.stringify(e.payload)}\n\n`))
-      // A comment now and then: an idle stream is not taken for a dead one.
-      const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 25_000)
-      req.on('close', () => {
-        off()
-        clearInterval(keepAlive)
-      })
-      return
-    }
-    const api = /^\/api\/([A-Za-z]+)$/.exec(url.pathname)
-    if (api) {
-      if (req.method !== 'POST') return text(res, 405, 'POST only', { allow: 'POST' })
-      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
-      if (type !== 'application/json')
-        return json(res, 415, { error: `The API takes application/json bodies, not ${type || 'a body without a content type'}.` })
-      const tooLarge = { error: `The request is larger than ${MAX_BODY_BYTES} bytes, the API's limit.` }
-      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return json(res, 413, tooLarge, { connection: 'close' })
-      let args: unknown
-      try {
-        const body = await readBody(req, MAX_BODY_BYTES)
-        args = JSON.parse(body || '{}')
-      } catch (e) {
-        if (e instanceof BodyTooLarge) return json(res, 413, tooLarge, { connection: 'close' })
-        return json(res, 400, { error: e instanceof SyntaxError ? 'The body is not JSON.' : 'The body is not UTF-8 text.' })
-      }
-      const reply = await dispatch(opts.workspace, api[1] ?? '', args)
-      return json(res, reply.ok ? 200 : reply.status, reply.ok ? { result: reply.result } : { error: reply.error })
-    }
+    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return handleApi(req, res, url.pathname)
+    // A page of another site (or of another loopback port) may ask for the files too (a module script sends Origin): no answer.
+    if (req.headers.origin !== undefined && req.headers.origin !== origin)
+      return text(res, 403, `Refused: a request from ${req.headers.origin}, not from the app's page on ${origin}.`)
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'GET only', { allow: 'GET, HEAD' })
     const file = rendererFileOf(opts.rendererDir, url.pathname)
     if (!file) return text(res, 404, 'Not found')
@@ -171,9 +201,15 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
   opts.workspace.setRendererOrigin(origin)
   // Started now, for the page's CSP to name its exact origin.
   csp = contentSecurityPolicy({ byteServerOrigin: await opts.workspace.byteServerOrigin() })
+  const newAddress = (): string => {
+    const token = randomBytes(32).toString('hex')
+    launchTokens.add(token)
+    return launchAddress(origin, token)
+  }
   return {
-    url: `${origin}/?t=${launchToken}`,
+    url: newAddress(),
     origin,
+    newAddress,
     close: () =>
       new Promise((r) => {
         server.closeAllConnections()

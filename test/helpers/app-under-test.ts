@@ -17,7 +17,10 @@ export interface AppUnderTest {
   readonly s3: S3Server | null
   readonly work: string
   readonly workspace: Workspace
-  /** host.url is the one-time address the host prints: the page opens it once, then holds the session cookie. */
+  /**
+   * host.url is the one-time address the host prints: `page` exchanges it on first load and keeps the session secret in its
+   * sessionStorage, so opening host.url again in `page` keeps working; another tab needs host.newAddress().
+   */
   readonly host: WebHost
   readonly browser: Browser
   readonly page: Page

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { electronBinary } from '../../src/cli/electron-binary'
+import { SESSION_HEADER } from '../../src/shared/web-session'
+import { exchangeToken, tokenOf } from '../helpers/web-session'
 
 let child: ChildProcess | null = null
 let data = ''
@@ -30,7 +32,7 @@ describe.skipIf(electronBinary() !== null)('npm start without the Electron binar
     child.stderr?.on('data', (d: Buffer) => (err += d.toString()))
     const url = await new Promise<string>((res, rej) => {
       const t = setInterval(() => {
-        const m = /open (http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+)/.exec(out)
+        const m = /open (http:\/\/127\.0\.0\.1:\d+\/#t=[0-9a-f]{64})\n/.exec(out)
         if (m) {
           clearInterval(t)
           res(m[1] as string)
@@ -39,14 +41,20 @@ describe.skipIf(electronBinary() !== null)('npm start without the Electron binar
       child?.once('exit', (code) => rej(new Error(`start exited ${code}: ${err}`)))
     })
     expect(err).toMatch(/Electron binary is not installed.*Starting the same app in your browser/s)
-    // The printed address works once: it sets the session cookie the page and the API need.
-    const opened = await fetch(url, { redirect: 'manual' })
-    expect(opened.status).toBe(303)
-    const cookie = (opened.headers.getSetCookie()[0] ?? '').split(';')[0] as string
-    const page = await (await fetch(new URL('/', url), { headers: { cookie } })).text()
+    expect(out).toMatch(/for a new address press Enter here, or run: kill -USR1 \d+/)
+    // The printed address's token opens one session: its secret, sent in a header with the page's Origin, opens the API.
+    const origin = new URL(url).origin
+    const opened = await exchangeToken({ origin }, tokenOf(url))
+    expect(opened.status).toBe(200)
+    const { session } = ((await opened.json()) as { result: { session: string } }).result
+    const page = await (await fetch(new URL('/', url))).text()
     expect(page).toContain('<div id="root">')
     const overview = (await (
-      await fetch(new URL('/api/overview', url), { method: 'POST', body: '{}', headers: { cookie, 'content-type': 'application/json' } })
+      await fetch(new URL('/api/overview', url), {
+        method: 'POST',
+        body: '{}',
+        headers: { origin, [SESSION_HEADER]: session, 'content-type': 'application/json' }
+      })
     ).json()) as { result: { location: string; version: string } }
     expect(overview.result.version).toBe('v2')
     expect(overview.result.location).toContain('demo-bucket')

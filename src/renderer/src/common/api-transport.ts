@@ -1,8 +1,10 @@
 // The renderer's side of the API contract. Under Electron the preload exposes one method per call
-// (window.exportExplorer); in a browser the web host answers POST /api/<call>, for the session cookie it set
-// when the page was opened (the page holds no token). It never receives a credential. Events main pushes
-// come through the preload's subscriptions (onRefreshProgress, …) or, in a browser, one Server-Sent Events stream.
+// (window.exportExplorer); in a browser the web host answers POST /api/<call> for the session secret the page
+// holds (web-session.ts), sent in a header. It never receives a credential. Events main pushes come through the
+// preload's subscriptions (onRefreshProgress, …) or, in a browser, one POST stream of JSON lines read as it arrives.
 import { type ApiName, type ArgsOf, type EventName, type EventOf, type ResultOf, subscriptionOf } from '../../../shared/api-contract'
+import { EVENTS_PATH } from '../../../shared/web-session'
+import { sessionHeaders, sessionLost, sessionState } from './web-session'
 
 type Subscriptions = { readonly [E in EventName as `on${Capitalize<E>}`]: (listener: (payload: EventOf<E>) => void) => () => void }
 type Bridge = { readonly [N in ApiName]: (args: ArgsOf<N>) => Promise<{ result?: ResultOf<N>; error?: string }> } & Subscriptions
@@ -22,25 +24,70 @@ export async function call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise
   }
   const res = await fetch(`/api/${name}`, {
     method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...sessionHeaders() },
     body: JSON.stringify(args)
   })
-  if (res.status === 403) throw new Error(`${name} was refused: ${(await res.text()).slice(0, 300)}`)
-  const body = (await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }))) as { result?: ResultOf<N>; error?: string }
+  const body = (await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }))) as { result?: ResultOf<N>; error?: string; code?: string }
+  if (res.status === 403 && body.code === 'no_session') sessionLost()
   if (!res.ok || body.error !== undefined) throw new Error(body.error ?? `${name} failed: ${res.status}`)
   return body.result as ResultOf<N>
 }
 
-let stream: EventSource | null = null
+const listeners = new Map<string, Set<(payload: unknown) => void>>()
+let following = false
+
+/** Each complete line of the stream, as it arrives; an empty line is the host's keep-alive. */
+async function readLines(body: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let rest = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return
+    // stream: a character cut between two chunks is decoded whole with the next.
+    const lines = (rest + decoder.decode(value, { stream: true })).split('\n')
+    rest = lines.pop() ?? ''
+    for (const line of lines) if (line) onLine(line)
+  }
+}
+
+/** One stream for every event while the session is open; reconnects with back-off when the line drops or the host restarts. */
+async function follow(): Promise<void> {
+  let delay = 500
+  while (sessionState() === 'open') {
+    try {
+      const res = await fetch(EVENTS_PATH, { method: 'POST', headers: { 'content-type': 'application/json', ...sessionHeaders() }, body: '{}' })
+      if (res.status === 403) {
+        sessionLost()
+        break
+      }
+      if (res.ok && res.body) {
+        delay = 500
+        await readLines(res.body, (line) => {
+          const e = JSON.parse(line) as { name: string; payload: unknown }
+          for (const l of listeners.get(e.name) ?? []) l(e.payload)
+        })
+      }
+    } catch {
+      // The line dropped (the host stopped, the machine slept): tried again below.
+    }
+    await new Promise((r) => setTimeout(r, delay))
+    delay = Math.min(delay * 2, 10_000)
+  }
+  following = false
+}
 
 /** Listens to one event main pushes; returns the unsubscribe. */
 export function subscribe<E extends EventName>(name: E, listener: (payload: EventOf<E>) => void): () => void {
   const bridge = window.exportExplorer
   if (bridge) return (bridge[subscriptionOf(name)] as (l: (p: EventOf<E>) => void) => () => void)(listener)
-  // One stream for every event; EventSource reconnects by itself when the web host restarts or the line drops.
-  stream ??= new EventSource('/api/events', { withCredentials: true })
-  const handler = (m: MessageEvent<string>): void => listener(JSON.parse(m.data) as EventOf<E>)
-  stream.addEventListener(name, handler)
-  return () => stream?.removeEventListener(name, handler)
+  const forName = listeners.get(name) ?? new Set()
+  listeners.set(name, forName)
+  const l = listener as (payload: unknown) => void
+  forName.add(l)
+  if (!following) {
+    following = true
+    void follow()
+  }
+  return () => void forName.delete(l)
 }
