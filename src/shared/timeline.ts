@@ -500,7 +500,7 @@ function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, inR
         folder.ref.partition.hour,
         c.table,
         o.key,
-        `${o.key} is not a readable Parquet file (${o.size === 0 ? 'zero bytes' : 'empty, cut short, or its footer is damaged'}). ${note}`
+        `${o.key} is not a readable Parquet file (${o.size === 0 ? 'zero bytes' : 'cut short, or its footer or pages are damaged'}). ${note}`
       )
     }
   }
