@@ -52,7 +52,11 @@ beforeAll(async () => {
   await put(`${msgs03}_SUCCESS`, H03 + 20 * MIN, '')
   await parquet(`${msgs04}part-0.parquet`, rows(['m3'], 'h04'), H04 + 10 * MIN)
   // Enough rows for compressed pages, then garbage over the bytes between the header and the footer.
-  await parquet(DAMAGED, `SELECT 'm' || (i + 4) AS message_id, 'tnt_acme' AS tenant_id, repeat('h04 ', 20) || i AS content FROM range(2000) t(i)`, H04 + 10 * MIN)
+  await parquet(
+    DAMAGED,
+    `SELECT 'm' || (i + 4) AS message_id, 'tnt_acme' AS tenant_id, repeat('h04 ', 20) || i AS content FROM range(2000) t(i)`,
+    H04 + 10 * MIN
+  )
   const bytes = await readFile(join(root, DAMAGED))
   const footerAt = bytes.length - 8 - bytes.readUInt32LE(bytes.length - 8)
   for (let i = 64; i < footerAt - 64; i++) bytes[i] = (i * 7919) & 0xff
