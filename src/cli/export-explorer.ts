@@ -237,6 +237,7 @@ async function main(argv: string[]): Promise<number> {
   /** Data files the views need that are not readable Parquet (ends and footer by ranged reads, the footer bounded and
    * parsed off the main thread; remembered by key + ETag with what the mirror's builds found). */
   const framesFile = frameCacheFile(cacheDir(), id)
+  let unreadableWhy: ReadonlyMap<string, string> = new Map()
   const unreadableFiles = async (): Promise<Set<string>> => {
     show('checking the Parquet files…')
     const r = await findUnreadableFiles(inventory, (o, start, end, signal) => provider.readRange(o.key, { start, end }, signal).then((x) => x.body), {
@@ -245,6 +246,7 @@ async function main(argv: string[]): Promise<number> {
       onProgress: (p) => show(`checking ${p.checked}/${p.total} Parquet files`)
     })
     show.done()
+    unreadableWhy = r.reasons
     return r.unreadable
   }
 
@@ -411,7 +413,8 @@ async function main(argv: string[]): Promise<number> {
     filter: (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate,
     cacheFile: join(cacheDir(), 'manifests', `${id}.json`)
   })
-  const tl = analyzeTimeline(inventory, manifests, { now, from: since, to: until, ...(command === 'doctor' ? { unreadable: await unreadableFiles() } : {}) })
+  const unreadable = command === 'doctor' ? await unreadableFiles() : null
+  const tl = analyzeTimeline(inventory, manifests, { now, from: since, to: until, ...(unreadable ? { unreadable, unreadableWhy } : {}) })
 
   if (command === 'timeline') {
     const hours = tl.hours.map((h) => ({ date: h.date, hour: h.hour, manifest: h.manifest, cells: h.cells }))

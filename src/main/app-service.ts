@@ -35,6 +35,7 @@ export class AppService {
   private objectMap: ReadonlyMap<string, ListedObject> = new Map()
   /** Data files the logical tables need that are not readable Parquet (their frame), as of the last refresh. */
   private unreadable: ReadonlySet<string> = new Set()
+  private unreadableWhy: ReadonlyMap<string, string> = new Map()
   /** Increases with each successful refresh. */
   generation = 0
   private timelineCache: Timeline | null = null
@@ -96,11 +97,17 @@ export class AppService {
       )
       check()
       this.unreadable = frames.unreadable
+      this.unreadableWhy = frames.reasons
       this.inventory = inventory
       this.manifests = manifests
       this.objectMap = r.index.objects
       this.generation++
-      this.timelineCache = analyzeTimeline(inventory, manifests, { now, parsedCache: this.parsedManifests, unreadable: this.unreadable })
+      this.timelineCache = analyzeTimeline(inventory, manifests, {
+        now,
+        parsedCache: this.parsedManifests,
+        unreadable: this.unreadable,
+        unreadableWhy: this.unreadableWhy
+      })
       this.problems = [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
     }
     const entry = { promise: abortable(run(), signal, cancelled), signal }

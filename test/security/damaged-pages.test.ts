@@ -115,6 +115,7 @@ describe('a parts file whose pages are garbage', () => {
       (f) => f.kind === 'corrupt_file'
     )
     expect(corrupt.map((f) => f.key)).toEqual([DAMAGED])
+    expect(corrupt[0]?.message).toMatch(/is not a readable Parquet file \(its pages cannot be read \(.*\)\)\. /)
     expect(doctor.code).toBe(1)
   }, 120_000)
 })

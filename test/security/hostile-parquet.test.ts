@@ -141,7 +141,10 @@ describe('hostile footers in the bucket', () => {
     const findings = (JSON.parse(doctor.stdout) as { findings: { kind: string; table: string; key: string; message: string }[] }).findings
     const corrupt = findings.filter((f) => f.kind === 'corrupt_file')
     expect(corrupt.map((f) => f.key).sort()).toEqual([...HOSTILE].sort())
-    expect(corrupt.find((f) => f.key === HOSTILE_CSAT)?.message).toMatch(/is not a readable Parquet file .*the previous readable ready copy .* is read instead/)
+    expect(corrupt.find((f) => f.key === HOSTILE_CSAT)?.message).toMatch(
+      /is not a readable Parquet file \(its footer is not sound: it holds more than 1000000 values\)\. .*the previous readable ready copy .* is read instead/
+    )
+    expect(corrupt.find((f) => f.key === HOSTILE_MSGS[1])?.message).toMatch(/a list claims 2147483648 elements/)
     const status = await cli(['status', '--json'])
     const tables = (JSON.parse(status.stdout) as { tables: { table: string; latest_ready: { prefix: string } | null; note: string | null }[] }).tables
     expect(tables.find((t) => t.table === CSAT.table)?.latest_ready?.prefix).toBe(csat03)
