@@ -12,6 +12,7 @@ import { findUnreadableFiles } from '../../src/main/store/parquet-frame-check'
 import { footerParser, readParquetFooter } from '../../src/main/store/parquet-footer'
 import { objectsForViews } from '../../src/shared/bucket-views'
 import { buildInventory } from '../../src/shared/inventory'
+import { isArchived } from '../../src/shared/listing'
 import { generateDemo } from '../helpers/demo'
 import { heavySchemaFooter, hostileFiles, withFooter } from '../helpers/hostile-parquet'
 
@@ -53,7 +54,7 @@ export async function benchFooter(): Promise<void> {
     const now = Date.parse(demo.expected.now)
     const inventory = buildInventory((await refreshBucketIndex(provider, null, { now })).index.objects.values(), { now })
     const read = async (o: { key: string }, start: number, end: number): Promise<Uint8Array> => (await provider.readRange(o.key, { start, end })).body
-    const needed = objectsForViews(inventory, { now }).filter((o) => o.key.endsWith('.parquet'))
+    const needed = objectsForViews(inventory, { now }).filter((o) => o.key.endsWith('.parquet') && !isArchived(o, now))
     const ends = await measured(async () => {
       const limit = pLimit(32)
       await Promise.all(needed.map((o) => limit(() => Promise.all([read(o, 0, 3), read(o, o.size - 8, o.size - 1)]))))

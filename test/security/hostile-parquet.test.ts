@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppService } from '../../src/main/app-service'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { FooterParser, readParquetFooter } from '../../src/main/store/parquet-footer'
+import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
 import { HOSTILE, HOSTILE_CSAT, HOSTILE_MSGS, heavySchemaFooter, hostileFiles, withFooter, writeHostileBucket } from '../helpers/hostile-parquet'
 import { CSAT, H03, H04, MSGS, NOW, csat03, d } from '../helpers/unreadable-bucket'
@@ -66,6 +67,18 @@ describe('the bounded footer reader', () => {
     const good = await readFile(join(root, `${csat03}part-0.parquet`))
     const r = await readParquetFooter(good.length, readerOf(good))
     expect(r).toEqual({ ok: true, footer: { rows: 3, rowGroups: 1, columns: expect.arrayContaining([{ name: 'csat_id', type: 'BYTE_ARRAY' }]) } })
+  })
+
+  it('a large real footer (100 row groups × 30 columns with statistics, written by DuckDB) is within every bound', async () => {
+    const db = await openDb()
+    const file = join(work, 'wide.parquet')
+    const columns = Array.from({ length: 30 }, (_, k) => `i * ${k + 1} AS c${k}`).join(', ')
+    await db.run(`COPY (SELECT ${columns} FROM range(204800) t(i)) TO ${quoteLiteral(file)} (FORMAT parquet, ROW_GROUP_SIZE 2048)`)
+    db.close()
+    const b = await readFile(file)
+    const r = await readParquetFooter(b.length, readerOf(b))
+    expect(r).toMatchObject({ ok: true, footer: { rows: 204800 } })
+    expect(r.ok && r.footer.rowGroups).toBeGreaterThanOrEqual(90)
   })
 
   it('a footer within every declared bound that would exhaust memory ends its worker at the heap limit, and the next parse works', async () => {
