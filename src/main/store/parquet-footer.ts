@@ -20,8 +20,9 @@ export interface ParquetFooter {
   readonly columns: readonly { readonly name: string; readonly type: string }[]
 }
 
-/** A footer, or why the file is not readable Parquet (words that follow "it is not readable Parquet: "). */
-export type FooterResult = { readonly ok: true; readonly footer: ParquetFooter } | { readonly ok: false; readonly why: string }
+/** A footer, or why the file is not readable Parquet (words that follow "it is not readable Parquet: "); `transient`
+ * when the answer may differ next time (a parse that ran out of time on a busy machine): not to be remembered. */
+export type FooterResult = { readonly ok: true; readonly footer: ParquetFooter } | { readonly ok: false; readonly why: string; readonly transient?: true }
 
 /** Reads the inclusive byte range [start, end] of one object. */
 export type ObjectRangeReader = (start: number, end: number, signal?: AbortSignal) => Promise<Uint8Array>
@@ -84,7 +85,7 @@ export class FooterParser {
     } catch (e) {
       const err = e as Error & { code?: string }
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return { ok: false, why: `parsing its footer needed more than ${this.heapMb} MB` }
-      if (err.message === 'timeout') return { ok: false, why: `parsing its footer took longer than ${this.timeoutMs / 1000} s` }
+      if (err.message === 'timeout') return { ok: false, why: `parsing its footer took longer than ${this.timeoutMs / 1000} s`, transient: true }
       return { ok: false, why: `its footer could not be parsed (${err.message})` }
     } finally {
       if (keep) this.release(slot)
@@ -110,9 +111,17 @@ export class FooterParser {
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 }
     })
     this.started++
+    // Ready once its module has loaded and said so ('online' comes before: loading tsx and hyparquet takes seconds on
+    // a busy machine, which is not the footer's cost).
     const online = new Promise<void>((resolve, reject) => {
-      worker.once('online', resolve)
+      const onReady = (m: { ready?: boolean }): void => {
+        if (m?.ready !== true) return
+        worker.off('message', onReady)
+        resolve()
+      }
+      worker.on('message', onReady)
       worker.once('error', reject)
+      worker.once('exit', (code) => reject(new Error(`the footer worker stopped while starting (exit code ${code})`)))
     })
     online.catch(() => {})
     return { worker, online }

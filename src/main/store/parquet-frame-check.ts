@@ -114,7 +114,8 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
                 ...(opts.parser ? { parser: opts.parser } : {})
               })
               verdict = r.ok ? true : r.why
-              added[objectIdentity(o)] = verdict
+              // A parse out of time is unreadable now, and checked again next time (the machine may have been busy).
+              if (r.ok || !r.transient) added[objectIdentity(o)] = verdict
             } catch (e) {
               if (opts.signal?.aborted) throw e
               errors.push({ key: o.key, message: (e as Error).message })
