@@ -25,7 +25,7 @@ import { Mirror } from '../main/mirror/mirror'
 import type { NativeEngine, QueryProgress } from '../main/engine/native-engine'
 import { StatementRefused } from '../main/engine/engine-error'
 import { ExportError, exportQuery } from '../main/export/export-to-file'
-import { findUnreadableFiles } from '../main/store/parquet-frame-check'
+import { findUnreadableFiles, frameCacheFile } from '../main/store/parquet-frame-check'
 import { quoteIdent } from '../shared/sql-quote'
 import { logicalTableColumns } from '../main/engine/logical-table-columns'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
@@ -236,35 +236,43 @@ async function main(argv: string[]): Promise<number> {
   for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
   const inventory = buildInventory(refreshed.index.objects.values(), { now })
 
-  /** Data files the views need that are not Parquet (first and last bytes, by ranged reads; remembered by key + ETag). */
+  /** Data files the views need that are not readable Parquet (ends and footer by ranged reads, the footer bounded and
+   * parsed off the main thread; remembered by key + ETag with what the mirror's builds found). */
+  const framesFile = frameCacheFile(cacheDir(), id)
+  let unreadableWhy: ReadonlyMap<string, string> = new Map()
   const unreadableFiles = async (): Promise<Set<string>> => {
     show('checking the Parquet files…')
     const r = await findUnreadableFiles(inventory, (o, start, end, signal) => provider.readRange(o.key, { start, end }, signal).then((x) => x.body), {
       now,
-      cacheFile: join(cacheDir(), 'frames', `${id}.json`),
+      cacheFile: framesFile,
       onProgress: (p) => show(`checking ${p.checked}/${p.total} Parquet files`)
     })
     show.done()
+    unreadableWhy = r.reasons
     return r.unreadable
   }
 
   /** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
-  const openEngine = async (): Promise<BucketEngine> => {
+  const openEngine = async (): Promise<BucketEngine & { readonly unreadable: Set<string> }> => {
+    // Files found unreadable never reach the engine (a hostile footer would cost native DuckDB gigabytes).
+    const unreadable = await unreadableFiles()
     show('opening the tables…')
     const store = fileStoreFor(provider, cacheDir(), id)
     // The parts tables' history compacted once into the cache (only new hours are added later): few files to read.
-    const mirror = new Mirror(join(cacheDir(), 'mirror', id), store)
+    const mirror = new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: framesFile })
     const built = await mirror.refresh(inventory, now, { onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`) })
     for (const p of built.problems)
       process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
+    for (const u of built.unreadable) unreadable.add(u.key)
     const opened = await openBucketEngine(store, inventory, refreshed.index.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
       now,
       mirror,
+      unreadable,
       ...(asOf !== undefined ? { asOf } : {}),
       onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
     })
     show.done()
-    return opened
+    return { ...opened, unreadable }
   }
   const interrupted = (): AbortController => {
     const ac = new AbortController()
@@ -304,8 +312,8 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === 'ddl') {
     // The columns come from the logical tables themselves (native DuckDB), the rest from the listing and the core.
-    const unreadable = await unreadableFiles()
     const opened = await openEngine()
+    const unreadable = opened.unreadable
     try {
       const columns = await logicalTableColumns(opened, fileStoreFor(provider, cacheDir(), id), inventory, { now, unreadable })
       const r = warehouseDdl({
@@ -412,7 +420,8 @@ async function main(argv: string[]): Promise<number> {
     filter: (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate,
     cacheFile: join(cacheDir(), 'manifests', `${id}.json`)
   })
-  const tl = analyzeTimeline(inventory, manifests, { now, from: since, to: until, ...(command === 'doctor' ? { unreadable: await unreadableFiles() } : {}) })
+  const unreadable = command === 'doctor' ? await unreadableFiles() : null
+  const tl = analyzeTimeline(inventory, manifests, { now, from: since, to: until, ...(unreadable ? { unreadable, unreadableWhy } : {}) })
 
   if (command === 'timeline') {
     const hours = tl.hours.map((h) => ({ date: h.date, hour: h.hour, manifest: h.manifest, cells: h.cells }))

@@ -1,7 +1,6 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
 import { join } from 'node:path'
-import { parquetMetadataAsync } from 'hyparquet'
 import { type HourDetail, type HourTable, type Overview, type TimelineView, encodeCells } from '../shared/api-contract'
 import { folderPrefix } from '../shared/bucket-key'
 import { dateOf, hourOf } from '../shared/dates'
@@ -19,7 +18,8 @@ import type { BucketProvider } from './bucket/bucket-provider'
 import { readManifests } from './bucket/manifest-reader'
 import { refreshConnectionIndex } from './bucket/refresh-connection'
 import { BlockCache } from './byte-server/block-cache'
-import { findUnreadableFiles } from './store/parquet-frame-check'
+import { findUnreadableFiles, frameCacheFile } from './store/parquet-frame-check'
+import { readParquetFooter } from './store/parquet-footer'
 
 export interface AppServiceOptions {
   readonly provider: BucketProvider
@@ -35,6 +35,7 @@ export class AppService {
   private objectMap: ReadonlyMap<string, ListedObject> = new Map()
   /** Data files the logical tables need that are not readable Parquet (their frame), as of the last refresh. */
   private unreadable: ReadonlySet<string> = new Set()
+  private unreadableWhy: ReadonlyMap<string, string> = new Map()
   /** Increases with each successful refresh. */
   generation = 0
   private timelineCache: Timeline | null = null
@@ -84,23 +85,29 @@ export class AppService {
         signal
       })
       check()
-      // First and last bytes of each file the tables need, through the footer cache (the inspector reads the same end).
+      // Each file's ends and footer (bounded, off the main thread), through the footer cache (the inspector reads the same end).
       const frames = await findUnreadableFiles(
         inventory,
         (o, start, end, sig) => this.footers.read(this.footerId(o), { start, end }, sig).then((x) => x.body),
         {
           now,
           signal,
-          cacheFile: join(this.opts.dataDir, 'frames', `${this.opts.connectionId}.json`)
+          cacheFile: frameCacheFile(this.opts.dataDir, this.opts.connectionId)
         }
       )
       check()
       this.unreadable = frames.unreadable
+      this.unreadableWhy = frames.reasons
       this.inventory = inventory
       this.manifests = manifests
       this.objectMap = r.index.objects
       this.generation++
-      this.timelineCache = analyzeTimeline(inventory, manifests, { now, parsedCache: this.parsedManifests, unreadable: this.unreadable })
+      this.timelineCache = analyzeTimeline(inventory, manifests, {
+        now,
+        parsedCache: this.parsedManifests,
+        unreadable: this.unreadable,
+        unreadableWhy: this.unreadableWhy
+      })
       this.problems = [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
     }
     const entry = { promise: abortable(run(), signal, cancelled), signal }
@@ -146,25 +153,18 @@ export class AppService {
     return { inventory: this.inventory as Inventory, timeline: this.timelineCache as Timeline }
   }
 
-  /** Rows of a Parquet file from its footer (read through the block cache), or why not. */
+  /** Rows of a Parquet file from its footer (read through the block cache, parsed by the bounded reader), or why not. */
   private async footerRows(o: ListedObject): Promise<{ rows: number | null; rowsError?: string }> {
     if (!o.key.endsWith('.parquet') || o.size < 12) return { rows: null }
     if (isArchived(o, this.now())) return { rows: null, rowsError: `archived (${o.storageClass}): restore it to read its footer` }
     const id = this.footerId(o)
     try {
-      const meta = await parquetMetadataAsync(
-        {
-          byteLength: o.size,
-          slice: async (start: number, end?: number) => {
-            const r = await this.footers.read(id, { start, end: (end ?? o.size) - 1 }, this.lifetime.signal)
-            return r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer
-          }
-        },
-        { initialFetchSize: 16 * 1024 }
-      )
-      return { rows: Number(meta.num_rows) }
+      const r = await readParquetFooter(o.size, async (start, end, sig) => (await this.footers.read(id, { start, end }, sig)).body, {
+        signal: this.lifetime.signal
+      })
+      return r.ok ? { rows: r.footer.rows } : { rows: null, rowsError: `not a readable Parquet file: ${r.why}` }
     } catch (e) {
-      const why = e instanceof BucketError ? e.userMessage : `not a readable Parquet file (${(e as Error).message})`
+      const why = e instanceof BucketError ? e.userMessage : `its footer could not be read (${(e as Error).message})`
       return { rows: null, rowsError: why }
     }
   }

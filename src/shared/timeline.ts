@@ -117,6 +117,8 @@ export interface TimelineOptions {
   readonly parsedCache?: Map<string, { readonly text: ManifestText | undefined; readonly parsed: ParsedManifest }>
   /** Data files found not to be readable Parquet, by key (main checks their frame): each one a logical table needs is a `corrupt_file`. */
   readonly unreadable?: ReadonlySet<string>
+  /** Why each is not readable, in the finding's words when known ("its footer claims 16777225 bytes, more than the 8 MiB allowed"). */
+  readonly unreadableWhy?: ReadonlyMap<string, string>
 }
 
 const floorHour = (t: number): number => Math.floor(t / HOUR_MS) * HOUR_MS
@@ -369,7 +371,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
     )
   }
   archivedFindings(inv, now, inRange, add)
-  if (opts.unreadable && opts.unreadable.size > 0) unreadableFindings(inv, opts.unreadable, inRange, add)
+  if (opts.unreadable && opts.unreadable.size > 0) unreadableFindings(inv, opts.unreadable, opts.unreadableWhy, inRange, add)
   for (const { object, folder, reason } of inv.ignored) {
     if (inRange(deliveryInstant(folder)))
       add(
@@ -486,7 +488,13 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
 
 /** One `corrupt_file` per unreadable file a logical table needs (a full table's copies passed over, a parts table's files
  * left out), at its folder's hour, saying what the table reads instead. */
-function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, inRange: (t: number | null) => boolean, add: Add): void {
+function unreadableFindings(
+  inv: Inventory,
+  unreadable: ReadonlySet<string>,
+  why: ReadonlyMap<string, string> | undefined,
+  inRange: (t: number | null) => boolean,
+  add: Add
+): void {
   for (const c of CATALOG) {
     const out = unreadableLeftOut(inv, c, { unreadable })
     const files = [...out.copies.flatMap((x) => x.files.map((o) => ({ o, folder: x.folder }))), ...out.files.map((o) => ({ o, folder: folderOf(inv, o.key) }))]
@@ -500,7 +508,7 @@ function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, inR
         folder.ref.partition.hour,
         c.table,
         o.key,
-        `${o.key} is not a readable Parquet file (${o.size === 0 ? 'zero bytes' : 'empty, cut short, or its footer is damaged'}). ${note}`
+        `${o.key} is not a readable Parquet file (${why?.get(o.key) ?? (o.size === 0 ? 'zero bytes' : 'cut short, or its footer or pages are damaged')}). ${note}`
       )
     }
   }

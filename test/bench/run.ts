@@ -1,11 +1,19 @@
-// npm run bench -- [listing] [mirror] [query] [ui] [year]   (no argument: every benchmark)
+// npm run bench -- [footer] [listing] [mirror] [query] [ui] [year]   (no argument: every benchmark)
+import { benchFooter } from './footer.bench'
 import { benchListing } from './listing.bench'
 import { benchMirror } from './mirror.bench'
 import { benchQuery } from './query.bench'
 import { benchUi } from './ui.bench'
 import { benchYear } from './year.bench'
 
-const benches: Record<string, () => Promise<void>> = { listing: benchListing, mirror: benchMirror, query: benchQuery, ui: benchUi, year: benchYear }
+const benches: Record<string, () => Promise<void>> = {
+  footer: benchFooter,
+  listing: benchListing,
+  mirror: benchMirror,
+  query: benchQuery,
+  ui: benchUi,
+  year: benchYear
+}
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2)

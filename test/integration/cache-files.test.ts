@@ -13,6 +13,8 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { readManifests } from '../../src/main/bucket/manifest-reader'
 import { refreshConnectionIndex } from '../../src/main/bucket/refresh-connection'
 import { buildInventory } from '../../src/shared/inventory'
+import { quoteLiteral } from '../../src/shared/sql-quote'
+import { openDb } from '../helpers/duckdb'
 
 const NOW = Date.parse('2026-11-20T05:50:00Z')
 let work: string
@@ -23,11 +25,12 @@ let n = 0
 const fresh = (): string => join(work, `data-${++n}`)
 const modeOf = async (p: string): Promise<number> => (await stat(p)).mode & 0o777
 
-/** Bytes framed as Parquet is ("PAR1", a footer length that fits, "PAR1"), so the frame check reads them as data. */
+/** A real footer (its Thrift, its length, "PAR1"), from a file written by native DuckDB. */
+let footer: Buffer
+
+/** Bytes framed as Parquet is, with a real footer, so the file check reads them as data (their pages are never read). */
 function parquetFramed(size: number): Buffer {
-  const footer = Buffer.alloc(4)
-  footer.writeUInt32LE(100)
-  return Buffer.concat([Buffer.from('PAR1'), randomBytes(size - 12), footer, Buffer.from('PAR1')])
+  return Buffer.concat([Buffer.from('PAR1'), randomBytes(size - 4 - footer.length), footer])
 }
 
 /** A small v2 bucket: two hours of a full table and a parts table, with manifests. */
@@ -61,6 +64,12 @@ async function writeBucket(root: string): Promise<void> {
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'ee-cachefiles-'))
   bucket = join(work, 'bucket')
+  const db = await openDb()
+  const file = join(work, 'footer.parquet')
+  await db.run(`COPY (SELECT 1 AS a) TO ${quoteLiteral(file)} (FORMAT parquet)`)
+  db.close()
+  const bytes = await readFile(file)
+  footer = bytes.subarray(bytes.length - 8 - bytes.readUInt32LE(bytes.length - 8))
   await writeBucket(bucket)
   provider = new LocalFolderProvider(bucket)
   truth = []
@@ -170,7 +179,7 @@ describe('file modes of the index and caches', () => {
     await service.refresh()
     // The hour inspector reads each Parquet footer through the footer block cache.
     const detail = await service.hour({ start: '2026-11-20T04:00:00.000Z' })
-    expect(detail.tables.find((t) => t.table === 'claudia_csat')?.files[0]?.rowsError).toMatch(/not a readable Parquet file/)
+    expect(detail.tables.find((t) => t.table === 'claudia_csat')?.files[0]?.rows).toBe(1)
     const index = indexPath(dataDir, 'conn')
     const manifests = join(dataDir, 'manifests', 'conn.json')
     expect(await modeOf(index)).toBe(0o600)

@@ -10,6 +10,7 @@ import type { HeldFiles } from '../byte-server/byte-server'
 import { fileStoreFor } from '../engine/open-bucket-engine'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import type { FileStore } from '../store/file-store'
+import { frameCacheFile } from '../store/parquet-frame-check'
 import { Mirror, type MirrorProgress, type MirrorRefresh, type TableCoverage } from './mirror'
 import type { MirrorLimit } from './mirror-limits'
 import { MIRROR_KEY_PREFIX, mirrorKey } from '../../shared/mirror-sql'
@@ -60,7 +61,8 @@ export class ConnectionMirror {
     private readonly opts: ConnectionMirrorOptions = {}
   ) {
     this.store = fileStoreFor(provider, dataDir, connectionId)
-    this.mirror = new Mirror(join(dataDir, 'mirror', connectionId), this.store)
+    // The refresh's file check and the mirror share one record of unreadable files (by key + ETag).
+    this.mirror = new Mirror(join(dataDir, 'mirror', connectionId), this.store, { unreadableFile: frameCacheFile(dataDir, connectionId) })
   }
 
   private now(): number {

@@ -17,6 +17,7 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
 import { ensurePrivateDir, writePrivateFile } from '../files/private-file'
 import type { FileStore, StoreProgress } from '../store/file-store'
+import { knownUnreadable, recordUnreadable } from '../store/parquet-frame-check'
 
 /** A build's progress as main counts it: the contract's view without what the connection adds (its start, the time left). */
 export interface MirrorProgress extends Omit<MirrorProgressView, 'startedAt' | 'secondsLeft'> {
@@ -38,6 +39,8 @@ export interface MirrorRefresh {
   readonly problems: readonly { readonly table: string; readonly period: string; readonly message: string }[]
   /** Why the build stopped before the end (the disk limit), or null when it went through. */
   readonly stopped: string | null
+  /** Files this build found unreadable (their pages: the footer was sound), left out of their segments and recorded. */
+  readonly unreadable: readonly { readonly key: string; readonly why: string }[]
 }
 
 export interface MirrorRefreshOptions {
@@ -70,11 +73,18 @@ function isSegment(v: unknown): v is MirroredSegment {
   )
 }
 
+export interface MirrorOptions {
+  /** The connection's file-check answers (parquet-frame-check.ts): files known unreadable there never reach the
+   * engine, and files a build finds unreadable are recorded there, so the next refresh reports them. */
+  readonly unreadableFile?: string
+}
+
 export class Mirror {
   constructor(
     /** The connection's mirror folder. */
     readonly dir: string,
-    private readonly store: FileStore
+    private readonly store: FileStore,
+    private readonly opts: MirrorOptions = {}
   ) {}
 
   private get indexFile(): string {
@@ -130,6 +140,7 @@ export class Mirror {
       return !kept
     })
     const problems: { table: string; period: string; message: string }[] = []
+    const found: { key: string; why: string }[] = []
     const filesOf = (p: SegmentPlan): ListedObject[] => p.folders.flatMap((f) => f.files.map((x) => x.object))
     const total = {
       segmentsTotal: todo.length,
@@ -207,8 +218,12 @@ export class Mirror {
             report()
             const bytes = files.reduce((n, o) => n + o.size, 0)
             try {
-              const built = await this.build(engine, p, opts.signal, (sp) =>
-                report({ files: files.length - sp.filesTotal + sp.files, bytes: bytes - sp.bytesTotal + sp.bytes })
+              const built = await this.build(
+                engine,
+                p,
+                opts.signal,
+                (sp) => report({ files: files.length - sp.filesTotal + sp.files, bytes: bytes - sp.bytesTotal + sp.bytes }),
+                found
               )
               next.push(built)
               used += need + built.bytes
@@ -242,7 +257,7 @@ export class Mirror {
     await writeIndex()
     const removed = await this.removeUnlisted(next)
     const built = done.segments - problems.length
-    return { built, kept: next.length - built, removed, problems, stopped }
+    return { built, kept: next.length - built, removed, problems, stopped, unreadable: found }
   }
 
   /** Bytes of these objects the file store does not hold whole yet (what building from them downloads). */
@@ -261,18 +276,51 @@ export class Mirror {
     }
   }
 
+  /** Builds one segment without the files that cannot be read: those the store or the file check know, and those
+   * whose pages fail when DuckDB compacts them (each file of the segment then read whole on its own to find exactly
+   * which; `found` gets them, and the file check's record). */
   private async build(
     engine: NativeEngine,
     planned: SegmentPlan,
     signal: AbortSignal | undefined,
-    onProgress: (p: StoreProgress) => void
+    onProgress: (p: StoreProgress) => void,
+    found: { key: string; why: string }[]
   ): Promise<MirroredSegment> {
     const objects = planned.folders.flatMap((f) => f.files.map((x) => x.object))
     const { paths, failures } = await this.store.ensure(objects, { onProgress, ...(signal ? { signal } : {}) })
     const failed = failures.find((f) => !f.unreadable)
     if (failed) throw new Error(failed.error.userMessage)
+    const known = this.opts.unreadableFile ? await knownUnreadable(this.opts.unreadableFile, objects) : new Map<string, string>()
+    const unreadable = new Set([...failures.map((f) => f.key), ...known.keys()])
+    try {
+      return await this.compact(engine, planned, paths, unreadable)
+    } catch (e) {
+      if (signal?.aborted) throw e
+      const damaged: { object: ListedObject; why: string }[] = []
+      for (const o of objects) {
+        if (unreadable.has(o.key)) continue
+        signal?.throwIfAborted()
+        const why = await unreadablePages(engine, paths.get(o.key) as string)
+        if (why !== null) damaged.push({ object: o, why })
+      }
+      // Not one file fails on its own: the segment's failure is not a damaged file's, and is said as it is.
+      if (damaged.length === 0) throw e
+      for (const d of damaged) {
+        unreadable.add(d.object.key)
+        found.push({ key: d.object.key, why: d.why })
+      }
+      if (this.opts.unreadableFile) await recordUnreadable(this.opts.unreadableFile, damaged)
+      return await this.compact(engine, planned, paths, unreadable)
+    }
+  }
+
+  private async compact(
+    engine: NativeEngine,
+    planned: SegmentPlan,
+    paths: ReadonlyMap<string, string>,
+    unreadable: ReadonlySet<string>
+  ): Promise<MirroredSegment> {
     // A file that is not Parquet is left out of its folder, as the rules read a parts folder without it, and said.
-    const unreadable = new Set(failures.map((f) => f.key))
     const p: SegmentPlan = {
       ...planned,
       folders: planned.folders.map((f) => ({
@@ -367,6 +415,18 @@ export class Mirror {
 async function privateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 })
   await ensurePrivateDir(dir)
+}
+
+/** Null when DuckDB reads every value of the file (each column's pages decoded), else why not, for the user. */
+async function unreadablePages(engine: NativeEngine, path: string): Promise<string | null> {
+  try {
+    await engine.execRows(`SELECT max(hash(COLUMNS(*))) FROM read_parquet(${quoteLiteral(path)})`)
+    return null
+  } catch (e) {
+    // DuckDB names the local copy; the user knows the file by its bucket key, which the caller says.
+    const message = (e as Error).message.replace(/"[^"]*"/g, 'the file')
+    return `its pages cannot be read (${message.slice(0, 200)})`
+  }
 }
 
 /** The vendor's columns of Parquet files and their types, as native DuckDB combines them. */

@@ -1,8 +1,9 @@
-// Which data files the logical tables need are not readable Parquet, learned cheaply and without the engine: each
-// file's first 4 and last 8 bytes by ranged reads ("PAR1" at both ends, a footer length that fits), in parallel
-// (bounded), remembered by key + ETag on disk so a year of files is checked once. The rule that uses the answer
-// (which copy to fall back to, which files to leave out, the finding) is the core's (src/shared/inventory.ts).
+// Which data files the logical tables need are not readable Parquet, learned without the engine: each file's ends by
+// ranged reads and its footer through the bounded reader (parquet-footer.ts), in parallel (bounded), remembered by
+// key + ETag on disk so a year of files is checked once, with files found unreadable later (damaged pages, by the
+// mirror's build). The rule that uses the answer (fallback copy, files left out, the finding) is the core's.
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import pLimit from 'p-limit'
 import { objectsForViews } from '../../shared/bucket-views'
 import type { AsOf, Inventory } from '../../shared/inventory'
@@ -10,30 +11,53 @@ import { isArchived, type ListedObject } from '../../shared/listing'
 import { objectIdentity } from '../../shared/identity-tag'
 import { withFileLock } from '../files/file-lock'
 import { writePrivateFile } from '../files/private-file'
+import { type FooterParser, readParquetFooter } from './parquet-footer'
 
 /** Reads the inclusive byte range of an object (a provider's readRange, or a block cache in front of it). */
 export type RangeReader = (o: ListedObject, start: number, end: number, signal?: AbortSignal) => Promise<Uint8Array>
 
-/** Parquet's frame: "PAR1" at both ends and a footer that fits between them. Catches empty, truncated and garbled files. */
-export function isParquetFrame(head: Uint8Array, tail: Uint8Array, size: number): boolean {
-  if (size < 12 || head.length < 4 || tail.length < 8) return false
-  const magic = (b: Uint8Array, at: number): boolean => b[at] === 0x50 && b[at + 1] === 0x41 && b[at + 2] === 0x52 && b[at + 3] === 0x31
-  const footer = ((tail[0] ?? 0) | ((tail[1] ?? 0) << 8) | ((tail[2] ?? 0) << 16) | ((tail[3] ?? 0) << 24)) >>> 0
-  return magic(head, 0) && magic(tail, 4) && footer > 0 && footer <= size - 12
+/** The file of a connection's answers, under a data folder (the app's, or the CLI's cache folder). */
+export function frameCacheFile(dataDir: string, connectionId: string): string {
+  return join(dataDir, 'frames', `${connectionId}.json`)
 }
 
-type Cache = Record<string, boolean>
+// Format 2 holds footer checks and reasons; format 1 (a bare map of booleans, frame only) is read as empty, so every
+// file is checked again with its footer.
+const CACHE_FORMAT = 2
+/** Per key + ETag: true when readable, else why not. */
+type Cache = Record<string, true | string>
 
 async function loadCache(path: string | undefined): Promise<Cache> {
   if (!path) return {}
   try {
-    const parsed: unknown = JSON.parse(await readFile(path, 'utf8'))
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {}
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as { format?: unknown; files?: unknown }
+    if (parsed?.format !== CACHE_FORMAT || typeof parsed.files !== 'object' || parsed.files === null) return {}
     // Entries of another shape are ignored: those files are checked again.
-    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'boolean')) as Cache
+    return Object.fromEntries(Object.entries(parsed.files).filter(([, v]) => v === true || typeof v === 'string')) as Cache
   } catch {
     return {}
   }
+}
+
+async function mergeCache(path: string, added: Cache): Promise<void> {
+  await withFileLock(path, async () => writePrivateFile(path, JSON.stringify({ format: CACHE_FORMAT, files: { ...(await loadCache(path)), ...added } })))
+}
+
+/** Remembers that these versions of objects are not readable (the mirror's build found their pages damaged): the
+ * next check reports them without reading them again. */
+export async function recordUnreadable(cacheFile: string, found: readonly { readonly object: ListedObject; readonly why: string }[]): Promise<void> {
+  if (found.length > 0) await mergeCache(cacheFile, Object.fromEntries(found.map((f) => [objectIdentity(f.object), f.why])))
+}
+
+/** Which of these objects are known to be unreadable (by an earlier check or build), with why. */
+export async function knownUnreadable(cacheFile: string, objects: readonly ListedObject[]): Promise<Map<string, string>> {
+  const cache = await loadCache(cacheFile)
+  const out = new Map<string, string>()
+  for (const o of objects) {
+    const v = cache[objectIdentity(o)]
+    if (typeof v === 'string') out.set(o.key, v)
+  }
+  return out
 }
 
 export interface FrameCheckOptions extends AsOf {
@@ -42,11 +66,15 @@ export interface FrameCheckOptions extends AsOf {
   readonly signal?: AbortSignal
   readonly concurrency?: number
   readonly onProgress?: (p: { readonly checked: number; readonly total: number }) => void
+  /** The footer workers (default: the process's pool). */
+  readonly parser?: FooterParser
 }
 
 export interface FrameCheckResult {
   /** Keys of the files that are not readable Parquet. */
   readonly unreadable: Set<string>
+  /** Why each of them is not readable ("zero bytes", "its footer claims 16777225 bytes, more than the 8 MiB allowed"). */
+  readonly reasons: ReadonlyMap<string, string>
   /** Files whose ends were read from the bucket this time (the rest were known from the cache, or too small to be Parquet). */
   readonly read: number
   /** Files that could not be read (network, denied): not judged, the engine tells when it downloads them. */
@@ -62,6 +90,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   const cache = await loadCache(opts.cacheFile)
   const added: Cache = {}
   const unreadable = new Set<string>()
+  const reasons = new Map<string, string>()
   const checked = new Set<string>()
   const errors: { key: string; message: string }[] = []
   const limit = pLimit(opts.concurrency ?? 32)
@@ -76,29 +105,33 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
         limit(async () => {
           opts.signal?.throwIfAborted()
           checked.add(o.key)
-          let ok = cache[objectIdentity(o)]
-          if (ok === undefined) {
+          let verdict = cache[objectIdentity(o)]
+          if (verdict === undefined) {
             try {
               if (o.size >= 12) fetched++
-              // Both ends at once (a block cache in front shares one fetch when they fall in the same block).
-              const ends = o.size < 12 ? null : await Promise.all([read(o, 0, 3, opts.signal), read(o, o.size - 8, o.size - 1, opts.signal)])
-              ok = ends !== null && isParquetFrame(ends[0], ends[1], o.size)
-              added[objectIdentity(o)] = ok
+              const r = await readParquetFooter(o.size, (start, end, sig) => read(o, start, end, sig), {
+                ...(opts.signal ? { signal: opts.signal } : {}),
+                ...(opts.parser ? { parser: opts.parser } : {})
+              })
+              verdict = r.ok ? true : r.why
+              // A parse out of time is unreadable now, and checked again next time (the machine may have been busy).
+              if (r.ok || !r.transient) added[objectIdentity(o)] = verdict
             } catch (e) {
               if (opts.signal?.aborted) throw e
               errors.push({ key: o.key, message: (e as Error).message })
               return
             }
           }
-          if (!ok) unreadable.add(o.key)
+          if (verdict !== true) {
+            unreadable.add(o.key)
+            reasons.set(o.key, verdict)
+          }
           opts.onProgress?.({ checked: checked.size, total })
         })
       )
     )
   }
   const cacheFile = opts.cacheFile
-  if (cacheFile && Object.keys(added).length > 0) {
-    await withFileLock(cacheFile, async () => writePrivateFile(cacheFile, JSON.stringify({ ...(await loadCache(cacheFile)), ...added })))
-  }
-  return { unreadable, read: fetched, errors }
+  if (cacheFile && Object.keys(added).length > 0) await mergeCache(cacheFile, added)
+  return { unreadable, reasons, read: fetched, errors }
 }

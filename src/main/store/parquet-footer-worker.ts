@@ -1,0 +1,52 @@
+// The worker thread that parses Parquet footers (src/main/store/parquet-footer.ts runs it): untrusted bytes are
+// parsed here, under the worker's own heap limit and the caller's time limit, never on the main thread.
+import { parentPort } from 'node:worker_threads'
+import { parquetMetadata } from 'hyparquet'
+import { checkThriftBounds } from './thrift-compact-bounds'
+
+/** One footer to parse: its Thrift bytes followed by the file's last 8 bytes (length and "PAR1"). */
+export interface FooterJob {
+  readonly id: number
+  readonly bytes: ArrayBuffer
+}
+
+export type FooterAnswer =
+  | {
+      readonly id: number
+      readonly ok: true
+      readonly rows: number
+      readonly rowGroups: number
+      readonly columns: readonly { readonly name: string; readonly type: string }[]
+    }
+  | { readonly id: number; readonly ok: false; readonly why: string }
+
+function parse(job: FooterJob): FooterAnswer {
+  const bytes = new Uint8Array(job.bytes)
+  // Bounds first: hyparquet allocates per declared element (2^24 empty structs cost it gigabytes).
+  const refused = checkThriftBounds(bytes.subarray(0, bytes.length - 8))
+  if (refused) return { id: job.id, ok: false, why: `its footer is not sound: ${refused}` }
+  try {
+    const meta = parquetMetadata(bytes, { geoparquet: false })
+    const root = meta.schema[0]
+    const columns: { name: string; type: string }[] = []
+    // The root's direct children are the columns; each group's children follow it depth first.
+    let at = 1
+    const skip = (i: number): number => {
+      let next = i + 1
+      for (let k = 0; k < (meta.schema[i]?.num_children ?? 0) && next < meta.schema.length; k++) next = skip(next)
+      return next
+    }
+    for (let k = 0; k < (root?.num_children ?? 0) && at < meta.schema.length; k++) {
+      const e = meta.schema[at]
+      if (e) columns.push({ name: e.name, type: e.type ?? 'GROUP' })
+      at = skip(at)
+    }
+    return { id: job.id, ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns }
+  } catch (e) {
+    return { id: job.id, ok: false, why: `its footer cannot be parsed (${(e as Error).message})` }
+  }
+}
+
+parentPort?.on('message', (job: FooterJob) => parentPort?.postMessage(parse(job)))
+// Loaded (hyparquet included): the caller's time limit starts with the first job, not with this module's loading.
+parentPort?.postMessage({ ready: true })

@@ -1,0 +1,224 @@
+// The one bounded reader of Parquet footers in main (the refresh's file check, the hour inspector): the footer's
+// length is capped, its Thrift is checked against the bytes it declares, and it is parsed in a worker thread with a
+// heap limit and a time limit, so a hostile file costs at most those bounds and the main thread keeps answering.
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker, type WorkerOptions } from 'node:worker_threads'
+import type { FooterAnswer, FooterJob } from './parquet-footer-worker'
+
+/** A footer longer than this is refused unread. Real footers of the vendor's hourly files are a few KiB; 8 MiB is
+ * room for thousands of row groups × columns with statistics, and what a 256 MB worker heap parses with margin. */
+export const FOOTER_CAP_BYTES = 8 * 1024 ** 2
+/** Read from the end of each file at once: the footer, its length and "PAR1", nearly always in one read. */
+export const TAIL_BYTES = 64 * 1024
+
+export interface ParquetFooter {
+  readonly rows: number
+  readonly rowGroups: number
+  readonly columns: readonly { readonly name: string; readonly type: string }[]
+}
+
+/** A footer, or why the file is not readable Parquet (words that follow "it is not readable Parquet: "); `transient`
+ * when the answer may differ next time (a parse that ran out of time on a busy machine): not to be remembered. */
+export type FooterResult = { readonly ok: true; readonly footer: ParquetFooter } | { readonly ok: false; readonly why: string; readonly transient?: true }
+
+/** Reads the inclusive byte range [start, end] of one object. */
+export type ObjectRangeReader = (start: number, end: number, signal?: AbortSignal) => Promise<Uint8Array>
+
+export interface FooterParserOptions {
+  /** Workers kept (reused, never one per file): one hostile footer holds one of them for at most `timeoutMs`. */
+  readonly workers?: number
+  /** Time one parse may take once its worker is running. */
+  readonly timeoutMs?: number
+  /** The worker's old-generation heap. */
+  readonly heapMb?: number
+}
+
+interface Slot {
+  readonly worker: Worker
+  readonly online: Promise<void>
+}
+
+/** The worker: the built .js beside (or above) a bundle; under tsx or vitest, the .ts beside this file, loaded through
+ * tsx's own register() (a worker's execArgv does not take --import). */
+function spawnWorker(options: WorkerOptions): Worker {
+  const here = fileURLToPath(import.meta.url)
+  if (here.endsWith('.ts')) {
+    const api = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
+    const file = pathToFileURL(join(dirname(here), 'parquet-footer-worker.ts')).href
+    return new Worker(`import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(file)}) })`, { ...options, eval: true })
+  }
+  for (const dir of [dirname(here), join(dirname(here), '..')]) {
+    const file = join(dir, 'parquet-footer-worker.js')
+    if (existsSync(file)) return new Worker(file, options)
+  }
+  throw new Error(`The Parquet footer worker (parquet-footer-worker.js) is missing beside ${here}; rebuild the app.`)
+}
+
+/** A small pool of footer-parsing workers; idle workers do not keep the process alive. */
+export class FooterParser {
+  private readonly idle: Slot[] = []
+  private readonly waiting: ((s: Slot) => void)[] = []
+  private started = 0
+  private nextId = 0
+  private readonly workers: number
+  private readonly timeoutMs: number
+  private readonly heapMb: number
+
+  constructor(opts: FooterParserOptions = {}) {
+    this.workers = opts.workers ?? 2
+    this.timeoutMs = opts.timeoutMs ?? 3000
+    this.heapMb = opts.heapMb ?? 256
+  }
+
+  /** Parses a footer's bytes (its Thrift, then its length and "PAR1"), which are transferred to the worker. */
+  async parse(bytes: ArrayBuffer, signal?: AbortSignal): Promise<FooterResult> {
+    signal?.throwIfAborted()
+    const slot = await this.acquire()
+    let keep = false
+    try {
+      const answer = await this.run(slot, bytes)
+      keep = true
+      return answer
+    } catch (e) {
+      const err = e as Error & { code?: string }
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return { ok: false, why: `parsing its footer needed more than ${this.heapMb} MB` }
+      if (err.message === 'timeout') return { ok: false, why: `parsing its footer took longer than ${this.timeoutMs / 1000} s`, transient: true }
+      return { ok: false, why: `its footer could not be parsed (${err.message})` }
+    } finally {
+      if (keep) this.release(slot)
+      else {
+        this.started--
+        void slot.worker.terminate()
+        // A waiter gets a fresh worker in place of the one that was ended.
+        const next = this.waiting.shift()
+        if (next) next(this.spawn())
+      }
+    }
+  }
+
+  /** Ends the workers (tests; the process ends them anyway). */
+  async close(): Promise<void> {
+    const all = this.idle.splice(0)
+    this.started -= all.length
+    await Promise.all(all.map((s) => s.worker.terminate()))
+  }
+
+  private spawn(): Slot {
+    const worker = spawnWorker({
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 }
+    })
+    this.started++
+    // Ready once its module has loaded and said so ('online' comes before: loading tsx and hyparquet takes seconds on
+    // a busy machine, which is not the footer's cost).
+    const online = new Promise<void>((resolve, reject) => {
+      const onReady = (m: { ready?: boolean }): void => {
+        if (m?.ready !== true) return
+        worker.off('message', onReady)
+        resolve()
+      }
+      worker.on('message', onReady)
+      worker.once('error', reject)
+      worker.once('exit', (code) => reject(new Error(`the footer worker stopped while starting (exit code ${code})`)))
+    })
+    online.catch(() => {})
+    return { worker, online }
+  }
+
+  private acquire(): Promise<Slot> {
+    const idle = this.idle.pop()
+    if (idle) return Promise.resolve(idle)
+    if (this.started < this.workers) return Promise.resolve(this.spawn())
+    return new Promise((resolve) => this.waiting.push(resolve))
+  }
+
+  private release(slot: Slot): void {
+    const next = this.waiting.shift()
+    if (next) next(slot)
+    else {
+      slot.worker.unref()
+      this.idle.push(slot)
+    }
+  }
+
+  private async run(slot: Slot, bytes: ArrayBuffer): Promise<FooterResult> {
+    const { worker } = slot
+    // Held while it works (a CLI waiting on it must not exit), let go when idle.
+    worker.ref()
+    // The time limit starts once the worker runs: starting one (tsx in development) is not the footer's cost.
+    await slot.online
+    const id = this.nextId++
+    return new Promise<FooterResult>((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer)
+        worker.off('message', onMessage)
+        worker.off('error', onError)
+        worker.off('exit', onExit)
+      }
+      const onMessage = (a: FooterAnswer): void => {
+        if (a.id !== id) return
+        done()
+        resolve(a.ok ? { ok: true, footer: { rows: a.rows, rowGroups: a.rowGroups, columns: a.columns } } : { ok: false, why: a.why })
+      }
+      const onError = (e: Error): void => {
+        done()
+        reject(e)
+      }
+      const onExit = (code: number): void => {
+        done()
+        reject(new Error(`the footer worker stopped (exit code ${code})`))
+      }
+      const timer = setTimeout(() => {
+        done()
+        reject(new Error('timeout'))
+      }, this.timeoutMs)
+      worker.on('message', onMessage)
+      worker.on('error', onError)
+      worker.on('exit', onExit)
+      const job: FooterJob = { id, bytes }
+      worker.postMessage(job, [bytes])
+    })
+  }
+}
+
+/** The process's pool (the refresh's check and the inspector share it). */
+let shared: FooterParser | null = null
+export function footerParser(): FooterParser {
+  shared ??= new FooterParser()
+  return shared
+}
+
+const isMagic = (b: Uint8Array, at: number): boolean => b[at] === 0x50 && b[at + 1] === 0x41 && b[at + 2] === 0x52 && b[at + 3] === 0x31
+
+/**
+ * The footer of a Parquet object of `size` bytes: its first 4 bytes and its last 64 KiB (the rest of the footer
+ * only when it is longer and within the cap), checked and parsed within the bounds. A failed read rejects (not
+ * judged: the network, not the file); anything wrong with the bytes is an answer.
+ */
+export async function readParquetFooter(
+  size: number,
+  read: ObjectRangeReader,
+  opts: { readonly signal?: AbortSignal; readonly parser?: FooterParser } = {}
+): Promise<FooterResult> {
+  if (size === 0) return { ok: false, why: 'zero bytes' }
+  if (size < 12) return { ok: false, why: `${size} bytes, too short for Parquet` }
+  const tailStart = Math.max(0, size - TAIL_BYTES)
+  const [head, tail] = await Promise.all([read(0, 3, opts.signal), read(tailStart, size - 1, opts.signal)])
+  if (head.length < 4 || tail.length < 8 || !isMagic(head, 0) || !isMagic(tail, tail.length - 4))
+    return { ok: false, why: 'no "PAR1" at both ends (cut short, or not Parquet)' }
+  const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
+  const length = view.getUint32(tail.length - 8, true)
+  if (length === 0 || length > size - 12) return { ok: false, why: `its footer length (${length} bytes) does not fit in the file (${size} bytes)` }
+  if (length > FOOTER_CAP_BYTES) return { ok: false, why: `its footer claims ${length} bytes, more than the ${FOOTER_CAP_BYTES / 1024 ** 2} MiB allowed` }
+  const bytes = new Uint8Array(length + 8)
+  const inTail = Math.min(tail.length, length + 8)
+  bytes.set(tail.subarray(tail.length - inTail), bytes.length - inTail)
+  if (inTail < bytes.length) {
+    const rest = await read(size - 8 - length, tailStart - 1, opts.signal)
+    if (rest.length !== bytes.length - inTail) return { ok: false, why: 'its footer could not be read whole (the file changed while it was read?)' }
+    bytes.set(rest, 0)
+  }
+  return (opts.parser ?? footerParser()).parse(bytes.buffer, opts.signal)
+}
