@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname } from 'node:path'
-import { dispatch } from './api-handlers'
+import { dispatch, encodeReply } from './api-handlers'
 import { contentSecurityPolicy } from './shell/content-security-policy'
 import { rendererFileOf } from './shell/app-protocol'
 import type { Workspace } from './workspace'
@@ -139,8 +139,8 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
         if (e instanceof BodyTooLarge) return json(res, 413, tooLarge, { connection: 'close' })
         return json(res, 400, { error: e instanceof SyntaxError ? 'The body is not JSON.' : 'The body is not UTF-8 text.' })
       }
-      const reply = await dispatch(opts.workspace, api[1] ?? '', args)
-      return json(res, reply.ok ? 200 : reply.status, reply.ok ? { result: reply.result } : { error: reply.error })
+      const { status, body } = encodeReply(api[1] ?? '', await dispatch(opts.workspace, api[1] ?? '', args))
+      return void res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body)
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'GET only', { allow: 'GET, HEAD' })
     const file = rendererFileOf(opts.rendererDir, url.pathname)
