@@ -18,7 +18,7 @@ import type {
   RestorePlanView,
   RestoreStatusView
 } from '../shared/api-contract'
-import { objectsForViews } from '../shared/bucket-views'
+import { missingViewReason, objectsForViews } from '../shared/bucket-views'
 import { CATALOG } from '../shared/catalog'
 import { identityTag } from '../shared/identity-tag'
 import { selectSegments } from '../shared/mirror-plan'
@@ -528,7 +528,7 @@ export class Workspace {
     // Main's engine (exports, definitions) waits for a running build, as before: it reads the history the mirror
     // holds (archived files once restored among it). A cancelled or stopped build does not hold it up.
     await this.mirrorFor(service).settled()
-    const { inventory, objects, generation, unreadable } = await service.snapshot()
+    const { inventory, objects, generation, unreadable, unlisted } = await service.snapshot()
     const key = `${service.connectionId}|${generation}|${this.mirrorFor(service).version}|${asOf ?? 'latest'}`
     if (this.mainEngine?.key !== key) {
       const old = this.mainEngine
@@ -539,6 +539,7 @@ export class Workspace {
         openBucketEngine(store, inventory, objects, workDir, {
           now: service.now(),
           unreadable,
+          unlisted,
           mirror: mirror.mirror,
           ...(asOf ? { asOf: Date.parse(asOf) } : {})
         })
@@ -593,12 +594,16 @@ export class Workspace {
     void (async () => {
       try {
         await mkdir(dirname(args.path), { recursive: true })
-        const { engine } = await this.engineFor(args.asOf)
+        const { engine, views } = await this.engineFor(args.asOf)
         const r = await exportQuery(engine, args.sql, args.path, {
           format: args.format,
           overwrite: args.overwrite,
           signal: abort.signal,
           onProgress: (p) => update({ rows: p.rowsProcessed, percent: p.percent > 0 ? p.percent : null, bytes: p.bytesWritten ?? 0 })
+        }).catch((e: unknown) => {
+          // A table without a view: why (its files could not be listed, archived, no ready copy), not "does not exist".
+          const why = missingViewReason((e as Error).message, views.problems)
+          throw why ? new Error(why) : e
         })
         update({ running: false, done: true, rows: r.rows, percent: 100, bytes: (await stat(args.path)).size })
       } catch (e) {
