@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CATALOG } from '../shared/catalog'
 import { instantOf, isValidDate, parseInstant } from '../shared/dates'
-import { unreadableNote } from '../shared/bucket-views'
+import { missingViewReason, unreadableNote } from '../shared/bucket-views'
 import { buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
 import { analyzeTimeline, type Finding } from '../shared/timeline'
 import { BucketError } from '../main/bucket/bucket-errors'
@@ -76,12 +76,10 @@ function progress(enabled: boolean): ((text: string) => void) & { done(): void }
   return f
 }
 
-/** A table without a view (archived objects, no ready copy) is said why, rather than "does not exist". */
+/** A table without a view (archived objects, unlisted files, no ready copy) is said why, rather than "does not exist". */
 function explain(e: unknown, problems: readonly { table: string; message: string }[]): string {
   const message = (e as Error).message
-  const missing = /Table with name ([\w.]+) does not exist/.exec(message)?.[1]
-  const why = missing ? problems.find((p) => p.table === missing || p.table.endsWith(`.${missing}`)) : undefined
-  return why ? why.message : message
+  return missingViewReason(message, problems) ?? message
 }
 
 function dayStart(flag: string, value: string | undefined): number | undefined {
@@ -268,6 +266,7 @@ async function main(argv: string[]): Promise<number> {
       now,
       mirror,
       unreadable,
+      unlisted: refreshed.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })),
       ...(asOf !== undefined ? { asOf } : {}),
       onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
     })

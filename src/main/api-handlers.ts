@@ -1,6 +1,6 @@
 // Every call of the API contract, once: arguments validated (they come from a renderer, never trusted), then
 // answered by the workspace. The Electron shell (IPC) and the web host (HTTP) both call `dispatch`; they
-// differ only in transport.
+// differ only in transport; the web host sends a reply as `encodeReply` encodes it.
 import { type ApiName, type ArgsOf, type ResultOf, isApiName, validateArgs } from '../shared/api-contract'
 import { type Workspace, userMessage } from './workspace'
 
@@ -51,5 +51,20 @@ export async function dispatch(workspace: Workspace, name: string, rawArgs: unkn
     return { ok: true, result: await handler(workspace, checked.args) }
   } catch (e) {
     return { ok: false, status: 500, error: userMessage(e) }
+  }
+}
+
+/**
+ * A reply as the web host sends it: status and JSON text. An answer JSON cannot encode (nested too deep for the
+ * stack, a cycle, a BigInt) is a bug, but it becomes a 500 with words: the headers are not yet sent, so the client
+ * gets a reason instead of an empty reply.
+ */
+export function encodeReply(name: string, reply: Reply): { readonly status: number; readonly body: string } {
+  try {
+    return { status: reply.ok ? 200 : reply.status, body: JSON.stringify(reply.ok ? { result: reply.result } : { error: reply.error }) }
+  } catch (e) {
+    console.error(`export-explorer: the answer to ${name} could not be encoded`, e)
+    const error = `The answer to ${name} could not be encoded as JSON (${(e as Error).message}). Nothing was changed; report this with the hour or table it was about.`
+    return { status: 500, body: JSON.stringify({ error }) }
   }
 }

@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { type HourDetail, type HourTable, type Overview, type TimelineView, encodeCells } from '../shared/api-contract'
 import { folderPrefix } from '../shared/bucket-key'
+import type { UnlistedPrefix } from '../shared/bucket-views'
 import { dateOf, hourOf } from '../shared/dates'
 import { type ParsedManifest, parseManifest } from '../shared/manifest'
 import { CATALOG } from '../shared/catalog'
@@ -40,6 +41,8 @@ export class AppService {
   generation = 0
   private timelineCache: Timeline | null = null
   private problems: readonly string[] = []
+  /** Prefixes the last refresh could not list, and why (a table they cover has no view, and says so). */
+  private unlisted: readonly UnlistedPrefix[] = []
   private inflight: { readonly promise: Promise<void>; readonly signal: AbortSignal } | null = null
   /** Aborted by close(): ends whatever this service still waits for (a refresh, footer reads). */
   private readonly lifetime = new AbortController()
@@ -109,6 +112,7 @@ export class AppService {
         unreadableWhy: this.unreadableWhy
       })
       this.problems = [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
+      this.unlisted = r.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage }))
     }
     const entry = { promise: abortable(run(), signal, cancelled), signal }
     this.inflight = entry
@@ -135,9 +139,15 @@ export class AppService {
   }
 
   /** The index and listing as of the last refresh, for an engine. */
-  async snapshot(): Promise<{ inventory: Inventory; objects: ReadonlyMap<string, ListedObject>; generation: number; unreadable: ReadonlySet<string> }> {
+  async snapshot(): Promise<{
+    inventory: Inventory
+    objects: ReadonlyMap<string, ListedObject>
+    generation: number
+    unreadable: ReadonlySet<string>
+    unlisted: readonly UnlistedPrefix[]
+  }> {
     const { inventory } = await this.ready()
-    return { inventory, objects: this.objectMap, generation: this.generation, unreadable: this.unreadable }
+    return { inventory, objects: this.objectMap, generation: this.generation, unreadable: this.unreadable, unlisted: this.unlisted }
   }
 
   private footerId(o: ListedObject): { key: string; etag: string; size: number } {

@@ -11,7 +11,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { extname } from 'node:path'
 import { EVENTS_PATH, NEW_ADDRESS_HELP, SESSION_HEADER, SESSION_PATH, launchAddress } from '../shared/web-session'
-import { dispatch } from './api-handlers'
+import { dispatch, encodeReply } from './api-handlers'
 import { contentSecurityPolicy } from './shell/content-security-policy'
 import { rendererFileOf } from './shell/app-protocol'
 import type { Workspace } from './workspace'
@@ -161,8 +161,9 @@ export async function startWebHost(opts: { workspace: Workspace; rendererDir: st
     if (!api) return json(res, 404, { error: `No API call ${pathname}.` })
     const body = await readJson(req, res)
     if (!body) return
-    const reply = await dispatch(opts.workspace, api[1] ?? '', body.args)
-    return json(res, reply.ok ? 200 : reply.status, reply.ok ? { result: reply.result } : { error: reply.error })
+    // Encoded apart: an answer JSON cannot hold (a manifest nested too deep) is a 500 with words, not an empty reply.
+    const encoded = encodeReply(api[1] ?? '', await dispatch(opts.workspace, api[1] ?? '', body.args))
+    return void res.writeHead(encoded.status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(encoded.body)
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

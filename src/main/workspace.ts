@@ -18,7 +18,7 @@ import type {
   RestorePlanView,
   RestoreStatusView
 } from '../shared/api-contract'
-import { objectsForViews } from '../shared/bucket-views'
+import { missingViewReason, objectsForViews } from '../shared/bucket-views'
 import { CATALOG } from '../shared/catalog'
 import { identityTag } from '../shared/identity-tag'
 import { selectSegments } from '../shared/mirror-plan'
@@ -40,6 +40,7 @@ import { type ByteServer, startByteServer } from './byte-server/byte-server'
 import { checkExportPath } from './export/export-folder'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from './engine/open-bucket-engine'
 import { exportQuery } from './export/export-to-file'
+import type { MoveStage } from './export/guarded-move'
 import { logicalTableColumns } from './engine/logical-table-columns'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
 import { MainEvents } from './main-events'
@@ -71,6 +72,8 @@ export interface WorkspaceOptions {
   }
   /** Without a platform (the web host): the only folder an export may write in (default ~/Downloads). */
   readonly exportDir?: string
+  /** Tests only: runs at each stage of an export's guarded move, to swap a folder for a link at exactly that moment. */
+  readonly exportStage?: (stage: MoveStage) => Promise<void>
   /** The bulk restore's check interval (default a few minutes; tests pass a few milliseconds). */
   readonly restore?: { readonly intervalMs?: number }
 }
@@ -533,7 +536,7 @@ export class Workspace {
     // Main's engine (exports, definitions) waits for a running build, as before: it reads the history the mirror
     // holds (archived files once restored among it). A cancelled or stopped build does not hold it up.
     await this.mirrorFor(service).settled()
-    const { inventory, objects, generation, unreadable } = await service.snapshot()
+    const { inventory, objects, generation, unreadable, unlisted } = await service.snapshot()
     const key = `${service.connectionId}|${generation}|${this.mirrorFor(service).version}|${asOf ?? 'latest'}`
     if (this.mainEngine?.key !== key) {
       const old = this.mainEngine
@@ -544,6 +547,7 @@ export class Workspace {
         openBucketEngine(store, inventory, objects, workDir, {
           now: service.now(),
           unreadable,
+          unlisted,
           mirror: mirror.mirror,
           ...(asOf ? { asOf: Date.parse(asOf) } : {})
         })
@@ -597,13 +601,19 @@ export class Workspace {
     }
     void (async () => {
       try {
-        await mkdir(dirname(args.path), { recursive: true })
-        const { engine } = await this.engineFor(args.asOf)
+        // A path the user chose in the save dialog may name a new folder; a checked one never does (no folder tree).
+        if (!allowed) await mkdir(dirname(args.path), { recursive: true })
+        const { engine, views } = await this.engineFor(args.asOf)
         const r = await exportQuery(engine, args.sql, args.path, {
           format: args.format,
           overwrite: args.overwrite,
           signal: abort.signal,
-          onProgress: (p) => update({ rows: p.rowsProcessed, percent: p.percent > 0 ? p.percent : null, bytes: p.bytesWritten ?? 0 })
+          onProgress: (p) => update({ rows: p.rowsProcessed, percent: p.percent > 0 ? p.percent : null, bytes: p.bytesWritten ?? 0 }),
+          ...(allowed ? { guard: { within: this.exportFolder(), ...(this.opts.exportStage ? { onStage: this.opts.exportStage } : {}) } } : {})
+        }).catch((e: unknown) => {
+          // A table without a view: why (its files could not be listed, archived, no ready copy), not "does not exist".
+          const why = missingViewReason((e as Error).message, views.problems)
+          throw why ? new Error(why) : e
         })
         update({ running: false, done: true, rows: r.rows, percent: 100, bytes: (await stat(args.path)).size })
       } catch (e) {

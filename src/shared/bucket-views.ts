@@ -30,6 +30,30 @@ export interface ViewsResult {
   readonly notes: { readonly table: string; readonly message: string }[]
 }
 
+/** A prefix the last listing could not list (the bucket root is ''), with the listing error's words. */
+export interface UnlistedPrefix {
+  readonly prefix: string
+  readonly message: string
+}
+
+/** Why a table's files are not known: a failed listing at or above or below one of its prefixes, or null. */
+function unlistedMessage(t: CatalogTable, unlisted: readonly UnlistedPrefix[]): string | null {
+  const own = [`v1/${t.schema}/${t.table}/`, `v2/${t.schema}/${t.table}/`]
+  const hit = unlisted.find((u) => own.some((p) => p.startsWith(u.prefix) || u.prefix.startsWith(p)))
+  if (!hit) return null
+  return `${t.schema}.${t.table} has no view: its files could not be listed. ${hit.message}`
+}
+
+/**
+ * Why a query that names a table without a view failed: DuckDB says "Table with name X does not exist", while the
+ * views know why (archived files, its files could not be listed, no ready copy). Null when it is not that, or not known.
+ */
+export function missingViewReason(message: string, problems: readonly ViewsResult['problems'][number][]): string | null {
+  const name = /Table with name (\S+) does not exist/.exec(message)?.[1]
+  if (!name) return null
+  return problems.find((p) => p.table === name || p.table.endsWith(`.${name}`))?.message ?? null
+}
+
 export async function createBucketViews(
   engine: SqlEngine,
   inventory: Inventory,
@@ -42,6 +66,8 @@ export async function createBucketViews(
     readonly dialect?: GlobDialect
     /** The compacted mirror's segments: parts tables read them where they hold every folder the rules include. */
     readonly mirror?: MirrorSource
+    /** Prefixes whose last listing failed, and why: a table they cover that has no copy says so, not "no ready copy". */
+    readonly unlisted?: readonly UnlistedPrefix[]
   } = {}
 ): Promise<ViewsResult> {
   const now = opts.now ?? Date.now()
@@ -61,7 +87,8 @@ export async function createBucketViews(
     if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, opts, created, notes))) continue
     const leftOut = unreadableNote(inventory, t, opts)
     if (!q.ok) {
-      problems.push({ table: `${t.schema}.${t.table}`, message: leftOut ?? q.message })
+      const unlisted = unlistedMessage(t, opts.unlisted ?? [])
+      problems.push({ table: `${t.schema}.${t.table}`, message: unlisted ?? leftOut ?? q.message })
       await engine.query(`DROP VIEW IF EXISTS ${schema}.${name}`)
       await engine.query(`DROP VIEW IF EXISTS ${name}`)
       continue

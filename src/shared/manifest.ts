@@ -1,6 +1,7 @@
 // Parses an hour's (v2) or a day's (v1) manifest.json. Tolerant and never throws: table entries may be
 // objects, "schema.table" strings or bare table names; unknown fields are kept; anything malformed becomes a
-// warning shown beside the hour. Only text that is not a JSON object at all makes the manifest `malformed`.
+// warning shown beside the hour. Only text that is not a JSON object at all (or nests deeper than any manifest)
+// makes the manifest `malformed`.
 import { type Version } from './bucket-key'
 import { qualifiedName, resolveTableName } from './catalog'
 import { isValidDate, isValidHour, parseInstant } from './dates'
@@ -123,11 +124,45 @@ function parseList(obj: Record<string, unknown>, field: string, warnings: string
   return out
 }
 
+/** Deeper than this is not a manifest: what is kept of it (unknown fields) would overflow the stack of whoever encodes it. */
+export const MAX_MANIFEST_DEPTH = 64
+
+/**
+ * How deep the text's brackets nest, outside strings, counted up to `limit + 1` (then it stops: the rest is not read).
+ * Cheap and iterative, before JSON.parse: what it returns, JSON.stringify and every recursive walk would have to
+ * descend, and 100,000 levels (200 KB) overflow them.
+ */
+export function nestingDepth(text: string, limit: number): number {
+  let depth = 0
+  let max = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c)
+        i++ // a backslash escapes the next character (a quote included)
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max && (max = depth) > limit) return max
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return max
+}
+
 /**
  * Parses a manifest's text. `expected` (from its key) is checked against the fields inside: a disagreement
  * is a warning, and the key's date and hour are the ones that count.
  */
 export function parseManifest(text: string, expected: { version: Version; date: string; hour: string | null }): ParsedManifest {
+  const depth = nestingDepth(text, MAX_MANIFEST_DEPTH)
+  if (depth > MAX_MANIFEST_DEPTH)
+    return {
+      state: 'malformed',
+      manifest: null,
+      warnings: [`nested more than ${MAX_MANIFEST_DEPTH} levels deep (a manifest needs 3), so it is not read; the folders of this hour are still read`],
+      issues: []
+    }
   let root: unknown
   try {
     root = JSON.parse(text)

@@ -3,7 +3,7 @@
 // in an archive class is refused as S3 would refuse it. Signals are checked between files and end streams.
 import { createReadStream } from 'node:fs'
 import { open, readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import type { RestoreTier } from '../../shared/restore-plan'
@@ -88,7 +88,8 @@ export class LocalFolderProvider implements BucketProvider {
                 '/' +
                 join(f.parentPath, f.name)
                   .slice(abs.length + 1)
-                  .split(/[\\/]/)
+                  // Only the system's separator: on Linux and macOS a `\\` is part of a name (S3 and GCS keep it as data too).
+                  .split(sep)
                   .join('/')
             )
         }

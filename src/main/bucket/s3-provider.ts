@@ -17,7 +17,7 @@ import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import type { ListedObject, RestoreState } from '../../shared/listing'
 import type { RestoreTier } from '../../shared/restore-plan'
-import { bucketError, classifyS3Error, isTimeout } from './bucket-errors'
+import { type BucketError, bucketError, classifyS3Error, isTimeout } from './bucket-errors'
 import { abortable } from './bounded-wait'
 import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
 import { guardStream } from './guarded-stream'
@@ -220,8 +220,25 @@ export class S3Provider implements BucketProvider {
     }
   }
 
+  /** Where requests go, for a message: the configured endpoint, or AWS's in the bucket's region. */
+  private get endpointName(): string {
+    return this.options.endpoint ?? `AWS S3 (${this.resolvedRegion ?? this.options.region ?? 'region not known yet'})`
+  }
+
+  /**
+   * A listing that timed out or lost its connection says so, with the bucket and the endpoint: it ends up as the
+   * reason a table has no view (an export's error), where the bare "sent nothing" would not say what was waited for.
+   */
+  private listingError(e: BucketError): BucketError {
+    if (e.kind !== 'timeout' && e.kind !== 'network') return e
+    const what = e.kind === 'timeout' ? 'timed out' : 'failed'
+    return bucketError(e.kind, e.key, `Listing ${this.location} at ${this.endpointName} ${what}. ${e.message}`, e.fix)
+  }
+
   async *list(prefix: string, options: ListOptions = {}): AsyncIterable<ListPage> {
-    const client = await this.getClient(options.signal)
+    const client = await this.getClient(options.signal).catch((e: unknown) => {
+      throw this.listingError(classifyS3Error(e, prefix, this.profile))
+    })
     let token: string | undefined
     do {
       const out = await withRetry(
@@ -237,7 +254,7 @@ export class S3Provider implements BucketProvider {
             }),
             { abortSignal: options.signal }
           ),
-        (e) => classifyS3Error(e, prefix, this.profile),
+        (e) => this.listingError(classifyS3Error(e, prefix, this.profile)),
         options.signal
       )
       yield {

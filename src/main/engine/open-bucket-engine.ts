@@ -1,7 +1,7 @@
 // An engine over a connected bucket: the objects the views need are brought into the local file store (once;
 // in parallel), then native DuckDB gets the bucket's views from the core (src/shared/bucket-views.ts).
 import { join } from 'node:path'
-import { type ViewsResult, createBucketViews, objectsForViews } from '../../shared/bucket-views'
+import { type UnlistedPrefix, type ViewsResult, createBucketViews, objectsForViews } from '../../shared/bucket-views'
 import type { AsOf, Inventory } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import type { BucketProvider } from '../bucket/bucket-provider'
@@ -23,6 +23,8 @@ export interface OpenEngineOptions extends AsOf {
   /** The instant the bucket is evaluated at (archived objects are judged then). */
   readonly now?: number
   readonly signal?: AbortSignal
+  /** Prefixes the last listing could not list: a table they leave without files says so. */
+  readonly unlisted?: readonly UnlistedPrefix[]
   readonly onDownload?: (p: StoreProgress) => void
   readonly onProgress?: (p: { done: number; total: number; table: string }) => void
 }

@@ -2,17 +2,21 @@
 // written by the app reads back in DuckDB, pandas or a spreadsheet exactly as DuckDB wrote it. The engine writes
 // only into its scratch folder; the finished file is moved beside the target under a temporary name and
 // renamed: the target is whole or untouched, never half-written. An existing target is replaced only when asked.
+// In a checked export folder (the web host) the move goes through guarded-move.ts: no link swapped in is followed.
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { chmod, copyFile, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { NativeEngine, QueryProgress } from '../engine/native-engine'
+import { type MoveGuard, guardedMove } from './guarded-move'
 
 export interface ExportOptions {
   readonly format: 'csv' | 'parquet'
   readonly overwrite?: boolean
   readonly signal?: AbortSignal
   readonly onProgress?: (p: QueryProgress) => void
+  /** The export folder the target was checked against (the web host): the move then follows no link swapped in since. */
+  readonly guard?: MoveGuard
 }
 
 export class ExportError extends Error {}
@@ -46,7 +50,8 @@ export async function exportQuery(engine: NativeEngine, sql: string, target: str
     // An export is an ordinary file of the user's: the mode their umask gives a new file.
     const umask = process.umask()
     await chmod(path, 0o666 & ~umask)
-    await moveInto(path, target)
+    if (opts.guard) await guardedMove(path, target, opts.guard)
+    else await moveInto(path, target)
     return { rows }
   } finally {
     await rm(path, { force: true })

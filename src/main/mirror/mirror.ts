@@ -3,7 +3,7 @@
 // only segments whose folders changed; each segment is written under a new name and renamed; the index is written
 // last, so a crash (even kill -9) leaves the previous mirror valid, and the next refresh completes it.
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
+import { chmod, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { MirrorProgressView } from '../../shared/api-contract'
 import { formatBytes } from '../../shared/counts'
@@ -15,7 +15,7 @@ import { type MirroredSegment, type SegmentPlan, planMirror, typesAgree } from '
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
-import { ensurePrivateDir, writePrivateFile } from '../files/private-file'
+import { PRIVATE_FILE_MODE, ensurePrivateDir, writePrivateFile } from '../files/private-file'
 import type { FileStore, StoreProgress } from '../store/file-store'
 import { knownUnreadable, recordUnreadable } from '../store/parquet-frame-check'
 
@@ -361,6 +361,8 @@ export class Mirror {
     const copied = await engine.execRows(`COPY (${sql}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
     const types = await vendorTypes(engine, [scratch])
     await privateDir(join(this.dir, 'segments', p.table))
+    // DuckDB's COPY creates its file by the umask (0644): narrowed before it is renamed into place, like every file main writes.
+    await chmod(scratch, PRIVATE_FILE_MODE)
     await rename(scratch, this.pathOf(file))
     return { ...base, file, rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(this.pathOf(file))).size, columns: Object.keys(types), types }
   }
@@ -385,6 +387,7 @@ export class Mirror {
         `COPY (SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`
       )
       const file = s.file.replace(/(-u[0-9a-z]+)?\.parquet$/, `-u${identityTag(JSON.stringify(unified))}.parquet`)
+      await chmod(scratch, PRIVATE_FILE_MODE)
       await rename(scratch, this.pathOf(file))
       const types = Object.fromEntries(Object.keys(s.types).map((c) => [c, unified[c] ?? (s.types[c] as string)]))
       segments[segments.indexOf(s)] = { ...s, file, types, bytes: (await stat(this.pathOf(file))).size }
