@@ -1,14 +1,14 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
 import { join } from 'node:path'
-import { type HourDetail, type HourTable, type Overview, type TimelineView, encodeCells } from '../shared/api-contract'
+import { type HourDetail, type HourTable, type Overview, type TimelineView, TIMELINE_MAX_HOURS, encodeCells } from '../shared/api-contract'
 import { folderPrefix } from '../shared/bucket-key'
 import type { UnlistedPrefix } from '../shared/bucket-views'
 import { dateOf, hourOf } from '../shared/dates'
 import { type ParsedManifest, parseManifest } from '../shared/manifest'
 import { CATALOG } from '../shared/catalog'
 import { deliveryInstant } from '../shared/delivery-order'
-import { type Inventory, buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
+import { type Inventory, buildInventory, isReady, latestReady, readyPartsFolders } from '../shared/inventory'
 import { type ListedObject, isArchived } from '../shared/listing'
 import { HOUR_MS, switchInProgress } from '../shared/schedule'
 import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../shared/timeline'
@@ -188,7 +188,7 @@ export class AppService {
         t.mode === 'parts'
           ? readyPartsFolders(inventory, t).length
           : [...inventory.folders.values()].filter(
-              (x) => x.ref.schema === t.schema && x.ref.table === t.table && x.marker !== null && x.ref.version === inventory.version
+              (x) => x.ref.schema === t.schema && x.ref.table === t.table && isReady(x) && x.ref.version === inventory.version
             ).length
       return { schema: t.schema, table: t.table, mode: t.mode, newest: f ? iso(deliveryInstant(f.ref)) : null, newestPrefix: f?.ref.prefix ?? null, folders }
     })
@@ -263,7 +263,7 @@ export class AppService {
   async timeline(args: { fromHours: number }): Promise<TimelineView> {
     const { timeline } = await this.ready()
     const last = Math.floor(this.now() / HOUR_MS) * HOUR_MS
-    const from = last - Math.max(1, Math.min(24 * 400, args.fromHours)) * HOUR_MS + HOUR_MS
+    const from = last - Math.max(1, Math.min(TIMELINE_MAX_HOURS, args.fromHours)) * HOUR_MS + HOUR_MS
     const hours = timeline.hours.filter((h) => h.start >= from)
     const names = CATALOG.map((t) => t.table)
     return {
