@@ -30,6 +30,7 @@ import { quoteIdent } from '../shared/sql-quote'
 import { logicalTableColumns } from '../main/engine/logical-table-columns'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
 import { connectionFromUrl } from './bucket-url'
+import { errorMessage } from '../shared/error-message'
 
 const DUCKDB_VERSION_NOTE = '1.5'
 const HOUR = 3_600_000
@@ -78,7 +79,7 @@ function progress(enabled: boolean): ((text: string) => void) & { done(): void }
 
 /** A table without a view (archived objects, unlisted files, no ready copy) is said why, rather than "does not exist". */
 function explain(e: unknown, problems: readonly { table: string; message: string }[]): string {
-  const message = (e as Error).message
+  const message = errorMessage(e)
   return missingViewReason(message, problems) ?? message
 }
 
@@ -463,11 +464,11 @@ main(process.argv.slice(2)).then(
   (code) => exit(code),
   (e: unknown) => {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`export-explorer: ${(e as Error).message}\n${USAGE}\n`)
+      process.stderr.write(`export-explorer: ${errorMessage(e)}\n${USAGE}\n`)
       exit(2)
       return
     }
-    process.stderr.write(`export-explorer: ${e instanceof BucketError ? e.userMessage : (e as Error).message}\n`)
+    process.stderr.write(`export-explorer: ${e instanceof BucketError ? e.userMessage : errorMessage(e)}\n`)
     exit(2)
   }
 )

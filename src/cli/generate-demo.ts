@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_DEMO_OPTIONS } from '../main/demo-bucket/demo-plan'
 import { writeDemoBucket } from '../main/demo-bucket/write-demo-bucket'
+import { errorMessage } from '../shared/error-message'
 
 const usage =
   "usage: npm run demo:generate -- --out DIR [--seed N] [--days N (>= 8)] [--scale N] [--start ISO (the export's first delivery, a v2 hour such as 2026-11-03T14:00:00Z)] [--if-missing]"
@@ -24,7 +25,7 @@ async function main(): Promise<number> {
       }
     }))
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n${usage}\n`)
+    process.stderr.write(`${errorMessage(e)}\n${usage}\n`)
     return 2
   }
   if (values.help) {
@@ -74,7 +75,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    process.stderr.write(`demo:generate failed: ${(e as Error).message}\n`)
+    process.stderr.write(`demo:generate failed: ${errorMessage(e)}\n`)
     process.exit(1)
   }
 )

@@ -11,6 +11,7 @@ import { MemorySecretStore } from '../main/connections/secret-store'
 import { ensureDemoBucket } from '../main/demo-bucket/demo-location'
 import { startWebHost } from '../main/web-host'
 import { Workspace } from '../main/workspace'
+import { errorMessage } from '../shared/error-message'
 
 const USAGE = `npm run serve [-- --bucket PATH --now ISO --port N --data DIR --renderer DIR --export-dir DIR]
   Serves Export Explorer to a browser on 127.0.0.1 (the demo bucket unless --bucket names a folder).
@@ -75,6 +76,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`serve: ${(e as Error).message}\n`)
+  process.stderr.write(`serve: ${errorMessage(e)}\n`)
   process.exit(1)
 })

@@ -3,6 +3,7 @@
 // differ only in transport; the web host sends a reply as `encodeReply` encodes it.
 import { type ApiName, type ArgsOf, type ResultOf, isApiName, validateArgs } from '../shared/api-contract'
 import { type Workspace, userMessage } from './workspace'
+import { errorMessage } from '../shared/error-message'
 
 export type Reply = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly status: 400 | 404 | 500; readonly error: string }
 
@@ -64,7 +65,7 @@ export function encodeReply(name: string, reply: Reply): { readonly status: numb
     return { status: reply.ok ? 200 : reply.status, body: JSON.stringify(reply.ok ? { result: reply.result } : { error: reply.error }) }
   } catch (e) {
     console.error(`export-explorer: the answer to ${name} could not be encoded`, e)
-    const error = `The answer to ${name} could not be encoded as JSON (${(e as Error).message}). Nothing was changed; report this with the hour or table it was about.`
+    const error = `The answer to ${name} could not be encoded as JSON (${errorMessage(e)}). Nothing was changed; report this with the hour or table it was about.`
     return { status: 500, body: JSON.stringify({ error }) }
   }
 }

@@ -21,6 +21,7 @@ import { refreshConnectionIndex } from './bucket/refresh-connection'
 import { BlockCache } from './byte-server/block-cache'
 import { findUnreadableFiles, frameCacheFile } from './store/parquet-frame-check'
 import { readParquetFooter } from './store/parquet-footer'
+import { errorMessage } from '../shared/error-message'
 
 export interface AppServiceOptions {
   readonly provider: BucketProvider
@@ -174,7 +175,7 @@ export class AppService {
       })
       return r.ok ? { rows: r.footer.rows } : { rows: null, rowsError: `not a readable Parquet file: ${r.why}` }
     } catch (e) {
-      const why = e instanceof BucketError ? e.userMessage : `its footer could not be read (${(e as Error).message})`
+      const why = e instanceof BucketError ? e.userMessage : `its footer could not be read (${errorMessage(e)})`
       return { rows: null, rowsError: why }
     }
   }

@@ -50,6 +50,8 @@ import { GCS_NO_RESTORE, planRestore } from '../shared/restore-plan'
 import { indexPath, markRestored } from './bucket/index-store'
 import { RestoreJob } from './restore/restore-job'
 import { MirrorLimits } from './mirror/mirror-limits'
+import { errorMessage } from '../shared/error-message'
+import { swallowed } from './log/main-log'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -81,7 +83,7 @@ export interface WorkspaceOptions {
 const locationOf = (c: ConnectionConfig): string => (c.provider === 'local' ? c.path : `${c.provider}://${c.bucket}/${c.prefix}`)
 
 /** A message the user can act on, whatever was thrown. */
-export const userMessage = (e: unknown): string => (e instanceof BucketError ? e.userMessage : e instanceof Error ? e.message : String(e))
+export const userMessage = (e: unknown): string => (e instanceof BucketError ? e.userMessage : errorMessage(e))
 
 /** What a kind of connection says of restores: GCS reads its archive classes directly; a local folder cannot restore. */
 function restoreNote(kind: ConnectionConfig['provider']): string | null {
@@ -244,7 +246,7 @@ export class Workspace {
     this.lastRefreshed = null
     this.lastError = null
     this.restoreFor(this.service, c.provider)
-    void this.refresh({ full: false }).catch(() => {})
+    void this.refresh({ full: false }).catch(swallowed('the first refresh of the opened connection (its status says why)'))
     return this.connections()
   }
 
@@ -334,7 +336,7 @@ export class Workspace {
   async autoRefreshTick(): Promise<boolean> {
     if (!this.service || this.refreshAbort || this.lastRefreshStart === null) return false
     if (this.clock() < nextAutoRefresh(this.lastRefreshStart)) return false
-    await this.refresh({ full: false }).catch(() => {})
+    await this.refresh({ full: false }).catch(swallowed('the automatic refresh (its status says why)'))
     return true
   }
 
@@ -612,7 +614,7 @@ export class Workspace {
           ...(allowed ? { guard: { within: this.exportFolder(), ...(this.opts.exportStage ? { onStage: this.opts.exportStage } : {}) } } : {})
         }).catch((e: unknown) => {
           // A table without a view: why (its files could not be listed, archived, no ready copy), not "does not exist".
-          const why = missingViewReason((e as Error).message, views.problems)
+          const why = missingViewReason(errorMessage(e), views.problems)
           throw why ? new Error(why) : e
         })
         update({ running: false, done: true, rows: r.rows, percent: 100, bytes: (await stat(args.path)).size })

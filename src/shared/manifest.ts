@@ -5,6 +5,7 @@
 import { type Version } from './bucket-key'
 import { qualifiedName, resolveTableName } from './catalog'
 import { isValidDate, isValidHour, parseInstant } from './dates'
+import { errorMessage } from './error-message'
 
 export interface ManifestTableEntry {
   /** "schema.table" when the catalog (or the entry) tells the schema; otherwise the name as written. */
@@ -167,7 +168,7 @@ export function parseManifest(text: string, expected: { version: Version; date: 
   try {
     root = JSON.parse(text)
   } catch (e) {
-    return { state: 'malformed', manifest: null, warnings: [`not valid JSON (${(e as Error).message}); the folders of this hour are still read`], issues: [] }
+    return { state: 'malformed', manifest: null, warnings: [`not valid JSON (${errorMessage(e)}); the folders of this hour are still read`], issues: [] }
   }
   if (!isRecord(root)) return { state: 'malformed', manifest: null, warnings: ['not a JSON object; the folders of this hour are still read'], issues: [] }
 

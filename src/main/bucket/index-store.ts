@@ -7,6 +7,7 @@ import type { IndexedUnit } from '../../shared/listing-plan'
 import type { ListedObject, RestoreState } from '../../shared/listing'
 import { writePrivateFile } from '../files/private-file'
 import type { BucketIndex } from './bucket-index'
+import { errorMessage } from '../../shared/error-message'
 
 const FORMAT = 1
 
@@ -67,13 +68,13 @@ export async function readIndex(path: string): Promise<LoadedIndex> {
     text = await readFile(path, 'utf8')
   } catch (e) {
     if ((e as { code?: string }).code === 'ENOENT') return { index: null, problem: null }
-    return dropped(`could not be read (${(e as Error).message})`)
+    return dropped(`could not be read (${errorMessage(e)})`)
   }
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch (e) {
-    return dropped(`is not valid JSON (${(e as Error).message})`)
+    return dropped(`is not valid JSON (${errorMessage(e)})`)
   }
   if (typeof parsed !== 'object' || parsed === null) return dropped('is not an index')
   const p = parsed as { format?: unknown; location?: unknown; refreshedAt?: unknown; units?: unknown; rows?: unknown }

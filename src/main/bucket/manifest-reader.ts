@@ -10,6 +10,7 @@ import { BucketError, bucketError } from './bucket-errors'
 import type { BucketProvider } from './bucket-provider'
 import { withFileLock } from '../files/file-lock'
 import { writePrivateFile } from '../files/private-file'
+import { errorMessage } from '../../shared/error-message'
 
 type Cache = Record<string, { etag: string; text: string }>
 
@@ -76,7 +77,7 @@ export async function readManifests(provider: BucketProvider, inventory: Invento
       cache[key] = added[key] = { etag: stamp, text }
     } catch (e) {
       if (opts.signal?.aborted) return
-      out.set(key, { error: e instanceof BucketError ? e.userMessage : (e as Error).message })
+      out.set(key, { error: e instanceof BucketError ? e.userMessage : errorMessage(e) })
     }
   }
   await Promise.all([...inventory.manifests].filter(([key]) => !opts.filter || opts.filter(key)).map(([key, m]) => limit(() => read(key, m.object))))

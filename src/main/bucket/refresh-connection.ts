@@ -3,6 +3,7 @@
 import { type RefreshOptions, type RefreshResult, refreshBucketIndex } from './bucket-index'
 import type { BucketProvider } from './bucket-provider'
 import { indexPath, readIndex, saveIndex } from './index-store'
+import { errorMessage } from '../../shared/error-message'
 
 export interface ConnectionRefreshResult extends RefreshResult {
   /** Why the saved index was not used (for the user), or null. */
@@ -25,7 +26,7 @@ export async function refreshConnectionIndex(
     // A bucket error (denied, network, cancelled) would fail a full listing too; anything else came from the
     // saved index, which passed the checks but still cannot be refreshed: list everything instead.
     if (saved.index === null || opts.signal?.aborted || (e as { name?: string }).name === 'BucketError') throw e
-    indexProblem = `The saved listing ${path} could not be refreshed (${(e as Error).message}), so the whole bucket was listed again.`
+    indexProblem = `The saved listing ${path} could not be refreshed (${errorMessage(e)}), so the whole bucket was listed again.`
     result = await refreshBucketIndex(provider, null, opts)
   }
   await saveIndex(path, result.index)

@@ -22,6 +22,7 @@ import { abortable } from './bounded-wait'
 import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
 import { guardStream } from './guarded-stream'
 import { withRetry } from './retry'
+import { errorMessage } from '../../shared/error-message'
 
 export type S3Credentials =
   /** The default AWS chain: environment, shared config and credentials files (SSO, credential_process), instance roles. */
@@ -67,7 +68,7 @@ const timeoutsAreFinal =
     try {
       return await next(args)
     } catch (e) {
-      if (isTimeout(e)) throw Object.assign(new Error((e as Error).message), { name: 'RequestTimedOut' })
+      if (isTimeout(e)) throw Object.assign(new Error(errorMessage(e)), { name: 'RequestTimedOut' })
       throw e
     }
   }

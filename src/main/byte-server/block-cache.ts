@@ -7,6 +7,7 @@ import { open, readdir, rmdir, stat, unlink, utimes } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { ByteRange, BucketProvider } from '../bucket/bucket-provider'
 import { writePrivateFile } from '../files/private-file'
+import { swallowed } from '../log/main-log'
 
 export const BLOCK_SIZE = 16 * 1024
 
@@ -67,7 +68,7 @@ class DiskBlocks {
   /** Learns, once and in the background, the blocks an earlier run left on disk (oldest first), then evicts. */
   scanned(): Promise<void> {
     if (!this.scanning) {
-      this.scanning = this.scan().catch(() => {})
+      this.scanning = this.scan().catch(swallowed('scanning the block cache left by an earlier run', 'warn'))
       void this.scanning.then(() => this.evict())
     }
     return this.scanning
@@ -95,7 +96,7 @@ class DiskBlocks {
         const s = await stat(path).catch(() => null)
         if (!s?.isFile()) continue
         if (/^\d+$/.test(name)) found.push({ path, size: s.size, mtime: s.mtimeMs })
-        else if (Date.now() - s.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => {})
+        else if (Date.now() - s.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(swallowed(`removing a stale cache file ${path}`))
       }
     }
     found.sort((a, b) => a.mtime - b.mtime)

@@ -13,6 +13,7 @@ import { isArchived, type ListedObject } from '../../shared/listing'
 import { BucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { BLOCK_SIZE, BlockCache, type ObjectIdentity } from './block-cache'
+import { errorMessage } from '../../shared/error-message'
 
 /** What the server serves: one connection's bucket. Swapped when another connection opens. */
 export interface ByteSource {
@@ -223,7 +224,7 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
       refuse(
         res,
         err?.kind === 'archived' ? 409 : err?.kind === 'not_found' ? 404 : 502,
-        err ? err.userMessage : `Reading failed: ${(e as Error).message}`,
+        err ? err.userMessage : `Reading failed: ${errorMessage(e)}`,
         err?.kind ?? 'other'
       )
     })

@@ -11,6 +11,7 @@ import { BucketError, bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { LocalFolderProvider } from '../bucket/local-provider'
 import { normalizePrefix } from '../bucket/s3-provider'
+import { errorMessage } from '../../shared/error-message'
 
 export type VerdictLevel = 'green' | 'amber' | 'red'
 
@@ -190,7 +191,7 @@ export async function testConnection(
       `${loc} is not an export: ${holds}. Check the ${config?.provider === 'local' ? 'folder' : 'prefix'}: it should be the folder holding v1/ and v2/.`
     )
   } catch (e) {
-    return failureVerdict(e instanceof BucketError ? e : bucketError('other', '', (e as Error).message), loc)
+    return failureVerdict(e instanceof BucketError ? e : bucketError('other', '', errorMessage(e)), loc)
   }
 }
 

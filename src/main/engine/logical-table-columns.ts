@@ -7,6 +7,7 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import type { ColumnSpec } from '../../shared/warehouse-ddl/column-types'
 import type { FileStore } from '../store/file-store'
 import type { BucketEngine } from './open-bucket-engine'
+import { errorMessage } from '../../shared/error-message'
 
 export type TableColumns = ReadonlyMap<string, readonly ColumnSpec[] | { readonly unknown: string }>
 
@@ -45,7 +46,7 @@ export async function logicalTableColumns(
       await opened.engine.link(links)
       out.set(qn, await describe(`SELECT * FROM read_parquet(${quoteLiteral(`${base}*.parquet`)}, union_by_name = true, hive_partitioning = false)`))
     } catch (e) {
-      out.set(qn, { unknown: `${why}; its readable files could not be read either: ${(e as Error).message}` })
+      out.set(qn, { unknown: `${why}; its readable files could not be read either: ${errorMessage(e)}` })
     }
   }
   return out

@@ -18,6 +18,7 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { EngineError, StatementRefused } from './engine-error'
 import { engineMemoryLimits, type EngineMemoryLimits } from './engine-memory-limits'
 import { prepareUserStatement } from './user-statement'
+import { errorMessage } from '../../shared/error-message'
 
 export interface QueryColumns {
   readonly names: readonly string[]
@@ -157,7 +158,7 @@ export class NativeEngine {
       await this.queries.conn.run(sql)
       this.ownBacklog.push(sql)
     } catch (e) {
-      throw new Error(this.withKeys((e as Error).message))
+      throw new Error(this.withKeys(errorMessage(e)))
     }
   }
 
@@ -178,7 +179,7 @@ export class NativeEngine {
       await this.catchUpOwn()
       return (await this.own.conn.runAndReadAll(sql)).getRows()
     } catch (e) {
-      throw new Error(this.withKeys((e as Error).message))
+      throw new Error(this.withKeys(errorMessage(e)))
     }
   }
 
@@ -301,7 +302,7 @@ export class NativeEngine {
       if (this.closed) throw new EngineError('The query engine was closed (the connection changed or the app is closing); run the query again.')
       if (opts.signal?.aborted) throw new EngineError('The query was cancelled.')
       if (e instanceof EngineError) throw e
-      const message = this.withKeys((e as Error).message)
+      const message = this.withKeys(errorMessage(e))
       const locked = /^Permission Error/.test(message)
         ? " (SQL here reads the bucket's tables only: files elsewhere on this computer cannot be read or written from SQL)"
         : ''

@@ -6,6 +6,7 @@ import { basename } from 'node:path'
 import { keepCorruptAside } from './corrupt-file'
 import { withFileLock } from './file-lock'
 import { writePrivateFile } from './private-file'
+import { errorMessage } from '../../shared/error-message'
 
 export interface Decoded<T> {
   /** What could be read. */
@@ -27,7 +28,7 @@ type Loaded<T> =
   | { readonly kind: 'damaged'; readonly value: T; readonly reason: string; readonly problems: readonly string[]; readonly partial: boolean }
   | { readonly kind: 'unreadable'; readonly value: T; readonly problem: string }
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+const messageOf = (e: unknown): string => errorMessage(e)
 
 export class SavedStateFile<T> {
   /** What happened to this file in this process (kept aside, started again), for the user. */

@@ -14,6 +14,7 @@ import { frameCacheFile } from '../store/parquet-frame-check'
 import { Mirror, type MirrorProgress, type MirrorRefresh, type TableCoverage } from './mirror'
 import type { MirrorLimit } from './mirror-limits'
 import { MIRROR_KEY_PREFIX, mirrorKey } from '../../shared/mirror-sql'
+import { errorMessage } from '../../shared/error-message'
 
 type Snapshot = () => Promise<{ inventory: Inventory; now: number }>
 
@@ -177,7 +178,7 @@ export class ConnectionMirror {
           }
         } catch (e) {
           if (abort.signal.aborted) return
-          this.error = `The local mirror could not be brought up to date: ${(e as Error).message} The tables read the bucket's files meanwhile.`
+          this.error = `The local mirror could not be brought up to date: ${errorMessage(e)} The tables read the bucket's files meanwhile.`
         }
       } while (this.again && !this.closed)
     }

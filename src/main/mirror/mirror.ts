@@ -18,6 +18,8 @@ import { NativeEngine } from '../engine/native-engine'
 import { PRIVATE_FILE_MODE, ensurePrivateDir, writePrivateFile } from '../files/private-file'
 import type { FileStore, StoreProgress } from '../store/file-store'
 import { knownUnreadable, recordUnreadable } from '../store/parquet-frame-check'
+import { errorMessage } from '../../shared/error-message'
+import { swallowed } from '../log/main-log'
 
 /** A build's progress as main counts it: the contract's view without what the connection adds (its start, the time left). */
 export interface MirrorProgress extends Omit<MirrorProgressView, 'startedAt' | 'secondsLeft'> {
@@ -201,7 +203,8 @@ export class Mirror {
               todo.flatMap((p) => filesOf(p)),
               opts.signal ? { signal: opts.signal } : {}
             )
-            .catch(() => {})
+            // Downloads ahead of compaction: a failure is met again, and said, when the segment is compacted.
+            .catch(swallowed('downloading ahead of the compaction'))
         : Promise.resolve()
       try {
         build: for (const t of tables) {
@@ -229,7 +232,7 @@ export class Mirror {
               used += need + built.bytes
             } catch (e) {
               if (opts.signal?.aborted) throw e
-              problems.push({ table: p.table, period: p.period, message: (e as Error).message })
+              problems.push({ table: p.table, period: p.period, message: errorMessage(e) })
             }
             done.segments++
             done.folders += p.folders.length
@@ -427,7 +430,7 @@ async function unreadablePages(engine: NativeEngine, path: string): Promise<stri
     return null
   } catch (e) {
     // DuckDB names the local copy; the user knows the file by its bucket key, which the caller says.
-    const message = (e as Error).message.replace(/"[^"]*"/g, 'the file')
+    const message = errorMessage(e).replace(/"[^"]*"/g, 'the file')
     return `its pages cannot be read (${message.slice(0, 200)})`
   }
 }

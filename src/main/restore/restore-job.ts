@@ -12,6 +12,7 @@ import { BucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import type { SavedStateFile } from '../files/saved-state-file'
 import { type SavedRestore, type SavedRestoreKey, restoreStateFile } from './restore-state-file'
+import { errorMessage } from '../../shared/error-message'
 
 /** How often S3 is asked how far the restores are: restores take minutes (Expedited) to hours. */
 export const DEFAULT_RESTORE_CHECK_MS = 3 * 60_000
@@ -33,7 +34,7 @@ export interface RestoreJobOptions {
   readonly onRestored: (restored: readonly { readonly key: string; readonly restore: RestoreState }[]) => Promise<void>
 }
 
-const messageOf = (e: unknown): string => (e instanceof BucketError ? e.userMessage : e instanceof Error ? e.message : String(e))
+const messageOf = (e: unknown): string => (e instanceof BucketError ? e.userMessage : errorMessage(e))
 const unsettled = (k: SavedRestoreKey): boolean => k.state === 'waiting' || k.state === 'requested' || k.state === 'in_progress'
 
 export class RestoreJob {

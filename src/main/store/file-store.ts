@@ -14,6 +14,7 @@ import { objectIdentity } from '../../shared/identity-tag'
 import type { ListedObject } from '../../shared/listing'
 import { BucketError, bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
+import { errorMessage } from '../../shared/error-message'
 
 export interface StoreProgress {
   readonly files: number
@@ -180,7 +181,7 @@ export class FileStore {
             )
           } catch (e) {
             if (opts.signal?.aborted) throw bucketError('cancelled', o.key, 'Download cancelled')
-            fail(o.key, e instanceof BucketError ? e : bucketError('network', o.key, `Could not download the object: ${(e as Error).message}`))
+            fail(o.key, e instanceof BucketError ? e : bucketError('network', o.key, `Could not download the object: ${errorMessage(e)}`))
           }
           progress.files++
           opts.onProgress?.({ ...progress })

@@ -3,6 +3,7 @@
 import { parentPort } from 'node:worker_threads'
 import { parquetMetadata } from 'hyparquet'
 import { checkThriftBounds } from './thrift-compact-bounds'
+import { errorMessage } from '../../shared/error-message'
 
 /** One footer to parse: its Thrift bytes followed by the file's last 8 bytes (length and "PAR1"). */
 export interface FooterJob {
@@ -43,7 +44,7 @@ function parse(job: FooterJob): FooterAnswer {
     }
     return { id: job.id, ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns }
   } catch (e) {
-    return { id: job.id, ok: false, why: `its footer cannot be parsed (${(e as Error).message})` }
+    return { id: job.id, ok: false, why: `its footer cannot be parsed (${errorMessage(e)})` }
   }
 }
 

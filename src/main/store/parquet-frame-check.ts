@@ -12,6 +12,7 @@ import { objectIdentity } from '../../shared/identity-tag'
 import { withFileLock } from '../files/file-lock'
 import { writePrivateFile } from '../files/private-file'
 import { type FooterParser, readParquetFooter } from './parquet-footer'
+import { errorMessage } from '../../shared/error-message'
 
 /** Reads the inclusive byte range of an object (a provider's readRange, or a block cache in front of it). */
 export type RangeReader = (o: ListedObject, start: number, end: number, signal?: AbortSignal) => Promise<Uint8Array>
@@ -118,7 +119,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
               if (r.ok || !r.transient) added[objectIdentity(o)] = verdict
             } catch (e) {
               if (opts.signal?.aborted) throw e
-              errors.push({ key: o.key, message: (e as Error).message })
+              errors.push({ key: o.key, message: errorMessage(e) })
               return
             }
           }
