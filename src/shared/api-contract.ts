@@ -313,6 +313,13 @@ export interface ApiResults {
 export const TIMELINE_MAX_HOURS = 24 * 400
 
 const HOUR_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:00:00(\.000)?Z$/
+/** A call's arguments: these fields exactly; an unknown one or a missing one is said by name. */
+const args = <E extends v.ObjectEntries>(entries: E) =>
+  v.strictObject(entries, (issue) => {
+    const key = String(issue.path?.at(-1)?.key ?? '')
+    if (issue.expected === 'never') return `unexpected argument ${key}`
+    return issue.received === 'undefined' ? `the argument ${key} is missing` : 'arguments must be an object'
+  })
 const none = v.strictObject({}, 'this call takes no arguments')
 const hour = (what: string) =>
   v.pipe(v.string(`${what} must be an hour, YYYY-MM-DDTHH:00:00Z`), v.regex(HOUR_RE, `${what} must be an hour, YYYY-MM-DDTHH:00:00Z`))
@@ -334,24 +341,24 @@ const connectionId = v.pipe(v.string(ID_WORDS), v.regex(CONNECTION_ID, ID_WORDS)
 const exportId = v.pipe(v.string('id must be an export id'), v.regex(/^[\w-]{1,64}$/, 'id must be an export id'))
 const TABLE_WORDS = 'table must be null (every table) or schema.table'
 const schemaTable = v.nullable(v.pipe(v.string(TABLE_WORDS), v.regex(/^[A-Za-z_]\w{0,127}\.[A-Za-z_]\w{0,127}$/, TABLE_WORDS)))
-const restoreArgs = v.strictObject({
+const restoreArgs = args({
   table: schemaTable,
   tier: v.picklist(RESTORE_TIERS, `tier must be one of ${RESTORE_TIERS.join(', ')}`),
   days: wholeNumber(`days must be a whole number from 1 to ${RESTORE_MAX_DAYS}`, 1, RESTORE_MAX_DAYS)
 })
-const connectionInput = v.strictObject({
+const connectionInput = args({
   connection: ConnectionDraftSchema,
   secretAccessKey: v.optional(v.pipe(v.string('secretAccessKey must be a string'), v.maxLength(1024, 'secretAccessKey must be at most 1024 characters')))
 })
-const byId = v.strictObject({ id: connectionId })
+const byId = args({ id: connectionId })
 const DDL_TABLE_WORDS = 'table must be null or a table name (schema.table or table)'
 const DATABASE_WORDS = 'database must be null or a name of letters, digits and _ (at most 128)'
 
 /** Each call's arguments: what a renderer sends, never trusted, parsed into exactly this (unknown fields refused). */
 const ARGS = {
   overview: none,
-  timeline: v.strictObject({ fromHours: wholeNumber(`fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`, 1, TIMELINE_MAX_HOURS) }),
-  hour: v.strictObject({ start: hour('start') }),
+  timeline: args({ fromHours: wholeNumber(`fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`, 1, TIMELINE_MAX_HOURS) }),
+  hour: args({ start: hour('start') }),
   connections: none,
   connectionGet: byId,
   connectionSave: connectionInput,
@@ -359,22 +366,22 @@ const ARGS = {
   connectionOpen: byId,
   connectionDelete: byId,
   awsProfiles: none,
-  refresh: v.strictObject({ full: v.boolean('full must be true or false') }),
+  refresh: args({ full: v.boolean('full must be true or false') }),
   refreshStatus: none,
   refreshCancel: none,
-  engineSource: v.strictObject({ asOf }),
+  engineSource: args({ asOf }),
   exportDefaults: none,
-  chooseSavePath: v.strictObject({
+  chooseSavePath: args({
     defaultName: v.pipe(v.string(), v.regex(/^[\w .()-]{1,200}$/, 'defaultName must be a plain file name')),
     format
   }),
-  exportStart: v.strictObject({ sql, format, path: absPath, overwrite: v.boolean('overwrite must be true or false'), asOf }),
-  exportStatus: v.strictObject({ id: exportId }),
-  exportCancel: v.strictObject({ id: exportId }),
-  showInFolder: v.strictObject({ path: absPath }),
+  exportStart: args({ sql, format, path: absPath, overwrite: v.boolean('overwrite must be true or false'), asOf }),
+  exportStatus: args({ id: exportId }),
+  exportCancel: args({ id: exportId }),
+  showInFolder: args({ path: absPath }),
   history: none,
-  historyAdd: v.strictObject({ sql, rows: nullableCount, ms: nullableCount, error: v.nullable(v.string('error must be null or text')) }),
-  ddl: v.strictObject({
+  historyAdd: args({ sql, rows: nullableCount, ms: nullableCount, error: v.nullable(v.string('error must be null or text')) }),
+  ddl: args({
     engine: v.picklist(['athena', 'bigquery'], 'engine must be athena or bigquery'),
     table: v.nullable(v.pipe(v.string(DDL_TABLE_WORDS), v.regex(/^[A-Za-z_][\w.]{0,200}$/, DDL_TABLE_WORDS))),
     database: v.nullable(v.pipe(v.string(DATABASE_WORDS), v.regex(/^[A-Za-z_]\w{0,127}$/, DATABASE_WORDS)))
@@ -386,7 +393,7 @@ const ARGS = {
   mirrorCancel: none,
   mirrorResume: none,
   mirrorClear: none,
-  mirrorSetLimit: v.strictObject({
+  mirrorSetLimit: args({
     bytes: v.nullable(wholeNumber('bytes must be null (the default) or a whole number of bytes', 0, Number.MAX_SAFE_INTEGER))
   })
 } as const satisfies { readonly [N in keyof ApiResults]: v.GenericSchema }
@@ -452,8 +459,12 @@ export function validateArgs<N extends ApiName>(name: N, args: unknown): { ok: t
     }
   const r = v.safeParse(ARGS[name] as v.GenericSchema<unknown, ArgsOf<N>>, obj)
   if (r.success) return { ok: true, args: r.output }
-  const where = r.issues[0]?.path?.map((p) => String(p.key)).join('.')
-  return { ok: false, reason: `${name}: ${where ? `${where}: ` : ''}${schemaReason(r.issues)}` }
+  // Where the problem is, unless the words already name the field ("engine must be athena or bigquery").
+  const path = r.issues[0]?.path ?? []
+  const words = schemaReason(r.issues)
+  const where = path.map((p) => String(p.key)).join('.')
+  const named = path.length > 0 && words.includes(String(path[path.length - 1]?.key))
+  return { ok: false, reason: `${name}: ${where && !named ? `${where}: ` : ''}${words}` }
 }
 
 /** The IPC channel of a call. */

@@ -48,8 +48,11 @@ describe('validateArgs', () => {
     expect(validateArgs('timeline', { fromHours: TIMELINE_MAX_HOURS }).ok).toBe(true)
     expect(validateArgs('timeline', { fromHours: TIMELINE_MAX_HOURS + 1 })).toEqual({
       ok: false,
-      reason: `timeline: fromHours: fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`
+      reason: `timeline: fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`
     })
+    expect(validateArgs('ddl', { engine: 'spark', table: null, database: null })).toEqual({ ok: false, reason: 'ddl: engine must be athena or bigquery' })
+    expect(validateArgs('refresh', { full: true, extra: 1 })).toEqual({ ok: false, reason: 'refresh: unexpected argument extra' })
+    expect(validateArgs('refresh', {})).toEqual({ ok: false, reason: 'refresh: the argument full is missing' })
     const draft = validateArgs('connectionSave', {
       connection: { name: 'x', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AK' }, notes: 'dropped' }
     })
