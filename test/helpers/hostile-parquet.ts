@@ -1,12 +1,10 @@
 // Hostile Parquet files for the footer's bounds (issue 18 item 3): each has a valid frame ("PAR1" at both ends, a
 // footer length) and a footer crafted to cost a naive parser gigabytes, seconds or its stack; and a bucket holding
 // them where the rules read, beside real Parquet written by native DuckDB.
-import { mkdir, utimes, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
 import { manifestKey } from '../../src/shared/bucket-key'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import type { Db } from './duckdb'
-import { H03, H04, csat03, csat04, d, h, msgs03, msgs04 } from './unreadable-bucket'
+import { H03, bucketWriter, H04, csat03, csat04, d, h, msgs03, msgs04 } from './unreadable-bucket'
 
 const MIN = 60_000
 const MAGIC = Buffer.from('PAR1', 'latin1')
@@ -82,16 +80,7 @@ export const HOSTILE = [HOSTILE_CSAT, ...HOSTILE_MSGS] as const
  * holds one readable file (m3) and every hostile file.
  */
 export async function writeHostileBucket(root: string, db: Db): Promise<void> {
-  const put = async (key: string, at: number, body?: string | Buffer): Promise<void> => {
-    await mkdir(dirname(join(root, key)), { recursive: true })
-    if (body !== undefined) await writeFile(join(root, key), body)
-    await utimes(join(root, key), new Date(at), new Date(at))
-  }
-  const parquet = async (key: string, select: string, at: number): Promise<void> => {
-    await mkdir(dirname(join(root, key)), { recursive: true })
-    await db.run(`COPY (${select}) TO ${quoteLiteral(join(root, key))} (FORMAT parquet)`)
-    await put(key, at)
-  }
+  const { put, parquet } = bucketWriter(root, db)
   for (const at of [H03, H04]) {
     await put(
       manifestKey('v2', d(at), h(at)),

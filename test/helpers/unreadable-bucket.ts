@@ -26,8 +26,12 @@ export const msgs04 = folderPrefix(MSGS, 'v2', d(H04), h(H04))
 /** The unreadable files, in key order: csat's cut-short and zero-byte, messages' cut-short and zero-byte. */
 export const BAD = [`${csat04}part-0.parquet`, `${csat04}part-1.parquet`, `${msgs04}part-1.parquet`, `${msgs04}part-2.parquet`] as const
 
-export async function writeUnreadableBucket(root: string, db: Db): Promise<void> {
-  const put = async (key: string, at: number, body?: string): Promise<void> => {
+/** Writes a test bucket's objects with their delivery times: `put` a file (or only its time), `parquet` a query's rows. */
+export function bucketWriter(
+  root: string,
+  db: Db
+): { put: (key: string, at: number, body?: string | Buffer) => Promise<void>; parquet: (key: string, select: string, at: number) => Promise<void> } {
+  const put = async (key: string, at: number, body?: string | Buffer): Promise<void> => {
     await mkdir(dirname(join(root, key)), { recursive: true })
     if (body !== undefined) await writeFile(join(root, key), body)
     await utimes(join(root, key), new Date(at), new Date(at))
@@ -37,6 +41,11 @@ export async function writeUnreadableBucket(root: string, db: Db): Promise<void>
     await db.run(`COPY (${select}) TO ${quoteLiteral(join(root, key))} (FORMAT parquet)`)
     await put(key, at)
   }
+  return { put, parquet }
+}
+
+export async function writeUnreadableBucket(root: string, db: Db): Promise<void> {
+  const { put, parquet } = bucketWriter(root, db)
   // A real Parquet file cut in half: its footer is gone.
   const truncated = async (key: string, select: string, at: number): Promise<void> => {
     await parquet(key, select, at)

@@ -3,9 +3,9 @@
 // The mirror is built without exactly that file and records it; the CLI's query and export of claudia_messages work
 // and name it; doctor reports it as corrupt_file; nothing blames another object or says the table does not exist.
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
@@ -17,7 +17,7 @@ import { manifestKey } from '../../src/shared/bucket-key'
 import { buildInventory } from '../../src/shared/inventory'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
-import { H03, H04, MSGS, NOW, d, h, msgs03, msgs04 } from '../helpers/unreadable-bucket'
+import { H03, bucketWriter, H04, MSGS, NOW, d, h, msgs03, msgs04 } from '../helpers/unreadable-bucket'
 
 const run = promisify(execFile)
 const MIN = 60_000
@@ -29,16 +29,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'ee-damaged-'))
   root = join(work, 'bucket')
   const db = await openDb()
-  const put = async (key: string, at: number, body?: string | Buffer): Promise<void> => {
-    await mkdir(dirname(join(root, key)), { recursive: true })
-    if (body !== undefined) await writeFile(join(root, key), body)
-    await utimes(join(root, key), new Date(at), new Date(at))
-  }
-  const parquet = async (key: string, select: string, at: number): Promise<void> => {
-    await mkdir(dirname(join(root, key)), { recursive: true })
-    await db.run(`COPY (${select}) TO ${quoteLiteral(join(root, key))} (FORMAT parquet)`)
-    await put(key, at)
-  }
+  const { put, parquet } = bucketWriter(root, db)
   for (const at of [H03, H04]) {
     await put(
       manifestKey('v2', d(at), h(at)),
