@@ -1,4 +1,4 @@
-// npm run serve [-- --bucket PATH --now ISO --port N --data DIR --renderer DIR --export-dir DIR]: the app in a browser, on the demo bucket by
+// npm run serve [-- --bucket PATH --now ISO --port N --data DIR --renderer DIR --export-dir DIR --open]: the app in a browser, on the demo bucket by
 // default. The same Workspace and handlers as the Electron shell; secrets typed into a connection are kept in
 // this process's memory only (the browser has no OS keychain to lend). The printed address opens the app in one
 // tab, once; Enter on stdin or SIGUSR1 prints a new one (a tab that lost its session, another browser). Exports are
@@ -12,9 +12,11 @@ import { ensureDemoBucket } from '../main/demo-bucket/demo-location'
 import { startWebHost } from '../main/web-host'
 import { Workspace } from '../main/workspace'
 import { errorMessage } from '../shared/error-message'
+import { openInBrowser } from './open-browser'
 
-const USAGE = `npm run serve [-- --bucket PATH --now ISO --port N --data DIR --renderer DIR --export-dir DIR]
+const USAGE = `npm run serve [-- --bucket PATH --now ISO --port N --data DIR --renderer DIR --export-dir DIR --open]
   Serves Export Explorer to a browser on 127.0.0.1 (the demo bucket unless --bucket names a folder).
+  --open opens the address in your browser too (npm start does; --no-open or BROWSER=none does not).
   It prints a one-time address: it opens the app in one browser tab, once (a reload of that tab keeps working).
   For a new address (another tab or browser, a tab that lost its session), press Enter in this terminal,
   or send the process SIGUSR1 (kill -USR1 PID; the startup lines name the PID).
@@ -36,6 +38,8 @@ async function main(): Promise<void> {
       data: { type: 'string' },
       renderer: { type: 'string' },
       'export-dir': { type: 'string' },
+      open: { type: 'boolean' },
+      'no-open': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' }
     }
   })
@@ -70,6 +74,8 @@ async function main(): Promise<void> {
       ''
     ].join('\n')
   )
+  // After the address is printed: whatever the opener does, it is there to copy (the browser is given another one).
+  if (values.open || values['no-open']) process.stdout.write(`${openInBrowser(() => host.newAddress(), values['no-open'] === true)}\n`)
   // A new one-time address on demand: the session is re-opened from here, never by a restart that loses the work.
   printNewAddress = () => void process.stdout.write(`open ${host.newAddress()}\n`)
   createInterface({ input: process.stdin }).on('line', printNewAddress)

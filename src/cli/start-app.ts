@@ -25,11 +25,12 @@ if (!binary) {
   const outDir = process.env['EE_OUT_DIR']
   const built = spawnSync(process.execPath, [electronVite, 'build', ...(outDir ? ['--outDir', outDir] : [])], { stdio: ['ignore', 'ignore', 'inherit'] })
   if (built.status !== 0) process.exit(built.status ?? 1)
+  // --open: the browser opens at the address (the window's stand-in), unless --no-open or BROWSER=none says not to.
   // tsx as a loader of this one process, not its CLI (a parent process): serve's SIGUSR1 (print a new address) then
   // reaches the process that listens, and no listener-less Node process opens its inspector on it.
   const served = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/serve.ts', ...(outDir ? ['--renderer', join(outDir, 'renderer')] : []), ...process.argv.slice(2)],
+    ['--import', 'tsx', 'src/cli/serve.ts', '--open', ...(outDir ? ['--renderer', join(outDir, 'renderer')] : []), ...process.argv.slice(2)],
     { stdio: 'inherit' }
   )
   process.exit(served.status ?? 1)

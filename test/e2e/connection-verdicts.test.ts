@@ -81,7 +81,7 @@ describe('connection verdicts in the connection manager', () => {
     await page.screenshot({ path: 'test-results/connection-verdict-green.png' })
 
     await form.getByRole('button', { name: 'Save and open' }).click()
-    await page.waitForSelector('[data-testid=timeline-canvas]', { timeout: 60_000 })
+    await page.waitForSelector('[data-testid=timeline-canvas]', { timeout: 180_000 })
     expect(await page.locator('[data-testid=overview]').textContent()).toContain(`s3://${BUCKET}/exports/`)
   })
 

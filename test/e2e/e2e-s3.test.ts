@@ -63,7 +63,7 @@ describe('end to end against S3 on loopback', () => {
     expect(await verdict.textContent()).toContain('on v2')
     await page.screenshot({ path: 'test-results/connection-manager.png' })
     await form.getByRole('button', { name: 'Save and open' }).click()
-    await page.waitForSelector('[data-testid=timeline-canvas]', { timeout: 60_000 })
+    await page.waitForSelector('[data-testid=timeline-canvas]', { timeout: 180_000 })
     await expect.poll(() => page.locator('[data-testid=version]').textContent()).toBe('v2')
     expect(await page.locator('select[aria-label=connection] option:checked').textContent()).toBe('Vendor export (S3)')
     expect(await page.locator('[data-testid=overview]').textContent()).toContain(`s3://${BUCKET}/`)

@@ -1,14 +1,40 @@
 // Driving the app's page as a user does: the renderer built by Vite, served by the web host; clicking timeline
 // cells where they are drawn (from the canvas's geometry and the row labels) and reading the status line.
+import { readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import type { Page } from 'playwright-core'
 import { build } from 'vite'
+import { sharedRendererDir } from './run-fixtures'
 
+/** The renderer the page loads: the run's (built once, test/global-setup.ts), else built into `outDir/renderer`. */
 export async function buildRenderer(outDir: string): Promise<string> {
-  const dir = join(outDir, 'renderer')
+  return sharedRendererDir() ?? (await buildRendererInto(join(outDir, 'renderer')))
+}
+
+export async function buildRendererInto(dir: string): Promise<string> {
   await build({ root: resolve('src/renderer'), plugins: [react()], logLevel: 'silent', build: { outDir: dir, emptyOutDir: true } })
   return dir
+}
+
+/** What the renderer is built from: its sources, the shared code it imports, the build's configuration and packages. */
+const RENDERER_INPUTS = ['src/renderer', 'src/shared', 'electron.vite.config.ts', 'package-lock.json', 'patches']
+
+const newestMtime = (path: string): number => {
+  const s = statSync(path, { throwIfNoEntry: false })
+  if (!s) return 0
+  if (!s.isDirectory()) return s.mtimeMs
+  let newest = s.mtimeMs
+  for (const e of readdirSync(path, { recursive: true, withFileTypes: true }))
+    if (e.isFile() || e.isDirectory()) newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs)
+  return newest
+}
+
+/** out/renderer (what `npm test` and `electron-vite build` make) when it is newer than everything it is built from. */
+export function currentBuiltRenderer(): string | null {
+  const index = statSync(resolve('out/renderer/index.html'), { throwIfNoEntry: false })
+  if (!index) return null
+  return RENDERER_INPUTS.every((p) => newestMtime(resolve(p)) < index.mtimeMs) ? resolve('out/renderer') : null
 }
 
 /** The UTC ISO instant of a planted hour. */

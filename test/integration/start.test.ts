@@ -21,7 +21,7 @@ describe.skipIf(electronBinary() !== null)('npm start without the Electron binar
   it('says why there is no window and serves the app on the demo bucket', async () => {
     data = await mkdtemp(join(tmpdir(), 'ee-start-'))
     // Its own build folder and process group: nothing under other tests' feet, and all of it stopped after.
-    child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'src/cli/start-app.ts', '--port', '0', '--data', data], {
+    child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'src/cli/start-app.ts', '--port', '0', '--data', data, '--no-open'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
       env: { ...process.env, EE_OUT_DIR: join(data, 'out') }
@@ -42,6 +42,10 @@ describe.skipIf(electronBinary() !== null)('npm start without the Electron binar
     })
     expect(err).toMatch(/Electron binary is not installed.*Starting the same app in your browser/s)
     expect(out).toMatch(/for a new address press Enter here, or run: kill -USR1 \d+/)
+    // Told not to open a browser (it would use a one-time address of its own): it says so, after the address.
+    await new Promise<void>((res) =>
+      /not opening a browser \(--no-open\)\n/.test(out) ? res() : child?.stdout?.on('data', () => /not opening a browser \(--no-open\)\n/.test(out) && res())
+    )
     // The printed address's token opens one session: its secret, sent in a header with the page's Origin, opens the API.
     const origin = new URL(url).origin
     const opened = await exchangeToken({ origin }, tokenOf(url))

@@ -5,7 +5,7 @@ import { DuckDBConnection, DuckDBInstance, timestampValue } from '@duckdb/node-a
 import { copyFile, mkdir, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { DEMO_TABLES, type DemoTable } from './demo-tables'
-import { type DemoOptions, type DemoPlan, planDemoBucket } from './demo-plan'
+import { type DemoOptions, type DemoPlan, type FolderWrite, planDemoBucket } from './demo-plan'
 import { LOCAL_METADATA_DIR, STORAGE_CLASS_SIDECAR } from '../bucket/local-sidecar'
 import { tablePrefix } from '../../shared/bucket-key'
 
@@ -15,6 +15,11 @@ export interface WrittenDemo {
   readonly expectedPath: string
   readonly plan: DemoPlan
 }
+
+// Thousands of small COPY statements, each mostly one thread's fixed cost: several connections writing folders at
+// once keep both cores busy (measured on 2 cores: see write-demo-bucket's commit). Each file's bytes do not depend on it.
+const COPY_WRITERS = 4
+const COPY_THREADS = 1
 
 const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`
 const sqlIdent = (s: string): string => `"${s.replaceAll('"', '""')}"`
@@ -67,6 +72,29 @@ async function touch(path: string, mtime: number): Promise<void> {
   await utimes(path, at, at)
 }
 
+/** One folder: its Parquet files (each a COPY of its rows), then its _SUCCESS marker, with their object times. */
+async function writeFolder(conn: DuckDBConnection, bucketDir: string, f: FolderWrite, corrupt: ReadonlySet<string>): Promise<void> {
+  const dir = join(bucketDir, f.prefix)
+  await mkdir(dir, { recursive: true })
+  const cols = f.columns.map((c) => (f.casts[c] ? `CAST(${sqlIdent(c)} AS ${f.casts[c]}) AS ${sqlIdent(c)}` : sqlIdent(c))).join(', ')
+  for (const file of f.files) {
+    const where =
+      f.table.mode === 'full'
+        ? `created_at < ${sqlTimestamp(f.delivery.cutoff)}${file.parts > 1 ? ` AND __n % ${file.parts} = ${file.part}` : ''} ORDER BY __n`
+        : `__folder = ${sqlString(f.prefix)} AND __file = ${file.part} ORDER BY __seq`
+    const path = join(bucketDir, file.key)
+    await conn.run(`COPY (SELECT ${cols} FROM ${sqlIdent(f.table.table)} WHERE ${where}) TO ${sqlString(path)} (FORMAT parquet)`)
+    // An upload cut short: the first half of a real file, its footer gone.
+    if (corrupt.has(file.key)) await truncate(path, Math.floor((await stat(path)).size / 2))
+    await touch(path, file.mtime)
+  }
+  if (f.marker !== null) {
+    const path = join(dir, '_SUCCESS')
+    await writeFile(path, '')
+    await touch(path, f.marker)
+  }
+}
+
 /** Plans and writes a demo bucket into `outDir/bucket`, with `outDir/expected.json`. Replaces what was there. */
 export async function writeDemoBucket(outDir: string, options: DemoOptions, onProgress?: (done: number, total: number) => void): Promise<WrittenDemo> {
   const plan = planDemoBucket(options)
@@ -76,39 +104,26 @@ export async function writeDemoBucket(outDir: string, options: DemoOptions, onPr
 
   const corrupt = new Set(plan.corruptFiles)
   const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
+  const conns: DuckDBConnection[] = []
   try {
-    await conn.run('SET threads = 2')
-    for (const t of DEMO_TABLES) await loadRows(conn, t, plan)
-    const dirs = new Set<string>()
+    const first = await instance.connect()
+    conns.push(first)
+    await first.run(`SET threads = ${COPY_THREADS}`)
+    for (const t of DEMO_TABLES) await loadRows(first, t, plan)
+    for (let i = 1; i < COPY_WRITERS; i++) conns.push(await instance.connect())
+    // Each folder is written whole by one writer; the writers take the next folder in plan order.
+    let next = 0
     let done = 0
-    for (const f of plan.folders) {
-      const dir = join(bucketDir, f.prefix)
-      if (!dirs.has(dir)) {
-        await mkdir(dir, { recursive: true })
-        dirs.add(dir)
+    const writer = async (conn: DuckDBConnection): Promise<void> => {
+      while (next < plan.folders.length) {
+        const f = plan.folders[next++]!
+        await writeFolder(conn, bucketDir, f, corrupt)
+        onProgress?.(++done, plan.folders.length)
       }
-      const cols = f.columns.map((c) => (f.casts[c] ? `CAST(${sqlIdent(c)} AS ${f.casts[c]}) AS ${sqlIdent(c)}` : sqlIdent(c))).join(', ')
-      for (const file of f.files) {
-        const where =
-          f.table.mode === 'full'
-            ? `created_at < ${sqlTimestamp(f.delivery.cutoff)}${file.parts > 1 ? ` AND __n % ${file.parts} = ${file.part}` : ''} ORDER BY __n`
-            : `__folder = ${sqlString(f.prefix)} AND __file = ${file.part} ORDER BY __seq`
-        const path = join(bucketDir, file.key)
-        await conn.run(`COPY (SELECT ${cols} FROM ${sqlIdent(f.table.table)} WHERE ${where}) TO ${sqlString(path)} (FORMAT parquet)`)
-        // An upload cut short: the first half of a real file, its footer gone.
-        if (corrupt.has(file.key)) await truncate(path, Math.floor((await stat(path)).size / 2))
-        await touch(path, file.mtime)
-      }
-      if (f.marker !== null) {
-        const path = join(dir, '_SUCCESS')
-        await writeFile(path, '')
-        await touch(path, f.marker)
-      }
-      onProgress?.(++done, plan.folders.length)
     }
+    await Promise.all(conns.map(writer))
   } finally {
-    conn.closeSync()
+    for (const c of conns) c.closeSync()
     instance.closeSync()
   }
 

@@ -1,0 +1,38 @@
+// What a test run builds once and every test file shares (vitest's global setup makes it; test/global-setup.ts):
+// the demo buckets most files read and the built renderer, in one run folder named by environment variables.
+// Outside such a run (a benchmark run by tsx) nothing is shared and each helper makes its own.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** The run folder holding the shared demo buckets (one folder per generator options, see demoKey). */
+export const RUN_DEMOS_ENV = 'EE_TEST_RUN_DEMOS'
+/** A renderer built for this run (out/renderer when current, else built once into the run folder). */
+export const RUN_RENDERER_ENV = 'EE_TEST_RUN_RENDERER'
+
+export interface DemoOpts {
+  readonly seed: number
+  readonly days: number
+  readonly scale: number
+  readonly start?: number
+}
+
+/** The generator options most tests use (what generateDemo() defaults to), and those the run generates up front. */
+export const SHARED_DEMOS: readonly DemoOpts[] = [
+  { seed: 7, days: 8, scale: 1 },
+  { seed: 7, days: 9, scale: 1 }
+]
+
+export const demoKey = (o: DemoOpts): string => `seed${o.seed}-days${o.days}-scale${o.scale}${o.start !== undefined ? `-start${o.start}` : ''}`
+
+/** The run's generated demo of these options (its folder, holding bucket/ and expected.json), if the run made one. */
+export function sharedDemoDir(o: DemoOpts): string | null {
+  const root = process.env[RUN_DEMOS_ENV]
+  if (!root) return null
+  const dir = join(root, demoKey(o))
+  return existsSync(join(dir, 'expected.json')) ? dir : null
+}
+
+export function sharedRendererDir(): string | null {
+  const dir = process.env[RUN_RENDERER_ENV]
+  return dir && existsSync(join(dir, 'index.html')) ? dir : null
+}
