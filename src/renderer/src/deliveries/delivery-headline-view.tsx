@@ -11,7 +11,10 @@ import { MANIFEST_WORDS } from './finding-words'
 const PROBLEMS: readonly [CellState, string][] = [
   ['missing', 'missing'],
   ['failed', 'failed'],
+  ['unreadable', 'unreadable'],
   ['pending', 'pending'],
+  ['archived', 'archived'],
+  ['empty', 'empty'],
   ['in_flight', 'still arriving']
 ]
 
@@ -37,7 +40,7 @@ export function DeliveryHeadlineView({ overview, timeline }: { overview: Overvie
           The last due hour, {hourText(h.hour)},{' '}
           {h.complete
             ? `is complete: all ${h.tables} tables arrived`
-            : `has ${arrived} of ${h.tables} tables${lacking.length ? `: ${lacking.join(', ')}` : ''}`}
+            : `has ${arrived} of ${h.tables} tables usable${lacking.length ? `: ${lacking.join(', ')}` : ''}`}
           {h.manifest ? `; ${MANIFEST_WORDS[h.manifest]}` : ''}.
         </div>
       ) : (

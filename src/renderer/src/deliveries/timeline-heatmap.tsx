@@ -4,7 +4,7 @@
 // Mouse: drag or wheel to pan, Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
 // focused cell (Shift: a day), Home/End, Enter inspects. The focused cell is read out in a status line.
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react'
-import { type TimelineView, decodeCell } from '../../../shared/api-contract'
+import { type TimelineView, cellStateIndex, decodeCell } from '../../../shared/api-contract'
 import { CELL_STATES } from '../../../shared/timeline'
 import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from '../common/time'
 import { cssToken, tokenVar } from '../common/css-tokens'
@@ -55,7 +55,7 @@ export function TimelineHeatmap(props: {
     const t = view.tables.length
     const a = new Uint8Array(n * t)
     view.hours.forEach((h, i) => {
-      for (let j = 0; j < t; j++) a[i * t + j] = Number(h.cells[j] ?? CELL_STATES.indexOf('no_delivery'))
+      for (let j = 0; j < t; j++) a[i * t + j] = cellStateIndex(h.cells, j)
     })
     return a
   }, [view, n])
