@@ -4,12 +4,21 @@
 import { useEffect, useRef } from 'react'
 import type { HourDetail } from '../../../shared/api-contract'
 import { countText, formatBytes } from '../../../shared/counts'
+import { resolutionWords } from '../../../shared/incidents'
+import type { Finding } from '../../../shared/timeline'
 import { timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'
 import { tokenVar } from '../common/css-tokens'
 import { STATE_STYLE } from './cell-states'
 import { KIND_WORDS, MANIFEST_WORDS } from './finding-words'
 import css from './hour-inspector.module.css'
+
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const
+
+/** What still needs someone first, by severity; what resolved itself last. */
+function byUrgency(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => Number(a.resolved !== null) - Number(b.resolved !== null) || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])
+}
 
 export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose: () => void }): React.JSX.Element {
   const panel = useRef<HTMLElement | null>(null)
@@ -32,9 +41,13 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
       </div>
       {detail.findings.length > 0 ? (
         <ul data-testid="inspector-findings" className={css.findings}>
-          {detail.findings.map((f, i) => (
-            <li key={i}>
-              <b title={f.kind}>{KIND_WORDS[f.kind].one}</b> {f.table ?? ''}: {f.message}
+          {byUrgency(detail.findings).map((f, i) => (
+            <li key={i} data-resolved={f.resolved !== null} className={f.resolved ? css.resolved : undefined}>
+              <b title={f.kind}>{KIND_WORDS[f.kind].one}</b> {f.table ?? ''}
+              {f.resolved ? (
+                <span data-testid="finding-resolution"> · resolved: {resolutionWords(f.resolved, (t) => timeText(new Date(t).toISOString(), zone))}</span>
+              ) : null}
+              : {f.message}
             </li>
           ))}
         </ul>
