@@ -32,6 +32,7 @@ import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/wareh
 import { connectionFromUrl } from './bucket-url'
 import { configAbove, testConnection } from '../main/connections/connection-verdict'
 import { resolutionWords } from '../shared/incidents'
+import { type ExportFormat, formatOfName, nameFormatMismatch } from '../shared/export-format'
 import { countText } from '../shared/counts'
 import { errorMessage } from '../shared/error-message'
 
@@ -206,9 +207,12 @@ async function main(argv: string[]): Promise<number> {
       sql = `SELECT * FROM ${quoteIdent(t.schema)}.${quoteIdent(t.table)}${values.where ? ` WHERE ${values.where}` : ''}`
     } else sql = values.sql
   }
-  const format = values.format ?? (command === 'export' ? 'csv' : values.json ? 'json' : 'table')
+  // An export's format follows its file's name unless --format says it (and then the name must agree).
+  const format = values.format ?? (command === 'export' ? (formatOfName(values.out as string) ?? 'csv') : values.json ? 'json' : 'table')
   const formats = command === 'export' ? ['csv', 'parquet'] : ['table', 'csv', 'json']
   if (!formats.includes(format)) throw new UsageError(`--format is ${formats.join(', ')}, not "${format}"`)
+  const misnamed = command === 'export' ? nameFormatMismatch(values.out as string, format as ExportFormat) : null
+  if (misnamed) throw new UsageError(misnamed)
   const asOf = values['as-of'] !== undefined ? parseInstant(values['as-of']) : undefined
   if (asOf !== undefined && Number.isNaN(asOf)) throw new UsageError(`--as-of must be an ISO-8601 instant, not "${values['as-of']}"`)
   if (!values.bucket) throw new UsageError('--bucket is required')
@@ -316,7 +320,7 @@ async function main(argv: string[]): Promise<number> {
       const progressText = (p: QueryProgress): string =>
         `exporting… ${megabytes(p.bytesWritten ?? 0)} written${p.percent > 0 ? `, ${Math.round(p.percent)}%` : ''}${p.rowsProcessed > 0 ? `, ${p.rowsProcessed} rows read` : ''}`
       const { rows } = await exportQuery(engine, sql as string, target, {
-        format: format as 'csv' | 'parquet',
+        format: format as ExportFormat,
         overwrite: values.force === true,
         signal: ac.signal,
         onProgress: (p) => show(progressText(p))

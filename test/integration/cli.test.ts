@@ -265,6 +265,18 @@ describe('query and export', () => {
     expect((await readdir(out)).sort()).toEqual(['messages.csv', 'messages.parquet'])
   })
 
+  it("an export's name is its format: a name that says the other one exits 2 and writes nothing; no --format follows the name", async () => {
+    const wrong = await cli(['export', '--table', 'claudia_csat', '--format', 'parquet', '--out', join(out, 'named.csv'), '--bucket', plain])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(/named\.csv is named as a CSV file, but the export is Parquet: name it .*named\.parquet/)
+    expect(existsSync(join(out, 'named.csv'))).toBe(false)
+    const byName = join(out, 'by-name.parquet')
+    expect((await cli(['export', '--table', 'claudia_csat', '--out', byName, '--bucket', plain])).code).toBe(0)
+    const bytes = await readFile(byName)
+    expect([bytes.subarray(0, 4).toString(), bytes.subarray(-4).toString()]).toEqual(['PAR1', 'PAR1'])
+    await rm(byName)
+  })
+
   it('replaces an existing file only when asked', async () => {
     const target = join(out, 'keep.csv')
     await writeFile(target, 'precious')
