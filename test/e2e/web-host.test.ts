@@ -575,6 +575,19 @@ describe('web host', () => {
     await page.screenshot({ path: 'test-results/inspector-beside-timeline.png' })
   })
 
+  it('opens the hour the headline names; Escape closes the inspector; unreadable and empty copies are not green', async () => {
+    if (!page.url().startsWith(host.origin)) await page.goto(host.url)
+    await page.locator('[data-testid=headline-hour]').click()
+    const named = (await page.locator('[data-testid=headline-hour]').textContent()) ?? ''
+    await expect.poll(() => page.locator('[data-testid=inspector] h2').textContent()).toContain(named.replace(/ UTC$/, ''))
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.locator('[data-testid=inspector]').count()).toBe(0)
+    const p = demo.expected.planted_hours
+    expect(await clickCell(page, demo.expected.corrupt_file.table, hourIso(p['corruptFile']!))).toBe('unreadable')
+    expect(await clickCell(page, demo.expected.empty_copy.table, hourIso(p['emptyCopy']!))).toBe('empty')
+    expect(await page.locator('[data-testid=legend]').textContent()).toContain('unreadable file')
+  })
+
   it('says loudly when the feed has stopped, and since when nothing has arrived', async () => {
     const data = await mkdtemp(join(tmpdir(), 'ee-stopped-'))
     const later = Date.parse(demo.expected.now) + 18 * 24 * 3_600_000

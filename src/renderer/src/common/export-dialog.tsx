@@ -6,6 +6,7 @@ import { countText, formatBytes } from '../../../shared/counts'
 import { type ExportFormat, nameForFormat, nameFormatMismatch } from '../../../shared/export-format'
 import { appStore, useApp } from '../store/use-app-store'
 import dialogCss from './dialog.module.css'
+import { useEscapeToClose } from './escape-key'
 import css from './export-dialog.module.css'
 
 export function ExportDialog(): React.JSX.Element | null {
@@ -34,6 +35,8 @@ export function ExportDialog(): React.JSX.Element | null {
   }
   const misnamed = path ? nameFormatMismatch(path, format) : null
   const start = (): void => void startExport({ format, path, overwrite })
+  // A running export is not closed by a key: Cancel stops it.
+  useEscapeToClose(onClose, request !== null && !job?.running)
   if (!request) return null
   const { sql, asOf } = request
 

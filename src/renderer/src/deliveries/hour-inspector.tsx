@@ -6,6 +6,7 @@ import type { HourDetail } from '../../../shared/api-contract'
 import { countText, formatBytes } from '../../../shared/counts'
 import { resolutionWords } from '../../../shared/incidents'
 import type { Finding } from '../../../shared/timeline'
+import { useEscapeToClose } from '../common/escape-key'
 import { timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'
 import { tokenVar } from '../common/css-tokens'
@@ -25,6 +26,7 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
   const heading = useRef<HTMLHeadingElement | null>(null)
   const zone = useApp((s) => s.zone)
   const at = (iso: string): string => timeText(iso, zone, true)
+  useEscapeToClose(onClose)
   // Opened from an incident far down the page, it must not open out of sight; from the timeline, the keyboard
   // stays on the timeline (arrows and Enter go on working there).
   useEffect(() => {
