@@ -432,8 +432,10 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       `${f.ref.prefix} is dated where ${f.ref.version}/ delivers nothing (v1/ receives nothing after Nov 2, 2026; v2/ starts Nov 3, 2026 03:00 UTC). It is not shown on the timeline.`
     )
   }
-  archivedFindings(inv, now, inRange, add)
-  if (opts.unreadable && opts.unreadable.size > 0) unreadableFindings(inv, opts.unreadable, opts.unreadableWhy, inRange, add)
+  // What a logical table leaves out now is said whatever the range: an archived or unreadable file of last month
+  // still makes the table incomplete today.
+  archivedFindings(inv, now, add)
+  if (opts.unreadable && opts.unreadable.size > 0) unreadableFindings(inv, opts.unreadable, opts.unreadableWhy, add)
   for (const { object, folder, reason } of inv.ignored) {
     if (inRange(deliveryInstant(folder)))
       add(
@@ -696,11 +698,11 @@ function checkManifestEntry(
   }
 }
 
-function archivedFindings(inv: Inventory, now: number, inRange: (t: number | null) => boolean, add: Add): void {
+function archivedFindings(inv: Inventory, now: number, add: Add): void {
   for (const c of CATALOG) {
     for (const f of foldersForLogicalTable(inv, c)) {
       const archived = f.dataFiles.filter((o) => isArchived(o, now))
-      if (archived.length === 0 || !inRange(deliveryInstant(f.ref))) continue
+      if (archived.length === 0) continue
       const cls = [...new Set(archived.map((o) => o.storageClass))].join(', ')
       add(
         'archived',
@@ -708,7 +710,7 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
         f.ref.partition.hour,
         c.table,
         archived[0]?.key ?? f.ref.prefix,
-        `${archived.length} of ${countText(f.dataFiles.length, 'file')} in ${f.ref.prefix} ${archived.length === 1 ? 'is' : 'are'} in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`
+        `${archived.length} of ${countText(f.dataFiles.length, 'file')} in ${f.ref.prefix} ${archived.length === 1 ? 'is' : 'are'} in ${cls} and cannot be read until restored, so ${qualifiedName(c)} lacks the rows of ${archived.length === 1 ? 'that file' : 'those files'} until then. Restore ${archived.length === 1 ? 'it' : 'them'} (Tables → Restore…, or S3 RestoreObject) and wait for the restore to finish.`
       )
     }
   }
@@ -716,20 +718,14 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
 
 /** One `corrupt_file` per unreadable file a logical table needs (a full table's copies passed over, a parts table's files
  * left out), at its folder's hour, saying what the table reads instead. */
-function unreadableFindings(
-  inv: Inventory,
-  unreadable: ReadonlySet<string>,
-  why: ReadonlyMap<string, string> | undefined,
-  inRange: (t: number | null) => boolean,
-  add: Add
-): void {
+function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, why: ReadonlyMap<string, string> | undefined, add: Add): void {
   for (const c of CATALOG) {
     const out = unreadableLeftOut(inv, c, { unreadable })
     const files = [...out.copies.flatMap((x) => x.files.map((o) => ({ o, folder: x.folder }))), ...out.files.map((o) => ({ o, folder: folderOf(inv, o.key) }))]
     if (files.length === 0) continue
     const note = unreadableNote(inv, c, { unreadable }) ?? ''
     for (const { o, folder } of files) {
-      if (!folder || !inRange(deliveryInstant(folder.ref))) continue
+      if (!folder) continue
       add(
         'corrupt_file',
         folder.ref.partition.date,

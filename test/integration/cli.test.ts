@@ -102,6 +102,14 @@ describe.each(targets)('on %s', (_name, bucketArgs, env) => {
     expect(r.code).toBe(0)
   })
 
+  it('doctor reports what a table leaves out now (an archived file) whatever --since', async () => {
+    const r = await cli(['doctor', ...bucketArgs(), ...now(), '--json', '--since', demo.expected.planted_hours['missingHour']!.date], env())
+    const out = JSON.parse(r.stdout) as { findings: { kind: string; date: string; key: string; status: string }[] }
+    const planted = demo.expected.faults.filter((f) => f.kind === 'archived')
+    expect(planted.length).toBeGreaterThan(0)
+    expect(out.findings.filter((f) => f.kind === 'archived').map((f) => [f.key, f.date, f.status])).toEqual(planted.map((f) => [f.key, f.date, 'open']))
+  })
+
   it('doctor --json says when, since when, and which findings are open or resolved; the exit code follows the open errors', async () => {
     const r = await cli(['doctor', ...bucketArgs(), ...now(), '--json', '--since', '2026-10-01'], env())
     const out = JSON.parse(r.stdout) as {

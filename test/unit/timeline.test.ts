@@ -377,6 +377,15 @@ describe('one verdict per copy, resolved from the whole history', () => {
     expect(finding(analyze(hours, now, { unreadable }), 'corrupt_file', T + HOUR)).toBeUndefined()
   })
 
+  it('what a table leaves out now is said whatever the range: an archived file of a month ago', () => {
+    const x = hour(T)
+    const key = fileOf(PARTS, T)
+    const archived = { ...x, objects: x.objects.map((o) => (o.key === key ? { ...o, storageClass: 'GLACIER' } : o)) }
+    const tl = analyze([archived, hour(T + 30 * DAY)], T + 30 * DAY + HOUR, { from: T + 30 * DAY })
+    expect(tl.findings.filter((f) => f.kind === 'archived').map((f) => [f.key, f.date, f.resolved])).toEqual([[key, d(T), null]])
+    expect(tl.findings.find((f) => f.kind === 'archived')?.message).toMatch(/lacks the rows of that file until then\. Restore it \(Tables → Restore…/)
+  })
+
   it("a parts table's missing hour is caught up only by a later delivery whose delivered_through reaches it", () => {
     const missing = hour(T, { skip: [PARTS.table], manifest: manifestBody(T, [PARTS.table]) })
     const lagging = (at: number, through: number) => {
