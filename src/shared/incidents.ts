@@ -52,7 +52,7 @@ export function incidentsOf(view: TimelineView, fmtHour: HourWords = utcHour): I
   const incidents = [...groups].map(([id, findings]): Incident => {
     const first = findings[0] as Finding
     const how = findings.map((f) => (f.resolved ? resolutionWords(f.resolved, fmtHour) : null))
-    // Resolved only when every table of it is; the words of the last one (the latest to resolve) stand for all.
+    // Resolved only when every table of it is; when they resolved differently, how many each way.
     const resolved = how.every((h) => h !== null) ? (how.length === 1 ? (how[0] ?? null) : sameOrLast(how as string[])) : null
     const tables = [...new Set(findings.map((f) => f.table).filter((x): x is string => x !== null))].sort((a, b) => (order.get(a) ?? 99) - (order.get(b) ?? 99))
     const severity = findings.reduce<Severity>((s, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[s] ? f.severity : s), first.severity)
@@ -67,6 +67,10 @@ export function incidentsOf(view: TimelineView, fmtHour: HourWords = utcHour): I
   )
 }
 
+/** One resolution for all, or how many tables resolved each way ("16 superseded by …; 3 caught up by …"). */
 function sameOrLast(how: readonly string[]): string {
-  return how.every((h) => h === how[0]) ? (how[0] as string) : `${how[how.length - 1] as string} (the latest of them)`
+  if (how.every((h) => h === how[0])) return how[0] as string
+  const counts = new Map<string, number>()
+  for (const h of how) counts.set(h, (counts.get(h) ?? 0) + 1)
+  return [...counts].map(([words, n]) => `${n} ${words}`).join('; ')
 }

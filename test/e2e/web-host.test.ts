@@ -520,7 +520,14 @@ describe('web host', () => {
     const missing = items.filter({ hasText: `${p['missingHour']!.date} ${p['missingHour']!.hour}:00 UTC` }).and(page.locator('[data-kind=missing]'))
     expect(await missing.count()).toBe(1)
     expect(await missing.locator('button').textContent()).toContain(`${CATALOG.length} tables missing`)
-    expect(await missing.getAttribute('data-resolved')).toBe('false')
+    // Resolved from the whole history: the next hour brought a copy of each full table and, through its
+    // delivered_through, the parts tables' rows.
+    expect(await missing.getAttribute('data-resolved')).toBe('true')
+    expect(await missing.locator('[data-testid=resolution]').textContent()).toMatch(
+      new RegExp(
+        `${CATALOG.filter((c) => c.mode === 'full').length} superseded by the later copy of .*; ${CATALOG.filter((c) => c.mode === 'parts').length} caught up by the delivery of`
+      )
+    )
     const late = items.filter({ hasText: `${p['lateHour']!.date} ${p['lateHour']!.hour}:00 UTC` }).and(page.locator('[data-kind=late]'))
     expect(await late.count()).toBe(1)
     expect(await late.getAttribute('data-resolved')).toBe('true')

@@ -102,6 +102,17 @@ describe('incidents', () => {
   })
 })
 
+describe('incidents resolved in different ways', () => {
+  it('say how many tables resolved each way', () => {
+    const at = (h: number): number => T0 + h * 3_600_000
+    const v = view(
+      [['missing', 'missing']],
+      [finding('missing', 0, 'claudia_csat', { how: 'superseded', at: at(1) }), finding('missing', 0, 'claudia_messages', { how: 'caught_up', at: at(1) })]
+    )
+    expect(incidentsOf(v)[0]?.resolved).toBe('1 superseded by the later copy of 2026-11-20 01:00 UTC; 1 caught up by the delivery of 2026-11-20 01:00 UTC')
+  })
+})
+
 describe('delivery headline', () => {
   const overview = (now: number, newest: (number | null)[]) => ({
     now: new Date(now).toISOString(),
