@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // export-explorer: the delivery rules from a terminal or a scheduled job, over the same core and services
-// as the app. status | timeline | doctor (exit 0: no error findings, 1: some, 2: could not check).
+// as the app. status | timeline | doctor (exit 0: no open error, 1: some, 2: could not check).
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { createReadStream } from 'node:fs'
@@ -30,6 +30,10 @@ import { quoteIdent } from '../shared/sql-quote'
 import { logicalTableColumns } from '../main/engine/logical-table-columns'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
 import { connectionFromUrl } from './bucket-url'
+import { configAbove, testConnection } from '../main/connections/connection-verdict'
+import { resolutionWords } from '../shared/incidents'
+import { type ExportFormat, formatOfName, nameFormatMismatch } from '../shared/export-format'
+import { countText } from '../shared/counts'
 import { errorMessage } from '../shared/error-message'
 
 const DUCKDB_VERSION_NOTE = '1.5'
@@ -44,7 +48,10 @@ const USAGE = `usage: export-explorer <command> --bucket <url> [options]
 commands:
   status                        version (v1|v2) and, per table, its latest ready partition or folders
   timeline [--from D] [--to D]  per hour: manifest state and each table's cell state (default: last 48 hours)
-  doctor [--since D]            findings (default: the last 7 days); exit 0 none of severity error, 1 some, 2 could not check
+  doctor [--since D]            findings (default: the last 7 days), each open or resolved (and how); exit 0 no open
+                                error, 1 open errors, 2 could not check (no such folder, not an export, listing failed)
+                                --json: {ok, now, since, version, summary, listing, findings: [{kind, severity, status,
+                                resolved, date, hour, table, key, message}]}; could not check: {ok: false, could_not_check}
   export (--table T [--where "SQL predicate"] | --sql "SQL") --out FILE [--format csv|parquet] [--force] [--as-of ISO]
   query "SQL" [--format table|csv|json] [--as-of ISO]   runs SQL over the views: <schema>.<table>, <table>,
                                 <table>__versions (parts tables); as of an hour, the views hold what was delivered by then
@@ -200,9 +207,12 @@ async function main(argv: string[]): Promise<number> {
       sql = `SELECT * FROM ${quoteIdent(t.schema)}.${quoteIdent(t.table)}${values.where ? ` WHERE ${values.where}` : ''}`
     } else sql = values.sql
   }
-  const format = values.format ?? (command === 'export' ? 'csv' : values.json ? 'json' : 'table')
+  // An export's format follows its file's name unless --format says it (and then the name must agree).
+  const format = values.format ?? (command === 'export' ? (formatOfName(values.out as string) ?? 'csv') : values.json ? 'json' : 'table')
   const formats = command === 'export' ? ['csv', 'parquet'] : ['table', 'csv', 'json']
   if (!formats.includes(format)) throw new UsageError(`--format is ${formats.join(', ')}, not "${format}"`)
+  const misnamed = command === 'export' ? nameFormatMismatch(values.out as string, format as ExportFormat) : null
+  if (misnamed) throw new UsageError(misnamed)
   const asOf = values['as-of'] !== undefined ? parseInstant(values['as-of']) : undefined
   if (asOf !== undefined && Number.isNaN(asOf)) throw new UsageError(`--as-of must be an ISO-8601 instant, not "${values['as-of']}"`)
   if (!values.bucket) throw new UsageError('--bucket is required')
@@ -218,7 +228,26 @@ async function main(argv: string[]): Promise<number> {
   const location = warehouseLocation(conn)
   const mismatch = command === 'ddl' ? engineMismatch(values.engine as 'athena' | 'bigquery', location, true) : null
   if (mismatch) throw new UsageError(mismatch)
-  const provider = await openConnection(conn, new MemorySecretStore())
+  const secrets = new MemorySecretStore()
+  const provider = await openConnection(conn, secrets)
+  // Could not check is not "missing": a folder that is not there or not an export, or a refused listing, exits 2 with
+  // what to fix, before any hour is judged (the app's connection test, with its look one level around).
+  const verdict = await testConnection(provider, {
+    config: conn,
+    openAbove: async () => {
+      const above = configAbove(conn)
+      return above ? openConnection(above, secrets) : null
+    }
+  })
+  if (!verdict.ok) {
+    const fix = verdict.useInstead.length > 0 ? ` Use instead: ${verdict.useInstead.join(', ')}.` : ''
+    if (values.json)
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, could_not_check: { location: provider.location, message: verdict.message, use_instead: verdict.useInstead, detail: verdict.detail } })}\n`
+      )
+    process.stderr.write(`export-explorer: could not check ${provider.location}: ${verdict.message}${fix}\n`)
+    return 2
+  }
   const show = progress(!values.json)
   const id = createHash('sha256')
     .update(`${conn.id}|${values.endpoint ?? ''}`)
@@ -291,7 +320,7 @@ async function main(argv: string[]): Promise<number> {
       const progressText = (p: QueryProgress): string =>
         `exporting… ${megabytes(p.bytesWritten ?? 0)} written${p.percent > 0 ? `, ${Math.round(p.percent)}%` : ''}${p.rowsProcessed > 0 ? `, ${p.rowsProcessed} rows read` : ''}`
       const { rows } = await exportQuery(engine, sql as string, target, {
-        format: format as 'csv' | 'parquet',
+        format: format as ExportFormat,
         overwrite: values.force === true,
         signal: ac.signal,
         onProgress: (p) => show(progressText(p))
@@ -438,21 +467,51 @@ async function main(argv: string[]): Promise<number> {
   }
 
   // doctor
-  const findings = tl.findings.filter((f: Finding) => f.date === null || f.date === '__initial__' || f.date >= sinceDate)
-  const errors = findings.filter((f) => f.severity === 'error').length
+  // What a table leaves out now (archived or unreadable files) is said whatever --since: the table is incomplete today.
+  const standing = (f: Finding): boolean => f.resolved === null && (f.kind === 'archived' || f.kind === 'corrupt_file')
+  const findings = tl.findings.filter((f: Finding) => f.date === null || f.date === '__initial__' || f.date >= sinceDate || standing(f))
+  const open = findings.filter((f) => f.resolved === null)
+  const count = (list: readonly Finding[]) => ({
+    error: list.filter((f) => f.severity === 'error').length,
+    warning: list.filter((f) => f.severity === 'warning').length,
+    info: list.filter((f) => f.severity === 'info').length
+  })
+  const summary = { findings: findings.length, open: count(open), resolved: findings.length - open.length }
+  const listing = { ok: refreshed.problems.length === 0, problems: refreshed.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })) }
   if (values.json) {
+    const iso = (t: number): string => new Date(t).toISOString()
     process.stdout.write(
-      `${JSON.stringify({ ok: errors === 0 && refreshed.problems.length === 0, findings: findings.map(({ kind, severity, date, hour, table, key, message }) => ({ kind, severity, date, hour, table, key, message })) })}\n`
+      `${JSON.stringify({
+        ok: summary.open.error === 0 && listing.ok,
+        now: iso(now),
+        since: iso(since),
+        version: inventory.version,
+        summary,
+        listing,
+        findings: findings.map(({ kind, severity, date, hour, table, key, message, resolved }) => ({
+          kind,
+          severity,
+          status: resolved === null ? 'open' : 'resolved',
+          resolved: resolved === null ? null : { how: resolved.how, ...('at' in resolved ? { at: iso(resolved.at) } : {}), words: resolutionWords(resolved) },
+          date,
+          hour,
+          table,
+          key,
+          message
+        }))
+      })}\n`
     )
   } else {
     for (const f of findings)
       process.stdout.write(
-        `${f.severity.toUpperCase().padEnd(7)} ${f.kind.padEnd(22)} ${f.date ?? ''} ${f.hour ? `${f.hour}:00` : ''} ${f.table ?? ''}\n        ${f.message}\n`
+        `${f.severity.toUpperCase().padEnd(7)} ${f.kind.padEnd(22)} ${f.date ?? ''} ${f.hour ? `${f.hour}:00` : ''} ${f.table ?? ''}${f.resolved ? `  (resolved: ${resolutionWords(f.resolved)})` : ''}\n        ${f.message}\n`
       )
-    process.stdout.write(`${findings.length} finding(s), ${errors} error(s), since ${sinceDate}\n`)
+    process.stdout.write(
+      `${countText(findings.length, 'finding')} since ${sinceDate}: ${countText(summary.open.error, 'open error')}, ${countText(summary.open.warning, 'open warning')}, ${summary.resolved} resolved\n`
+    )
   }
-  if (refreshed.problems.length > 0) return 2
-  return errors > 0 ? 1 : 0
+  if (!listing.ok) return 2
+  return summary.open.error > 0 ? 1 : 0
 }
 
 /** Exits once stdout has been written out (a pipe is written asynchronously). */

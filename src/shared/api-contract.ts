@@ -40,7 +40,7 @@ export interface TimelineHourView {
   readonly start: string
   readonly era: 'v1' | 'gap' | 'v2'
   readonly manifest: ManifestState | null
-  /** One character per table of `TimelineView.tables`, in order: an index into CELL_STATES. */
+  /** One character per table of `TimelineView.tables`, in order: an index into CELL_STATES, in base 36. */
   readonly cells: string
 }
 
@@ -52,11 +52,18 @@ export interface TimelineView {
 
 /** Encodes a row of cell states for the wire (a year of hours is 8,760 rows). */
 export function encodeCells(tables: readonly string[], cells: Readonly<Record<string, CellState>>): string {
-  return tables.map((t) => String(CELL_STATES.indexOf(cells[t] ?? 'no_delivery'))).join('')
+  return tables.map((t) => CELL_STATES.indexOf(cells[t] ?? 'no_delivery').toString(36)).join('')
+}
+
+/** The index into CELL_STATES of one table's cell (no_delivery's when the row is shorter). */
+export function cellStateIndex(cells: string, tableIndex: number): number {
+  const ch = cells[tableIndex]
+  const i = ch === undefined ? -1 : parseInt(ch, 36)
+  return i >= 0 && i < CELL_STATES.length ? i : CELL_STATES.indexOf('no_delivery')
 }
 
 export function decodeCell(cells: string, tableIndex: number): CellState {
-  return CELL_STATES[Number(cells[tableIndex])] ?? 'no_delivery'
+  return CELL_STATES[cellStateIndex(cells, tableIndex)] as CellState
 }
 
 export interface HourTable {

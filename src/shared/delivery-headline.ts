@@ -2,12 +2,12 @@
 // are missing, failed, pending or still in flight, its manifest, and, when the feed has stopped, since when
 // nothing has arrived. Pure: from the overview and the timeline's view.
 import { type Overview, type TimelineView, decodeCell } from './api-contract'
-import type { CellState, ManifestState } from './timeline'
+import { type CellState, type ManifestState, USABLE_STATES } from './timeline'
 
 export interface DeliveryHeadline {
   /** The newest hour on the timeline that is due (UTC ISO), or null when none is. */
   readonly hour: string | null
-  /** Every table of that hour ready (on time or late) or explained (pruned, no delivery due). */
+  /** Every table of that hour usable (ready on time or late) or explained (pruned, no delivery due). */
   readonly complete: boolean
   readonly counts: Readonly<Partial<Record<CellState, number>>>
   readonly tables: number
@@ -18,7 +18,6 @@ export interface DeliveryHeadline {
   readonly stopped: boolean
 }
 
-const ARRIVED: readonly CellState[] = ['ready', 'late']
 const FINE: readonly CellState[] = ['ready', 'late', 'pruned', 'no_delivery']
 const STOPPED_AFTER_MS = 3 * 3_600_000
 
@@ -37,6 +36,6 @@ export function deliveryHeadline(overview: Pick<Overview, 'now' | 'tables'>, vie
   // An hour is due 40 minutes after it starts: the feed has stopped when the newest arrival is well behind that.
   const stopped = lastArrival === null || Date.parse(overview.now) - Date.parse(lastArrival) > STOPPED_AFTER_MS + 40 * 60_000
   const complete = due !== undefined && [...Array(n).keys()].every((i) => FINE.includes(decodeCell(due.cells, i)))
-  const arrived = ARRIVED.reduce((s, k) => s + (counts[k] ?? 0), 0)
+  const arrived = USABLE_STATES.reduce((s, k) => s + (counts[k] ?? 0), 0)
   return { hour: due?.start ?? null, complete: complete && arrived > 0, counts, tables: n, manifest: due?.manifest ?? null, lastArrival, stopped }
 }

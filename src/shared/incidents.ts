@@ -1,9 +1,9 @@
 // Findings as support staff act on them: one incident per delivery hour and kind (the tables inside), each
 // open or resolved, and a resolved one says how (a later ready copy superseded it; the pending rows were
 // caught up; it was only late). Open incidents come first, newest hour first. Pure: from the timeline's view.
-import { type TimelineView, decodeCell } from './api-contract'
+import type { TimelineView } from './api-contract'
 import { CATALOG } from './catalog'
-import { type Finding, type FindingKind, type Severity, findingHour } from './timeline'
+import { type Finding, type FindingKind, type Resolution, type Severity, findingHour } from './timeline'
 
 export interface Incident {
   /** Stable within a timeline: kind and hour. */
@@ -24,34 +24,18 @@ const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 
 export type HourWords = (t: number) => string
 const utcHour: HourWords = (t) => `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`
 
-/** The first hour after `t` at which the table has a ready (or late) copy on the timeline, or null. */
-function nextReady(view: TimelineView, tableIndex: number, t: number): number | null {
-  for (const h of view.hours) {
-    const at = Date.parse(h.start)
-    if (at <= t) continue
-    const s = decodeCell(h.cells, tableIndex)
-    if (s === 'ready' || s === 'late') return at
+/** How a resolved finding resolved, in plain words (the core decided it from the whole history). */
+export function resolutionWords(r: Resolution, fmtHour: HourWords = utcHour): string {
+  switch (r.how) {
+    case 'arrived_late':
+      return 'arrived late; the data is complete'
+    case 'superseded':
+      return `superseded by the later copy of ${fmtHour(r.at)}`
+    case 'caught_up':
+      return `caught up by the delivery of ${fmtHour(r.at)}`
+    case 'resumed':
+      return `deliveries resumed at ${fmtHour(r.at)}`
   }
-  return null
-}
-
-/** How one finding resolved itself, or null when it still needs someone. */
-function resolution(f: Finding, view: TimelineView, fmtHour: HourWords): string | null {
-  const t = findingHour(f)
-  if (f.kind === 'late') return 'arrived late; the data is complete'
-  if (f.kind === 'pending_not_caught_up') {
-    const m = /caught up at (\d{4}-\d\d-\d\d) (\d\d):00/.exec(f.message)
-    return m ? `caught up at ${fmtHour(Date.parse(`${m[1]}T${m[2]}:00:00Z`))}, later than 6 hours` : null
-  }
-  if (t === null || f.table === null) return null
-  const entry = CATALOG.find((c) => c.table === f.table)
-  // A later ready copy of a full table replaces the whole table: nothing of this hour is needed any more.
-  if (entry?.mode === 'full' && (f.kind === 'missing' || f.kind === 'failed' || f.kind === 'empty_copy')) {
-    const index = view.tables.findIndex((x) => x.table === f.table)
-    const next = index < 0 ? null : nextReady(view, index, t)
-    return next === null ? null : `superseded by the later copy of ${fmtHour(next)}`
-  }
-  return null
 }
 
 export function incidentsOf(view: TimelineView, fmtHour: HourWords = utcHour): Incident[] {
@@ -67,8 +51,8 @@ export function incidentsOf(view: TimelineView, fmtHour: HourWords = utcHour): I
   const order = new Map(CATALOG.map((c, i) => [c.table, i]))
   const incidents = [...groups].map(([id, findings]): Incident => {
     const first = findings[0] as Finding
-    const how = findings.map((f) => resolution(f, view, fmtHour))
-    // Resolved only when every table of it is; the words of the last one (the latest to resolve) stand for all.
+    const how = findings.map((f) => (f.resolved ? resolutionWords(f.resolved, fmtHour) : null))
+    // Resolved only when every table of it is; when they resolved differently, how many each way.
     const resolved = how.every((h) => h !== null) ? (how.length === 1 ? (how[0] ?? null) : sameOrLast(how as string[])) : null
     const tables = [...new Set(findings.map((f) => f.table).filter((x): x is string => x !== null))].sort((a, b) => (order.get(a) ?? 99) - (order.get(b) ?? 99))
     const severity = findings.reduce<Severity>((s, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[s] ? f.severity : s), first.severity)
@@ -83,6 +67,10 @@ export function incidentsOf(view: TimelineView, fmtHour: HourWords = utcHour): I
   )
 }
 
+/** One resolution for all, or how many tables resolved each way ("16 superseded by …; 3 caught up by …"). */
 function sameOrLast(how: readonly string[]): string {
-  return how.every((h) => h === how[0]) ? (how[0] as string) : `${how[how.length - 1] as string} (the latest of them)`
+  if (how.every((h) => h === how[0])) return how[0] as string
+  const counts = new Map<string, number>()
+  for (const h of how) counts.set(h, (counts.get(h) ?? 0) + 1)
+  return [...counts].map(([words, n]) => `${n} ${words}`).join('; ')
 }

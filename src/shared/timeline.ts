@@ -23,10 +23,45 @@ import {
   isDeliveryHour
 } from './schedule'
 
-export type CellState = 'ready' | 'late' | 'in_flight' | 'failed' | 'pending' | 'missing' | 'pruned' | 'no_delivery' | 'not_due'
+export type CellState =
+  | 'ready'
+  | 'late'
+  | 'in_flight'
+  | 'failed'
+  | 'pending'
+  | 'missing'
+  | 'pruned'
+  | 'no_delivery'
+  | 'not_due'
+  /** A ready folder with no Parquet file (a full table's copy with no rows). */
+  | 'empty'
+  /** A ready folder holding a file that cannot be read: a full table passes the copy over, a parts table leaves the file out. */
+  | 'unreadable'
+  /** A ready folder holding an object in an archive storage class: left out until restored. */
+  | 'archived'
 
 /** Every cell state, from the most to the least alarming: a zoomed-out view shows the first one of its hours. */
-export const CELL_STATES: readonly CellState[] = ['missing', 'failed', 'pending', 'late', 'in_flight', 'ready', 'pruned', 'not_due', 'no_delivery']
+export const CELL_STATES: readonly CellState[] = [
+  'missing',
+  'failed',
+  'unreadable',
+  'pending',
+  'archived',
+  'empty',
+  'late',
+  'in_flight',
+  'ready',
+  'pruned',
+  'not_due',
+  'no_delivery'
+]
+
+/** The states of a folder holding _SUCCESS: delivered, whatever a reader can make of it. */
+export const DELIVERED_STATES: readonly CellState[] = ['ready', 'late', 'empty', 'unreadable', 'archived']
+/** The states of a usable copy: delivered with data, every file readable and online (the headline's "N usable"). */
+export const USABLE_STATES: readonly CellState[] = ['ready', 'late']
+/** The states of a copy a full table reads when it is the latest: usable, or ready with no rows. */
+const READ_AS_COPY: readonly CellState[] = ['ready', 'late', 'empty']
 export type ManifestState = 'complete' | 'incomplete' | 'absent' | 'malformed' | 'not_due'
 
 export type FindingKind =
@@ -51,6 +86,8 @@ export type FindingKind =
   | 'empty_copy'
   /** A data file a logical table needs that is not readable Parquet (empty, cut short, damaged footer): left out. */
   | 'corrupt_file'
+  /** Nothing (no folder, no manifest) for 6 hours or more: one finding for those hours instead of one `missing` per table and hour. */
+  | 'feed_stopped'
 
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -59,6 +96,7 @@ export const FINDING_SEVERITY: Readonly<Record<FindingKind, Severity>> = {
   failed: 'error',
   pending_not_caught_up: 'error',
   corrupt_file: 'error',
+  feed_stopped: 'error',
   late: 'warning',
   manifest_mismatch: 'warning',
   manifest_malformed: 'warning',
@@ -83,7 +121,23 @@ export interface Finding {
   /** The bucket key behind it: a folder (ending "/"), a file or a manifest. */
   readonly key: string
   readonly message: string
+  /** Null while open; else how it resolved, decided from the whole history (never from what a view shows). */
+  readonly resolved: Resolution | null
 }
+
+/** How a finding resolved: it was only late; a later copy of the full table is read instead; a later delivery of the
+ * parts table brought its rows (its delivered_through reached the hour); the feed resumed after a stop. `at` is that later hour (UTC ms). */
+export type Resolution =
+  | { readonly how: 'arrived_late' }
+  | { readonly how: 'superseded'; readonly at: number }
+  | { readonly how: 'caught_up'; readonly at: number }
+  | { readonly how: 'resumed'; readonly at: number }
+
+/** "As of about the start of the hour": how far before it a later delivered_through may stop and still cover the hour. */
+const CAUGHT_UP_SLACK_MS = 5 * 60_000
+
+/** A feed that delivered nothing (no folder, no manifest) for this long is one `feed_stopped`. */
+export const FEED_STOPPED_AFTER_MS = 6 * HOUR_MS
 
 export interface TimelineHour {
   readonly start: number
@@ -196,8 +250,12 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
   const findings: Finding[] = []
   const inRange = (t: number | null): boolean => t === null || (t >= first && t <= last)
   const add = (kind: FindingKind, date: string | null, hour: string | null, table: string | null, key: string, message: string): void => {
-    findings.push({ kind, severity: FINDING_SEVERITY[kind], date, hour, table, key, message })
+    findings.push({ kind, severity: FINDING_SEVERITY[kind], date, hour, table, key, message, resolved: null })
   }
+  /** Due delivery hours where nothing at all arrived (no folder of any table, no manifest), in order. */
+  const silent: number[] = []
+  /** Parts tables: each ready delivery's `delivered_through` (UTC ms) from its manifest, by table, in hour order. */
+  const through = new Map<string, { readonly at: number; readonly through: number }[]>()
 
   for (let t = first; t <= last; t += HOUR_MS) {
     const date = dateOf(t)
@@ -252,6 +310,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
         `No manifest at ${mKey}, ${durationText(now - t)} after the hour began. Cell states come from the folders alone.`
       )
 
+    if (due && !listed && CATALOG.every((c) => !idx.cells.has(cellKey(c.table, t)))) silent.push(t)
     for (const c of CATALOG) {
       const folder = idx.cells.get(cellKey(c.table, t))
       const prefix = folder?.ref.prefix ?? folderPrefix(c, version, date, version === 'v1' ? null : hour)
@@ -263,8 +322,9 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       const partial = folder && !folder.marker ? ` ${folder.ref.prefix} exists without _SUCCESS and is never read.` : ''
       if (folder && isReady(folder)) {
         const at = Date.parse(folder.marker.lastModified)
-        state = at > t + DUE_AFTER_MS ? 'late' : 'ready'
-        if (state === 'late')
+        const late = at > t + DUE_AFTER_MS
+        state = readyFolderState(folder, c, late, now, opts.unreadable)
+        if (late)
           add(
             'late',
             date,
@@ -343,6 +403,8 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
         )
       }
       cells[c.table] = state
+      const dt = c.mode === 'parts' && DELIVERED_STATES.includes(state) ? listedIn('delivered', c)?.deliveredThrough : undefined
+      if (dt !== undefined && !Number.isNaN(parseInstant(dt))) through.set(c.table, [...(through.get(c.table) ?? []), { at: t, through: parseInstant(dt) }])
 
       if (m) checkManifestEntry(c, state, folder, prefix, mKey, t, date, hour, m, add)
     }
@@ -370,8 +432,10 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       `${f.ref.prefix} is dated where ${f.ref.version}/ delivers nothing (v1/ receives nothing after Nov 2, 2026; v2/ starts Nov 3, 2026 03:00 UTC). It is not shown on the timeline.`
     )
   }
-  archivedFindings(inv, now, inRange, add)
-  if (opts.unreadable && opts.unreadable.size > 0) unreadableFindings(inv, opts.unreadable, opts.unreadableWhy, inRange, add)
+  // What a logical table leaves out now is said whatever the range: an archived or unreadable file of last month
+  // still makes the table incomplete today.
+  archivedFindings(inv, now, add)
+  if (opts.unreadable && opts.unreadable.size > 0) unreadableFindings(inv, opts.unreadable, opts.unreadableWhy, add)
   for (const { object, folder, reason } of inv.ignored) {
     if (inRange(deliveryInstant(folder)))
       add(
@@ -386,14 +450,180 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
   for (const { object, reason } of inv.unrecognized)
     add('ignored_key', null, null, null, object.key, `${object.key} does not fit the export's layout (${reason}); it is not read.`)
 
-  findings.sort(
+  const history = new History(idx, now, opts.unreadable)
+  const stopped = feedStopped(silent, history, now)
+  const folded = foldStoppedHours(findings, stopped)
+  for (const run of stopped) {
+    const last = run.resumedAt === null ? null : run.resumedAt
+    const since = lastBefore(history.readyArrivals, run.from)
+    folded.push({
+      kind: 'feed_stopped',
+      severity: FINDING_SEVERITY.feed_stopped,
+      date: dateOf(run.from),
+      hour: hourOf(run.from),
+      table: null,
+      key: manifestKey(expectedVersion(eraOf(run.from)) ?? 'v2', dateOf(run.from), eraOf(run.from) === 'v1' ? null : hourOf(run.from)),
+      message:
+        `Nothing arrived ${since === null ? 'at all' : `after the delivery of ${hourWords(since)}`}: no folder and no manifest for ${countText(run.hours, 'delivery hour')} ` +
+        `(${hourWords(run.from)} to ${hourWords(run.to)}${last === null ? ', and still nothing' : `; deliveries resumed at ${hourWords(last)}`}). ` +
+        (last === null
+          ? 'The export has stopped: ask the vendor whether it is running. Each table and hour is not listed one by one.'
+          : 'Check that the parts tables caught up (their delivered_through); full tables read their newest copy.'),
+      resolved: last === null ? null : { how: 'resumed', at: last }
+    })
+  }
+  const resolvedFindings = folded.map((f) => (f.resolved ? f : { ...f, resolved: resolutionOf(f, idx, history, through) }))
+  resolvedFindings.sort(
     (a, b) =>
       (a.date ?? '').localeCompare(b.date ?? '') ||
       (a.hour ?? '').localeCompare(b.hour ?? '') ||
       (a.table ?? '').localeCompare(b.table ?? '') ||
       a.kind.localeCompare(b.kind)
   )
-  return { version: inv.version, hours, findings }
+  return { version: inv.version, hours, findings: resolvedFindings }
+}
+
+const hourWords = (t: number): string => `${dateOf(t)} ${hourOf(t)}:00 UTC`
+
+interface StoppedRun {
+  readonly from: number
+  /** The last silent hour of the run. */
+  readonly to: number
+  readonly hours: number
+  /** The next delivery hour where something arrived, or null while the feed is still stopped. */
+  readonly resumedAt: number | null
+}
+
+/** Runs of silent delivery hours lasting 6 hours or more (to the next hour that delivered, or to now). */
+function feedStopped(silent: readonly number[], history: History, now: number): StoppedRun[] {
+  const runs: StoppedRun[] = []
+  let i = 0
+  while (i < silent.length) {
+    const from = silent[i] as number
+    let j = i
+    // Consecutive delivery hours: nothing delivered in between (a v1 day's other hours deliver nothing anyway).
+    while (j + 1 < silent.length && nextDeliveryHour(silent[j] as number) === silent[j + 1]) j++
+    const to = silent[j] as number
+    const resumedAt = firstAfter(history.arrivals, to)
+    const end = resumedAt ?? now
+    if (end - from >= FEED_STOPPED_AFTER_MS) runs.push({ from, to, hours: j - i + 1, resumedAt })
+    i = j + 1
+  }
+  return runs
+}
+
+function nextDeliveryHour(t: number): number {
+  let u = t + HOUR_MS
+  while (!isDeliveryHour(u)) u += HOUR_MS
+  return u
+}
+
+/** Drops the per-table `missing` and per-hour `manifest_absent` findings of the stopped runs' hours (one finding says them). */
+function foldStoppedHours(findings: readonly Finding[], runs: readonly StoppedRun[]): Finding[] {
+  if (runs.length === 0) return [...findings]
+  const inRun = (t: number | null): boolean => t !== null && runs.some((r) => t >= r.from && t <= r.to)
+  return findings.filter((f) => !((f.kind === 'missing' || f.kind === 'manifest_absent') && inRun(findingHour(f))))
+}
+
+/** How a finding resolved, from the whole history: a full table's problem by a later copy it reads, a parts table's
+ * missing or pending rows by a later delivery whose delivered_through covers the hour (a pending table by its next
+ * ready delivery, as the manifest promised), a late arrival by itself. Null while open. */
+function resolutionOf(
+  f: Finding,
+  idx: Index,
+  history: History,
+  through: ReadonlyMap<string, readonly { readonly at: number; readonly through: number }[]>
+): Resolution | null {
+  if (f.kind === 'late') return { how: 'arrived_late' }
+  const t = findingHour(f)
+  const c = f.table === null ? undefined : CATALOG.find((x) => x.table === f.table)
+  if (t === null || !c) return null
+  if (c.mode === 'full') {
+    if (!['missing', 'failed', 'empty_copy', 'corrupt_file', 'manifest_mismatch', 'archived'].includes(f.kind)) return null
+    const next = history.nextCopyRead(c, t)
+    return next === null ? null : { how: 'superseded', at: next }
+  }
+  if (f.kind === 'pending_not_caught_up') {
+    const next = firstAfter(idx.readyHours.get(c.table) ?? [], t)
+    return next === null ? null : { how: 'caught_up', at: next }
+  }
+  if (f.kind === 'missing' || f.kind === 'failed' || f.kind === 'delivered_through_lag') {
+    // A delivery holds the rows as of about the start of its hour: a later one delivered through that moment brings them.
+    const later = (through.get(c.table) ?? []).find((x) => x.at > t && x.through >= t - CAUGHT_UP_SLACK_MS)
+    return later === undefined ? null : { how: 'caught_up', at: later.at }
+  }
+  return null
+}
+
+/** Sorted lists over the whole history, built once per analysis: what the resolutions and the stopped feed look up. */
+class History {
+  private readonly copies = new Map<string, number[]>()
+  /** Delivery hours at which some table's folder exists, ascending (a folder without _SUCCESS arrived too). */
+  readonly arrivals: readonly number[]
+  /** Delivery hours at which some table's folder is ready, ascending. */
+  readonly readyArrivals: readonly number[]
+
+  constructor(
+    private readonly idx: Index,
+    private readonly now: number,
+    private readonly unreadable: ReadonlySet<string> | undefined
+  ) {
+    const all = new Set<number>()
+    const ready = new Set<number>()
+    for (const f of idx.cells.values()) {
+      const at = deliveryInstant(f.ref) as number
+      all.add(at)
+      if (isReady(f)) ready.add(at)
+    }
+    this.arrivals = [...all].sort((a, b) => a - b)
+    this.readyArrivals = [...ready].sort((a, b) => a - b)
+  }
+
+  /** The first hour after `t` holding a copy the full table reads when it is the latest (ready, every file readable and online). */
+  nextCopyRead(c: CatalogTable, t: number): number | null {
+    let list = this.copies.get(c.table)
+    if (!list) {
+      list = []
+      for (const f of this.idx.cells.values())
+        if (f.ref.table === c.table && isReady(f) && READ_AS_COPY.includes(readyFolderState(f, c, false, this.now, this.unreadable)))
+          list.push(deliveryInstant(f.ref) as number)
+      list.sort((a, b) => a - b)
+      this.copies.set(c.table, list)
+    }
+    return firstAfter(list, t)
+  }
+}
+
+/** The first value of an ascending list greater than `t`, or null (binary search). */
+function firstAfter(list: readonly number[], t: number): number | null {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((list[mid] as number) > t) hi = mid
+    else lo = mid + 1
+  }
+  return lo < list.length ? (list[lo] as number) : null
+}
+
+/** The last value of an ascending list less than `t`, or null. */
+function lastBefore(list: readonly number[], t: number): number | null {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((list[mid] as number) < t) lo = mid + 1
+    else hi = mid
+  }
+  return lo > 0 ? (list[lo - 1] as number) : null
+}
+
+/** A ready folder's state: the one that matters most to a reader of the table (unreadable, archived, empty, late, ready). */
+function readyFolderState(folder: Folder, c: CatalogTable, late: boolean, now: number, unreadable: ReadonlySet<string> | undefined): CellState {
+  if (unreadable && folder.dataFiles.some((o) => unreadable.has(o.key))) return 'unreadable'
+  if (folder.dataFiles.some((o) => isArchived(o, now))) return 'archived'
+  if (c.mode === 'full' && folder.dataFiles.length === 0) return 'empty'
+  return late ? 'late' : 'ready'
 }
 
 type Add = (kind: FindingKind, date: string | null, hour: string | null, table: string | null, key: string, message: string) => void
@@ -413,7 +643,7 @@ function checkManifestEntry(
   const name = qualifiedName(c)
   const delivered = m.delivered.find((e) => e.name === name)
   const saysAbsent = m.missing.some((e) => e.name === name) || m.pending.some((e) => e.name === name)
-  const ready = state === 'ready' || state === 'late'
+  const ready = DELIVERED_STATES.includes(state)
   if (!delivered && !saysAbsent) {
     add('manifest_mismatch', date, hour, c.table, mKey, `${mKey} does not mention ${name} in tables_delivered, tables_missing or tables_pending.`)
     return
@@ -468,11 +698,11 @@ function checkManifestEntry(
   }
 }
 
-function archivedFindings(inv: Inventory, now: number, inRange: (t: number | null) => boolean, add: Add): void {
+function archivedFindings(inv: Inventory, now: number, add: Add): void {
   for (const c of CATALOG) {
     for (const f of foldersForLogicalTable(inv, c)) {
       const archived = f.dataFiles.filter((o) => isArchived(o, now))
-      if (archived.length === 0 || !inRange(deliveryInstant(f.ref))) continue
+      if (archived.length === 0) continue
       const cls = [...new Set(archived.map((o) => o.storageClass))].join(', ')
       add(
         'archived',
@@ -480,7 +710,7 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
         f.ref.partition.hour,
         c.table,
         archived[0]?.key ?? f.ref.prefix,
-        `${archived.length} of ${countText(f.dataFiles.length, 'file')} in ${f.ref.prefix} ${archived.length === 1 ? 'is' : 'are'} in ${cls} and cannot be read until restored; queries of ${qualifiedName(c)} will fail. Start a restore (S3 RestoreObject) and wait for it to finish.`
+        `${archived.length} of ${countText(f.dataFiles.length, 'file')} in ${f.ref.prefix} ${archived.length === 1 ? 'is' : 'are'} in ${cls} and cannot be read until restored, so ${qualifiedName(c)} lacks the rows of ${archived.length === 1 ? 'that file' : 'those files'} until then. Restore ${archived.length === 1 ? 'it' : 'them'} (Tables → Restore…, or S3 RestoreObject) and wait for the restore to finish.`
       )
     }
   }
@@ -488,20 +718,14 @@ function archivedFindings(inv: Inventory, now: number, inRange: (t: number | nul
 
 /** One `corrupt_file` per unreadable file a logical table needs (a full table's copies passed over, a parts table's files
  * left out), at its folder's hour, saying what the table reads instead. */
-function unreadableFindings(
-  inv: Inventory,
-  unreadable: ReadonlySet<string>,
-  why: ReadonlyMap<string, string> | undefined,
-  inRange: (t: number | null) => boolean,
-  add: Add
-): void {
+function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, why: ReadonlyMap<string, string> | undefined, add: Add): void {
   for (const c of CATALOG) {
     const out = unreadableLeftOut(inv, c, { unreadable })
     const files = [...out.copies.flatMap((x) => x.files.map((o) => ({ o, folder: x.folder }))), ...out.files.map((o) => ({ o, folder: folderOf(inv, o.key) }))]
     if (files.length === 0) continue
     const note = unreadableNote(inv, c, { unreadable }) ?? ''
     for (const { o, folder } of files) {
-      if (!folder || !inRange(deliveryInstant(folder.ref))) continue
+      if (!folder) continue
       add(
         'corrupt_file',
         folder.ref.partition.date,

@@ -206,6 +206,20 @@ describe('analyst flows against S3 on loopback', () => {
     }
   })
 
+  it('names the export by its format: the extension follows the choice, a name saying the other one is refused, Escape closes', async () => {
+    await page.getByRole('button', { name: 'Export…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Export' })
+    const path = page.getByLabel('export path')
+    await expect.poll(() => path.inputValue()).toMatch(/claudia_messages\.csv$/)
+    await dialog.getByLabel('Parquet').check()
+    expect(await path.inputValue()).toMatch(/claudia_messages\.parquet$/)
+    await path.fill(join(work, 'exports', 'wrong.csv'))
+    expect(await dialog.getByRole('alert').textContent()).toMatch(/wrong\.csv is named as a CSV file, but the export is Parquet: name it .*wrong\.parquet/)
+    expect(await dialog.getByRole('button', { name: 'Export', exact: true }).isDisabled()).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => dialog.count()).toBe(0)
+  })
+
   it('opens the generated SQL in the SQL pane, where it runs to the same count', async () => {
     await page.getByRole('button', { name: 'Open in SQL' }).click()
     await expect.poll(() => page.locator('[data-testid=sql-editor] .cm-content').textContent()).toContain(`"tenant_id" IN ('${tenant}')`)

@@ -520,7 +520,14 @@ describe('web host', () => {
     const missing = items.filter({ hasText: `${p['missingHour']!.date} ${p['missingHour']!.hour}:00 UTC` }).and(page.locator('[data-kind=missing]'))
     expect(await missing.count()).toBe(1)
     expect(await missing.locator('button').textContent()).toContain(`${CATALOG.length} tables missing`)
-    expect(await missing.getAttribute('data-resolved')).toBe('false')
+    // Resolved from the whole history: the next hour brought a copy of each full table and, through its
+    // delivered_through, the parts tables' rows.
+    expect(await missing.getAttribute('data-resolved')).toBe('true')
+    expect(await missing.locator('[data-testid=resolution]').textContent()).toMatch(
+      new RegExp(
+        `${CATALOG.filter((c) => c.mode === 'full').length} superseded by the later copy of .*; ${CATALOG.filter((c) => c.mode === 'parts').length} caught up by the delivery of`
+      )
+    )
     const late = items.filter({ hasText: `${p['lateHour']!.date} ${p['lateHour']!.hour}:00 UTC` }).and(page.locator('[data-kind=late]'))
     expect(await late.count()).toBe(1)
     expect(await late.getAttribute('data-resolved')).toBe('true')
@@ -573,6 +580,19 @@ describe('web host', () => {
     await expect.poll(inView).toBe(true)
     expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=inspector]') !== null)).toBe(true)
     await page.screenshot({ path: 'test-results/inspector-beside-timeline.png' })
+  })
+
+  it('opens the hour the headline names; Escape closes the inspector; unreadable and empty copies are not green', async () => {
+    if (!page.url().startsWith(host.origin)) await page.goto(host.url)
+    await page.locator('[data-testid=headline-hour]').click()
+    const named = (await page.locator('[data-testid=headline-hour]').textContent()) ?? ''
+    await expect.poll(() => page.locator('[data-testid=inspector] h2').textContent()).toContain(named.replace(/ UTC$/, ''))
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.locator('[data-testid=inspector]').count()).toBe(0)
+    const p = demo.expected.planted_hours
+    expect(await clickCell(page, demo.expected.corrupt_file.table, hourIso(p['corruptFile']!))).toBe('unreadable')
+    expect(await clickCell(page, demo.expected.empty_copy.table, hourIso(p['emptyCopy']!))).toBe('empty')
+    expect(await page.locator('[data-testid=legend]').textContent()).toContain('unreadable file')
   })
 
   it('says loudly when the feed has stopped, and since when nothing has arrived', async () => {

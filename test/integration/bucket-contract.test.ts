@@ -237,5 +237,15 @@ describe('S3 credentials', () => {
       'auth'
     )
     expect(e.userMessage).toMatch(/credentials/)
+    // With the region left empty (the form's default) the region question is refused first, by a HEAD with no body
+    // to say why: still the wrong keys, never "access denied, ask for read access".
+    const noRegion = s3Provider({ region: undefined, credentials: { kind: 'static', accessKeyId: 'WRONG', secretAccessKey: 'nope' } })
+    const e2 = await expectBucketError(
+      (async () => {
+        for await (const _ of noRegion.list('v2/')) void _
+      })(),
+      'auth'
+    )
+    expect(e2.userMessage).toMatch(/rejected the credentials \(InvalidAccessKeyId\)/)
   })
 })

@@ -101,6 +101,74 @@ describe.each(targets)('on %s', (_name, bucketArgs, env) => {
     )
     expect(r.code).toBe(0)
   })
+
+  it('doctor reports what a table leaves out now (an archived file) whatever --since', async () => {
+    const r = await cli(['doctor', ...bucketArgs(), ...now(), '--json', '--since', demo.expected.planted_hours['missingHour']!.date], env())
+    const out = JSON.parse(r.stdout) as { findings: { kind: string; date: string; key: string; status: string }[] }
+    const planted = demo.expected.faults.filter((f) => f.kind === 'archived')
+    expect(planted.length).toBeGreaterThan(0)
+    expect(out.findings.filter((f) => f.kind === 'archived').map((f) => [f.key, f.date, f.status])).toEqual(planted.map((f) => [f.key, f.date, 'open']))
+  })
+
+  it('doctor --json says when, since when, and which findings are open or resolved; the exit code follows the open errors', async () => {
+    const r = await cli(['doctor', ...bucketArgs(), ...now(), '--json', '--since', '2026-10-01'], env())
+    const out = JSON.parse(r.stdout) as {
+      now: string
+      since: string
+      summary: { findings: number; open: { error: number }; resolved: number }
+      listing: { ok: boolean }
+      findings: {
+        kind: string
+        severity: string
+        status: string
+        resolved: { how: string; at?: string; words: string } | null
+        date: string
+        hour: string
+        table: string
+      }[]
+    }
+    expect([Date.parse(out.now), out.since, out.listing.ok]).toEqual([Date.parse(demo.expected.now), '2026-10-01T00:00:00.000Z', true])
+    expect(out.summary.findings).toBe(out.findings.length)
+    expect(out.summary.resolved).toBe(out.findings.filter((f) => f.status === 'resolved').length)
+    expect(out.summary.open.error).toBe(out.findings.filter((f) => f.status === 'open' && f.severity === 'error').length)
+    expect(out.findings.every((f) => (f.status === 'open') === (f.resolved === null))).toBe(true)
+    // The hour when all 19 tables were missing: each full table is superseded by the next hour's copy.
+    const m = demo.expected.planted_hours['missingHour']!
+    const next = new Date(Date.parse(`${m.date}T${m.hour}:00:00Z`) + 3_600_000).toISOString()
+    const full = out.findings.filter(
+      (f) => f.kind === 'missing' && f.date === m.date && f.hour === m.hour && CATALOG.find((c) => c.table === f.table)?.mode === 'full'
+    )
+    expect(full).toHaveLength(CATALOG.filter((c) => c.mode === 'full').length)
+    for (const f of full) expect(f.resolved).toMatchObject({ how: 'superseded', at: next })
+    expect(r.code).toBe(out.summary.open.error > 0 ? 1 : 0)
+  })
+})
+
+describe('could not check is not "missing"', () => {
+  const expectCouldNotCheck = (r: CliRun, message: RegExp) => {
+    expect(r.code).toBe(2)
+    const out = JSON.parse(r.stdout) as { ok: boolean; could_not_check: { message: string; use_instead: string[] }; findings?: unknown }
+    expect(out.ok).toBe(false)
+    expect(out.findings).toBeUndefined()
+    expect(out.could_not_check.message).toMatch(message)
+    expect(r.stderr).toMatch(/could not check/)
+    return out.could_not_check
+  }
+
+  it('a folder that does not exist, the folder above the export, a folder that is not an export: exit 2 with what to fix', async () => {
+    const at = ['--now', demo.expected.now, '--json']
+    expectCouldNotCheck(await cli(['doctor', '--bucket', join(demo.dir, 'no-such-folder'), ...at]), /does not exist|no such|not found/i)
+    const above = expectCouldNotCheck(await cli(['doctor', '--bucket', demo.dir, ...at]), /.+/)
+    expect(above.use_instead[0]).toBe(demo.bucketDir)
+    expectCouldNotCheck(await cli(['doctor', '--bucket', join(demo.bucketDir, 'v2', 'datamart_claudia'), ...at]), /.+/)
+    // status too: a cron job whose mount is down is told, never answered with an empty export.
+    expect((await cli(['status', '--bucket', join(demo.dir, 'no-such-folder'), '--now', demo.expected.now])).code).toBe(2)
+  })
+
+  it('the S3 bucket top when the export is under export/: exit 2, and the prefix to use', async () => {
+    const r = await cli(['doctor', '--bucket', 's3://cli-bucket', '--endpoint', s3.endpoint, '--now', demo.expected.now, '--json'], s3Env)
+    expect(expectCouldNotCheck(r, /.+/).use_instead).toContain('export/')
+  })
 })
 
 describe('query and export', () => {
@@ -205,6 +273,18 @@ describe('query and export', () => {
     expect((await readdir(out)).sort()).toEqual(['messages.csv', 'messages.parquet'])
   })
 
+  it("an export's name is its format: a name that says the other one exits 2 and writes nothing; no --format follows the name", async () => {
+    const wrong = await cli(['export', '--table', 'claudia_csat', '--format', 'parquet', '--out', join(out, 'named.csv'), '--bucket', plain])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(/named\.csv is named as a CSV file, but the export is Parquet: name it .*named\.parquet/)
+    expect(existsSync(join(out, 'named.csv'))).toBe(false)
+    const byName = join(out, 'by-name.parquet')
+    expect((await cli(['export', '--table', 'claudia_csat', '--out', byName, '--bucket', plain])).code).toBe(0)
+    const bytes = await readFile(byName)
+    expect([bytes.subarray(0, 4).toString(), bytes.subarray(-4).toString()]).toEqual(['PAR1', 'PAR1'])
+    await rm(byName)
+  })
+
   it('replaces an existing file only when asked', async () => {
     const target = join(out, 'keep.csv')
     await writeFile(target, 'precious')
@@ -254,8 +334,9 @@ describe('errors', () => {
   it('exits 2 with a message on stderr when the bucket cannot be reached, and nothing on stdout', async () => {
     const r = await cli(['doctor', '--bucket', 's3://cli-bucket/export', '--endpoint', 'http://127.0.0.1:9', '--json'], { ...s3Env, AWS_MAX_ATTEMPTS: '1' })
     expect(r.code).toBe(2)
-    expect(r.stdout).toBe('')
-    expect(r.stderr).toMatch(/could not list|Network error|network/i)
+    // The JSON says the bucket could not be checked, and nothing else (no findings from an old index).
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual(['ok', 'could_not_check'])
+    expect(r.stderr).toMatch(/could not list|Network error|network|could not reach|connect/i)
   })
 
   it('exits 2 on bad usage, with the usage', async () => {

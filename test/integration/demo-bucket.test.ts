@@ -71,7 +71,8 @@ describe('timeline analysis of the generated bucket', () => {
   })
 
   it('gives the planted cells their states and recognises retention', () => {
-    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now) })
+    // With the files the frame check found unreadable, as the app and the CLI analyse it.
+    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
     const byHour = new Map(tl.hours.map((h) => [`${h.date} ${h.hour}`, h]))
     for (const c of demo.expected.cells) expect({ ...c, state: byHour.get(`${c.date} ${c.hour}`)?.cells[c.table] }).toEqual(c)
     // Folders without _SUCCESS: failed where no manifest speaks; missing where the hour's manifest lists the table missing.

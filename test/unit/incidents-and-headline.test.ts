@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { type TimelineView, encodeCells } from '../../src/shared/api-contract'
 import { deliveryHeadline } from '../../src/shared/delivery-headline'
 import { incidentsOf } from '../../src/shared/incidents'
-import { type CellState, type Finding, FINDING_SEVERITY, type FindingKind } from '../../src/shared/timeline'
+import { type CellState, type Finding, FINDING_SEVERITY, type FindingKind, type Resolution } from '../../src/shared/timeline'
 
 const TABLES = [
   { schema: 'datamart_claudia', table: 'claudia_csat' },
@@ -26,14 +26,15 @@ function view(hours: CellState[][], findings: Finding[] = []): TimelineView {
     findings
   }
 }
-const finding = (kind: FindingKind, h: number, table: string | null, message = `${kind} at ${h}`): Finding => ({
+const finding = (kind: FindingKind, h: number, table: string | null, resolved: Resolution | null = null): Finding => ({
   kind,
   severity: FINDING_SEVERITY[kind],
   date: iso(h).slice(0, 10),
   hour: iso(h).slice(11, 13),
   table,
   key: `v2/x/${table ?? '_manifests'}/${h}/`,
-  message
+  message: `${kind} at ${h}`,
+  resolved
 })
 
 describe('incidents', () => {
@@ -60,7 +61,8 @@ describe('incidents', () => {
     expect(inc[1]?.findings).toHaveLength(2)
   })
 
-  it('puts open incidents before resolved ones, newest first, and says how each resolved', () => {
+  it("puts open incidents before resolved ones, newest first, and says how each resolved, in the window's zone", () => {
+    const at = (h: number): number => T0 + h * 3_600_000
     const v = view(
       [
         ['ready', 'ready'],
@@ -70,46 +72,44 @@ describe('incidents', () => {
         ['ready', 'ready']
       ],
       [
-        finding('failed', 1, 'claudia_csat'),
-        finding('late', 2, 'claudia_messages'),
-        finding(
-          'pending_not_caught_up',
-          3,
-          'claudia_messages',
-          'The manifest lists claudia_messages as pending, and it was only caught up at 2026-11-20 10:00: more than 6 hours.'
-        ),
+        finding('failed', 1, 'claudia_csat', { how: 'superseded', at: at(2) }),
+        finding('late', 2, 'claudia_messages', { how: 'arrived_late' }),
+        finding('pending_not_caught_up', 3, 'claudia_messages', { how: 'caught_up', at: at(10) }),
         finding('missing', 3, 'claudia_csat'),
-        finding('missing', 3, 'claudia_messages')
+        finding('missing', 3, 'claudia_messages', { how: 'caught_up', at: at(4) }),
+        finding('feed_stopped', 0, null, { how: 'resumed', at: at(1) })
       ]
     )
     const inc = incidentsOf(v)
-    // The parts table's missing hour stays open (its rows may never come); the full table's is superseded.
+    // An incident is open while one of its findings is: the full table's missing hour has no later copy here.
     expect(inc.map((i) => [i.kind, new Date(i.hour ?? 0).toISOString().slice(11, 13), i.resolved])).toEqual([
       ['missing', '03', null],
-      ['pending_not_caught_up', '03', 'caught up at 2026-11-20 10:00 UTC, later than 6 hours'],
+      ['pending_not_caught_up', '03', 'caught up by the delivery of 2026-11-20 10:00 UTC'],
       ['late', '02', 'arrived late; the data is complete'],
-      ['failed', '01', 'superseded by the later copy of 2026-11-20 02:00 UTC']
+      ['failed', '01', 'superseded by the later copy of 2026-11-20 02:00 UTC'],
+      ['feed_stopped', '00', 'deliveries resumed at 2026-11-20 01:00 UTC']
     ])
-    // The window says the hours of a resolution in its chosen zone.
     const brasilia = (t: number): string => `${new Date(t - 3 * 3_600_000).toISOString().slice(0, 13).replace('T', ' ')}:00 Brasília`
     expect(
       incidentsOf(v, brasilia)
         .map((i) => i.resolved)
         .filter((r) => r?.includes('Brasília'))
-    ).toEqual(['caught up at 2026-11-20 07:00 Brasília, later than 6 hours', 'superseded by the later copy of 2026-11-19 23:00 Brasília'])
+    ).toEqual([
+      'caught up by the delivery of 2026-11-20 07:00 Brasília',
+      'superseded by the later copy of 2026-11-19 23:00 Brasília',
+      'deliveries resumed at 2026-11-19 22:00 Brasília'
+    ])
   })
+})
 
-  it('leaves a full table missing in the newest hour open: no later copy supersedes it', () => {
-    const inc = incidentsOf(
-      view(
-        [
-          ['ready', 'ready'],
-          ['missing', 'ready']
-        ],
-        [finding('missing', 1, 'claudia_csat')]
-      )
+describe('incidents resolved in different ways', () => {
+  it('say how many tables resolved each way', () => {
+    const at = (h: number): number => T0 + h * 3_600_000
+    const v = view(
+      [['missing', 'missing']],
+      [finding('missing', 0, 'claudia_csat', { how: 'superseded', at: at(1) }), finding('missing', 0, 'claudia_messages', { how: 'caught_up', at: at(1) })]
     )
-    expect(inc[0]?.resolved).toBeNull()
+    expect(incidentsOf(v)[0]?.resolved).toBe('1 superseded by the later copy of 2026-11-20 01:00 UTC; 1 caught up by the delivery of 2026-11-20 01:00 UTC')
   })
 })
 

@@ -110,18 +110,20 @@ describe('store slices on a real workspace', () => {
   it('jumps to a finding older than the range: widens it, then focuses the cell and opens the inspector', async () => {
     await store.getState().setRange(48)
     expect(store.getState().timeline?.hours.length).toBe(48)
-    // A table missing in the hour after the first delivery: 4 days back, outside 2 days.
+    // Nothing delivered from the hour after the first delivery until 4 days later: one feed_stopped, outside 2 days.
     const old = await workspacePort(workspace).call('timeline', { fromHours: 7 * 24 })
-    const f = old.findings.find((x) => x.kind === 'missing' && findingHour(x) === FIRST + H)
+    expect(old.findings.filter((x) => x.kind === 'missing' && findingHour(x) === FIRST + H)).toEqual([])
+    const f = old.findings.find((x) => x.kind === 'feed_stopped' && findingHour(x) === FIRST + H)
     expect(f).toBeDefined()
     await store.getState().jumpTo(f!)
     await until(() => store.getState().inspected !== null)
     const s = store.getState()
     expect(s.rangeHours).toBe(7 * 24)
     expect(s.pendingJump).toBeNull()
-    expect(s.focused).toEqual({ start: new Date(FIRST + H).toISOString(), table: s.timeline!.tables.findIndex((t) => t.table === f!.table) })
+    // A finding of the whole hour focuses its first table.
+    expect(s.focused).toEqual({ start: new Date(FIRST + H).toISOString(), table: 0 })
     expect(s.inspected?.start).toBe(new Date(FIRST + H).toISOString())
-    expect(s.inspected?.tables.find((t) => t.table === f!.table)?.state).toBe('missing')
+    expect(s.inspected?.tables.every((t) => t.state === 'missing')).toBe(true)
     s.closeInspector()
     expect(store.getState().inspected).toBeNull()
   })

@@ -55,7 +55,13 @@ describe('timeline viewport', () => {
     // The hour under x=200 was 100 + 200/4 = 150; it still is.
     expect(z.offset + 200 / z.pxh).toBeCloseTo(150)
     expect(zoomAt(v, 1e6, 0, 1000, 800).pxh).toBe(MAX_PXH)
-    expect(zoomAt(v, 1e-9, 0, 1000, 800).pxh).toBe(MIN_PXH)
+    // Zoomed out no further than the whole range filling the plot: a week never shrinks into a sliver at one edge.
+    expect(zoomAt(v, 1e-9, 0, 1000, 800)).toEqual({ pxh: 0.8, offset: 0 })
+    let week = { pxh: 800 / 168, offset: 0 }
+    for (let notch = 0; notch < 10; notch++) week = zoomAt(week, 1 / 1.5, 400, 168, 800)
+    expect(week).toEqual({ pxh: 800 / 168, offset: 0 })
+    // Only a range longer than the plot can show at the smallest zoom stops there.
+    expect(zoomAt(v, 1e-9, 0, 200_000, 800).pxh).toBe(MIN_PXH)
   })
 
   it('pans no further than the first hour, nor more than 2 hours past the last', () => {

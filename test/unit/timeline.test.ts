@@ -62,9 +62,14 @@ function hour(at: number, spec: HourSpec = {}): { objects: ListedObject[]; texts
   return { objects, texts }
 }
 
-function analyze(hours: ReturnType<typeof hour>[], now: number, range: { from?: number; to?: number } = {}) {
+function analyze(hours: ReturnType<typeof hour>[], now: number, range: { from?: number; to?: number; unreadable?: ReadonlySet<string> } = {}) {
   const inv = buildInventory(hours.flatMap((x) => x.objects))
-  return analyzeTimeline(inv, new Map(hours.flatMap((x) => x.texts)), { now, from: range.from ?? T, to: range.to })
+  return analyzeTimeline(inv, new Map(hours.flatMap((x) => x.texts)), {
+    now,
+    from: range.from ?? T,
+    to: range.to,
+    ...(range.unreadable ? { unreadable: range.unreadable } : {})
+  })
 }
 
 const cell = (tl: ReturnType<typeof analyze>, at: number, table: string): string | undefined => tl.hours.find((x) => x.start === at)?.cells[table]
@@ -323,7 +328,7 @@ describe('the rules to the letter', () => {
     for (const e of body['tables_delivered'] as Record<string, unknown>[]) if (e['table'] === TABLE.table) e['files'] = 0
     x.texts = [[manifestKey('v2', d(T), h(T)), JSON.stringify(body)]]
     const tl = analyze([x], T + HOUR)
-    expect(cell(tl, T, TABLE.table)).toBe('ready')
+    expect(cell(tl, T, TABLE.table)).toBe('empty')
     expect(tl.findings.map((f) => [f.kind, f.severity, f.key])).toEqual([['empty_copy', 'warning', prefix]])
     // A parts folder without a file is an hour in which nothing arrived: no finding.
     const y = hour(T)
@@ -332,5 +337,90 @@ describe('the rules to the letter', () => {
     for (const e of pb['tables_delivered'] as Record<string, unknown>[]) if (e['table'] === PARTS.table) e['files'] = 0
     y.texts = [[manifestKey('v2', d(T), h(T)), JSON.stringify(pb)]]
     expect(kinds(analyze([y], T + HOUR))).toEqual([])
+  })
+})
+
+describe('one verdict per copy, resolved from the whole history', () => {
+  const fileOf = (c: typeof TABLE, at: number): string => `${folderPrefix(c, 'v2', d(at), h(at))}part-00000.parquet`
+  const finding = (tl: ReturnType<typeof analyze>, kind: string, at: number, table: string | null = TABLE.table) =>
+    tl.findings.find((f) => f.kind === kind && f.table === table && f.date === d(at) && f.hour === h(at))
+
+  it('a ready folder says what a reader gets: unreadable, then archived, then empty, then late', () => {
+    const late = hour(T, { markerMinutes: 50 })
+    const archive = (x: ReturnType<typeof hour>) => ({
+      ...x,
+      objects: x.objects.map((o) => (o.key === fileOf(TABLE, T) ? { ...o, storageClass: 'GLACIER' } : o))
+    })
+    const now = T + 2 * HOUR
+    expect(cell(analyze([late], now), T, TABLE.table)).toBe('late')
+    expect(cell(analyze([archive(late)], now), T, TABLE.table)).toBe('archived')
+    expect(cell(analyze([archive(late)], now, { unreadable: new Set([fileOf(TABLE, T)]) }), T, TABLE.table)).toBe('unreadable')
+    // A parts table's unreadable file is left out: its cell says so too.
+    expect(cell(analyze([hour(T)], now, { unreadable: new Set([fileOf(PARTS, T)]) }), T, PARTS.table)).toBe('unreadable')
+    const noFile = { ...late, objects: late.objects.filter((o) => o.key !== fileOf(TABLE, T)) }
+    expect(cell(analyze([noFile], now), T, TABLE.table)).toBe('empty')
+    // Still a delivered folder for the manifest's check: no "lists it delivered, but it does not exist".
+    expect(kinds(analyze([archive(late)], now)).filter((k) => k.startsWith('manifest_mismatch'))).toEqual([])
+  })
+
+  it("a full table's missing hour is superseded by the next copy it reads, whatever the window shows", () => {
+    const hours = [hour(T, { skip: [TABLE.table] }), hour(T + HOUR), hour(T + 2 * HOUR)]
+    const unreadable = new Set([fileOf(TABLE, T + HOUR)])
+    const now = T + 3 * HOUR
+    // The next hour's copy cannot be read: the one after it is the copy the table reads instead.
+    expect(finding(analyze(hours, now, { unreadable }), 'missing', T)?.resolved).toEqual({ how: 'superseded', at: T + 2 * HOUR })
+    expect(finding(analyze(hours, now, { unreadable, from: T - 3 * DAY }), 'missing', T)?.resolved).toEqual({ how: 'superseded', at: T + 2 * HOUR })
+    expect(finding(analyze(hours, now), 'missing', T)?.resolved).toEqual({ how: 'superseded', at: T + HOUR })
+    // The newest hour missing: nothing supersedes it yet.
+    expect(finding(analyze([hour(T), hour(T + HOUR, { skip: [TABLE.table] })], T + 2 * HOUR), 'missing', T + HOUR)?.resolved).toBeNull()
+    // An unreadable copy the table no longer needs (a later one is read) is no finding.
+    expect(finding(analyze(hours, now, { unreadable }), 'corrupt_file', T + HOUR)).toBeUndefined()
+  })
+
+  it('what a table leaves out now is said whatever the range: an archived file of a month ago', () => {
+    const x = hour(T)
+    const key = fileOf(PARTS, T)
+    const archived = { ...x, objects: x.objects.map((o) => (o.key === key ? { ...o, storageClass: 'GLACIER' } : o)) }
+    const tl = analyze([archived, hour(T + 30 * DAY)], T + 30 * DAY + HOUR, { from: T + 30 * DAY })
+    expect(tl.findings.filter((f) => f.kind === 'archived').map((f) => [f.key, f.date, f.resolved])).toEqual([[key, d(T), null]])
+    expect(tl.findings.find((f) => f.kind === 'archived')?.message).toMatch(/lacks the rows of that file until then\. Restore it \(Tables → Restore…/)
+  })
+
+  it("a parts table's missing hour is caught up only by a later delivery whose delivered_through reaches it", () => {
+    const missing = hour(T, { skip: [PARTS.table], manifest: manifestBody(T, [PARTS.table]) })
+    const lagging = (at: number, through: number) => {
+      const body = manifestBody(at)
+      for (const e of body['tables_delivered'] as Record<string, unknown>[])
+        if (e['table'] === PARTS.table) e['delivered_through'] = new Date(through).toISOString()
+      return hour(at, { manifest: body })
+    }
+    const now = T + 3 * HOUR
+    // The next delivery stops before the missing hour: its rows are not in.
+    expect(finding(analyze([missing, lagging(T + HOUR, T - HOUR)], now), 'missing', T, PARTS.table)?.resolved).toBeNull()
+    expect(finding(analyze([missing, lagging(T + HOUR, T - HOUR), lagging(T + 2 * HOUR, T + HOUR)], now), 'missing', T, PARTS.table)?.resolved).toEqual({
+      how: 'caught_up',
+      at: T + 2 * HOUR
+    })
+    // Without a manifest to say so, nothing says its rows came: open.
+    expect(finding(analyze([missing, { ...hour(T + HOUR, { manifest: 'none' }) }], now), 'missing', T, PARTS.table)?.resolved).toBeNull()
+  })
+
+  it('nothing for 6 hours or more is one feed_stopped, open while it lasts and resolved when deliveries resume', () => {
+    const now = T + 8 * HOUR
+    const stopped = analyze([hour(T)], now)
+    expect(kinds(stopped)).toEqual(['feed_stopped:-'])
+    const f = stopped.findings[0]
+    expect(f).toMatchObject({ severity: 'error', date: d(T + HOUR), hour: h(T + HOUR), resolved: null })
+    expect(f?.message).toContain(`after the delivery of ${d(T)} ${h(T)}:00 UTC`)
+    expect(f?.message).toContain('7 delivery hours')
+    // The cells still say missing: the timeline shows each hour as it is.
+    expect(cell(stopped, T + 4 * HOUR, TABLE.table)).toBe('missing')
+    const resumed = analyze([hour(T), hour(T + 8 * HOUR)], now + HOUR)
+    expect(resumed.findings.find((x) => x.kind === 'feed_stopped')?.resolved).toEqual({ how: 'resumed', at: T + 8 * HOUR })
+    expect(kinds(resumed).filter((k) => k.startsWith('missing'))).toEqual([])
+    // Five silent hours are not a stopped feed: each table and hour is its own finding.
+    const short = analyze([hour(T), hour(T + 6 * HOUR)], T + 6 * HOUR + 50 * MIN)
+    expect(kinds(short)).not.toContain('feed_stopped:-')
+    expect(short.findings.filter((x) => x.kind === 'missing')).toHaveLength(5 * CATALOG.length)
   })
 })

@@ -4,7 +4,9 @@
 // The client takes no AbortSignal: each call is awaited abortably and within its timeouts (the client's own
 // per-request timeout then ends the request left behind), and each body stream is guarded (guarded-stream.ts).
 import { type File, Storage } from '@google-cloud/storage'
+import { readFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
+import { errorMessage } from '../../shared/error-message'
 import type { ListedObject } from '../../shared/listing'
 import type { RestoreTier } from '../../shared/restore-plan'
 import { BucketError, bucketError, classifyGcsError, timeoutError } from './bucket-errors'
@@ -41,6 +43,33 @@ interface GcsMetadata {
   storageClass?: string
 }
 
+const KEY_FILE_FIX = 'Choose the JSON key file of a service account (IAM → Service accounts → Keys → Add key → JSON) in the connection.'
+
+async function checkKeyFile(path: string): Promise<void> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    const what =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'cannot be read (permission denied)'
+          : `cannot be read (${code ?? errorMessage(e)})`
+    throw bucketError('auth', '', `The key file ${path} ${what}`, KEY_FILE_FIX)
+  }
+  let key: unknown
+  try {
+    key = JSON.parse(text)
+  } catch {
+    throw bucketError('auth', '', `The key file ${path} is not JSON`, KEY_FILE_FIX)
+  }
+  const k = (key ?? {}) as Record<string, unknown>
+  if (typeof k['client_email'] !== 'string' || typeof k['private_key'] !== 'string')
+    throw bucketError('auth', '', `The key file ${path} is not a service-account key (it has no client_email and private_key)`, KEY_FILE_FIX)
+}
+
 export class GcsProvider implements BucketProvider {
   readonly location: string
   private readonly root: string
@@ -63,6 +92,17 @@ export class GcsProvider implements BucketProvider {
       // reach of any signal (measured: a silent server held one call 30 s and 5 connections with a 1.5 s timeout).
       retryOptions: { autoRetry: false }
     })
+  }
+
+  private keyFileChecked: Promise<void> | null = null
+
+  /** A key file that is missing, not JSON or not a service-account key is said by name before any request: the client
+   * would only say "key must be a string, a buffer or an object". */
+  private keyFileReady(): Promise<void> {
+    const c = this.options.credentials
+    if (c.kind !== 'key_file') return Promise.resolve()
+    this.keyFileChecked ??= checkKeyFile(c.keyFile)
+    return this.keyFileChecked
   }
 
   private toListed(m: GcsMetadata): ListedObject {
@@ -117,6 +157,7 @@ export class GcsProvider implements BucketProvider {
    * mid-answer, which then looks exactly like a silent server; a second silence is final (retry.ts).
    */
   private async retried<T>(run: () => Promise<T>, key: string, signal: AbortSignal | undefined): Promise<T> {
+    await this.keyFileReady()
     const attempt = (): Promise<T> => withRetry(run, (e) => classifyGcsError(e, key), signal)
     try {
       return await attempt()

@@ -115,6 +115,11 @@ export function parseRestoreHeader(header: string | undefined): RestoreState | u
   return { ongoing, ...(expiry ? { expiry: new Date(expiry).toISOString() } : {}) }
 }
 
+/** The region S3 names in x-amz-bucket-region, even on a refusal (301, 403). */
+function bucketRegionHeader(e: unknown): string | undefined {
+  return (e as { $response?: { headers?: Record<string, string> } }).$response?.headers?.['x-amz-bucket-region']
+}
+
 export class S3Provider implements BucketProvider {
   readonly location: string
   private readonly root: string
@@ -193,10 +198,19 @@ export class S3Provider implements BucketProvider {
       const out = await probe.send(new HeadBucketCommand({ Bucket: this.options.bucket }))
       return out.BucketRegion ?? 'us-east-1'
     } catch (e) {
-      const headers = (e as { $response?: { headers?: Record<string, string> } }).$response?.headers
-      const region = headers?.['x-amz-bucket-region']
+      const region = bucketRegionHeader(e)
       if (region) return region
-      throw classifyS3Error(e, '', this.profile)
+      // A HEAD answer has no body, so a 403 cannot say why: wrong keys (InvalidAccessKeyId) or a refusal. A one-key
+      // listing says it in its body (and names the region too, when that was all that was wrong).
+      if ((e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode !== 403) throw classifyS3Error(e, '', this.profile)
+      try {
+        await probe.send(new ListObjectsV2Command({ Bucket: this.options.bucket, MaxKeys: 1 }))
+        return 'us-east-1'
+      } catch (listed) {
+        const named = bucketRegionHeader(listed)
+        if (named) return named
+        throw classifyS3Error(listed, '', this.profile)
+      }
     } finally {
       probe.destroy()
     }

@@ -634,10 +634,12 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   cell(at.missingAndPending, T.declaredMissing, 'missing')
   cell(at.failedFolder, T.failed, 'failed')
   cell(at.inFlight, T.inFlight, 'missing')
-  cell(at.emptyCopy, T.empty, 'ready')
+  cell(at.emptyCopy, T.empty, 'empty')
   cell(at.contradiction, T.contradiction, 'ready')
-  cell(at.corruptFile, T.corrupt, 'ready')
+  cell(at.corruptFile, T.corrupt, 'unreadable')
   cell(firstV2Missing, T.firstV2Missing, 'missing')
+  if (options.start === undefined) cells.push({ date: archivedDelivery.date, hour: hourOf(archivedDelivery.cutoff), table: msgs.table, state: 'archived' })
+  else cell(h0, msgs, 'archived')
   // Nothing was due before the export's first delivery, on its first day either.
   const firstDelivery = options.start ?? v1(0).cutoff
   for (let t = Date.parse(`${dateOf(firstDelivery)}T00:00:00Z`); t < firstDelivery; t += HOUR)

@@ -9,9 +9,10 @@ import { chmod, copyFile, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { NativeEngine, QueryProgress } from '../engine/native-engine'
 import { type MoveGuard, guardedMove } from './guarded-move'
+import { type ExportFormat, nameFormatMismatch } from '../../shared/export-format'
 
 export interface ExportOptions {
-  readonly format: 'csv' | 'parquet'
+  readonly format: ExportFormat
   readonly overwrite?: boolean
   readonly signal?: AbortSignal
   readonly onProgress?: (p: QueryProgress) => void
@@ -40,6 +41,9 @@ async function moveInto(from: string, target: string): Promise<void> {
 }
 
 export async function exportQuery(engine: NativeEngine, sql: string, target: string, opts: ExportOptions): Promise<{ rows: number }> {
+  // A Parquet file named .csv (or CSV text named .parquet) would open wrong everywhere: refused before anything runs.
+  const mismatch = nameFormatMismatch(target, opts.format)
+  if (mismatch) throw new ExportError(mismatch)
   if (existsSync(target) && !opts.overwrite) throw new ExportError(`${target} already exists; choose another name or ask to replace it.`)
   const { path, rows } = await engine.copyToScratch(sql, opts.format, {
     ...(opts.signal ? { signal: opts.signal } : {}),

@@ -2,10 +2,10 @@
 // tables, SQL; each stays mounted once opened), the connection manager, and the menu's commands.
 import { useEffect } from 'react'
 import { APP_NAME } from '../../shared/app-info'
-import { numberText } from '../../shared/counts'
 import type { MenuCommand } from '../../shared/menu-commands'
 import css from './app.module.css'
 import { ExportDialog } from './common/export-dialog'
+import { refreshProgressText } from './common/refresh-progress'
 import { shortcutCommand } from './common/menu-shortcuts'
 import { wallClock } from './common/time'
 import { ConnectionManager } from './connections/connection-manager'
@@ -83,7 +83,7 @@ export function App(): React.JSX.Element {
         {status?.running ? (
           <>
             <span data-testid="refresh-progress" className={css.progressText}>
-              Refreshing… {p ? `${p.prefixesDone}/${p.prefixesTotal} folders listed, ${numberText(p.objects)} objects` : 'starting'}
+              Refreshing… {refreshProgressText(p)}
             </span>
             <progress max={p?.prefixesTotal || 1} value={p?.prefixesDone ?? 0} className={css.progress} />
             <button className={css.button} onClick={() => void cancelRefresh()}>

@@ -61,6 +61,6 @@ export const ATHENA: WarehouseDialect = {
     'Athena exposes no row position: should one file hold a key twice, which row the view keeps is up to Athena (the app keeps the last one). Ties between files are broken by "$path" (the file name, within one folder).',
     "A v2 folder is read as soon as it exists; the app reads v2 only once anything is under v2/_manifests/ (the vendor's switch). The delivery order is the vendor's: etl_date=__initial__ first, then v1 by date, then v2 by date and hour.",
     "Partition values are declared string and projected (dates from a date range up to NOW, hours 00-23 enumerated, v1's etl_date enumerated with __initial__), so no MSCK REPAIR TABLE is needed and snapshot_hour=07 stays '07'.",
-    'Not checked here without AWS: that Athena accepts these statements (only a Hive and a Trino grammar parsed them), the projection properties, reading a column whose Parquet type changes across files, and the cost of a view that scans every copy to find the newest.'
+    'Check in Athena before relying on it: run the statements in a test database first; confirm the projection properties, that a column whose Parquet type changes across files reads as you expect, and the cost of a view that scans every copy to find the newest (query the pinned table where that matters).'
   ]
 }

@@ -42,6 +42,6 @@ export const BIGQUERY: WarehouseDialect = {
     "A v2 folder is read as soon as it exists; the app reads v2 only once anything is under v2/_manifests/ (the vendor's switch). The delivery order is the vendor's: etl_date=__initial__ first, then v1 by date, then v2 by date and hour.",
     "Partition columns are declared STRING (WITH PARTITION COLUMNS), so snapshot_hour=07 stays '07' and etl_date=__initial__ is a value like any other; no partition filter is required.",
     'Datasets are created in your default project: prefix the names with your project if needed. Timestamps without a time zone are DATETIME, with one TIMESTAMP.',
-    'Not checked here without Google Cloud: that BigQuery accepts these statements (only a BigQuery grammar parsed them), that the *.parquet pattern skips names starting with _ or ., reading a column missing from some files or whose Parquet type changes across files.'
+    'Check in BigQuery before relying on it: run the statements in a test dataset first; confirm that the *.parquet pattern leaves out names starting with _ or ., and that a column missing from some files or whose Parquet type changes across files reads as you expect.'
   ]
 }

@@ -3,8 +3,10 @@
 // "Show in folder" when done (desktop). In a browser there is no native dialog: the path is typed.
 import { useEffect, useState } from 'react'
 import { countText, formatBytes } from '../../../shared/counts'
+import { type ExportFormat, nameForFormat, nameFormatMismatch } from '../../../shared/export-format'
 import { appStore, useApp } from '../store/use-app-store'
 import dialogCss from './dialog.module.css'
+import { useEscapeToClose } from './escape-key'
 import css from './export-dialog.module.css'
 
 export function ExportDialog(): React.JSX.Element | null {
@@ -13,22 +15,28 @@ export function ExportDialog(): React.JSX.Element | null {
   const job = useApp((s) => s.exportJob)
   const error = useApp((s) => s.exportError)
   const { closeExport: onClose, chooseExportPath, startExport, cancelExport, showExportInFolder } = appStore.getState()
-  const [format, setFormat] = useState<'csv' | 'parquet'>('csv')
+  const [format, setFormat] = useState<ExportFormat>('csv')
   const [path, setPath] = useState('')
   const [overwrite, setOverwrite] = useState(false)
   const dialog = defaults?.dialog ?? false
   const defaultName = request?.defaultName ?? 'export'
 
   // In a browser the path is typed, starting in the one folder main may write in.
+  // Each export starts as CSV, its name proposed with the format's extension.
   useEffect(() => {
-    if (defaults && !defaults.dialog) setPath(`${defaults.directory.replace(/[\\/]$/, '')}/${defaultName}.csv`)
+    setFormat('csv')
+    setPath(defaults && !defaults.dialog ? `${defaults.directory.replace(/[\\/]$/, '')}/${nameForFormat(defaultName, 'csv')}` : '')
   }, [defaults, defaultName])
 
-  const switchFormat = (f: 'csv' | 'parquet'): void => {
+  // Changing the format changes the name's extension; a name typed that disagrees is said, and not exported.
+  const switchFormat = (f: ExportFormat): void => {
     setFormat(f)
-    setPath((p) => p.replace(/\.(csv|parquet)$/, `.${f}`))
+    setPath((p) => (p ? nameForFormat(p, f) : p))
   }
+  const misnamed = path ? nameFormatMismatch(path, format) : null
   const start = (): void => void startExport({ format, path, overwrite })
+  // A running export is not closed by a key: Cancel stops it.
+  useEscapeToClose(onClose, request !== null && !job?.running)
   if (!request) return null
   const { sql, asOf } = request
 
@@ -56,7 +64,7 @@ export function ExportDialog(): React.JSX.Element | null {
             <>
               <button
                 onClick={() =>
-                  void chooseExportPath(`${defaultName}.${format}`, format).then((p) => {
+                  void chooseExportPath(nameForFormat(defaultName, format), format).then((p) => {
                     if (p) setPath(p)
                   })
                 }
@@ -76,7 +84,7 @@ export function ExportDialog(): React.JSX.Element | null {
           <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Replace the file if it exists
         </label>
         <div className={css.actions}>
-          <button onClick={start} disabled={!path || job?.running}>
+          <button onClick={start} disabled={!path || misnamed !== null || job?.running}>
             Export
           </button>
           {job?.running ? <button onClick={() => void cancelExport()}>Cancel</button> : null}
@@ -90,9 +98,9 @@ export function ExportDialog(): React.JSX.Element | null {
           </span>
           {job?.done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}
         </div>
-        {error ? (
+        {(misnamed ?? error) ? (
           <p role="alert" className={css.error}>
-            {error}
+            {misnamed ?? error}
           </p>
         ) : null}
       </div>

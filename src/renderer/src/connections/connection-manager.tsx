@@ -10,6 +10,7 @@ import { ConnectionVerdict } from './connection-verdict'
 import dialogCss from '../common/dialog.module.css'
 import css from './connection-manager.module.css'
 import { errorMessage } from '../../../shared/error-message'
+import { useEscapeToClose } from '../common/escape-key'
 
 type Provider = ConnectionConfig['provider']
 
@@ -121,6 +122,7 @@ function input(f: Form): ConnectionInput {
 export function ConnectionManager({ view }: { view: ConnectionsView }): React.JSX.Element {
   const { openConnection, setManagerOpen, testConnection, saveAndOpen, deleteConnection, getConnection, awsProfiles } = appStore.getState()
   const onClose = (): void => setManagerOpen(false)
+  useEscapeToClose(onClose)
   const [form, setForm] = useState<Form | null>(null)
   const [verdict, setVerdict] = useState<ConnectionVerdictView | null>(null)
   const [busy, setBusy] = useState<string | null>(null)

@@ -14,7 +14,10 @@ export const STATE_STYLE: Record<CellState, { token: Token; label: string }> = {
   missing: { token: '--cell-missing', label: 'missing' },
   pruned: { token: '--cell-pruned', label: 'pruned by retention (expected)' },
   no_delivery: { token: '--cell-no-delivery', label: 'no delivery due (v1 day, switch gap)' },
-  not_due: { token: '--cell-not-due', label: 'not due yet' }
+  not_due: { token: '--cell-not-due', label: 'not due yet' },
+  unreadable: { token: '--cell-unreadable', label: 'unreadable file (copy passed over, or file left out)' },
+  archived: { token: '--cell-archived', label: 'archived (left out until restored)' },
+  empty: { token: '--cell-empty', label: 'empty copy (no Parquet file)' }
 }
 
 /** The era band above the hours: v1 daily, the switch gap, v2 hourly. */

@@ -1,6 +1,7 @@
 // The deliveries view: the overview, the delivery timeline (range, axis zone, legend), the hour inspector and
 // the findings list. State and calls are the deliveries slice's.
 import { useMemo } from 'react'
+import { ReadingTheBucket } from '../common/refresh-progress'
 import { ZONE_LABEL, type AxisZone } from '../common/time'
 import { TIMELINE_RANGES } from '../store/deliveries-slice'
 import { appStore, useApp } from '../store/use-app-store'
@@ -22,6 +23,7 @@ export function DeliveriesView(): React.JSX.Element {
   const focused = useApp((s) => s.focused)
   const inspected = useApp((s) => s.inspected)
   const zoomCommand = useApp((s) => s.zoomCommand)
+  const refreshStatus = useApp((s) => s.refreshStatus)
   const { setRange, setZone, setFocused, inspect, closeInspector } = appStore.getState()
 
   const focus = useMemo<Focus | null>(() => {
@@ -35,7 +37,11 @@ export function DeliveriesView(): React.JSX.Element {
   return (
     <>
       {overview && timeline ? <DeliveryHeadlineView overview={overview} timeline={timeline} /> : null}
-      {overview ? <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} /> : error ? null : <p>Reading the bucket…</p>}
+      {overview ? (
+        <OverviewPanel overview={overview} now={now} location={active?.location ?? overview.location} />
+      ) : error ? null : (
+        <ReadingTheBucket status={refreshStatus} />
+      )}
       <div className={css.layout} data-inspecting={inspected !== null}>
         <section className={css.timeline}>
           <div className={css.controls}>
@@ -71,9 +77,9 @@ export function DeliveriesView(): React.JSX.Element {
               onSelect={(start) => void inspect(start)}
               zoomCommand={zoomCommand}
             />
-          ) : error ? null : (
-            <p>Reading the bucket…</p>
-          )}
+          ) : overview && !error ? (
+            <p>Loading the timeline…</p>
+          ) : null}
         </section>
         {inspected ? <HourInspector detail={inspected} onClose={closeInspector} /> : null}
       </div>

@@ -4,20 +4,24 @@ import type { Overview, TimelineView } from '../../../shared/api-contract'
 import { deliveryHeadline } from '../../../shared/delivery-headline'
 import type { CellState } from '../../../shared/timeline'
 import { age, timeText } from '../common/time'
-import { useApp } from '../store/use-app-store'
+import { appStore, useApp } from '../store/use-app-store'
 import css from './delivery-headline-view.module.css'
 import { MANIFEST_WORDS } from './finding-words'
 
 const PROBLEMS: readonly [CellState, string][] = [
   ['missing', 'missing'],
   ['failed', 'failed'],
+  ['unreadable', 'unreadable'],
   ['pending', 'pending'],
+  ['archived', 'archived'],
+  ['empty', 'empty'],
   ['in_flight', 'still arriving']
 ]
 
 export function DeliveryHeadlineView({ overview, timeline }: { overview: Overview; timeline: TimelineView }): React.JSX.Element {
   const h = deliveryHeadline(overview, timeline)
   const zone = useApp((s) => s.zone)
+  const openHour = (start: string): Promise<void> => appStore.getState().inspect(start)
   const hourText = (iso: string): string => timeText(iso, zone)
   const now = Date.parse(overview.now)
   const arrived = (h.counts.ready ?? 0) + (h.counts.late ?? 0)
@@ -34,10 +38,14 @@ export function DeliveryHeadlineView({ overview, timeline }: { overview: Overvie
       {h.hour ? (
         <div className={css.hour}>
           {h.complete ? '✓ ' : '✗ '}
-          The last due hour, {hourText(h.hour)},{' '}
+          The last due hour,{' '}
+          <button className={css.hourLink} data-testid="headline-hour" title="Open this hour in the inspector" onClick={() => void openHour(h.hour as string)}>
+            {hourText(h.hour)}
+          </button>
+          ,{' '}
           {h.complete
             ? `is complete: all ${h.tables} tables arrived`
-            : `has ${arrived} of ${h.tables} tables${lacking.length ? `: ${lacking.join(', ')}` : ''}`}
+            : `has ${arrived} of ${h.tables} tables usable${lacking.length ? `: ${lacking.join(', ')}` : ''}`}
           {h.manifest ? `; ${MANIFEST_WORDS[h.manifest]}` : ''}.
         </div>
       ) : (

@@ -16,7 +16,8 @@ export const KIND_WORDS: Record<FindingKind, { one: string; many: (n: number) =>
   manifest_contradiction: { one: 'Manifest contradicts itself', many: () => 'Manifest contradicts itself' },
   manifest_warning: { one: 'Manifest warning', many: (n) => `${n} manifest warnings` },
   empty_copy: { one: 'Empty copy (no Parquet file)', many: (n) => `${n} empty copies (no Parquet file)` },
-  corrupt_file: { one: 'Unreadable file left out', many: (n) => `${n} tables with unreadable files left out` }
+  corrupt_file: { one: 'Unreadable file left out', many: (n) => `${n} tables with unreadable files left out` },
+  feed_stopped: { one: 'The feed stopped', many: (n) => `The feed stopped ${n} times` }
 }
 
 export const MANIFEST_WORDS: Record<ManifestState, string> = {

@@ -4,6 +4,9 @@
 import { useEffect, useRef } from 'react'
 import type { HourDetail } from '../../../shared/api-contract'
 import { countText, formatBytes } from '../../../shared/counts'
+import { resolutionWords } from '../../../shared/incidents'
+import type { Finding } from '../../../shared/timeline'
+import { useEscapeToClose } from '../common/escape-key'
 import { timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'
 import { tokenVar } from '../common/css-tokens'
@@ -11,11 +14,19 @@ import { STATE_STYLE } from './cell-states'
 import { KIND_WORDS, MANIFEST_WORDS } from './finding-words'
 import css from './hour-inspector.module.css'
 
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const
+
+/** What still needs someone first, by severity; what resolved itself last. */
+function byUrgency(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => Number(a.resolved !== null) - Number(b.resolved !== null) || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])
+}
+
 export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose: () => void }): React.JSX.Element {
   const panel = useRef<HTMLElement | null>(null)
   const heading = useRef<HTMLHeadingElement | null>(null)
   const zone = useApp((s) => s.zone)
   const at = (iso: string): string => timeText(iso, zone, true)
+  useEscapeToClose(onClose)
   // Opened from an incident far down the page, it must not open out of sight; from the timeline, the keyboard
   // stays on the timeline (arrows and Enter go on working there).
   useEffect(() => {
@@ -32,9 +43,13 @@ export function HourInspector({ detail, onClose }: { detail: HourDetail; onClose
       </div>
       {detail.findings.length > 0 ? (
         <ul data-testid="inspector-findings" className={css.findings}>
-          {detail.findings.map((f, i) => (
-            <li key={i}>
-              <b title={f.kind}>{KIND_WORDS[f.kind].one}</b> {f.table ?? ''}: {f.message}
+          {byUrgency(detail.findings).map((f, i) => (
+            <li key={i} data-resolved={f.resolved !== null} className={f.resolved ? css.resolved : undefined}>
+              <b title={f.kind}>{KIND_WORDS[f.kind].one}</b> {f.table ?? ''}
+              {f.resolved ? (
+                <span data-testid="finding-resolution"> · resolved: {resolutionWords(f.resolved, (t) => timeText(new Date(t).toISOString(), zone))}</span>
+              ) : null}
+              : {f.message}
             </li>
           ))}
         </ul>

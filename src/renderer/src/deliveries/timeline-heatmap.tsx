@@ -1,10 +1,10 @@
 // The delivery timeline: hours (columns) by table (rows, grouped by schema), one colour per cell state,
 // drawn on a canvas so a year (8,760 hours × 19 tables) pans and zooms smoothly: only the visible columns
 // are drawn, and when an hour is narrower than a pixel each pixel shows the most alarming state of its hours.
-// Mouse: drag or wheel to pan, Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
+// Mouse: drag or Shift+wheel to pan (the wheel alone scrolls the page), Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
 // focused cell (Shift: a day), Home/End, Enter inspects. The focused cell is read out in a status line.
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react'
-import { type TimelineView, decodeCell } from '../../../shared/api-contract'
+import { type TimelineView, cellStateIndex, decodeCell } from '../../../shared/api-contract'
 import { CELL_STATES } from '../../../shared/timeline'
 import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from '../common/time'
 import { cssToken, tokenVar } from '../common/css-tokens'
@@ -55,7 +55,7 @@ export function TimelineHeatmap(props: {
     const t = view.tables.length
     const a = new Uint8Array(n * t)
     view.hours.forEach((h, i) => {
-      for (let j = 0; j < t; j++) a[i * t + j] = Number(h.cells[j] ?? CELL_STATES.indexOf('no_delivery'))
+      for (let j = 0; j < t; j++) a[i * t + j] = cellStateIndex(h.cells, j)
     })
     return a
   }, [view, n])
@@ -249,17 +249,22 @@ export function TimelineHeatmap(props: {
     if (handled) e.preventDefault()
   }
 
-  // Wheel: native listener (React's is passive) so the page does not scroll while zooming or panning.
+  // Wheel: the page scrolls as anywhere else; Ctrl/⌘+wheel zooms, Shift+wheel (or a sideways swipe) pans. A native
+  // listener (React's is passive) so that those two do not also scroll the page.
   useEffect(() => {
     const c = canvasRef.current
     if (!c) return
     const onWheel = (e: WheelEvent): void => {
-      e.preventDefault()
       const rect = c.getBoundingClientRect()
-      if (e.ctrlKey || e.metaKey) zoomAt(Math.pow(1.0015, -e.deltaY), e.clientX - rect.left)
-      else {
+      const sideways = Math.abs(e.deltaX) > Math.abs(e.deltaY)
+      if (e.ctrlKey || e.metaKey) {
+        e.preventDefault()
+        zoomAt(Math.pow(1.0015, -e.deltaY), e.clientX - rect.left)
+      } else if (e.shiftKey || sideways) {
+        e.preventDefault()
         moved.current = true
-        setVp((v) => panBy(v, Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY, n, plotW))
+        // Shift turns a vertical wheel into deltaY on some systems and deltaX on others.
+        setVp((v) => panBy(v, sideways ? e.deltaX : e.deltaY, n, plotW))
       }
     }
     c.addEventListener('wheel', onWheel, { passive: false })
@@ -376,7 +381,7 @@ export function TimelineHeatmap(props: {
         </span>
         <span>
           {visibleFrom && visibleTo ? `${wallClock(Date.parse(visibleFrom), zone)} → ${wallClock(Date.parse(visibleTo), zone)} ${ZONE_LABEL[zone]}` : ''} · drag
-          or scroll to pan, Ctrl+scroll or +/− to zoom
+          or Shift+scroll to pan, Ctrl+scroll or +/− to zoom
         </span>
       </div>
     </div>

@@ -53,9 +53,18 @@ export function clampOffset(offset: number, pxh: number, hours: number, plotW: n
   return Math.max(Math.min(0, hours - plotW / pxh), Math.min(offset, hours - plotW / pxh + 2))
 }
 
-/** Zooms by a factor keeping the hour under anchorX (pixels from the plot's left) where it is. */
+/** The smallest zoom: the whole range fills the plot (never a sliver of it at one edge). */
+export function minPxh(hours: number, plotW: number): number {
+  return Math.min(MAX_PXH, Math.max(MIN_PXH, plotW / Math.max(1, hours)))
+}
+
+/** Zooms by a factor keeping the hour under anchorX (pixels from the plot's left) where it is, no further out than
+ * the whole range. */
 export function zoomAt(v: Viewport, factor: number, anchorX: number, hours: number, plotW: number): Viewport {
-  const pxh = Math.max(MIN_PXH, Math.min(MAX_PXH, v.pxh * factor))
+  const least = minPxh(hours, plotW)
+  const pxh = Math.max(least, Math.min(MAX_PXH, v.pxh * factor))
+  // All the way out, the whole range is what is shown (the range's label says so).
+  if (pxh === least && hours * pxh <= plotW + 1e-9) return { pxh, offset: 0 }
   const hourAtAnchor = v.offset + anchorX / v.pxh
   return { pxh, offset: clampOffset(hourAtAnchor - anchorX / pxh, pxh, hours, plotW) }
 }
