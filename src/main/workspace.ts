@@ -1,5 +1,5 @@
 // The app's state in main, behind every call of the API contract: saved connections (the built-in demo
-// bucket first), the open one with its AppService, refresh with progress and cancel, and the automatic
+// bucket first), the open one with its ConnectionSnapshot, refresh with progress and cancel, and the automatic
 // refresh after each hour's 40-minute mark. Plain Node: the Electron shell and the web host both use it.
 import { randomUUID } from 'node:crypto'
 import { mkdir, stat } from 'node:fs/promises'
@@ -27,7 +27,7 @@ import { mirroredKeys } from '../shared/mirror-plan'
 import type { ListedObject } from '../shared/listing'
 import { type ConnectionConfig, validateConnection } from '../shared/connection-config'
 import { nextAutoRefresh } from '../shared/schedule'
-import { AppService } from './app-service'
+import { ConnectionSnapshot } from './session/connection-snapshot'
 import { BucketError } from './bucket/bucket-errors'
 import type { IndexProgress } from './bucket/bucket-index'
 import type { BucketProvider } from './bucket/bucket-provider'
@@ -96,7 +96,7 @@ export class Workspace {
   private readonly store: ConnectionStore
   private readonly queryHistory: QueryHistory
   private readonly mirrorLimits: MirrorLimits
-  private service: AppService | null = null
+  private service: ConnectionSnapshot | null = null
   private activeId: string | null = null
   private refreshAbort: AbortController | null = null
   /** Refresh progress and end, export progress: pushed to the renderer (IPC or Server-Sent Events). */
@@ -108,14 +108,14 @@ export class Workspace {
   private lastError: string | null = null
   private readonly timer: NodeJS.Timeout | null
   /** One byte server for the workspace's life (its origin is in the page's CSP), serving the open connection. */
-  private byteServer: { service: AppService | null; server: Promise<ByteServer> } | null = null
+  private byteServer: { service: ConnectionSnapshot | null; server: Promise<ByteServer> } | null = null
   private rendererOrigin: string | undefined
   /** The main process's engine (exports), per connection, listing generation and "as of". */
   private mainEngine: { key: string; engine: Promise<BucketEngine> } | null = null
   /** The open connection's compacted mirror (parts tables' history in few files), kept current after each refresh. */
-  private mirrorOf: { service: AppService; mirror: ConnectionMirror } | null = null
+  private mirrorOf: { service: ConnectionSnapshot; mirror: ConnectionMirror } | null = null
   /** The open connection's bulk restore (its state kept under restore/ in the data folder), resumed when it opens. */
-  private restoreOf: { service: AppService; kind: ConnectionConfig['provider']; job: RestoreJob; loaded: Promise<readonly string[]> } | null = null
+  private restoreOf: { service: ConnectionSnapshot; kind: ConnectionConfig['provider']; job: RestoreJob; loaded: Promise<readonly string[]> } | null = null
   private readonly exports = new Map<string, { job: ExportJob; abort: AbortController }>()
   /** Paths the user chose in the save dialog: the only ones an export may write when a dialog exists. */
   private readonly grantedPaths = new Set<string>()
@@ -240,7 +240,12 @@ export class Workspace {
     const provider = await openConnection(c, this.opts.secrets, this.opts.openOptions)
     const demoNow = c.id === DEMO_CONNECTION_ID ? this.opts.demo?.now : undefined
     this.close()
-    this.service = new AppService({ provider, connectionId: c.id, dataDir: this.opts.dataDir, now: demoNow !== undefined ? () => demoNow : () => this.clock() })
+    this.service = new ConnectionSnapshot({
+      provider,
+      connectionId: c.id,
+      dataDir: this.opts.dataDir,
+      now: demoNow !== undefined ? () => demoNow : () => this.clock()
+    })
     this.activeId = c.id
     this.generation++
     this.lastRefreshed = null
@@ -259,13 +264,13 @@ export class Workspace {
   }
 
   /** The open connection's service; opens the first connection (the demo) when none is. */
-  async current(): Promise<AppService> {
+  async current(): Promise<ConnectionSnapshot> {
     if (!this.service) {
       const first = (await this.all()).list[0]
       if (!first) throw new Error('No connection is open: add one in Connections.')
       await this.connectionOpen({ id: first.id })
     }
-    return this.service as AppService
+    return this.service as ConnectionSnapshot
   }
 
   refreshStatus(): RefreshStatus {
@@ -351,9 +356,9 @@ export class Workspace {
     return (await this.byteServer.server).origin
   }
 
-  private async byteServerFor(service: AppService): Promise<ByteServer> {
+  private async byteServerFor(service: ConnectionSnapshot): Promise<ByteServer> {
     await this.byteServerOrigin()
-    const current = this.byteServer as { service: AppService | null; server: Promise<ByteServer> }
+    const current = this.byteServer as { service: ConnectionSnapshot | null; server: Promise<ByteServer> }
     const server = await current.server
     if (current.service !== service) {
       // Same origin, new token: URLs handed out for the previous connection stop working.
@@ -374,7 +379,7 @@ export class Workspace {
   }
 
   /** The mirror of a connection's service (made on first use); its progress and end are pushed as mirrorProgress. */
-  private mirrorFor(service: AppService): ConnectionMirror {
+  private mirrorFor(service: ConnectionSnapshot): ConnectionMirror {
     if (this.mirrorOf?.service !== service) {
       void this.mirrorOf?.mirror.close()
       const mirror = new ConnectionMirror(this.opts.dataDir, service.connectionId, service.provider, {
@@ -391,7 +396,7 @@ export class Workspace {
   }
 
   /** The bulk restore of a connection's service, made (and its saved job resumed) when the connection opens. */
-  private restoreFor(service: AppService, kind: ConnectionConfig['provider']): RestoreJob {
+  private restoreFor(service: ConnectionSnapshot, kind: ConnectionConfig['provider']): RestoreJob {
     if (this.restoreOf?.service !== service) {
       void this.restoreOf?.job.close()
       const job: RestoreJob = new RestoreJob({
@@ -420,7 +425,7 @@ export class Workspace {
   }
 
   /** Keys the mirror holds as built (without waiting for a build that runs): restored once, never again. */
-  private async mirroredKeys(service: AppService, inventory: Inventory): Promise<Set<string>> {
+  private async mirroredKeys(service: ConnectionSnapshot, inventory: Inventory): Promise<Set<string>> {
     return mirroredKeys(inventory, await this.mirrorFor(service).mirror.segments())
   }
 
@@ -460,7 +465,7 @@ export class Workspace {
   }
 
   /** What a mirror build reads: the service's last listing, at its evaluation instant. */
-  private mirrorSnapshot(service: AppService): () => Promise<{ inventory: Inventory; now: number }> {
+  private mirrorSnapshot(service: ConnectionSnapshot): () => Promise<{ inventory: Inventory; now: number }> {
     return async () => ({ inventory: (await service.snapshot()).inventory, now: service.now() })
   }
 
