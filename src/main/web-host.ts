@@ -14,7 +14,7 @@ import { EVENTS_PATH, NEW_ADDRESS_HELP, SESSION_HEADER, SESSION_PATH, launchAddr
 import { dispatch, encodeReply } from './api-handlers'
 import { contentSecurityPolicy } from './shell/content-security-policy'
 import { rendererFileOf } from './shell/app-protocol'
-import type { Workspace } from './workspace'
+import type { Workspace } from './workspace/workspace'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
