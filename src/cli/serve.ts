@@ -10,7 +10,7 @@ import { parseInstant } from '../shared/dates'
 import { MemorySecretStore } from '../main/connections/secret-store'
 import { ensureDemoBucket } from '../main/demo-bucket/demo-location'
 import { startWebHost } from '../main/web-host'
-import { Workspace } from '../main/workspace'
+import { Workspace } from '../main/workspace/workspace'
 import { errorMessage } from '../shared/error-message'
 import { openInBrowser } from './open-browser'
 

@@ -2,7 +2,8 @@
 // answered by the workspace. The Electron shell (IPC) and the web host (HTTP) both call `dispatch`; they
 // differ only in transport; the web host sends a reply as `encodeReply` encodes it.
 import { type ApiName, type ArgsOf, type ResultOf, isApiName, validateArgs } from '../shared/api-contract'
-import { type Workspace, userMessage } from './workspace'
+import type { Workspace } from './workspace/workspace'
+import { userMessage } from './workspace/user-message'
 import { errorMessage } from '../shared/error-message'
 
 export type Reply = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly status: 400 | 404 | 500; readonly error: string }
@@ -10,9 +11,9 @@ export type Reply = { readonly ok: true; readonly result: unknown } | { readonly
 type Handlers = { readonly [N in ApiName]: (w: Workspace, args: ArgsOf<N>) => Promise<ResultOf<N>> | ResultOf<N> }
 
 const HANDLERS: Handlers = {
-  overview: async (w) => (await w.current()).overview(),
-  timeline: async (w, a) => (await w.current()).timeline(a),
-  hour: async (w, a) => (await w.current()).hour(a),
+  overview: async (w) => (await w.sessionOrOpenFirst()).snapshot.overview(),
+  timeline: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.timeline(a),
+  hour: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.hour(a),
   connections: (w) => w.connections(),
   connectionGet: (w, a) => w.connectionGet(a),
   connectionSave: (w, a) => w.connectionSave(a),

@@ -17,7 +17,7 @@ import { menuTemplate } from './shell/menu-template'
 import { APP_SCHEME, rendererLocation } from './shell/renderer-location'
 import { isTrustedSender } from './shell/sender-check'
 import { mainWindowOptions } from './shell/window-options'
-import { Workspace } from './workspace'
+import { Workspace } from './workspace/workspace'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const rendererDir = join(here, '../renderer')

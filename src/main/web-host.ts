@@ -1,5 +1,5 @@
 // The web host: the renderer and the same API over HTTP on 127.0.0.1, for a browser and for end-to-end
-// tests. The only difference from the Electron shell is the transport: the handlers are the AppService's.
+// tests. The only difference from the Electron shell is the transport: the handlers are the workspace's.
 // Any local user can reach a loopback port, and a cookie on 127.0.0.1 goes to every port, so no cookie means
 // anything here: the printed address carries a one-time token the page exchanges (POST /api/session) for a
 // per-session secret it keeps per tab and origin and sends in a header on every API call and on the event stream.
@@ -14,7 +14,7 @@ import { EVENTS_PATH, NEW_ADDRESS_HELP, SESSION_HEADER, SESSION_PATH, launchAddr
 import { dispatch, encodeReply } from './api-handlers'
 import { contentSecurityPolicy } from './shell/content-security-policy'
 import { rendererFileOf } from './shell/app-protocol'
-import type { Workspace } from './workspace'
+import type { Workspace } from './workspace/workspace'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

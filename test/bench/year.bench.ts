@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { planDemoBucket } from '../../src/main/demo-bucket/demo-plan'
 import { startWebHost } from '../../src/main/web-host'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import { buildRenderer } from '../helpers/app-page'
 import { launchChromium } from '../helpers/chromium'
 
@@ -40,13 +40,13 @@ export async function benchYear(): Promise<void> {
     const now = Date.parse(plan.expected.now)
     const workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: bucket, now }, autoRefresh: false })
     let t0 = performance.now()
-    const overview = await workspace.current().then((s) => s.overview())
+    const overview = await workspace.sessionOrOpenFirst().then((s) => s.snapshot.overview())
     const cold = performance.now() - t0
     t0 = performance.now()
     await workspace.refresh({ full: false })
     await workspace.running
     const warm = performance.now() - t0
-    const service = await workspace.current()
+    const service = (await workspace.sessionOrOpenFirst()).snapshot
     t0 = performance.now()
     const view = await service.timeline({ fromHours: 366 * 24 })
     const timelineMs = performance.now() - t0

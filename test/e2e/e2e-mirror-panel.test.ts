@@ -10,7 +10,7 @@ import { listAll } from '../../src/main/bucket/bucket-provider'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { isArchived } from '../../src/shared/listing'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import { type AppUnderTest, openS3Connection, startAppUnderTest } from '../helpers/app-under-test'
 import type { S3Server } from '../helpers/s3-server'
 

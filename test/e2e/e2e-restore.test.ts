@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import { type AppUnderTest, openS3Connection, startAppUnderTest } from '../helpers/app-under-test'
 import type { S3Server } from '../helpers/s3-server'
 

@@ -2,7 +2,7 @@
 // change side by side: `npx tsx test/e2e/view-screenshots.ts <label>` writes test-results/css-<label>-<view>.png.
 import { join } from 'node:path'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import { clickCell, hourIso } from '../helpers/app-page'
 import { startAppUnderTest } from '../helpers/app-under-test'
 

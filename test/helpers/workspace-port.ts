@@ -1,7 +1,7 @@
 // The store's transport in Node tests: the same dispatch and event source as the web host's and the IPC's, on a real
 // Workspace; and a wait for a condition the store reaches through pushed events.
 import { dispatch } from '../../src/main/api-handlers'
-import type { Workspace } from '../../src/main/workspace'
+import type { Workspace } from '../../src/main/workspace/workspace'
 import type { ApiPort } from '../../src/renderer/src/store/api-port'
 import type { ApiName, ArgsOf, ResultOf } from '../../src/shared/api-contract'
 

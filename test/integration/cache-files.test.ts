@@ -6,7 +6,7 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile }
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppService } from '../../src/main/app-service'
+import { ConnectionSnapshot } from '../../src/main/session/connection-snapshot'
 import { listAll } from '../../src/main/bucket/bucket-provider'
 import { indexPath, saveIndex } from '../../src/main/bucket/index-store'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
@@ -126,7 +126,7 @@ describe('a saved index of the wrong shape', () => {
 
   it('the app shows the reason among the overview problems, and serves the right objects', async () => {
     const dataDir = fresh()
-    const first = new AppService({ provider, connectionId: 'conn', dataDir, now: () => NOW })
+    const first = new ConnectionSnapshot({ provider, connectionId: 'conn', dataDir, now: () => NOW })
     await first.refresh()
     expect((await first.overview()).problems).toEqual([])
     const path = indexPath(dataDir, 'conn')
@@ -134,7 +134,7 @@ describe('a saved index of the wrong shape', () => {
     file.rows[0] = { key: 'not a row' }
     await writeFile(path, JSON.stringify(file))
     // A restart: the next launch reads the damaged index.
-    const second = new AppService({ provider, connectionId: 'conn', dataDir, now: () => NOW })
+    const second = new ConnectionSnapshot({ provider, connectionId: 'conn', dataDir, now: () => NOW })
     await second.refresh()
     const overview = await second.overview()
     expect(overview.problems).toHaveLength(1)
@@ -175,7 +175,7 @@ describe('file modes of the index and caches', () => {
     // An earlier version made the index folder world-readable.
     await mkdir(join(dataDir, 'index'), { recursive: true })
     await chmod(join(dataDir, 'index'), 0o755)
-    const service = new AppService({ provider, connectionId: 'conn', dataDir, now: () => NOW })
+    const service = new ConnectionSnapshot({ provider, connectionId: 'conn', dataDir, now: () => NOW })
     await service.refresh()
     // The hour inspector reads each Parquet footer through the footer block cache.
     const detail = await service.hour({ start: '2026-11-20T04:00:00.000Z' })

@@ -14,7 +14,7 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
 import { Mirror } from '../../src/main/mirror/mirror'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import type { ApiName, ArgsOf, MirrorStatusView, ResultOf } from '../../src/shared/api-contract'
 import { CATALOG } from '../../src/shared/catalog'
 import { buildInventory } from '../../src/shared/inventory'
@@ -138,7 +138,7 @@ describe('the mirror, shown', () => {
     workspaces.push(w)
     const events: MirrorStatusView[] = []
     w.events.on((e) => e.name === 'mirrorProgress' && events.push(e.payload))
-    await w.current()
+    await w.sessionOrOpenFirst()
     const done = await settled(w)
     expect(done.state).toBe('ready')
     expect(done.message).toBeNull()

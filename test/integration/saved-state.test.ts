@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConnectionStore } from '../../src/main/connections/connection-store'
 import { MemorySecretStore, SafeStorageSecretStore } from '../../src/main/connections/secret-store'
 import { QueryHistory } from '../../src/main/history/query-history'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import type { ConnectionConfig } from '../../src/shared/connection-config'
 
 let work: string

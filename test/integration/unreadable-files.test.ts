@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppService } from '../../src/main/app-service'
+import { ConnectionSnapshot } from '../../src/main/session/connection-snapshot'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { findUnreadableFiles } from '../../src/main/store/parquet-frame-check'
@@ -86,8 +86,8 @@ describe('unreadable Parquet files, without the engine', () => {
     expect(tables.find((t) => t.table === MSGS.table)?.note).toMatch(/2 files are not readable Parquet and are left out/)
   }, 60_000)
 
-  it("the app's findings and overview (AppService) have them too", async () => {
-    const service = new AppService({ provider: new LocalFolderProvider(root), connectionId: 'unreadable', dataDir: join(work, 'app'), now: () => NOW })
+  it("the app's findings and overview (ConnectionSnapshot) have them too", async () => {
+    const service = new ConnectionSnapshot({ provider: new LocalFolderProvider(root), connectionId: 'unreadable', dataDir: join(work, 'app'), now: () => NOW })
     try {
       const tl = await service.timeline({ fromHours: 6 })
       expect(tl.findings.filter((f) => f.kind === 'corrupt_file').map((f) => f.key)).toEqual([...BAD])

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api-handlers'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import type { HourDetail } from '../../src/shared/api-contract'
 import { type Demo, generateDemo } from '../helpers/demo'
 

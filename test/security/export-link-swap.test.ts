@@ -14,7 +14,7 @@ import { checkExportPath } from '../../src/main/export/export-folder'
 import { exportQuery } from '../../src/main/export/export-to-file'
 import type { MoveStage } from '../../src/main/export/guarded-move'
 import type { PushedEvent } from '../../src/main/main-events'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import type { ExportJob } from '../../src/shared/api-contract'
 import { type Demo, generateDemo } from '../helpers/demo'
 

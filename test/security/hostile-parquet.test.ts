@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppService } from '../../src/main/app-service'
+import { ConnectionSnapshot } from '../../src/main/session/connection-snapshot'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { FooterParser, readParquetFooter } from '../../src/main/store/parquet-footer'
 import { quoteLiteral } from '../../src/shared/sql-quote'
@@ -112,7 +112,7 @@ describe('the bounded footer reader', () => {
 
 describe('hostile footers in the bucket', () => {
   it('the app: corrupt_file per file with its key, the full table falls back, the main thread keeps answering, the inspector says why', async () => {
-    const service = new AppService({ provider: new LocalFolderProvider(root), connectionId: 'hostile', dataDir: join(work, 'app'), now: () => NOW })
+    const service = new ConnectionSnapshot({ provider: new LocalFolderProvider(root), connectionId: 'hostile', dataDir: join(work, 'app'), now: () => NOW })
     const delay = monitorEventLoopDelay({ resolution: 10 })
     const rssBefore = process.memoryUsage().rss
     try {

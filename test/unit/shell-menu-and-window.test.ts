@@ -59,7 +59,7 @@ describe("the 'electron' import rule", () => {
     const code = "import { app } from 'electron'\nexport const name = app.getName()\n"
     const messages = async (filePath: string): Promise<string[]> => (await eslint.lintText(code, { filePath }))[0]?.messages.map((m) => m.ruleId ?? '') ?? []
     expect(await messages('src/main/shell/sender-check.ts')).toContain('no-restricted-imports')
-    expect(await messages('src/main/workspace.ts')).toContain('no-restricted-imports')
+    expect(await messages('src/main/workspace/workspace.ts')).toContain('no-restricted-imports')
     expect(await messages('src/main/index.ts')).not.toContain('no-restricted-imports')
   }, 60_000)
 })

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace'
+import { Workspace } from '../../src/main/workspace/workspace'
 import { createAppStore, type AppStore } from '../../src/renderer/src/store/app-store'
 
 import { CATALOG } from '../../src/shared/catalog'

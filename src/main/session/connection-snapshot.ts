@@ -1,29 +1,29 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
 import { join } from 'node:path'
-import { type HourDetail, type HourTable, type Overview, type TimelineView, TIMELINE_MAX_HOURS, encodeCells } from '../shared/api-contract'
-import { folderPrefix } from '../shared/bucket-key'
-import type { UnlistedPrefix } from '../shared/bucket-views'
-import { dateOf, hourOf } from '../shared/dates'
-import { type ParsedManifest, parseManifest } from '../shared/manifest'
-import { CATALOG } from '../shared/catalog'
-import { deliveryInstant } from '../shared/delivery-order'
-import { type Inventory, buildInventory, isReady, latestReady, readyPartsFolders } from '../shared/inventory'
-import { type ListedObject, isArchived } from '../shared/listing'
-import { HOUR_MS, switchInProgress } from '../shared/schedule'
-import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../shared/timeline'
-import { BucketError, bucketError } from './bucket/bucket-errors'
-import { abortable } from './bucket/bounded-wait'
-import type { IndexProgress } from './bucket/bucket-index'
-import type { BucketProvider } from './bucket/bucket-provider'
-import { readManifests } from './bucket/manifest-reader'
-import { refreshConnectionIndex } from './bucket/refresh-connection'
-import { BlockCache } from './byte-server/block-cache'
-import { findUnreadableFiles, frameCacheFile } from './store/parquet-frame-check'
-import { readParquetFooter } from './store/parquet-footer'
-import { errorMessage } from '../shared/error-message'
+import { type HourDetail, type HourTable, type Overview, type TimelineView, TIMELINE_MAX_HOURS, encodeCells } from '../../shared/api-contract'
+import { folderPrefix } from '../../shared/bucket-key'
+import type { UnlistedPrefix } from '../../shared/bucket-views'
+import { dateOf, hourOf } from '../../shared/dates'
+import { type ParsedManifest, parseManifest } from '../../shared/manifest'
+import { CATALOG } from '../../shared/catalog'
+import { deliveryInstant } from '../../shared/delivery-order'
+import { type Inventory, buildInventory, isReady, latestReady, readyPartsFolders } from '../../shared/inventory'
+import { type ListedObject, isArchived } from '../../shared/listing'
+import { HOUR_MS, switchInProgress } from '../../shared/schedule'
+import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../../shared/timeline'
+import { BucketError, bucketError } from '../bucket/bucket-errors'
+import { abortable } from '../bucket/bounded-wait'
+import type { IndexProgress } from '../bucket/bucket-index'
+import type { BucketProvider } from '../bucket/bucket-provider'
+import { readManifests } from '../bucket/manifest-reader'
+import { refreshConnectionIndex } from '../bucket/refresh-connection'
+import { BlockCache } from '../byte-server/block-cache'
+import { findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
+import { readParquetFooter } from '../store/parquet-footer'
+import { errorMessage } from '../../shared/error-message'
 
-export interface AppServiceOptions {
+export interface ConnectionSnapshotOptions {
   readonly provider: BucketProvider
   readonly connectionId: string
   readonly dataDir: string
@@ -31,7 +31,7 @@ export interface AppServiceOptions {
   readonly now?: () => number
 }
 
-export class AppService {
+export class ConnectionSnapshot {
   private inventory: Inventory | null = null
   private manifests: ReadonlyMap<string, ManifestText> = new Map()
   private objectMap: ReadonlyMap<string, ListedObject> = new Map()
@@ -45,12 +45,12 @@ export class AppService {
   /** Prefixes the last refresh could not list, and why (a table they cover has no view, and says so). */
   private unlisted: readonly UnlistedPrefix[] = []
   private inflight: { readonly promise: Promise<void>; readonly signal: AbortSignal } | null = null
-  /** Aborted by close(): ends whatever this service still waits for (a refresh, footer reads). */
+  /** Aborted by close(): ends whatever this snapshot still waits for (a refresh, footer reads). */
   private readonly lifetime = new AbortController()
   private readonly parsedManifests = new Map<string, { readonly text: ManifestText | undefined; readonly parsed: ParsedManifest }>()
   private readonly footers: BlockCache
 
-  constructor(private readonly opts: AppServiceOptions) {
+  constructor(private readonly opts: ConnectionSnapshotOptions) {
     // Footers only (the hour inspector's row counts): a smaller cap than the byte server's.
     this.footers = new BlockCache(join(opts.dataDir, 'footers', opts.connectionId), opts.provider, { maxBytes: 256 * 1024 ** 2 })
   }
@@ -125,7 +125,7 @@ export class AppService {
     return entry.promise
   }
 
-  /** Ends what the service waits for: its refresh and footer reads reject as cancelled. */
+  /** Ends what the snapshot waits for: its refresh and footer reads reject as cancelled. */
   close(): void {
     this.lifetime.abort()
   }

@@ -1,0 +1,25 @@
+// Athena / BigQuery definitions of the open connection (issue 15): columns from main's engine, the rules from the core.
+import type { ArgsOf } from '../../shared/api-contract'
+import type { ConnectionConfig } from '../../shared/connection-config'
+import { engineMismatch, warehouseDdl, warehouseLocation } from '../../shared/warehouse-ddl/warehouse-ddl'
+import { fileStoreFor } from '../engine/open-bucket-engine'
+import { logicalTableColumns } from '../engine/logical-table-columns'
+import type { ConnectionSession } from './connection-session'
+
+export async function warehouseDefinitions(
+  session: ConnectionSession,
+  config: ConnectionConfig,
+  dataDir: string,
+  args: ArgsOf<'ddl'>
+): Promise<{ text: string; notes: readonly string[] }> {
+  const service = session.snapshot
+  const location = warehouseLocation(config)
+  const mismatch = engineMismatch(args.engine, location)
+  if (mismatch) throw new Error(mismatch)
+  const { inventory, unreadable } = await service.snapshot()
+  const store = fileStoreFor(service.provider, dataDir, service.connectionId)
+  const columns = await logicalTableColumns(await session.engineFor(null), store, inventory, { now: service.now(), unreadable })
+  const r = warehouseDdl({ ...args, location, inventory, columns, now: service.now(), unreadable })
+  if (!r.ok) throw new Error(r.message)
+  return { text: r.text, notes: r.notes }
+}
