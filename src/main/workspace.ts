@@ -2,7 +2,7 @@
 // bucket first), the open one with its AppService, refresh with progress and cancel, and the automatic
 // refresh after each hour's 40-minute mark. Plain Node: the Electron shell and the web host both use it.
 import { randomUUID } from 'node:crypto'
-import { mkdir, stat } from 'node:fs/promises'
+import { lstat, mkdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type {
@@ -40,6 +40,7 @@ import { type ByteServer, startByteServer } from './byte-server/byte-server'
 import { checkExportPath } from './export/export-folder'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from './engine/open-bucket-engine'
 import { exportQuery } from './export/export-to-file'
+import { StatementParser } from './engine/statement-parser'
 import type { MoveStage } from './export/guarded-move'
 import { logicalTableColumns } from './engine/logical-table-columns'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
@@ -52,6 +53,7 @@ import { RestoreJob } from './restore/restore-job'
 import { MirrorLimits } from './mirror/mirror-limits'
 import { errorMessage } from '../shared/error-message'
 import { swallowed } from './log/main-log'
+import { refusal } from '../shared/refusal'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -79,6 +81,12 @@ export interface WorkspaceOptions {
   /** The bulk restore's check interval (default a few minutes; tests pass a few milliseconds). */
   readonly restore?: { readonly intervalMs?: number }
 }
+
+const exists = (path: string): Promise<boolean> =>
+  lstat(path).then(
+    () => true,
+    () => false
+  )
 
 const locationOf = (c: ConnectionConfig): string => (c.provider === 'local' ? c.path : `${c.provider}://${c.bucket}/${c.prefix}`)
 
@@ -119,6 +127,8 @@ export class Workspace {
   private readonly exports = new Map<string, { job: ExportJob; abort: AbortController }>()
   /** Paths the user chose in the save dialog: the only ones an export may write when a dialog exists. */
   private readonly grantedPaths = new Set<string>()
+  /** Judges an export's SQL when it is asked for (a refusal), before any engine is open. */
+  private readonly statements = new StatementParser()
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.store = new ConnectionStore(join(opts.dataDir, 'connections.json'))
@@ -160,7 +170,7 @@ export class Workspace {
 
   async connectionGet(args: { id: string }): Promise<ConnectionConfig> {
     const c = (await this.all()).list.find((x) => x.id === args.id)
-    if (!c) throw new Error(`No saved connection ${args.id}.`)
+    if (!c) throw refusal('not_found', `No saved connection ${args.id}.`)
     return c
   }
 
@@ -172,17 +182,18 @@ export class Workspace {
       const secretRef = `s3-secret-${id}`
       if (input.secretAccessKey) {
         if (persistSecret) await this.opts.secrets.set(secretRef, input.secretAccessKey)
-      } else if ((await this.opts.secrets.get(secretRef)) === null) throw new Error('Enter the secret access key: none is saved for this connection.')
+      } else if ((await this.opts.secrets.get(secretRef)) === null)
+        throw refusal('bad_argument', 'Enter the secret access key: none is saved for this connection.')
       return { ...c, id, auth: { kind: 'static', accessKeyId: c.auth.accessKeyId, secretRef } }
     }
     // The draft with its id is a saved connection (the schema says so; a static key took the branch above).
     const saved = validateConnection({ ...c, id })
-    if (!saved.ok) throw new Error(`The connection cannot be saved: ${saved.reason}.`)
+    if (!saved.ok) throw refusal('bad_argument', `The connection cannot be saved: ${saved.reason}.`)
     return saved.value
   }
 
   async connectionSave(input: ArgsOf<'connectionSave'>): Promise<{ id: string }> {
-    if (input.connection.id === DEMO_CONNECTION_ID) throw new Error('The demo bucket cannot be changed; save a new connection instead.')
+    if (input.connection.id === DEMO_CONNECTION_ID) throw refusal('builtin', 'The demo bucket cannot be changed; save a new connection instead.')
     const c = await this.complete(input, true)
     await this.store.upsert(c)
     return { id: c.id }
@@ -222,7 +233,7 @@ export class Workspace {
   }
 
   async connectionDelete(args: { id: string }): Promise<ConnectionsView> {
-    if (args.id === DEMO_CONNECTION_ID) throw new Error('The demo bucket is built in and cannot be deleted.')
+    if (args.id === DEMO_CONNECTION_ID) throw refusal('builtin', 'The demo bucket is built in and cannot be deleted.')
     const c = (await this.all()).list.find((x) => x.id === args.id)
     if (c?.provider === 's3' && c.auth.kind === 'static') await this.opts.secrets.delete(c.auth.secretRef)
     await this.store.remove(args.id)
@@ -262,7 +273,7 @@ export class Workspace {
   async current(): Promise<AppService> {
     if (!this.service) {
       const first = (await this.all()).list[0]
-      if (!first) throw new Error('No connection is open: add one in Connections.')
+      if (!first) throw refusal('no_connection', 'No connection is open: add one in Connections.')
       await this.connectionOpen({ id: first.id })
     }
     return this.service as AppService
@@ -443,12 +454,14 @@ export class Workspace {
   async restoreStart(args: ArgsOf<'restoreStart'>): Promise<RestoreStatusView> {
     const service = await this.current()
     const r = this.restoreOf
-    if (!r || r.service !== service) throw new Error('No connection is open: open one in Connections.')
+    if (!r || r.service !== service) throw refusal('no_connection', 'No connection is open: open one in Connections.')
     await r.loaded
-    if (r.kind !== 's3') throw new Error(restoreNote(r.kind) ?? 'This connection cannot restore.')
+    if (r.kind !== 's3') throw refusal('not_supported', restoreNote(r.kind) ?? 'This connection cannot restore.')
     const { inventory } = await service.snapshot()
     const plan = planRestore(inventory, service.now(), args, await this.mirroredKeys(service, inventory))
-    if (plan.problem) throw new Error(plan.problem)
+    // Nothing archived is nothing to do; a table not of the catalog, a tier or a number of days that cannot be, a bad argument.
+    const known = args.table === null || CATALOG.some((t) => `${t.schema}.${t.table}` === args.table)
+    if (plan.problem) throw refusal(plan.count === 0 && known ? 'nothing_to_do' : 'bad_argument', plan.problem)
     await r.job.start({ location: service.provider.location, table: args.table, tier: args.tier, days: args.days, keys: plan.files })
     return this.restoreView()
   }
@@ -484,7 +497,7 @@ export class Workspace {
   async mirrorClear(): Promise<MirrorStatusView> {
     const service = await this.current()
     if ([...this.exports.values()].some((e) => e.job.running))
-      throw new Error('An export is running and reads the mirror: wait for it to finish (or cancel it), then clear the mirror.')
+      throw refusal('busy', 'An export is running and reads the mirror: wait for it to finish (or cancel it), then clear the mirror.')
     const engine = this.mainEngine
     this.mainEngine = null
     await engine?.engine.then(
@@ -585,10 +598,13 @@ export class Workspace {
   /** Starts writing a query's result to a file in the background; the job reports rows and the outcome. */
   async exportStart(args: ArgsOf<'exportStart'>): Promise<ExportJob> {
     // With a native save dialog, only a path the user chose there may be written (a renderer cannot pick one).
-    if (this.opts.platform && !this.grantedPaths.has(args.path)) throw new Error('Choose where to save the file first.')
+    if (this.opts.platform && !this.grantedPaths.has(args.path)) throw refusal('path_not_allowed', 'Choose where to save the file first.')
     // Without one (the web host, which any typed path reaches), only a plain file in the export folder.
     const allowed = this.opts.platform ? null : await checkExportPath(this.exportFolder(), args.path)
-    if (allowed && !allowed.ok) throw new Error(allowed.reason)
+    if (allowed && !allowed.ok) throw refusal('path_not_allowed', allowed.reason)
+    // Said now, as a refusal, not by the job once it ran (export-to-file checks again when it writes).
+    await this.statements.checkExport(args.sql)
+    if (!args.overwrite && (await exists(args.path))) throw refusal('name_taken', `${args.path} already exists; choose another name or ask to replace it.`)
     const id = randomUUID()
     const abort = new AbortController()
     const entry = {
@@ -630,13 +646,13 @@ export class Workspace {
 
   exportStatus(args: { id: string }): ExportJob {
     const e = this.exports.get(args.id)
-    if (!e) throw new Error(`No export ${args.id}.`)
+    if (!e) throw refusal('not_found', `No export ${args.id}.`)
     return e.job
   }
 
   exportCancel(args: { id: string }): ExportJob {
     const e = this.exports.get(args.id)
-    if (!e) throw new Error(`No export ${args.id}.`)
+    if (!e) throw refusal('not_found', `No export ${args.id}.`)
     e.abort.abort()
     return e.job
   }
@@ -644,7 +660,7 @@ export class Workspace {
   showInFolder(args: { path: string }): { shown: boolean } {
     // Only a file this app wrote: an export that finished (a renderer cannot have any path revealed or opened).
     if (![...this.exports.values()].some((e) => e.job.done && e.job.path === args.path))
-      throw new Error(`Show in folder works only for a file an export of this session wrote; ${args.path} is not one.`)
+      throw refusal('path_not_allowed', `Show in folder works only for a file an export of this session wrote; ${args.path} is not one.`)
     if (!this.opts.platform) return { shown: false }
     this.opts.platform.showInFolder(args.path)
     return { shown: true }
@@ -655,7 +671,7 @@ export class Workspace {
     const service = await this.current()
     const location = warehouseLocation(await this.connectionGet({ id: service.connectionId }))
     const mismatch = engineMismatch(args.engine, location)
-    if (mismatch) throw new Error(mismatch)
+    if (mismatch) throw refusal('not_supported', mismatch)
     const { inventory, unreadable } = await service.snapshot()
     const store = fileStoreFor(service.provider, this.opts.dataDir, service.connectionId)
     const columns = await logicalTableColumns(await this.engineFor(null), store, inventory, { now: service.now(), unreadable })
@@ -695,6 +711,7 @@ export class Workspace {
     this.mirrorOf = null
     await Promise.allSettled([
       this.closingRestore,
+      this.statements.close(),
       mirror?.close(),
       byteServer?.server.then((s) => s.close()),
       mainEngine?.engine.then((e) => e.engine.close()),

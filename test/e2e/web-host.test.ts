@@ -317,7 +317,10 @@ describe('export folder through the web host', () => {
     args: unknown
   ): Promise<{
     status: number
-    body: { result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }; error?: string }
+    body: {
+      result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }
+      refused?: { code: string; message: string }
+    }
   }> => {
     const r = await api.post(name, args)
     return { status: r.status, body: (await r.json()) as never }
@@ -341,9 +344,10 @@ describe('export folder through the web host', () => {
     ]
     for (const [path, reason] of cases) {
       const r = await exportTo(path)
-      expect(r.status, path).toBe(500)
-      expect(r.body.error, path).toMatch(reason)
-      expect(r.body.error, path).toMatch(/^Export refused: /)
+      expect(r.status, path).toBe(403)
+      expect(r.body.refused?.code, path).toBe('path_not_allowed')
+      expect(r.body.refused?.message, path).toMatch(reason)
+      expect(r.body.refused?.message, path).toMatch(/^Export refused: /)
     }
     // Nothing was written anywhere: the link target is intact, no folder was created.
     expect(await readFile(join(root, 'elsewhere', 'target.csv'), 'utf8')).toBe('kept')
@@ -365,8 +369,8 @@ describe('export folder through the web host', () => {
     // "Show in folder" takes only a path an export of this session wrote.
     expect((await call('showInFolder', { path: target })).status).toBe(200)
     const other = await call('showInFolder', { path: '/root/.ssh/id_rsa' })
-    expect(other.status).toBe(500)
-    expect(other.body.error).toMatch(/only for a file an export of this session wrote/)
+    expect(other.status).toBe(403)
+    expect(other.body.refused?.message).toMatch(/only for a file an export of this session wrote/)
   }, 120_000)
 })
 
@@ -405,7 +409,7 @@ describe('web host', () => {
     expect(answers[1]).toContain('AKIAEXAMPLE')
     for (const a of answers) expect(a).not.toContain('very-secret-value')
     expect((await post('connectionDelete', JSON.stringify({ id }))).status).toBe(200)
-    expect((await post('connectionDelete', JSON.stringify({ id: 'demo' }))).status).toBe(500)
+    expect((await post('connectionDelete', JSON.stringify({ id: 'demo' }))).status).toBe(403)
     const port = new URL(host.url).port
     const { request } = await import('node:http')
     const status = await new Promise<number>((r) =>
