@@ -417,6 +417,7 @@ export class Workspace {
         onRestored: async (restored) => {
           // The listing learns of the restores (an incremental refresh does not list old folders again), then the
           // refresh rebuilds the views and the mirror, which copies the files in for good.
+          // Nothing lost: a refresh's failure is in its status (lastError), read just below.
           await this.running.catch(() => {})
           if (this.service !== service) return
           await markRestored(indexPath(this.opts.dataDir, service.connectionId), restored)
@@ -502,6 +503,7 @@ export class Workspace {
     this.mainEngine = null
     await engine?.engine.then(
       (e) => e.engine.close(),
+      // Nothing lost: an engine that did not open has nothing to close, and its failure was the answer of the call that opened it.
       () => {}
     )
     return this.mirrorFor(service).clear()
@@ -517,6 +519,7 @@ export class Workspace {
     const service = await this.current()
     // The query pane reads the parts tables the mirror holds whole from it, and the others from the bucket's files:
     // it never waits for a build (the version changes when one ends, so the views are built again then).
+    // Nothing lost: a refresh's failure is in its status (lastError); the views are built from the last listing.
     await this.running.catch(() => {})
     const mirror = await this.mirrorFor(service).segments()
     const { inventory, generation, unreadable } = await service.snapshot()
@@ -574,6 +577,7 @@ export class Workspace {
       if (old)
         void old.engine.then(
           (e) => e.engine.close(),
+          // Nothing lost: an engine that did not open has nothing to close, and its failure was the answer of the call that opened it.
           () => {}
         )
     }

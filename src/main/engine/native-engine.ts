@@ -234,6 +234,7 @@ export class NativeEngine {
           () =>
             void stat(path).then(
               (s) => (written = s.size),
+              // Nothing lost: DuckDB has not made the file yet; the next tick looks again.
               () => {}
             ),
           250
