@@ -240,12 +240,18 @@ describe('web host session', () => {
     for (let i = 0; i < 3000; i++) deep = { a: deep }
     const refusedDeep = await call('connectionSave', { connection: { name: 'deep', provider: 'local', path: '/data/x', extra: deep } })
     expect(refusedDeep.status).toBe(400)
-    expect(((await refusedDeep.json()) as { error: string }).error).toMatch(/nested more than 8 levels/)
+    expect(((await refusedDeep.json()) as { refused: { code: string; message: string } }).refused).toEqual({
+      code: 'bad_argument',
+      message: expect.stringMatching(/nested more than 8 levels/)
+    })
     const refusedSecret = await call('connectionSave', {
       connection: { name: 'k', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI' } }
     })
     expect(refusedSecret.status).toBe(400)
-    expect(((await refusedSecret.json()) as { error: string }).error).toMatch(/auth\.secretAccessKey looks like a secret/)
+    expect(((await refusedSecret.json()) as { refused: { code: string; message: string } }).refused).toEqual({
+      code: 'bad_argument',
+      message: expect.stringMatching(/auth\.secretAccessKey looks like a secret/)
+    })
     expect((await call('connectionSave', { connection: { id: '..', name: 'up', provider: 'local', path: '/data/x' } })).status).toBe(400)
     const saved = await call('connectionSave', { connection: { name: 'copy', provider: 'local', path: '/data/x', notes: 'kept out', nested: { a: { b: 1 } } } })
     expect(saved.status).toBe(200)
