@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { API_NAMES, channelOf, eventChannelOf } from '../shared/api-contract'
 import { APP_NAME } from '../shared/app-info'
 import { MENU_CHANNEL, type MenuCommand } from '../shared/menu-commands'
-import { dispatch } from './api-handlers'
+import { dispatch, wireAnswer } from './api-handlers'
 import { SafeStorageSecretStore } from './connections/secret-store'
 import { ensureDemoBucket } from './demo-bucket/demo-location'
 import { APP_SCHEME_PRIVILEGES, appResponseHeaders, resolveAppPath } from './shell/app-protocol'
@@ -80,8 +80,7 @@ async function start(): Promise<void> {
   for (const name of API_NAMES) {
     ipcMain.handle(channelOf(name), async (event, args: unknown) => {
       if (!isTrustedSender(event.senderFrame, event.sender, win, location)) return { error: 'Refused: this call did not come from the app window.' }
-      const reply = await dispatch(workspace, name, args)
-      return reply.ok ? { result: reply.result } : { error: reply.error }
+      return wireAnswer(await dispatch(workspace, name, args))
     })
   }
 

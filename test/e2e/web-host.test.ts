@@ -240,12 +240,18 @@ describe('web host session', () => {
     for (let i = 0; i < 3000; i++) deep = { a: deep }
     const refusedDeep = await call('connectionSave', { connection: { name: 'deep', provider: 'local', path: '/data/x', extra: deep } })
     expect(refusedDeep.status).toBe(400)
-    expect(((await refusedDeep.json()) as { error: string }).error).toMatch(/nested more than 8 levels/)
+    expect(((await refusedDeep.json()) as { refused: { code: string; message: string } }).refused).toEqual({
+      code: 'bad_argument',
+      message: expect.stringMatching(/nested more than 8 levels/)
+    })
     const refusedSecret = await call('connectionSave', {
       connection: { name: 'k', provider: 's3', bucket: 'b', prefix: '', auth: { kind: 'static', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI' } }
     })
     expect(refusedSecret.status).toBe(400)
-    expect(((await refusedSecret.json()) as { error: string }).error).toMatch(/auth\.secretAccessKey looks like a secret/)
+    expect(((await refusedSecret.json()) as { refused: { code: string; message: string } }).refused).toEqual({
+      code: 'bad_argument',
+      message: expect.stringMatching(/auth\.secretAccessKey looks like a secret/)
+    })
     expect((await call('connectionSave', { connection: { id: '..', name: 'up', provider: 'local', path: '/data/x' } })).status).toBe(400)
     const saved = await call('connectionSave', { connection: { name: 'copy', provider: 'local', path: '/data/x', notes: 'kept out', nested: { a: { b: 1 } } } })
     expect(saved.status).toBe(200)
@@ -317,7 +323,10 @@ describe('export folder through the web host', () => {
     args: unknown
   ): Promise<{
     status: number
-    body: { result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }; error?: string }
+    body: {
+      result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }
+      refused?: { code: string; message: string }
+    }
   }> => {
     const r = await api.post(name, args)
     return { status: r.status, body: (await r.json()) as never }
@@ -341,9 +350,10 @@ describe('export folder through the web host', () => {
     ]
     for (const [path, reason] of cases) {
       const r = await exportTo(path)
-      expect(r.status, path).toBe(500)
-      expect(r.body.error, path).toMatch(reason)
-      expect(r.body.error, path).toMatch(/^Export refused: /)
+      expect(r.status, path).toBe(403)
+      expect(r.body.refused?.code, path).toBe('path_not_allowed')
+      expect(r.body.refused?.message, path).toMatch(reason)
+      expect(r.body.refused?.message, path).toMatch(/^Export refused: /)
     }
     // Nothing was written anywhere: the link target is intact, no folder was created.
     expect(await readFile(join(root, 'elsewhere', 'target.csv'), 'utf8')).toBe('kept')
@@ -365,8 +375,8 @@ describe('export folder through the web host', () => {
     // "Show in folder" takes only a path an export of this session wrote.
     expect((await call('showInFolder', { path: target })).status).toBe(200)
     const other = await call('showInFolder', { path: '/root/.ssh/id_rsa' })
-    expect(other.status).toBe(500)
-    expect(other.body.error).toMatch(/only for a file an export of this session wrote/)
+    expect(other.status).toBe(403)
+    expect(other.body.refused?.message).toMatch(/only for a file an export of this session wrote/)
   }, 120_000)
 })
 
@@ -405,7 +415,7 @@ describe('web host', () => {
     expect(answers[1]).toContain('AKIAEXAMPLE')
     for (const a of answers) expect(a).not.toContain('very-secret-value')
     expect((await post('connectionDelete', JSON.stringify({ id }))).status).toBe(200)
-    expect((await post('connectionDelete', JSON.stringify({ id: 'demo' }))).status).toBe(500)
+    expect((await post('connectionDelete', JSON.stringify({ id: 'demo' }))).status).toBe(403)
     const port = new URL(host.url).port
     const { request } = await import('node:http')
     const status = await new Promise<number>((r) =>

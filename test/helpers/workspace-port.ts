@@ -1,16 +1,17 @@
-// The store's transport in Node tests: the same dispatch and event source as the web host's and the IPC's, on a real
+// The store's transport in Node tests: the same dispatch, answer and event source as the web host's and the IPC's, on a real
 // Workspace; and a wait for a condition the store reaches through pushed events.
-import { dispatch } from '../../src/main/api-handlers'
+import { dispatch, wireAnswer } from '../../src/main/api-handlers'
 import type { Workspace } from '../../src/main/workspace/workspace'
+import { resultOf } from '../../src/renderer/src/common/api-transport'
 import type { ApiPort } from '../../src/renderer/src/store/api-port'
 import type { ApiName, ArgsOf, ResultOf } from '../../src/shared/api-contract'
 
 export function workspacePort(w: Workspace): ApiPort {
   return {
     async call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise<ResultOf<N>> {
+      // As the renderer's transport reads an answer: a refusal is a RefusalError with its code.
       const reply = await dispatch(w, name, args)
-      if (!reply.ok) throw new Error(reply.error)
-      return reply.result as ResultOf<N>
+      return resultOf(name, wireAnswer(reply) as never, !reply.ok)
     },
     subscribe: (name, listener) => w.events.on((e) => e.name === name && listener(e.payload as never))
   }

@@ -38,11 +38,14 @@ describe.skipIf(why !== null)('the Electron app', () => {
       expect(page.process).toBe('undefined')
       expect(page.bridge).toContain('overview')
       expect(page.bridge).not.toContain('invoke')
-      // Arguments are validated in main: a bad one is refused with the reason.
+      // Arguments are validated in main: a bad one is refused with the reason, as a value with its code.
       const bad = await win.evaluate(() =>
-        (window as unknown as { exportExplorer: { timeline(a: unknown): Promise<{ error?: string }> } }).exportExplorer.timeline({ fromHours: 'all' })
+        (window as unknown as { exportExplorer: { timeline(a: unknown): Promise<{ refused?: { code: string; message: string } }> } }).exportExplorer.timeline({
+          fromHours: 'all'
+        })
       )
-      expect(bad.error).toMatch(/fromHours/)
+      expect(bad.refused?.code).toBe('bad_argument')
+      expect(bad.refused?.message).toMatch(/fromHours/)
       expect(app.windows()).toHaveLength(1)
       // Navigation away and new windows are refused.
       await win.evaluate(() => window.open('https://example.com/'))

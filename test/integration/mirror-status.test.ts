@@ -49,7 +49,7 @@ const now = (): number => Date.parse(demo.expected.now)
 
 async function call<N extends ApiName>(w: Workspace, name: N, args: ArgsOf<N>): Promise<ResultOf<N>> {
   const reply = await dispatch(w, name, args)
-  if (!reply.ok) throw new Error(reply.error)
+  if (!reply.ok) throw new Error('refused' in reply ? reply.refused.message : reply.error)
   return reply.result as ResultOf<N>
 }
 

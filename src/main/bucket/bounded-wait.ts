@@ -5,6 +5,7 @@
 export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
   if (!signal) return work
   if (signal.aborted) {
+    // Nothing lost: the caller gets the abort instead; work left to finish may still reject, unheard.
     work.catch(() => {})
     return Promise.reject(onAbort())
   }
@@ -30,6 +31,7 @@ export function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error):
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(onTimeout()), ms)
   })
+  // Observed by the race below; after a timeout the caller has its answer, and work's late rejection is unheard.
   work.catch(() => {})
   return Promise.race([work, late]).finally(() => clearTimeout(timer))
 }

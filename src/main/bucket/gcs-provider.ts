@@ -175,6 +175,7 @@ export class GcsProvider implements BucketProvider {
   private bounded<T>(key: string, signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
     const cancelled = (): BucketError => bucketError('cancelled', key, 'Cancelled')
     if (signal?.aborted) {
+      // Nothing lost: the caller gets the cancellation instead; the client's request may still reject, unheard.
       work.catch(() => {})
       return Promise.reject(cancelled())
     }

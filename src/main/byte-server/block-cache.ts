@@ -131,7 +131,7 @@ class DiskBlocks {
     const now = Date.now()
     if (now - block.touched > TOUCH_EVERY_MS) {
       block.touched = now
-      void utimes(path, now / 1000, now / 1000).catch(() => {})
+      void utimes(path, now / 1000, now / 1000).catch(swallowed(`touching the cached block ${path}`))
     }
   }
 
@@ -166,13 +166,13 @@ class DiskBlocks {
           victims.push(path)
         }
         for (const path of victims) {
-          await unlink(path).catch(() => {})
+          await unlink(path).catch(swallowed(`removing the evicted block ${path}`))
           this.evicted++
           // An object's folder goes with its last block, unless a fetch is about to write into it.
           const folder = dirname(path)
           if ((this.perFolder.get(folder) ?? 0) <= 0 && ![...this.inflight.keys()].some((k) => dirname(k) === folder)) {
             this.perFolder.delete(folder)
-            await rmdir(folder).catch(() => {})
+            await rmdir(folder).catch(swallowed(`removing the emptied block folder ${folder}`))
           }
         }
       } while (this.again && this.total > this.maxBytes)
@@ -336,7 +336,7 @@ export class BlockCache {
           // Deleted by another process, or cut short by a crash: forget it and fetch it again (twice at most).
           if (!(e instanceof BlockGone) || attempt >= 2) throw e
           this.disk.forget(e.path)
-          await unlink(e.path).catch(() => {})
+          await unlink(e.path).catch(swallowed(`removing the damaged block ${e.path}`))
         }
       }
     } finally {

@@ -17,7 +17,7 @@ import {
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { EngineError, StatementRefused } from './engine-error'
 import { engineMemoryLimits, type EngineMemoryLimits } from './engine-memory-limits'
-import { prepareUserStatement } from './user-statement'
+import { EXPORT_NOT_EXPLAIN, prepareUserStatement } from './user-statement'
 import { errorMessage } from '../../shared/error-message'
 
 export interface QueryColumns {
@@ -234,6 +234,7 @@ export class NativeEngine {
           () =>
             void stat(path).then(
               (s) => (written = s.size),
+              // Nothing lost: DuckDB has not made the file yet; the next tick looks again.
               () => {}
             ),
           250
@@ -251,7 +252,7 @@ export class NativeEngine {
     // Checked where the user's SQL runs; the COPY around it is ours, on the instance that may write the scratch.
     const checked = await this.withConnection(this.queries, opts.signal ? { signal: opts.signal } : {}, async (conn) => {
       const statement = await prepareUserStatement(conn, sql)
-      if (statement.kind !== 'select') throw new StatementRefused('An export writes the rows of a SELECT; EXPLAIN shows a plan: run it as a query instead.')
+      if (statement.kind !== 'select') throw new StatementRefused(EXPORT_NOT_EXPLAIN)
       const p = statement.prepared
       // DuckDB writes HUGEINT to Parquet as DOUBLE, which rounds past 2^53 (sum() of integers is a HUGEINT):
       // write it as DECIMAL(38,0) instead, exact (a value beyond 38 digits fails loudly rather than rounding).

@@ -136,6 +136,23 @@ export async function prepareUserStatement(conn: DuckDBConnection, text: string)
   return { kind: 'explain', sql: composed, prepared }
 }
 
+/**
+ * Refuses, before any engine is open, what the parser alone tells is not one SELECT an export writes (more than one
+ * statement, COPY, EXPLAIN, a function that changes the engine): the API answers it as a refusal instead of starting
+ * a job that fails. Nothing is bound or read; where it runs, the statement is judged again by prepareUserStatement.
+ */
+export async function checkExportStatement(conn: DuckDBConnection, text: string): Promise<void> {
+  const sql = text.replace(/[\s;]+$/, '')
+  await oneStatement(conn, sql)
+  const tree = await selectTree(conn, sql)
+  if (tree !== null) return refuseFunctions(tree)
+  if (explainParts(sql) === null) throw new StatementRefused(`${READS_ONLY}: ${statementWord(sql, 0)} is refused. Exports are written by Export, not by COPY.`)
+  throw new StatementRefused(EXPORT_NOT_EXPLAIN)
+}
+
+/** An export of an EXPLAIN: refused where the export is asked for, and where it runs. */
+export const EXPORT_NOT_EXPLAIN = 'An export writes the rows of a SELECT; EXPLAIN shows a plan: run it as a query instead.'
+
 async function oneStatement(conn: DuckDBConnection, sql: string): Promise<Awaited<ReturnType<DuckDBConnection['extractStatements']>>> {
   const statements = await conn.extractStatements(sql)
   if (statements.count === 0) throw new StatementRefused('There is no statement to run.')
@@ -154,7 +171,7 @@ async function selectTree(conn: DuckDBConnection, sql: string): Promise<unknown>
   return out.error || out.statements?.length !== 1 ? null : out.statements
 }
 
-async function preparedSelect(conn: DuckDBConnection, sql: string, tree: unknown): Promise<DuckDBPreparedStatement> {
+function refuseFunctions(tree: unknown): void {
   const called = { tables: new Set<string>(), all: new Set<string>() }
   functionsCalled(tree, called)
   const refused = [...called.all].filter((f) => REFUSED_FUNCTIONS.has(f)).concat([...called.tables].filter((f) => !TABLE_FUNCTIONS.has(f)))
@@ -162,6 +179,10 @@ async function preparedSelect(conn: DuckDBConnection, sql: string, tree: unknown
     throw new StatementRefused(
       `${[...new Set(refused)].map((f) => `${f}()`).join(', ')} cannot be called here: SQL here reads the bucket's tables and changes nothing in the engine. Call another function, or read a table.`
     )
+}
+
+async function preparedSelect(conn: DuckDBConnection, sql: string, tree: unknown): Promise<DuckDBPreparedStatement> {
+  refuseFunctions(tree)
   const prepared = await (await oneStatement(conn, sql)).prepare(0)
   if (prepared.statementType !== StatementType.SELECT)
     throw new StatementRefused(`${READS_ONLY}: a ${StatementType[prepared.statementType] ?? 'other'} statement is refused.`)

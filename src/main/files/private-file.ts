@@ -6,6 +6,7 @@ import { threadId } from 'node:worker_threads'
 import { chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
+import { swallowed } from '../log/main-log'
 
 export const PRIVATE_FILE_MODE = 0o600
 export const PRIVATE_DIR_MODE = 0o700
@@ -36,7 +37,7 @@ async function writeCacheFile(path: string, body: string | Buffer): Promise<void
     await writeFile(tmp, body, { mode: PRIVATE_FILE_MODE, flag: 'wx' })
     await rename(tmp, path)
   } catch (e) {
-    await unlink(tmp).catch(() => {})
+    await unlink(tmp).catch(swallowed(`removing ${tmp} after a failed write`))
     throw e
   }
 }

@@ -247,7 +247,7 @@ export class Mirror {
         }
       } catch (e) {
         // Cancelled: the segments finished so far stay (the index names them), and the next build goes on from there.
-        if (opts.signal?.aborted) await writeIndex().catch(() => {})
+        if (opts.signal?.aborted) await writeIndex().catch(swallowed('saving the mirror index of a cancelled build', 'warn'))
         throw e
       } finally {
         await ahead

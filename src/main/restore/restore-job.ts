@@ -13,6 +13,7 @@ import type { BucketProvider } from '../bucket/bucket-provider'
 import type { SavedStateFile } from '../files/saved-state-file'
 import { type SavedRestore, type SavedRestoreKey, restoreStateFile } from './restore-state-file'
 import { errorMessage } from '../../shared/error-message'
+import { refusal } from '../../shared/refusal'
 
 /** How often S3 is asked how far the restores are: restores take minutes (Expedited) to hours. */
 export const DEFAULT_RESTORE_CHECK_MS = 3 * 60_000
@@ -102,11 +103,12 @@ export class RestoreJob {
   }): Promise<RestoreJobView> {
     if (this.running) {
       const v = this.view() as RestoreJobView
-      throw new Error(
+      throw refusal(
+        'busy',
         `A restore is already running on this connection (${v.counts.done} of ${v.total} restored, started ${v.startedAt.slice(0, 16).replace('T', ' ')} UTC): wait for it to finish, then start another.`
       )
     }
-    if (args.keys.length === 0) throw new Error('Nothing to restore: no file the table reads is archived.')
+    if (args.keys.length === 0) throw refusal('nothing_to_do', 'Nothing to restore: no file the table reads is archived.')
     this.lastError = null
     this.state = {
       location: args.location,

@@ -18,6 +18,8 @@ import { ConnectionMirror } from '../mirror/connection-mirror'
 import type { MirrorLimit } from '../mirror/mirror-limits'
 import { RestoreJob } from '../restore/restore-job'
 import { ConnectionSnapshot } from './connection-snapshot'
+import { refusal } from '../../shared/refusal'
+import { CATALOG } from '../../shared/catalog'
 
 export interface ConnectionSessionOptions {
   readonly config: ConnectionConfig
@@ -159,10 +161,12 @@ export class ConnectionSession {
   async restoreStart(args: ArgsOf<'restoreStart'>): Promise<RestoreStatusView> {
     const service = this.snapshot
     await this.restoreLoaded
-    if (this.kind !== 's3') throw new Error(restoreNote(this.kind) ?? 'This connection cannot restore.')
+    if (this.kind !== 's3') throw refusal('not_supported', restoreNote(this.kind) ?? 'This connection cannot restore.')
     const { inventory } = await service.snapshot()
     const plan = planRestore(inventory, service.now(), args, await this.mirroredKeys(inventory))
-    if (plan.problem) throw new Error(plan.problem)
+    // Nothing archived is nothing to do; a table not of the catalog, a tier or a number of days that cannot be, a bad argument.
+    const known = args.table === null || CATALOG.some((t) => `${t.schema}.${t.table}` === args.table)
+    if (plan.problem) throw refusal(plan.count === 0 && known ? 'nothing_to_do' : 'bad_argument', plan.problem)
     await this.restore.start({ location: service.provider.location, table: args.table, tier: args.tier, days: args.days, keys: plan.files })
     return this.restoreView()
   }
@@ -198,6 +202,7 @@ export class ConnectionSession {
       if (old)
         void old.engine.then(
           (e) => e.engine.close(),
+          // Nothing lost: an engine that did not open has nothing to close, and its failure was the answer of the call that opened it.
           () => {}
         )
     }
@@ -210,6 +215,7 @@ export class ConnectionSession {
     this.mainEngine = null
     await engine?.engine.then(
       (e) => e.engine.close(),
+      // Nothing lost: an engine that did not open has nothing to close, and its failure was the answer of the call that opened it.
       () => {}
     )
   }

@@ -121,6 +121,7 @@ export class ConnectionSnapshot {
       .finally(() => {
         if (this.inflight === entry) this.inflight = null
       })
+      // Nothing lost: this copy only clears inflight; the promise itself is returned and its caller sees the failure.
       .catch(() => {})
     return entry.promise
   }

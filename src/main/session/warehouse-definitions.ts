@@ -5,6 +5,7 @@ import { engineMismatch, warehouseDdl, warehouseLocation } from '../../shared/wa
 import { fileStoreFor } from '../engine/open-bucket-engine'
 import { logicalTableColumns } from '../engine/logical-table-columns'
 import type { ConnectionSession } from './connection-session'
+import { refusal } from '../../shared/refusal'
 
 export async function warehouseDefinitions(
   session: ConnectionSession,
@@ -15,7 +16,7 @@ export async function warehouseDefinitions(
   const service = session.snapshot
   const location = warehouseLocation(config)
   const mismatch = engineMismatch(args.engine, location)
-  if (mismatch) throw new Error(mismatch)
+  if (mismatch) throw refusal('not_supported', mismatch)
   const { inventory, unreadable } = await service.snapshot()
   const store = fileStoreFor(service.provider, dataDir, service.connectionId)
   const columns = await logicalTableColumns(await session.engineFor(null), store, inventory, { now: service.now(), unreadable })

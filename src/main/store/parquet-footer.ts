@@ -123,6 +123,7 @@ export class FooterParser {
       worker.once('error', reject)
       worker.once('exit', (code) => reject(new Error(`the footer worker stopped while starting (exit code ${code})`)))
     })
+    // Observed elsewhere: `online` is returned and awaited before the first read; this only keeps it from being unhandled.
     online.catch(() => {})
     return { worker, online }
   }

@@ -1,7 +1,7 @@
 // Exports: a query's result written to a file in the background (progress pushed, cancel), where one may write (the
 // save dialog's grants, or the export folder), and "show in folder" for a file one wrote.
 import { randomUUID } from 'node:crypto'
-import { mkdir, stat } from 'node:fs/promises'
+import { lstat, mkdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { ArgsOf, ExportJob } from '../../shared/api-contract'
@@ -10,9 +10,11 @@ import { errorMessage } from '../../shared/error-message'
 import type { BucketEngine } from '../engine/open-bucket-engine'
 import { checkExportPath } from '../export/export-folder'
 import { exportQuery } from '../export/export-to-file'
+import { StatementParser } from '../engine/statement-parser'
 import type { MoveStage } from '../export/guarded-move'
 import type { MainEvents } from '../main-events'
 import { userMessage } from './user-message'
+import { refusal } from '../../shared/refusal'
 
 /** What only a desktop shell can do: a native save dialog and "show in folder". */
 export interface ExportPlatform {
@@ -30,7 +32,15 @@ export interface ExportJobsOptions {
   readonly exportStage?: (stage: MoveStage) => Promise<void>
 }
 
+const exists = (path: string): Promise<boolean> =>
+  lstat(path).then(
+    () => true,
+    () => false
+  )
+
 export class ExportJobs {
+  /** Judges an export's SQL when it is asked for (a refusal), before any engine is open. */
+  private readonly statements = new StatementParser()
   private readonly exports = new Map<string, { job: ExportJob; abort: AbortController }>()
   /** Paths the user chose in the save dialog: the only ones an export may write when a dialog exists. */
   private readonly grantedPaths = new Set<string>()
@@ -61,10 +71,13 @@ export class ExportJobs {
    * rows and the outcome. */
   async start(args: ArgsOf<'exportStart'>, engineFor: (asOf: string | null) => Promise<BucketEngine>): Promise<ExportJob> {
     // With a native save dialog, only a path the user chose there may be written (a renderer cannot pick one).
-    if (this.opts.platform && !this.grantedPaths.has(args.path)) throw new Error('Choose where to save the file first.')
+    if (this.opts.platform && !this.grantedPaths.has(args.path)) throw refusal('path_not_allowed', 'Choose where to save the file first.')
     // Without one (the web host, which any typed path reaches), only a plain file in the export folder.
     const allowed = this.opts.platform ? null : await checkExportPath(this.exportFolder(), args.path)
-    if (allowed && !allowed.ok) throw new Error(allowed.reason)
+    if (allowed && !allowed.ok) throw refusal('path_not_allowed', allowed.reason)
+    // Said now, as a refusal, not by the job once it ran (export-to-file checks again when it writes).
+    await this.statements.checkExport(args.sql)
+    if (!args.overwrite && (await exists(args.path))) throw refusal('name_taken', `${args.path} already exists; choose another name or ask to replace it.`)
     const id = randomUUID()
     const abort = new AbortController()
     const entry = {
@@ -106,13 +119,13 @@ export class ExportJobs {
 
   status(args: { id: string }): ExportJob {
     const e = this.exports.get(args.id)
-    if (!e) throw new Error(`No export ${args.id}.`)
+    if (!e) throw refusal('not_found', `No export ${args.id}.`)
     return e.job
   }
 
   cancel(args: { id: string }): ExportJob {
     const e = this.exports.get(args.id)
-    if (!e) throw new Error(`No export ${args.id}.`)
+    if (!e) throw refusal('not_found', `No export ${args.id}.`)
     e.abort.abort()
     return e.job
   }
@@ -120,14 +133,16 @@ export class ExportJobs {
   showInFolder(args: { path: string }): { shown: boolean } {
     // Only a file this app wrote: an export that finished (a renderer cannot have any path revealed or opened).
     if (![...this.exports.values()].some((e) => e.job.done && e.job.path === args.path))
-      throw new Error(`Show in folder works only for a file an export of this session wrote; ${args.path} is not one.`)
+      throw refusal('path_not_allowed', `Show in folder works only for a file an export of this session wrote; ${args.path} is not one.`)
     if (!this.opts.platform) return { shown: false }
     this.opts.platform.showInFolder(args.path)
     return { shown: true }
   }
 
   /** Cancels every running export. */
-  cancelAll(): void {
+  /** Cancels every running export and closes the statement parser (the workspace is disposed). */
+  close(): Promise<void> {
     for (const e of this.exports.values()) e.abort.abort()
+    return this.statements.close()
   }
 }

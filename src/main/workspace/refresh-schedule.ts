@@ -115,6 +115,7 @@ export class RefreshSchedule {
 
   /** Resolves once no refresh runs (whatever its outcome). */
   settled(): Promise<void> {
+    // Nothing lost: a refresh's failure is in its status (lastError).
     return this.running.catch(() => {})
   }
 

@@ -10,6 +10,7 @@ import { configAbove, testConnection } from '../connections/connection-verdict'
 import { type OpenOptions, listAwsProfiles, openConnection } from '../connections/open-connection'
 import type { SecretStore } from '../connections/secret-store'
 import { userMessage } from './user-message'
+import { refusal } from '../../shared/refusal'
 
 export const DEMO_CONNECTION_ID = 'demo'
 
@@ -59,7 +60,7 @@ export class SavedConnections {
 
   async get(args: { id: string }): Promise<ConnectionConfig> {
     const c = (await this.all()).list.find((x) => x.id === args.id)
-    if (!c) throw new Error(`No saved connection ${args.id}.`)
+    if (!c) throw refusal('not_found', `No saved connection ${args.id}.`)
     return c
   }
 
@@ -71,17 +72,18 @@ export class SavedConnections {
       const secretRef = `s3-secret-${id}`
       if (input.secretAccessKey) {
         if (persistSecret) await this.opts.secrets.set(secretRef, input.secretAccessKey)
-      } else if ((await this.opts.secrets.get(secretRef)) === null) throw new Error('Enter the secret access key: none is saved for this connection.')
+      } else if ((await this.opts.secrets.get(secretRef)) === null)
+        throw refusal('bad_argument', 'Enter the secret access key: none is saved for this connection.')
       return { ...c, id, auth: { kind: 'static', accessKeyId: c.auth.accessKeyId, secretRef } }
     }
     // The draft with its id is a saved connection (the schema says so; a static key took the branch above).
     const saved = validateConnection({ ...c, id })
-    if (!saved.ok) throw new Error(`The connection cannot be saved: ${saved.reason}.`)
+    if (!saved.ok) throw refusal('bad_argument', `The connection cannot be saved: ${saved.reason}.`)
     return saved.value
   }
 
   async save(input: ArgsOf<'connectionSave'>): Promise<{ id: string }> {
-    if (input.connection.id === DEMO_CONNECTION_ID) throw new Error('The demo bucket cannot be changed; save a new connection instead.')
+    if (input.connection.id === DEMO_CONNECTION_ID) throw refusal('builtin', 'The demo bucket cannot be changed; save a new connection instead.')
     const c = await this.complete(input, true)
     await this.store.upsert(c)
     return { id: c.id }
@@ -122,7 +124,7 @@ export class SavedConnections {
 
   /** Removes a saved connection and its stored secret. */
   async delete(args: { id: string }): Promise<void> {
-    if (args.id === DEMO_CONNECTION_ID) throw new Error('The demo bucket is built in and cannot be deleted.')
+    if (args.id === DEMO_CONNECTION_ID) throw refusal('builtin', 'The demo bucket is built in and cannot be deleted.')
     const c = (await this.all()).list.find((x) => x.id === args.id)
     if (c?.provider === 's3' && c.auth.kind === 'static') await this.opts.secrets.delete(c.auth.secretRef)
     await this.store.remove(args.id)

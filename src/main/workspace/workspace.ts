@@ -16,6 +16,7 @@ import { warehouseDefinitions } from '../session/warehouse-definitions'
 import { ExportJobs, type ExportJobsOptions } from './export-jobs'
 import { RefreshSchedule } from './refresh-schedule'
 import { SavedConnections, type SavedConnectionsOptions } from './saved-connections'
+import { refusal } from '../../shared/refusal'
 
 export interface WorkspaceOptions extends SavedConnectionsOptions, Omit<ExportJobsOptions, 'events'> {
   /** The clock for buckets other than the demo (tests move it). */
@@ -109,7 +110,7 @@ export class Workspace {
   async sessionOrOpenFirst(): Promise<ConnectionSession> {
     if (!this.session) {
       const first = (await this.saved.all()).list[0]
-      if (!first) throw new Error('No connection is open: add one in Connections.')
+      if (!first) throw refusal('no_connection', 'No connection is open: add one in Connections.')
       await this.connectionOpen({ id: first.id })
     }
     return this.session as ConnectionSession
@@ -177,7 +178,7 @@ export class Workspace {
   /** Removes the mirror and the files downloaded for it; main's engine (which may read those files) opens again. */
   async mirrorClear(): Promise<MirrorStatusView> {
     const session = await this.sessionOrOpenFirst()
-    if (this.exports.running) throw new Error('An export is running and reads the mirror: wait for it to finish (or cancel it), then clear the mirror.')
+    if (this.exports.running) throw refusal('busy', 'An export is running and reads the mirror: wait for it to finish (or cancel it), then clear the mirror.')
     await session.closeEngine()
     return session.mirror.clear()
   }
@@ -242,9 +243,8 @@ export class Workspace {
   async dispose(): Promise<void> {
     this.close()
     this.schedule.stop()
-    this.exports.cancelAll()
     const byteServer = this.byteServer
     this.byteServer = null
-    await Promise.allSettled([this.closing, byteServer?.then((s) => s.close()), this.schedule.running])
+    await Promise.allSettled([this.closing, this.exports.close(), byteServer?.then((s) => s.close()), this.schedule.running])
   }
 }

@@ -2,12 +2,16 @@
 // (window.exportExplorer); in a browser the web host answers POST /api/<call> for the session secret the page
 // holds (web-session.ts), sent in a header. It never receives a credential. Events main pushes come through the
 // preload's subscriptions (onRefreshProgress, …) or, in a browser, one POST stream of JSON lines read as it arrives.
+// A refusal main answers (a bad path, a connection not found) is thrown as a RefusalError with its code; a bug as an Error.
 import { type ApiName, type ArgsOf, type EventName, type EventOf, type ResultOf, subscriptionOf } from '../../../shared/api-contract'
+import { type Refused, refusedOf } from '../../../shared/refusal'
 import { EVENTS_PATH } from '../../../shared/web-session'
 import { sessionHeaders, sessionLost, sessionState } from './web-session'
 
 type Subscriptions = { readonly [E in EventName as `on${Capitalize<E>}`]: (listener: (payload: EventOf<E>) => void) => () => void }
-type Bridge = { readonly [N in ApiName]: (args: ArgsOf<N>) => Promise<{ result?: ResultOf<N>; error?: string }> } & Subscriptions
+/** An answer as it travels (main's wireAnswer): the result, a refusal, or a bug's words. */
+type Answer<N extends ApiName> = { result?: ResultOf<N>; error?: string; code?: string } | Refused
+type Bridge = { readonly [N in ApiName]: (args: ArgsOf<N>) => Promise<Answer<N>> } & Subscriptions
 
 declare global {
   interface Window {
@@ -15,22 +19,26 @@ declare global {
   }
 }
 
+/** The result an answer carries; a refusal thrown as a RefusalError (code and words), anything else as an Error. */
+export function resultOf<N extends ApiName>(name: N, answer: Answer<N>, failed: boolean, status = ''): ResultOf<N> {
+  const refused = refusedOf(answer)
+  if (refused) throw refused
+  const a = answer as { result?: ResultOf<N>; error?: string }
+  if (failed || a.error !== undefined) throw new Error(a.error ?? `${name} failed${status ? `: ${status}` : ''}`)
+  return a.result as ResultOf<N>
+}
+
 export async function call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise<ResultOf<N>> {
   const bridge = window.exportExplorer
-  if (bridge) {
-    const reply = await (bridge[name] as (a: ArgsOf<N>) => Promise<{ result?: ResultOf<N>; error?: string }>)(args)
-    if (reply.error !== undefined) throw new Error(reply.error)
-    return reply.result as ResultOf<N>
-  }
+  if (bridge) return resultOf(name, await (bridge[name] as (a: ArgsOf<N>) => Promise<Answer<N>>)(args), false)
   const res = await fetch(`/api/${name}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...sessionHeaders() },
     body: JSON.stringify(args)
   })
-  const body = (await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }))) as { result?: ResultOf<N>; error?: string; code?: string }
-  if (res.status === 403 && body.code === 'no_session') sessionLost()
-  if (!res.ok || body.error !== undefined) throw new Error(body.error ?? `${name} failed: ${res.status}`)
-  return body.result as ResultOf<N>
+  const body = (await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }))) as Answer<N>
+  if (res.status === 403 && 'code' in body && body.code === 'no_session') sessionLost()
+  return resultOf(name, body, !res.ok, String(res.status))
 }
 
 const listeners = new Map<string, Set<(payload: unknown) => void>>()

@@ -4,7 +4,7 @@ import type { RefreshStatus } from '../../../shared/api-contract'
 import { numberText } from '../../../shared/counts'
 import css from './refresh-progress.module.css'
 
-export function refreshProgressText(p: RefreshStatus['progress']): string {
+export function refreshProgressText(p: RefreshStatus['progress'] | undefined): string {
   return p ? `${numberText(p.prefixesDone)}/${numberText(p.prefixesTotal)} folders listed, ${numberText(p.objects)} objects` : 'starting'
 }
 
