@@ -21,7 +21,7 @@ import type {
 import { missingViewReason, objectsForViews } from '../shared/bucket-views'
 import { CATALOG } from '../shared/catalog'
 import { identityTag } from '../shared/identity-tag'
-import { selectSegments } from '../shared/mirror-plan'
+import { mirrorRead } from '../shared/mirror-plan'
 import { type Inventory, unknownTables } from '../shared/inventory'
 import { mirroredKeys } from '../shared/mirror-plan'
 import type { ListedObject } from '../shared/listing'
@@ -515,8 +515,8 @@ export class Workspace {
     const mirrorVersion = identityTag(
       CATALOG.filter((t) => t.mode === 'parts')
         .map((t) => {
-          const sel = selectSegments(inventory, t, mirror, { now: service.now(), ...opts })
-          return sel.ok ? sel.segments.map((x) => x.file).join(',') : 'raw'
+          const sel = mirrorRead(inventory, t, mirror, { now: service.now(), ...opts })
+          return sel ? sel.segments.map((x) => x.file).join(',') : 'raw'
         })
         .join('|')
     )
