@@ -12,11 +12,10 @@ import { parseArgs } from 'node:util'
 import { CATALOG } from '../shared/catalog'
 import { instantOf, isValidDate, parseInstant } from '../shared/dates'
 import { missingViewReason, unreadableNote } from '../shared/bucket-views'
-import { buildInventory, latestReady, readyPartsFolders } from '../shared/inventory'
+import { latestReady, readyPartsFolders } from '../shared/inventory'
 import { analyzeTimeline, type Finding } from '../shared/timeline'
 import { BucketError } from '../main/bucket/bucket-errors'
-import { refreshConnectionIndex } from '../main/bucket/refresh-connection'
-import { readManifests } from '../main/bucket/manifest-reader'
+import { refreshBucket } from '../main/bucket/refresh-pipeline'
 import { MemorySecretStore } from '../main/connections/secret-store'
 import { openConnection } from '../main/connections/open-connection'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from '../main/engine/open-bucket-engine'
@@ -25,7 +24,7 @@ import { Mirror } from '../main/mirror/mirror'
 import type { NativeEngine, QueryProgress } from '../main/engine/native-engine'
 import { StatementRefused } from '../main/engine/engine-error'
 import { ExportError, exportQuery } from '../main/export/export-to-file'
-import { findUnreadableFiles, frameCacheFile } from '../main/store/parquet-frame-check'
+import { frameCacheFile } from '../main/store/parquet-frame-check'
 import { quoteIdent } from '../shared/sql-quote'
 import { logicalTableColumns } from '../main/engine/logical-table-columns'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
@@ -253,37 +252,36 @@ async function main(argv: string[]): Promise<number> {
     .update(`${conn.id}|${values.endpoint ?? ''}`)
     .digest('hex')
     .slice(0, 32)
-  const refreshed = await refreshConnectionIndex(cacheDir(), id, provider, {
+  // The timeline and doctor read the manifests of their range; every command checks the files' frames (an unreadable
+  // copy is a state of its own on the timeline, a finding in doctor, left out by the tables).
+  const ranged = command === 'timeline' || command === 'doctor'
+  const since = !ranged
+    ? now
+    : command === 'doctor'
+      ? (dayStart('since', values.since) ?? Math.floor((now - 7 * 24 * HOUR) / HOUR) * HOUR)
+      : (dayStart('from', values.from) ?? Math.floor(now / HOUR) * HOUR - 47 * HOUR)
+  const until = command === 'timeline' && values.to !== undefined ? (dayStart('to', values.to) as number) + 23 * HOUR : now
+  const sinceDate = new Date(since).toISOString().slice(0, 10)
+  const refreshed = await refreshBucket(provider, cacheDir(), id, {
     now,
     full: values['no-cache'] === true,
-    onProgress: (p) => show(`listing ${p.prefixesDone}/${p.prefixesTotal} prefixes, ${p.objects} objects`)
+    onListing: (p) => show(`listing ${p.prefixesDone}/${p.prefixesTotal} prefixes, ${p.objects} objects`),
+    onFrames: (p) => show(`checking ${p.checked}/${p.total} Parquet files`),
+    manifests: ranged ? (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate : false,
+    frames: true
   })
   show.done()
-  const firstProblem = refreshed.problems[0]
-  if (firstProblem && refreshed.index.objects.size === 0) throw firstProblem.error
-  for (const p of refreshed.problems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
-  const inventory = buildInventory(refreshed.index.objects.values(), { now })
-
-  /** Data files the views need that are not readable Parquet (ends and footer by ranged reads, the footer bounded and
-   * parsed off the main thread; remembered by key + ETag with what the mirror's builds found). */
+  const firstProblem = refreshed.listingProblems[0]
+  if (firstProblem && refreshed.objects.size === 0) throw firstProblem.error
+  for (const p of refreshed.listingProblems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
+  const { inventory } = refreshed
+  // Files the views need that are not readable Parquet, remembered with what the mirror's builds found.
   const framesFile = frameCacheFile(cacheDir(), id)
-  let unreadableWhy: ReadonlyMap<string, string> = new Map()
-  const unreadableFiles = async (): Promise<Set<string>> => {
-    show('checking the Parquet files…')
-    const r = await findUnreadableFiles(inventory, (o, start, end, signal) => provider.readRange(o.key, { start, end }, signal).then((x) => x.body), {
-      now,
-      cacheFile: framesFile,
-      onProgress: (p) => show(`checking ${p.checked}/${p.total} Parquet files`)
-    })
-    show.done()
-    unreadableWhy = r.reasons
-    return r.unreadable
-  }
 
   /** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
   const openEngine = async (): Promise<BucketEngine & { readonly unreadable: Set<string> }> => {
     // Files found unreadable never reach the engine (a hostile footer would cost native DuckDB gigabytes).
-    const unreadable = await unreadableFiles()
+    const unreadable = new Set(refreshed.unreadable)
     show('opening the tables…')
     const store = fileStoreFor(provider, cacheDir(), id)
     // The parts tables' history compacted once into the cache (only new hours are added later): few files to read.
@@ -292,11 +290,11 @@ async function main(argv: string[]): Promise<number> {
     for (const p of built.problems)
       process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
     for (const u of built.unreadable) unreadable.add(u.key)
-    const opened = await openBucketEngine(store, inventory, refreshed.index.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
+    const opened = await openBucketEngine(store, inventory, refreshed.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
       now,
       mirror,
       unreadable,
-      unlisted: refreshed.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })),
+      unlisted: refreshed.unlisted,
       ...(asOf !== undefined ? { asOf } : {}),
       onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
     })
@@ -386,7 +384,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (command === 'status') {
-    const unreadable = await unreadableFiles()
+    const unreadable = refreshed.unreadable
     const tables = CATALOG.map((t) => {
       const leftOut = unreadableNote(inventory, t, { unreadable })
       if (t.mode === 'full') {
@@ -436,21 +434,16 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(`  ${`${t.schema}.${t.table}`.padEnd(64)} ${t.mode.padEnd(5)} ${what}${t.note ? ` (${t.note})` : ''}\n`)
       }
     }
-    return refreshed.problems.length > 0 ? 2 : 0
+    return refreshed.listingProblems.length > 0 ? 2 : 0
   }
 
-  const since =
-    command === 'doctor'
-      ? (dayStart('since', values.since) ?? Math.floor((now - 7 * 24 * HOUR) / HOUR) * HOUR)
-      : (dayStart('from', values.from) ?? Math.floor(now / HOUR) * HOUR - 47 * HOUR)
-  const until = command === 'timeline' && values.to !== undefined ? (dayStart('to', values.to) as number) + 23 * HOUR : now
-  const sinceDate = new Date(since).toISOString().slice(0, 10)
-  const manifests = await readManifests(provider, inventory, {
-    filter: (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate,
-    cacheFile: join(cacheDir(), 'manifests', `${id}.json`)
+  const tl = analyzeTimeline(inventory, refreshed.manifests, {
+    now,
+    from: since,
+    to: until,
+    unreadable: refreshed.unreadable,
+    unreadableWhy: refreshed.unreadableWhy
   })
-  const unreadable = command === 'doctor' ? await unreadableFiles() : null
-  const tl = analyzeTimeline(inventory, manifests, { now, from: since, to: until, ...(unreadable ? { unreadable, unreadableWhy } : {}) })
 
   if (command === 'timeline') {
     const hours = tl.hours.map((h) => ({ date: h.date, hour: h.hour, manifest: h.manifest, cells: h.cells }))
@@ -463,7 +456,7 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${h.date} ${h.hour}:00 UTC  ${(h.manifest ?? '-').padEnd(10)} ${parts.join('; ')}\n`)
       }
     }
-    return refreshed.problems.length > 0 ? 2 : 0
+    return refreshed.listingProblems.length > 0 ? 2 : 0
   }
 
   // doctor
@@ -477,7 +470,10 @@ async function main(argv: string[]): Promise<number> {
     info: list.filter((f) => f.severity === 'info').length
   })
   const summary = { findings: findings.length, open: count(open), resolved: findings.length - open.length }
-  const listing = { ok: refreshed.problems.length === 0, problems: refreshed.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })) }
+  const listing = {
+    ok: refreshed.listingProblems.length === 0,
+    problems: refreshed.listingProblems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage }))
+  }
   if (values.json) {
     const iso = (t: number): string => new Date(t).toISOString()
     process.stdout.write(

@@ -6,7 +6,7 @@ import { CATALOG, type CatalogTable } from './catalog'
 import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders, unreadableLeftOut } from './inventory'
 import { isArchived, type ListedObject } from './listing'
 import { type GlobDialect, PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
-import { type MirroredSegment, selectSegments } from './mirror-plan'
+import { type MirroredSegment, mirrorRead } from './mirror-plan'
 import { mirrorKey, mirrorLogicalSql, mirrorVersionsSql } from './mirror-sql'
 import { quoteIdent } from './sql-quote'
 import { errorMessage } from './error-message'
@@ -81,10 +81,11 @@ export async function createBucketViews(
     opts.onProgress?.({ done: i, total: CATALOG.length, table: `${t.schema}.${t.table}` })
     const schema = quoteIdent(t.schema)
     const name = quoteIdent(t.table)
-    const base = `${opts.fileBase ?? 'ee/'}${t.schema}/${t.table}/`
+    const fileBase = opts.fileBase ?? 'ee/'
+    const base = `${fileBase}${t.schema}/${t.table}/`
     const q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
     await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-    if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, opts, created, notes))) continue
+    if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, fileBase, opts, created, notes))) continue
     const leftOut = unreadableNote(inventory, t, opts)
     if (!q.ok) {
       const unlisted = unlistedMessage(t, opts.unlisted ?? [])
@@ -137,11 +138,13 @@ export async function createBucketViews(
   return { created, problems, notes }
 }
 
-/** The mirror as the views read it: its segments, and where their registered names start. */
+/** The mirror as the views read it: its segments. */
 export interface MirrorSource {
   readonly segments: readonly MirroredSegment[]
-  readonly base: string
 }
+
+/** Where the segments' registered names start, under the engine's file base (apart from any bucket key's name). */
+const MIRROR_NAME_DIR = '__mirror/'
 
 /**
  * A parts table's views from the mirror's segments (same rules, few files). False when the mirror does not hold every
@@ -152,13 +155,14 @@ async function createMirrorViews(
   inventory: Inventory,
   t: CatalogTable,
   mirror: MirrorSource,
+  fileBase: string,
   opts: AsOf,
   created: string[],
   notes: { table: string; message: string }[]
 ): Promise<boolean> {
-  const selection = selectSegments(inventory, t, mirror.segments, opts)
-  if (!selection.ok || selection.segments.length === 0) return false
-  const base = `${mirror.base}${t.schema}/${t.table}/`
+  const selection = mirrorRead(inventory, t, mirror.segments, opts)
+  if (!selection) return false
+  const base = `${fileBase}${MIRROR_NAME_DIR}${t.schema}/${t.table}/`
   const logical = mirrorLogicalSql(t, selection, base)
   const versions = mirrorVersionsSql(selection, base)
   const schema = quoteIdent(t.schema)

@@ -162,7 +162,7 @@ export function typesAgree(segments: readonly MirroredSegment[]): boolean {
   return true
 }
 
-export function selectSegments(
+function selectSegments(
   inventory: Inventory,
   t: Pick<CatalogTable, 'schema' | 'table'>,
   mirrored: readonly MirroredSegment[],
@@ -185,4 +185,22 @@ export function selectSegments(
   const columns = new Set<string>()
   for (const s of segments) for (const f of s.folders) if (includedOrders.has(f.order)) for (const c of s.columnSets[f.columnSet] ?? []) columns.add(c)
   return { ok: true, segments: segments.filter((s) => s.rows > 0), excludedOrders, maxOrder, leftOut, columns: [...columns] }
+}
+
+/** The selection a parts table's views read from the mirror. */
+export type MirrorRead = Extract<MirrorSelection, { ok: true }>
+
+/**
+ * Which segments a parts table's views read, or null when they read the table's raw files (the mirror does not hold
+ * every folder the rules include, its segments disagree on a type, or it holds no row of the table). Decided once here
+ * for both engines' views and the query pane's version, so they cannot differ.
+ */
+export function mirrorRead(
+  inventory: Inventory,
+  t: Pick<CatalogTable, 'schema' | 'table'>,
+  mirrored: readonly MirroredSegment[],
+  opts: AsOf = {}
+): MirrorRead | null {
+  const selection = selectSegments(inventory, t, mirrored, opts)
+  return selection.ok && selection.segments.length > 0 ? selection : null
 }

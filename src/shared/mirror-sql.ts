@@ -6,7 +6,7 @@
 import type { CatalogTable } from './catalog'
 import type { FileRegistration, GlobDialect } from './logical-table-sql'
 import { identityTag } from './identity-tag'
-import type { MirroredSegment, MirrorSelection, SegmentPlan } from './mirror-plan'
+import type { MirroredSegment, MirrorRead, SegmentPlan } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
 /** The mirror's own columns in every segment. `_prefix`, `_etl_date`, `_etl_hour` and `_file` are the `__versions` columns. */
@@ -47,11 +47,11 @@ export const MIRROR_KEY_PREFIX = 'mirror/'
 export const mirrorKey = (s: MirroredSegment): string => `${MIRROR_KEY_PREFIX}${s.file}`
 
 /** Segment files as the engine must know them: `<base><tag>.parquet`, the key being the segment's file in the mirror. */
-function registrations(selection: Extract<MirrorSelection, { ok: true }>, base: string): FileRegistration[] {
+function registrations(selection: MirrorRead, base: string): FileRegistration[] {
   return selection.segments.map((s) => ({ name: `${base}${identityTag(`${s.file}\u0000${s.identity}`)}.parquet`, key: mirrorKey(s) }))
 }
 
-function readSegments(base: string, selection: Extract<MirrorSelection, { ok: true }>): string {
+function readSegments(base: string, selection: MirrorRead): string {
   const held = selection.segments.flatMap((s) => s.folders.map((f) => f.order))
   const conditions: string[] = []
   if (held.some((o) => o > selection.maxOrder)) conditions.push(`__ee_order <= ${selection.maxOrder}`)
@@ -66,12 +66,7 @@ function readSegments(base: string, selection: Extract<MirrorSelection, { ok: tr
  * The logical parts table from its segments. `etl_date` and `etl_hour` come from the folder, as Spark's partition
  * discovery gives them, unless the vendor's data has a column of that name (then the data's is kept).
  */
-export function mirrorLogicalSql(
-  table: Pick<CatalogTable, 'keyColumn'>,
-  selection: Extract<MirrorSelection, { ok: true }>,
-  base: string,
-  _dialect?: GlobDialect
-): MirrorTableSql {
+export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selection: MirrorRead, base: string, _dialect?: GlobDialect): MirrorTableSql {
   const vendor = new Set(selection.columns)
   const added = [...(vendor.has('etl_date') ? [] : ['_etl_date AS etl_date']), ...(vendor.has('etl_hour') ? [] : ['_etl_hour AS etl_hour'])]
   const rows = `SELECT *${added.map((a) => `, ${a}`).join('')} FROM (${readSegments(base, selection)})`
@@ -83,6 +78,6 @@ export function mirrorLogicalSql(
 }
 
 /** Every row version from the segments, with `_prefix`, `_etl_date`, `_etl_hour` and `_file`. */
-export function mirrorVersionsSql(selection: Extract<MirrorSelection, { ok: true }>, base: string): MirrorTableSql {
+export function mirrorVersionsSql(selection: MirrorRead, base: string): MirrorTableSql {
   return { sql: `SELECT * EXCLUDE (${INTERNAL.join(', ')}) FROM (${readSegments(base, selection)})`, registrations: registrations(selection, base) }
 }

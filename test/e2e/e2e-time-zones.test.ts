@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readLocalBucket } from '../../src/main/bucket/local-bucket-snapshot'
+import { readLocalBucket } from '../helpers/local-bucket'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { CATALOG } from '../../src/shared/catalog'

@@ -11,7 +11,7 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
 import { ConnectionMirror } from '../../src/main/mirror/connection-mirror'
-import { selectSegments } from '../../src/shared/mirror-plan'
+import { mirrorRead } from '../../src/shared/mirror-plan'
 import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
 import { objectsForViews } from '../../src/shared/bucket-views'
 import { CATALOG } from '../../src/shared/catalog'
@@ -105,8 +105,7 @@ describe('the renderer on the mirror', () => {
       const sql = views.map((v) => rowsSql(v, (want[v] as { columns: string[] }).columns))
       const segments = await mirror.segments()
       const selected = PARTS.reduce((n, t) => {
-        const chosen = selectSegments(inventory, t, segments, asOf !== undefined ? { asOf } : {})
-        return n + (chosen.ok ? chosen.segments.length : 0)
+        return n + (mirrorRead(inventory, t, segments, asOf !== undefined ? { asOf } : {})?.segments.length ?? 0)
       }, 0)
       segmentRequests = 0
       const browser = await launchChromium()
@@ -119,7 +118,7 @@ describe('the renderer on the mirror', () => {
           base: bytes.url(''),
           now: now(),
           sql,
-          mirror: { segments, base: 'ee/__mirror/' },
+          mirror: { segments },
           ...(asOf !== undefined ? { asOf } : {}),
           ...(whole ? {} : { wholeFileBudgetBytes: 0 })
         })
@@ -197,7 +196,7 @@ describe('the renderer on the mirror, where the raw files would not open', () =>
         base: server.url(''),
         now: at,
         guarded: true,
-        steps: [{ objects: objectsForViews(inventory), sql, mirror: { segments, base: 'ee/__mirror/' } }]
+        steps: [{ objects: objectsForViews(inventory), sql, mirror: { segments } }]
       })
       expect(out?.problems.filter((p) => /claudia_messages|claudia_prompt_revision/.test(p.table))).toEqual([])
       expect(out?.results[0]).toEqual([

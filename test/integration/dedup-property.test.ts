@@ -11,7 +11,7 @@ import { buildInventory, readyPartsFolders } from '../../src/shared/inventory'
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import { FIRST_V2_DELIVERY, LAST_V1_DELIVERY } from '../../src/shared/schedule'
 import { quoteLiteral } from '../../src/shared/sql-quote'
-import { listLocalFolder } from '../../src/main/bucket/local-folder-listing'
+import { listLocalFolder } from '../helpers/local-bucket'
 import { type Db, openDb } from '../helpers/duckdb'
 import { shuffle } from '../helpers/listing'
 

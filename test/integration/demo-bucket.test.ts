@@ -3,19 +3,19 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readLocalBucket, type BucketSnapshot } from '../../src/main/bucket/local-bucket-snapshot'
+import { listLocalFolder, readLocalBucket } from '../helpers/local-bucket'
+import type { RefreshedBucket } from '../../src/main/bucket/refresh-pipeline'
 import { planDemoBucket } from '../../src/main/demo-bucket/demo-plan'
 import { CATALOG, type CatalogTable } from '../../src/shared/catalog'
 import { buildInventory, foldersForLogicalTable, latestReady, readyPartsFolders } from '../../src/shared/inventory'
 import { logicalTableSql, versionsSql } from '../../src/shared/logical-table-sql'
 import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
 import { analyzeTimeline } from '../../src/shared/timeline'
-import { listLocalFolder } from '../../src/main/bucket/local-folder-listing'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { type Db, openDb } from '../helpers/duckdb'
 
 let demo: Demo
-let snap: BucketSnapshot
+let snap: RefreshedBucket
 let db: Db
 
 beforeAll(async () => {
@@ -40,24 +40,22 @@ function logicalSql(t: CatalogTable): string {
 
 describe('timeline analysis of the generated bucket', () => {
   it('reports exactly the planted faults', () => {
-    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
+    const tl = analyzeTimeline(snap.inventory, snap.manifests, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
     expect(tl.findings.map(fault).sort()).toEqual(demo.expected.faults.map(fault).sort())
   })
 
   it('gives the same analysis with parsed manifests kept between runs, and re-parses a manifest whose text changed', () => {
     const now = Date.parse(demo.expected.now)
-    const plain = analyzeTimeline(snap.inventory, snap.manifestTexts, { now })
+    const plain = analyzeTimeline(snap.inventory, snap.manifests, { now })
     const parsedCache = new Map()
-    expect(analyzeTimeline(snap.inventory, snap.manifestTexts, { now, parsedCache })).toEqual(plain)
+    expect(analyzeTimeline(snap.inventory, snap.manifests, { now, parsedCache })).toEqual(plain)
     expect(parsedCache.size).toBeGreaterThan(100)
-    expect(analyzeTimeline(snap.inventory, snap.manifestTexts, { now, parsedCache })).toEqual(plain)
+    expect(analyzeTimeline(snap.inventory, snap.manifests, { now, parsedCache })).toEqual(plain)
     // The malformed manifest is re-sent whole: the next analysis reads the new text, not the cached parse.
     const h = demo.expected.planted_hours['malformedManifest']!
-    const key = [...snap.manifestTexts.keys()].find((k) => k.includes(`snapshot_date=${h.date}/snapshot_hour=${h.hour}/`))!
-    const other = [...snap.manifestTexts.entries()].find(
-      ([k, t]) => k !== key && k.startsWith('v2/') && typeof t === 'string' && t.includes('"complete": true')
-    )!
-    const fixed = new Map(snap.manifestTexts)
+    const key = [...snap.manifests.keys()].find((k) => k.includes(`snapshot_date=${h.date}/snapshot_hour=${h.hour}/`))!
+    const other = [...snap.manifests.entries()].find(([k, t]) => k !== key && k.startsWith('v2/') && typeof t === 'string' && t.includes('"complete": true'))!
+    const fixed = new Map(snap.manifests)
     fixed.set(
       key,
       (other[1] as string)
@@ -72,7 +70,7 @@ describe('timeline analysis of the generated bucket', () => {
 
   it('gives the planted cells their states and recognises retention', () => {
     // With the files the frame check found unreadable, as the app and the CLI analyse it.
-    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
+    const tl = analyzeTimeline(snap.inventory, snap.manifests, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
     const byHour = new Map(tl.hours.map((h) => [`${h.date} ${h.hour}`, h]))
     for (const c of demo.expected.cells) expect({ ...c, state: byHour.get(`${c.date} ${c.hour}`)?.cells[c.table] }).toEqual(c)
     // Folders without _SUCCESS: failed where no manifest speaks; missing where the hour's manifest lists the table missing.
@@ -164,7 +162,7 @@ describe('logical tables computed by the core SQL', () => {
     expect(foldersForLogicalTable(snap.inventory, t, { unreadable: snap.unreadable }).map((f) => f.ref.prefix)).toEqual([cf.reads_prefix])
     const [row] = await db.rows(`SELECT count(*)::INTEGER AS n FROM (${logicalSql(t)})`)
     expect(row?.['n']).toBe(demo.expected.tables[cf.table]!.rows)
-    const tl = analyzeTimeline(snap.inventory, snap.manifestTexts, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
+    const tl = analyzeTimeline(snap.inventory, snap.manifests, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
     expect(tl.findings.find((f) => f.kind === 'corrupt_file')?.message).toContain(`the previous readable ready copy ${cf.reads_prefix} is read instead`)
   })
 
@@ -255,7 +253,7 @@ describe('an export that starts mid-day (--start)', () => {
 
   it('nothing is due before its first delivery: no finding before 14:00, the hours before it are no delivery, and the truth holds', async () => {
     const s = await readLocalBucket(mid.bucketDir)
-    const tl = analyzeTimeline(s.inventory, s.manifestTexts, { now: Date.parse(mid.expected.now), unreadable: s.unreadable })
+    const tl = analyzeTimeline(s.inventory, s.manifests, { now: Date.parse(mid.expected.now), unreadable: s.unreadable })
     expect(mid.expected.first_delivery).toBe('2026-11-03T14:00:00Z')
     expect(tl.hours[0]?.start).toBe(Date.UTC(2026, 10, 3))
     expect(tl.findings.map(fault).sort()).toEqual(mid.expected.faults.map(fault).sort())

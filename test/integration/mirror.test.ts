@@ -178,6 +178,20 @@ describe('the mirror', () => {
     await expectMirrorEqualsRaw(mirror, later)
   })
 
+  it('reads its index from disk once, and forgets it when cleared', async () => {
+    const dir = join(work, 'mirror-copy')
+    await cp(join(work, 'mirror'), dir, { recursive: true })
+    const store = fileStoreFor(new LocalFolderProvider(bucket), join(work, 'data'), 'c')
+    const copy = new Mirror(dir, store)
+    const held = await copy.segments()
+    expect(held.length).toBeGreaterThan(0)
+    // The mirror owns its index: bytes another writer put there are not read again, by any Mirror of the folder.
+    await writeFile(join(dir, 'index.json'), 'not an index')
+    expect(await new Mirror(dir, store).segments()).toEqual(held)
+    await copy.clear()
+    expect(await copy.segments()).toEqual([])
+  })
+
   it('survives kill -9 in the middle of a build: the previous mirror stays valid and the next refresh completes it', async () => {
     const dir = join(work, 'mirror-crash')
     const script = `

@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listLocalFolder } from '../../src/main/bucket/local-folder-listing'
-import { readLocalBucket } from '../../src/main/bucket/local-bucket-snapshot'
+import { listLocalFolder, readLocalBucket } from '../helpers/local-bucket'
 import { folderPrefix, manifestKey } from '../../src/shared/bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from '../../src/shared/catalog'
 import { type AsOf, buildInventory, foldersForLogicalTable } from '../../src/shared/inventory'
@@ -117,7 +116,7 @@ async function logical(b: HandBucket, t: CatalogTable, opts: AsOf = {}): Promise
 
 async function timeline(b: HandBucket, now: number, from = H03): Promise<ReturnType<typeof analyzeTimeline>> {
   const snap = await readLocalBucket(b.root)
-  return analyzeTimeline(snap.inventory, snap.manifestTexts, { now, from })
+  return analyzeTimeline(snap.inventory, snap.manifests, { now, from })
 }
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { HiveSQL, TrinoSQL } from 'dt-sql-parser'
 import { parse as parseBigQuery } from 'sql-parser-cst'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readLocalBucket, type BucketSnapshot } from '../../src/main/bucket/local-bucket-snapshot'
+import { readLocalBucket } from '../helpers/local-bucket'
+import type { RefreshedBucket } from '../../src/main/bucket/refresh-pipeline'
 import { CATALOG, type CatalogTable, qualifiedName } from '../../src/shared/catalog'
 import { foldersForLogicalTable, readyPartsFolders } from '../../src/shared/inventory'
 import { logicalTableSql, versionsSql } from '../../src/shared/logical-table-sql'
@@ -23,7 +24,7 @@ import { type Demo, generateDemo } from '../helpers/demo'
 import { type Db, openDb } from '../helpers/duckdb'
 
 let demo: Demo
-let snap: BucketSnapshot
+let snap: RefreshedBucket
 let db: Db
 let columns: Map<string, ColumnSpec[]>
 let now: number

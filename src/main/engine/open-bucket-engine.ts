@@ -7,7 +7,8 @@ import { isArchived, type ListedObject } from '../../shared/listing'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { FileStore, type StoreProgress } from '../store/file-store'
 import { CATALOG } from '../../shared/catalog'
-import { selectSegments } from '../../shared/mirror-plan'
+import { mirrorRead } from '../../shared/mirror-plan'
+import { mirrorKey } from '../../shared/mirror-sql'
 import type { Mirror } from '../mirror/mirror'
 import { NativeEngine } from './native-engine'
 import { tablePrefix } from '../../shared/bucket-key'
@@ -50,10 +51,7 @@ export async function openBucketEngine(
   const unreadable = new Set(opts.unreadable ?? [])
   // Parts tables the mirror holds whole are read from its segments: their raw files are not needed.
   const segments = opts.mirror ? await opts.mirror.segments() : []
-  const mirrored = CATALOG.filter((t) => t.mode === 'parts' && segments.length > 0).filter((t) => {
-    const sel = selectSegments(inventory, t, segments, opts)
-    return sel.ok && sel.segments.length > 0
-  })
+  const mirrored = CATALOG.filter((t) => t.mode === 'parts' && segments.length > 0 && mirrorRead(inventory, t, segments, opts) !== null)
   const fromMirror = (key: string): boolean => mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
   const paths = new Map<string, string>()
   const failed = new Map<string, string>()
@@ -85,7 +83,7 @@ export async function openBucketEngine(
   }
   const mirror = opts.mirror
   const engine = await NativeEngine.open({ workDir, readableRoots: [store.readableRoot, ...(mirror ? [mirror.dir] : [])] })
-  for (const s of segments) if (s.rows > 0 && mirror) paths.set(`mirror/${s.file}`, mirror.pathOf(s.file))
+  for (const s of segments) if (s.rows > 0 && mirror) paths.set(mirrorKey(s), mirror.pathOf(s.file))
   try {
     const views = await createBucketViews(
       {
@@ -104,7 +102,7 @@ export async function openBucketEngine(
         unreadable,
         fileBase: engine.fileBase,
         dialect: { filenameColumn: '__ee_filename' },
-        mirror: mirror ? { segments, base: `${engine.fileBase}__mirror/` } : undefined
+        mirror: mirror ? { segments } : undefined
       }
     )
     return { engine, views }

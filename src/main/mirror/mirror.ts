@@ -4,7 +4,7 @@
 // last, so a crash (even kill -9) leaves the previous mirror valid, and the next refresh completes it.
 import { randomUUID } from 'node:crypto'
 import { chmod, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { MirrorProgressView } from '../../shared/api-contract'
 import { formatBytes } from '../../shared/counts'
 import { CATALOG } from '../../shared/catalog'
@@ -81,6 +81,12 @@ export interface MirrorOptions {
   readonly unreadableFile?: string
 }
 
+/**
+ * Each mirror's index as last read or written, by its file's path, for every Mirror of that folder in this process:
+ * the mirror owns its index (no other process writes it), so it is read from disk once and replaced when written.
+ */
+const indexes = new Map<string, Promise<readonly MirroredSegment[]>>()
+
 export class Mirror {
   constructor(
     /** The connection's mirror folder. */
@@ -90,11 +96,17 @@ export class Mirror {
   ) {}
 
   private get indexFile(): string {
-    return join(this.dir, 'index.json')
+    return resolve(this.dir, 'index.json')
   }
 
   /** The built segments; none when there is no index yet or it cannot be read (the next refresh rebuilds). */
   async segments(): Promise<MirroredSegment[]> {
+    let known = indexes.get(this.indexFile)
+    if (!known) indexes.set(this.indexFile, (known = this.readIndex()))
+    return [...(await known)]
+  }
+
+  private async readIndex(): Promise<readonly MirroredSegment[]> {
     try {
       const parsed = JSON.parse(await readFile(this.indexFile, 'utf8')) as { version?: number; segments?: unknown[] }
       if (parsed.version !== INDEX_VERSION || !Array.isArray(parsed.segments) || !parsed.segments.every(isSegment)) return []
@@ -102,6 +114,13 @@ export class Mirror {
     } catch {
       return []
     }
+  }
+
+  /** Writes the index (atomically: until it is renamed, the previous one stands), then remembers it. */
+  private async writeIndex(segments: readonly MirroredSegment[]): Promise<void> {
+    const written = [...segments]
+    await writePrivateFile(this.indexFile, JSON.stringify({ version: INDEX_VERSION, segments: written }))
+    indexes.set(this.indexFile, Promise.resolve(written))
   }
 
   /** Where a segment's file is. */
@@ -118,7 +137,12 @@ export class Mirror {
 
   /** Removes the mirror (the next refresh builds it again); not while a build runs (ConnectionMirror stops it first). */
   async clear(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true })
+    try {
+      await rm(this.dir, { recursive: true, force: true })
+    } finally {
+      // Read again: whatever of the folder a failed removal left is what the index is now.
+      indexes.delete(this.indexFile)
+    }
   }
 
   /**
@@ -174,7 +198,7 @@ export class Mirror {
     const sortNext = (): MirroredSegment[] => next.sort((a, b) => (order.get(`${a.table}|${a.period}`) ?? 0) - (order.get(`${b.table}|${b.period}`) ?? 0))
     const writeIndex = async (): Promise<void> => {
       sortNext()
-      await writePrivateFile(this.indexFile, JSON.stringify({ version: INDEX_VERSION, segments: next }))
+      await this.writeIndex(next)
       written = Date.now()
     }
     let stopped: string | null = null

@@ -1,6 +1,5 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
-import { join } from 'node:path'
 import { type HourDetail, type HourTable, type Overview, type TimelineView, TIMELINE_MAX_HOURS, encodeCells } from '../../shared/api-contract'
 import { folderPrefix } from '../../shared/bucket-key'
 import type { UnlistedPrefix } from '../../shared/bucket-views'
@@ -8,7 +7,7 @@ import { dateOf, hourOf } from '../../shared/dates'
 import { type ParsedManifest, parseManifest } from '../../shared/manifest'
 import { CATALOG } from '../../shared/catalog'
 import { deliveryInstant } from '../../shared/delivery-order'
-import { type Inventory, buildInventory, isReady, latestReady, readyPartsFolders } from '../../shared/inventory'
+import { type Inventory, isReady, latestReady, readyPartsFolders } from '../../shared/inventory'
 import { type ListedObject, isArchived } from '../../shared/listing'
 import { HOUR_MS, switchInProgress } from '../../shared/schedule'
 import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../../shared/timeline'
@@ -16,10 +15,8 @@ import { BucketError, bucketError } from '../bucket/bucket-errors'
 import { abortable } from '../bucket/bounded-wait'
 import type { IndexProgress } from '../bucket/bucket-index'
 import type { BucketProvider } from '../bucket/bucket-provider'
-import { readManifests } from '../bucket/manifest-reader'
-import { refreshConnectionIndex } from '../bucket/refresh-connection'
-import { BlockCache } from '../byte-server/block-cache'
-import { findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
+import { footerCache, footerId, refreshBucket } from '../bucket/refresh-pipeline'
+import type { BlockCache } from '../byte-server/block-cache'
 import { readParquetFooter } from '../store/parquet-footer'
 import { errorMessage } from '../../shared/error-message'
 
@@ -51,8 +48,8 @@ export class ConnectionSnapshot {
   private readonly footers: BlockCache
 
   constructor(private readonly opts: ConnectionSnapshotOptions) {
-    // Footers only (the hour inspector's row counts): a smaller cap than the byte server's.
-    this.footers = new BlockCache(join(opts.dataDir, 'footers', opts.connectionId), opts.provider, { maxBytes: 256 * 1024 ** 2 })
+    // The hour inspector's row counts read the footers the refresh's frame check read.
+    this.footers = footerCache(opts.dataDir, opts.connectionId, opts.provider)
   }
 
   get connectionId(): string {
@@ -76,44 +73,28 @@ export class ConnectionSnapshot {
     }
     const run = async (): Promise<void> => {
       const now = this.now()
-      const r = await refreshConnectionIndex(this.opts.dataDir, this.opts.connectionId, this.opts.provider, {
+      const r = await refreshBucket(this.opts.provider, this.opts.dataDir, this.opts.connectionId, {
         now,
         ...(opts.full ? { full: true } : {}),
         signal,
-        ...(opts.onProgress ? { onProgress: opts.onProgress } : {})
+        ...(opts.onProgress ? { onListing: opts.onProgress } : {}),
+        footers: this.footers
       })
       check()
-      const inventory = buildInventory(r.index.objects.values(), { now })
-      const manifests = await readManifests(this.opts.provider, inventory, {
-        cacheFile: join(this.opts.dataDir, 'manifests', `${this.opts.connectionId}.json`),
-        signal
-      })
-      check()
-      // Each file's ends and footer (bounded, off the main thread), through the footer cache (the inspector reads the same end).
-      const frames = await findUnreadableFiles(
-        inventory,
-        (o, start, end, sig) => this.footers.read(this.footerId(o), { start, end }, sig).then((x) => x.body),
-        {
-          now,
-          signal,
-          cacheFile: frameCacheFile(this.opts.dataDir, this.opts.connectionId)
-        }
-      )
-      check()
-      this.unreadable = frames.unreadable
-      this.unreadableWhy = frames.reasons
-      this.inventory = inventory
-      this.manifests = manifests
-      this.objectMap = r.index.objects
+      this.unreadable = r.unreadable
+      this.unreadableWhy = r.unreadableWhy
+      this.inventory = r.inventory
+      this.manifests = r.manifests
+      this.objectMap = r.objects
       this.generation++
-      this.timelineCache = analyzeTimeline(inventory, manifests, {
+      this.timelineCache = analyzeTimeline(r.inventory, r.manifests, {
         now,
         parsedCache: this.parsedManifests,
         unreadable: this.unreadable,
         unreadableWhy: this.unreadableWhy
       })
-      this.problems = [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
-      this.unlisted = r.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage }))
+      this.problems = r.problems
+      this.unlisted = r.unlisted
     }
     const entry = { promise: abortable(run(), signal, cancelled), signal }
     this.inflight = entry
@@ -152,10 +133,6 @@ export class ConnectionSnapshot {
     return { inventory, objects: this.objectMap, generation: this.generation, unreadable: this.unreadable, unlisted: this.unlisted }
   }
 
-  private footerId(o: ListedObject): { key: string; etag: string; size: number } {
-    return { key: o.key, etag: o.etag ?? o.lastModified, size: o.size }
-  }
-
   get loaded(): boolean {
     return this.timelineCache !== null
   }
@@ -169,7 +146,7 @@ export class ConnectionSnapshot {
   private async footerRows(o: ListedObject): Promise<{ rows: number | null; rowsError?: string }> {
     if (!o.key.endsWith('.parquet') || o.size < 12) return { rows: null }
     if (isArchived(o, this.now())) return { rows: null, rowsError: `archived (${o.storageClass}): restore it to read its footer` }
-    const id = this.footerId(o)
+    const id = footerId(o)
     try {
       const r = await readParquetFooter(o.size, async (start, end, sig) => (await this.footers.read(id, { start, end }, sig)).body, {
         signal: this.lifetime.signal

@@ -5,7 +5,7 @@ import { objectsForViews } from '../../shared/bucket-views'
 import { CATALOG } from '../../shared/catalog'
 import { identityTag } from '../../shared/identity-tag'
 import { unknownTables } from '../../shared/inventory'
-import { selectSegments } from '../../shared/mirror-plan'
+import { mirrorRead } from '../../shared/mirror-plan'
 import type { ByteServer } from '../byte-server/byte-server'
 import type { ConnectionSession } from './connection-session'
 
@@ -21,8 +21,8 @@ export async function engineSourceOf(session: ConnectionSession, byteServer: () 
   const mirrorVersion = identityTag(
     CATALOG.filter((t) => t.mode === 'parts')
       .map((t) => {
-        const sel = selectSegments(inventory, t, mirror, { now: service.now(), ...opts })
-        return sel.ok ? sel.segments.map((x) => x.file).join(',') : 'raw'
+        const sel = mirrorRead(inventory, t, mirror, { now: service.now(), ...opts })
+        return sel ? sel.segments.map((x) => x.file).join(',') : 'raw'
       })
       .join('|')
   )

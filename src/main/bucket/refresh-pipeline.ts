@@ -1,0 +1,108 @@
+// The refresh pipeline, written once for the app, the CLI and the tests: list (incrementally, the index saved) ->
+// inventory -> manifests -> frame check (through the connection's footer cache) -> what the analysis needs.
+import { join } from 'node:path'
+import type { UnlistedPrefix } from '../../shared/bucket-views'
+import { type Inventory, buildInventory } from '../../shared/inventory'
+import type { ListedObject } from '../../shared/listing'
+import type { ManifestText } from '../../shared/timeline'
+import { bucketError } from './bucket-errors'
+import type { IndexProgress, ListingProblem } from './bucket-index'
+import type { BucketProvider } from './bucket-provider'
+import { readManifests } from './manifest-reader'
+import { refreshConnectionIndex } from './refresh-connection'
+import { BlockCache } from '../byte-server/block-cache'
+import { findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
+
+/** The footer cache of a connection: the frame check and the hour inspector read the same ends of the same files. */
+export function footerCache(dataDir: string, connectionId: string, provider: BucketProvider): BlockCache {
+  // Footers only: a smaller cap than the byte server's.
+  return new BlockCache(join(dataDir, 'footers', connectionId), provider, { maxBytes: 256 * 1024 ** 2 })
+}
+
+/** The identity the footer cache keys an object's bytes by. */
+export function footerId(o: ListedObject): { key: string; etag: string; size: number } {
+  return { key: o.key, etag: o.etag ?? o.lastModified, size: o.size }
+}
+
+export interface BucketRefreshOptions {
+  /** The instant the bucket is evaluated as of (listing plan, inventory, archive tiers). */
+  readonly now: number
+  /** List everything again instead of refreshing the saved index. */
+  readonly full?: boolean
+  /** Ends every step: the pipeline rejects as cancelled and what it found is not returned. */
+  readonly signal?: AbortSignal
+  readonly onListing?: (p: IndexProgress) => void
+  readonly onFrames?: (p: { readonly checked: number; readonly total: number }) => void
+  /** Which manifests to read: all (the default), those whose key passes, or none (a caller that shows no timeline). */
+  readonly manifests?: boolean | ((key: string) => boolean)
+  /** Whether to check the data files' frames (default true); unchecked, no file is known unreadable. */
+  readonly frames?: boolean
+  /** The connection's footer cache, when the caller reads footers too; else one is opened under the data folder. */
+  readonly footers?: BlockCache
+}
+
+export interface RefreshedBucket {
+  readonly inventory: Inventory
+  /** Every listed object by key (what the byte server may serve). */
+  readonly objects: ReadonlyMap<string, ListedObject>
+  /** The text (or why not) of each manifest read, by key. */
+  readonly manifests: ReadonlyMap<string, ManifestText>
+  /** Data files the logical tables need that are not readable Parquet, and why each is not. */
+  readonly unreadable: ReadonlySet<string>
+  readonly unreadableWhy: ReadonlyMap<string, string>
+  /** The listings that failed (a table they cover has no view, and says so). */
+  readonly listingProblems: readonly ListingProblem[]
+  readonly unlisted: readonly UnlistedPrefix[]
+  /** Why the saved index was not used, and each failed listing, in the user's words. */
+  readonly problems: readonly string[]
+}
+
+export async function refreshBucket(provider: BucketProvider, dataDir: string, connectionId: string, opts: BucketRefreshOptions): Promise<RefreshedBucket> {
+  const { now, signal } = opts
+  const check = (): void => {
+    if (signal?.aborted) throw bucketError('cancelled', '', 'Refresh cancelled')
+  }
+  const r = await refreshConnectionIndex(dataDir, connectionId, provider, {
+    now,
+    ...(opts.full ? { full: true } : {}),
+    ...(signal ? { signal } : {}),
+    ...(opts.onListing ? { onProgress: opts.onListing } : {})
+  })
+  check()
+  const inventory = buildInventory(r.index.objects.values(), { now })
+  const wanted = opts.manifests ?? true
+  const manifests =
+    wanted === false
+      ? new Map<string, ManifestText>()
+      : await readManifests(provider, inventory, {
+          cacheFile: join(dataDir, 'manifests', `${connectionId}.json`),
+          ...(typeof wanted === 'function' ? { filter: wanted } : {}),
+          ...(signal ? { signal } : {})
+        })
+  check()
+  let unreadable: ReadonlySet<string> = new Set()
+  let unreadableWhy: ReadonlyMap<string, string> = new Map()
+  if (opts.frames ?? true) {
+    const footers = opts.footers ?? footerCache(dataDir, connectionId, provider)
+    // Each file's ends and footer (bounded, off the main thread), remembered by key + ETag with what the mirror's builds found.
+    const frames = await findUnreadableFiles(inventory, (o, start, end, sig) => footers.read(footerId(o), { start, end }, sig).then((x) => x.body), {
+      now,
+      cacheFile: frameCacheFile(dataDir, connectionId),
+      ...(signal ? { signal } : {}),
+      ...(opts.onFrames ? { onProgress: opts.onFrames } : {})
+    })
+    check()
+    unreadable = frames.unreadable
+    unreadableWhy = frames.reasons
+  }
+  return {
+    inventory,
+    objects: r.index.objects,
+    manifests,
+    unreadable,
+    unreadableWhy,
+    listingProblems: r.problems,
+    unlisted: r.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })),
+    problems: [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
+  }
+}
