@@ -1,6 +1,7 @@
 // The typed contract between the renderer and main: one entry per call, the same over Electron IPC and
 // over the web host's HTTP. Plain data only; a secret may travel to main (typed into a form), never back.
 import type { Version } from './bucket-key'
+import type { JobState, JobStatus } from './job-state'
 import * as v from 'valibot'
 import { type ConnectionConfig, CONNECTION_ID, ConnectionDraftSchema, schemaReason } from './connection-config'
 import type { ListedObject } from './listing'
@@ -192,8 +193,10 @@ export interface MirrorTableView {
 
 /** The open connection's local mirror (issue 13): its build, what it holds, what it costs, and its limit. */
 export interface MirrorStatusView {
-  /** none: not built yet; stopped: cancelled, or at the disk limit (message says which and what to do). */
-  readonly state: 'none' | 'building' | 'ready' | 'cancelled' | 'limit' | 'error'
+  /** idle: not built yet; running: building; done: built; cancelled: stopped by the user or at the disk limit
+   * (atLimit says which; message says what to do); failed: the build met an error. */
+  readonly state: JobState
+  readonly atLimit: boolean
   readonly message: string | null
   readonly progress: MirrorProgressView | null
   readonly tables: readonly MirrorTableView[]
@@ -210,12 +213,10 @@ export interface MirrorStatusView {
   } | null
 }
 
-export interface ExportJob {
+export interface ExportJob extends JobStatus {
   readonly id: string
   readonly path: string
   readonly format: 'csv' | 'parquet'
-  readonly running: boolean
-  readonly done: boolean
   /** Rows written (when done) or processed so far (while running). */
   readonly rows: number
   /** How far along, 0–100, where the engine can tell. */
@@ -247,16 +248,14 @@ export type RestoreKeyState = 'waiting' | 'requested' | 'in_progress' | 'done' |
 export const RESTORE_KEY_STATES: readonly RestoreKeyState[] = ['waiting', 'requested', 'in_progress', 'done', 'failed']
 
 /** The connection's bulk restore (kept in the data folder: it survives a restart). */
-export interface RestoreJobView {
+export interface RestoreJobView extends JobStatus {
   readonly table: string | null
   readonly tier: RestoreTier
   readonly days: number
-  readonly startedAt: string
   /** When S3 was last asked how far the restores are (HEAD of each key not done), and when it is asked next. */
   readonly checkedAt: string | null
   readonly nextCheck: string | null
-  /** When every key was done or failed and the listing was brought up to date; null while it runs. */
-  readonly finishedAt: string | null
+  // state: running until every key was done or failed and the listing was brought up to date (endedAt), then done.
   readonly total: number
   readonly bytes: number
   readonly counts: Readonly<Record<RestoreKeyState, number>>

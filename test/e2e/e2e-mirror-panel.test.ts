@@ -55,7 +55,7 @@ describe('the local mirror panel', () => {
     await page.goto(app.host.url)
     await page.getByRole('tab', { name: 'Tables' }).click()
     // The first build, under way: a bar, folders, files and bytes of the total, and the time left.
-    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 120_000 }).toBe('building')
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 120_000 }).toBe('running')
     await expect
       .poll(() => page.locator('[data-testid=mirror-progress]').textContent(), { timeout: 60_000 })
       .toMatch(/^Table \d of 3 \(\w+\) · [\d,]+ of [\d,]+ folders · [\d,]+ of [\d,]+ files · .+ of .+ · (about .+ left|estimating the time left|finishing)$/)
@@ -94,8 +94,8 @@ describe('the local mirror panel', () => {
       .toBe(true)
 
     await panel().getByRole('button', { name: 'Resume' }).click()
-    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 30_000 }).toBe('building')
-    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 300_000 }).toBe('ready')
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 30_000 }).toBe('running')
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 300_000 }).toBe('done')
     await expect.poll(() => page.locator('[data-testid=mirror-state]').textContent()).toBe('up to date')
     await expect.poll(() => page.locator('[data-testid=mirror-table-note]').count()).toBe(0)
     await expect.poll(() => rows.evaluateAll((trs) => trs.every((tr) => /\(100%\)/.test(tr.textContent ?? '')))).toBe(true)
@@ -123,7 +123,7 @@ describe('the local mirror panel', () => {
       .poll(() => panel().getByRole('group', { name: 'confirm clearing the mirror' }).textContent())
       .toMatch(/^Remove the mirror and the files downloaded for it \(.+\)\? The next refresh builds it again\./)
     await panel().getByRole('button', { name: 'Clear', exact: true }).click()
-    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 60_000 }).toBe('none')
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 60_000 }).toBe('idle')
     await expect.poll(() => panel().textContent()).toContain('0 B on disk')
     await expect
       .poll(() => page.locator('[data-testid=mirror-table-note]').textContent())

@@ -59,7 +59,7 @@ async function settled(w: Workspace, ms = 240_000): Promise<MirrorStatusView> {
   await w.running
   for (;;) {
     const s = await call(w, 'mirrorStatus', {})
-    if (s.state !== 'building') return s
+    if (s.state !== 'running') return s
     if (Date.now() > end) throw new Error('the mirror build did not end')
     await new Promise((r) => setTimeout(r, 100))
   }
@@ -140,7 +140,7 @@ describe('the mirror, shown', () => {
     w.events.on((e) => e.name === 'mirrorProgress' && events.push(e.payload))
     await w.sessionOrOpenFirst()
     const done = await settled(w)
-    expect(done.state).toBe('ready')
+    expect(done.state).toBe('done')
     expect(done.message).toBeNull()
     expect(done.progress).toBeNull()
     // Every parts table, whole: a folder of each the rules read is in the mirror.
@@ -159,7 +159,7 @@ describe('the mirror, shown', () => {
     expect(done.last).toMatchObject({ problems: [] })
     expect(done.last?.built).toBeGreaterThan(0)
 
-    const during = events.filter((e) => e.state === 'building' && e.progress)
+    const during = events.filter((e) => e.state === 'running' && e.progress)
     expect(during.length).toBeGreaterThan(0)
     const p = during.at(-1)!.progress!
     expect(p).toMatchObject({ tablesTotal: 3, segmentsTotal: done.last!.built })
@@ -175,7 +175,7 @@ describe('the mirror, shown', () => {
     }
     // Moving forward, and the last event is the end.
     expect(during.map((e) => e.progress!.bytes)).toEqual([...during.map((e) => e.progress!.bytes)].sort((a, b) => a - b))
-    expect(events.at(-1)?.state).toBe('ready')
+    expect(events.at(-1)?.state).toBe('done')
 
     // The query pane gets the mirror as it is, without waiting, and a new version once a build ends.
     const before = await call(w, 'engineSource', { asOf: null })
@@ -188,7 +188,7 @@ describe('the mirror, shown', () => {
   it('cancelled part-way over S3, keeps what it built; resumed, ends with the same mirror as an uninterrupted build', async () => {
     const whole = await s3Workspace('whole')
     const wholeDone = await settled(whole.w)
-    expect(wholeDone.state).toBe('ready')
+    expect(wholeDone.state).toBe('done')
     // Over S3 the bucket's files are downloaded for the build: that is disk use too.
     expect(wholeDone.usage.downloaded).toBeGreaterThan(0)
     const reference = await segmentsOf(whole.dataDir, whole.id)
@@ -220,7 +220,7 @@ describe('the mirror, shown', () => {
 
     await call(parts.w, 'mirrorResume', {})
     const resumed = await settled(parts.w)
-    expect(resumed.state).toBe('ready')
+    expect(resumed.state).toBe('done')
     // Only what was not built yet was built.
     expect(resumed.last!.built).toBe(reference.length - kept.length)
     expect(comparable(await segmentsOf(parts.dataDir, parts.id))).toEqual(comparable(reference))
@@ -232,10 +232,10 @@ describe('the mirror, shown', () => {
   it('clears the mirror and its downloaded files (the next refresh builds it again); stops at the disk limit with a message, the tables reading the bucket meanwhile', async () => {
     const { w, id, dataDir } = await s3Workspace('limit')
     const first = await settled(w)
-    expect(first.state).toBe('ready')
+    expect(first.state).toBe('done')
 
     const cleared = await call(w, 'mirrorClear', {})
-    expect(cleared).toMatchObject({ state: 'none', usage: { mirror: 0, downloaded: 0, total: 0 }, last: null })
+    expect(cleared).toMatchObject({ state: 'idle', usage: { mirror: 0, downloaded: 0, total: 0 }, last: null })
     expect(cleared.tables.every((t) => t.folders === 0)).toBe(true)
     expect(existsSync(join(dataDir, 'mirror', id))).toBe(false)
     expect(await segmentsOf(dataDir, id)).toEqual([])
@@ -247,7 +247,7 @@ describe('the mirror, shown', () => {
     expect(JSON.parse(await readFile(join(dataDir, 'mirror-limits.json'), 'utf8'))[id]).toEqual({ bytes: limit, chosen: true })
     await call(w, 'refresh', { full: false })
     const atLimit = await settled(w)
-    expect(atLimit.state).toBe('limit')
+    expect(atLimit).toMatchObject({ state: 'cancelled', atLimit: true })
     expect(atLimit.message).toMatch(
       /^The local mirror stopped at its limit: it uses .* of the .* allowed for this connection, and datamart_\w+\.\w+ \(.+\) needs .* more\. Raise the limit or clear the mirror; the tables it does not hold read the bucket's files meanwhile\.$/
     )
@@ -262,7 +262,7 @@ describe('the mirror, shown', () => {
     expect(back.limit?.chosen).toBe(false)
     await call(w, 'mirrorResume', {})
     const done = await settled(w)
-    expect(done.state).toBe('ready')
+    expect(done.state).toBe('done')
     expect(done.tables.every((t) => t.folders === t.foldersTotal)).toBe(true)
   }, 600_000)
 

@@ -70,7 +70,7 @@ async function ask(w: Workspace, sql: string): Promise<string> {
   const end = await until(
     'export',
     async () => w.exportStatus({ id: job.id }),
-    (j) => !j.running
+    (j) => j.state !== 'running'
   )
   if (end.error) throw new Error(end.error)
   return (await readFile(path, 'utf8')).trim().split('\n')[1] as string
@@ -177,7 +177,7 @@ describe('bulk restore against S3 (s3rver)', () => {
       const done = await until(
         'done',
         () => (w2 as Workspace).restoreStatus(),
-        (s) => s.job?.finishedAt !== null
+        (s) => s.job?.state === 'done'
       )
       expect(done.job?.counts).toMatchObject({ done: 1, failed: 0, in_progress: 0, requested: 0, waiting: 0 })
       // Nothing is left to restore, and the table equals the table over all files.

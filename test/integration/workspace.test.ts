@@ -142,7 +142,7 @@ describe('Workspace', () => {
       asOf: null
     })
     let job = done
-    while (job.running) job = await new Promise((r) => setTimeout(() => r(w.exportStatus({ id: done.id })), 50))
+    while (job.state === 'running') job = await new Promise((r) => setTimeout(() => r(w.exportStatus({ id: done.id })), 50))
     expect(job.error).toBeNull()
     const text = await readFile(join(out, 'ok.csv'), 'utf8')
     // DuckDB's own COPY writes the file (header, then one line per row).
@@ -160,12 +160,15 @@ describe('Workspace', () => {
     // Cancel while DuckDB is writing it: the job shows the bytes written so far (DuckDB's own progress does not move here).
     for (let i = 0; i < 200 && w.exportStatus({ id: big.id }).bytes === 0; i++) await new Promise((r) => setTimeout(r, 50))
     const writing = w.exportStatus({ id: big.id })
-    expect(writing.running).toBe(true)
+    expect(writing.state).toBe('running')
     expect(writing.bytes).toBeGreaterThan(0)
     const t0 = Date.now()
     w.exportCancel({ id: big.id })
-    while (w.exportStatus({ id: big.id }).running) await new Promise((r) => setTimeout(r, 50))
-    expect(w.exportStatus({ id: big.id }).error).toMatch(/cancelled: no file was written/)
+    while (w.exportStatus({ id: big.id }).state === 'running') await new Promise((r) => setTimeout(r, 50))
+    expect(w.exportStatus({ id: big.id })).toMatchObject({
+      state: 'cancelled',
+      error: expect.stringMatching(/cancelled: no file was written/) as unknown as string
+    })
     expect(Date.now() - t0).toBeLessThan(2000)
     expect(existsSync(join(out, 'big.csv'))).toBe(false)
     expect((await readdir(out)).filter((f) => f.includes('partial'))).toEqual([])
@@ -186,8 +189,8 @@ describe('Workspace', () => {
     expect((await desk.chooseSavePath({ defaultName: 'x.csv', format: 'csv' })).path).toBe(chosen)
     const j = await desk.exportStart({ sql: 'SELECT 1 AS one', format: 'csv', path: chosen, overwrite: false, asOf: null })
     let s = j
-    while (s.running) s = await new Promise((r) => setTimeout(() => r(desk.exportStatus({ id: j.id })), 50))
-    expect(s.done).toBe(true)
+    while (s.state === 'running') s = await new Promise((r) => setTimeout(() => r(desk.exportStatus({ id: j.id })), 50))
+    expect(s.state).toBe('done')
     expect(await readFile(chosen, 'utf8')).toBe('one\n1\n')
     await desk.dispose()
   }, 120_000)

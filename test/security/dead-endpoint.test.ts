@@ -29,7 +29,7 @@ function finished(w: Workspace, id: string): Promise<ExportJob> {
   return new Promise((resolve) => {
     const off = w.events.on((e: PushedEvent) => {
       const job = e.payload as ExportJob
-      if (e.name === 'exportProgress' && job.id === id && !job.running) {
+      if (e.name === 'exportProgress' && job.id === id && job.state !== 'running') {
         off()
         resolve(job)
       }
@@ -65,8 +65,8 @@ describe('an S3 endpoint that never answers', () => {
       const path = join(exportDir, 'messages.csv')
       await mkdir(exportDir, { recursive: true })
       const job = await w.exportStart({ sql: 'SELECT * FROM claudia_messages', format: 'csv', path, overwrite: false, asOf: null })
-      const end = job.running ? await finished(w, job.id) : job
-      expect(end.done).toBe(false)
+      const end = job.state === 'running' ? await finished(w, job.id) : job
+      expect(end.state).toBe('failed')
       expect(end.error).not.toMatch(/does not exist/)
       expect(end.error).toMatch(/Listing s3:\/\/export-bucket\/exports\/acme\/ at http:\/\/127\.0\.0\.1:\d+ timed out\. The server sent nothing for 1 s/)
       expect(end.error).toContain(hung.endpoint)

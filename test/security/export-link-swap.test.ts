@@ -125,15 +125,15 @@ describe('the web host path (Workspace.exportStart)', () => {
       const done = new Promise<ExportJob>((resolve) => {
         const off = w.events.on((e: PushedEvent) => {
           const job = e.payload as ExportJob
-          if (e.name === 'exportProgress' && !job.running) {
+          if (e.name === 'exportProgress' && job.state !== 'running') {
             off()
             resolve(job)
           }
         })
       })
       const job = await w.exportStart({ sql: SQL, format: 'csv', path: join(exportDir, 'sub', 'answer.csv'), overwrite: false, asOf: null })
-      const end = job.running ? await done : job
-      expect(end.done).toBe(false)
+      const end = job.state === 'running' ? await done : job
+      expect(end.state).toBe('failed')
       expect(end.error).toMatch(/Export refused: .*after the export path was checked/)
       expect(await filesUnder(outside)).toEqual(['in'])
       expect(await filesUnder(join(exportDir, 'sub-old'))).toEqual([])

@@ -43,7 +43,7 @@ describe('the mirror slice', () => {
     const off = store.getState().followEvents()
     try {
       await store.getState().openConnection('demo')
-      await until(() => store.getState().mirror?.state === 'ready' && store.getState().mirrorGeneration > 0)
+      await until(() => store.getState().mirror?.state === 'done' && store.getState().mirrorGeneration > 0)
       const ready = store.getState().mirror as MirrorStatusView
       expect(mirrorStateWords(ready)).toBe('up to date')
       expect(tableMirrorNote(ready, 'datamart_claudia.claudia_messages')).toBeNull()
@@ -52,7 +52,7 @@ describe('the mirror slice', () => {
 
       const generation = store.getState().mirrorGeneration
       await store.getState().clearMirror()
-      expect(store.getState().mirror).toMatchObject({ state: 'none', usage: { total: 0 } })
+      expect(store.getState().mirror).toMatchObject({ state: 'idle', usage: { total: 0 } })
       expect(store.getState().mirrorGeneration).toBe(generation + 1)
       expect(tableMirrorNote(store.getState().mirror, 'datamart_claudia.claudia_messages')).toBe("not mirrored yet — 0% (reading the bucket's files meanwhile)")
 
@@ -60,7 +60,7 @@ describe('the mirror slice', () => {
       await store.getState().setMirrorLimit(1000)
       expect(store.getState().mirror?.limit).toEqual({ bytes: 1000, chosen: true })
       await store.getState().resumeMirror()
-      await until(() => store.getState().mirror?.state === 'limit')
+      await until(() => store.getState().mirror?.atLimit === true)
       const limited = store.getState().mirror as MirrorStatusView
       expect(mirrorStateWords(limited)).toBe('stopped at its disk limit')
       expect(limited.message).toMatch(/^The local mirror stopped at its limit: it uses .* of the 1\.0 KB allowed for this connection/)
@@ -69,7 +69,7 @@ describe('the mirror slice', () => {
 
       await store.getState().setMirrorLimit(null)
       await store.getState().resumeMirror()
-      await until(() => store.getState().mirror?.state === 'ready')
+      await until(() => store.getState().mirror?.state === 'done')
       expect(store.getState().mirror?.tables.every((t) => t.folders === t.foldersTotal)).toBe(true)
       expect(store.getState().mirror?.limit?.chosen).toBe(false)
       expect(store.getState().mirrorError).toBeNull()
@@ -80,7 +80,8 @@ describe('the mirror slice', () => {
 
   it('says what a build does, in words', () => {
     const base: MirrorStatusView = {
-      state: 'building',
+      state: 'running',
+      atLimit: false,
       message: null,
       progress: null,
       tables: [],
@@ -110,7 +111,11 @@ describe('the mirror slice', () => {
     expect(mirrorUsageWords(base)).toBe(
       "Uses 48.0 MB on disk (compacted 8.0 MB, the bucket's files downloaded for it 40.0 MB) of 25.0 GB allowed (the default: a quarter of the free space when it was first built)"
     )
-    expect(mirrorStateWords({ ...base, state: 'ready', tables: [{ table: 't', folders: 1, foldersTotal: 2, segments: 1, bytes: 1 }] })).toBe('partly built')
+    expect(mirrorStateWords({ ...base, state: 'done', tables: [{ table: 't', folders: 1, foldersTotal: 2, segments: 1, bytes: 1 }] })).toBe('partly built')
+    expect([mirrorStateWords({ ...base, state: 'cancelled', atLimit: true }), mirrorStateWords({ ...base, state: 'cancelled' })]).toEqual([
+      'stopped at its disk limit',
+      'cancelled'
+    ])
     expect(mirrorProgressWords({ ...base, progress: { ...progress, secondsLeft: 3 * 3600 + 300 } })).toMatch(/· about 3 h 5 min left$/)
   })
 })

@@ -15,6 +15,7 @@ import { Mirror, type MirrorProgress, type MirrorRefresh, type TableCoverage } f
 import type { MirrorLimit } from './mirror-limits'
 import { MIRROR_KEY_PREFIX, mirrorKey } from '../../shared/mirror-sql'
 import { errorMessage } from '../../shared/error-message'
+import type { JobState } from '../../shared/job-state'
 
 type Snapshot = () => Promise<{ inventory: Inventory; now: number }>
 
@@ -77,21 +78,23 @@ export class ConnectionMirror {
       bytes: usage.byTable[c.table]?.bytes ?? 0,
       segments: usage.byTable[c.table]?.segments ?? 0
     }))
-    const state = this.build
-      ? 'building'
+    const state: JobState = this.build
+      ? 'running'
       : this.stopped
-        ? this.stopped.state
+        ? 'cancelled'
         : this.error
-          ? 'error'
+          ? 'failed'
           : this.last || tables.some((t) => t.folders > 0)
-            ? 'ready'
-            : 'none'
+            ? 'done'
+            : 'idle'
+    const atLimit = state === 'cancelled' && this.stopped?.state === 'limit'
     const held = tables.reduce((n, t) => n + t.folders, 0)
     const total = tables.reduce((n, t) => n + t.foldersTotal, 0)
     const cancelled = `Cancelled: the mirror keeps what it built (${held.toLocaleString('en')} of ${total.toLocaleString('en')} folders). Resume, or the next refresh, goes on from there; the tables it does not hold read the bucket's files meanwhile.`
-    const message = state === 'building' ? null : state === 'cancelled' ? cancelled : (this.stopped?.message ?? this.error)
+    const message = state === 'running' ? null : state === 'cancelled' && !atLimit ? cancelled : (this.stopped?.message ?? this.error)
     return {
       state,
+      atLimit,
       message,
       progress: this.build ? this.progressView() : null,
       tables,

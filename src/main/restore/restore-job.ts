@@ -77,10 +77,11 @@ export class RestoreJob {
       table: s.table,
       tier: s.tier,
       days: s.days,
+      state: s.finishedAt === null ? 'running' : 'done',
       startedAt: s.startedAt,
+      endedAt: s.finishedAt,
       checkedAt: s.checkedAt,
       nextCheck: s.finishedAt === null && this.nextCheck !== null ? new Date(this.nextCheck).toISOString() : null,
-      finishedAt: s.finishedAt,
       total: s.keys.length,
       bytes: s.keys.reduce((n, k) => n + k.size, 0),
       counts,
@@ -105,7 +106,7 @@ export class RestoreJob {
       const v = this.view() as RestoreJobView
       throw refusal(
         'busy',
-        `A restore is already running on this connection (${v.counts.done} of ${v.total} restored, started ${v.startedAt.slice(0, 16).replace('T', ' ')} UTC): wait for it to finish, then start another.`
+        `A restore is already running on this connection (${v.counts.done} of ${v.total} restored, started ${(v.startedAt ?? '').slice(0, 16).replace('T', ' ')} UTC): wait for it to finish, then start another.`
       )
     }
     if (args.keys.length === 0) throw refusal('nothing_to_do', 'Nothing to restore: no file the table reads is archived.')

@@ -53,7 +53,7 @@ export class ExportJobs {
 
   /** True while an export runs (it reads main's engine and the mirror). */
   get running(): boolean {
-    return [...this.exports.values()].some((e) => e.job.running)
+    return [...this.exports.values()].some((e) => e.job.state === 'running')
   }
 
   defaults(): { directory: string; dialog: boolean } {
@@ -81,13 +81,24 @@ export class ExportJobs {
     const id = randomUUID()
     const abort = new AbortController()
     const entry = {
-      job: { id, path: args.path, format: args.format, running: true, done: false, rows: 0, percent: null, bytes: 0, error: null } as ExportJob,
+      job: {
+        id,
+        path: args.path,
+        format: args.format,
+        state: 'running',
+        startedAt: new Date().toISOString(),
+        endedAt: null,
+        rows: 0,
+        percent: null,
+        bytes: 0,
+        error: null
+      } as ExportJob,
       abort
     }
     this.exports.set(id, entry)
     const update = (patch: Partial<ExportJob>): void => {
       entry.job = { ...entry.job, ...patch }
-      if (entry.job.running) this.opts.events.emitThrottled('exportProgress', entry.job, id)
+      if (entry.job.state === 'running') this.opts.events.emitThrottled('exportProgress', entry.job, id)
       else this.opts.events.emit('exportProgress', entry.job)
     }
     void (async () => {
@@ -106,10 +117,11 @@ export class ExportJobs {
           const why = missingViewReason(errorMessage(e), views.problems)
           throw why ? new Error(why) : e
         })
-        update({ running: false, done: true, rows: r.rows, percent: 100, bytes: (await stat(args.path)).size })
+        update({ state: 'done', endedAt: new Date().toISOString(), rows: r.rows, percent: 100, bytes: (await stat(args.path)).size })
       } catch (e) {
         update({
-          running: false,
+          state: abort.signal.aborted ? 'cancelled' : 'failed',
+          endedAt: new Date().toISOString(),
           error: abort.signal.aborted ? 'Export cancelled: no file was written.' : `Export failed: ${userMessage(e)} No file was written.`
         })
       }
@@ -132,7 +144,7 @@ export class ExportJobs {
 
   showInFolder(args: { path: string }): { shown: boolean } {
     // Only a file this app wrote: an export that finished (a renderer cannot have any path revealed or opened).
-    if (![...this.exports.values()].some((e) => e.job.done && e.job.path === args.path))
+    if (![...this.exports.values()].some((e) => e.job.state === 'done' && e.job.path === args.path))
       throw refusal('path_not_allowed', `Show in folder works only for a file an export of this session wrote; ${args.path} is not one.`)
     if (!this.opts.platform) return { shown: false }
     this.opts.platform.showInFolder(args.path)

@@ -35,8 +35,10 @@ export function ExportDialog(): React.JSX.Element | null {
   }
   const misnamed = path ? nameFormatMismatch(path, format) : null
   const start = (): void => void startExport({ format, path, overwrite })
+  const running = job?.state === 'running'
+  const done = job?.state === 'done'
   // A running export is not closed by a key: Cancel stops it.
-  useEscapeToClose(onClose, request !== null && !job?.running)
+  useEscapeToClose(onClose, request !== null && !running)
   if (!request) return null
   const { sql, asOf } = request
 
@@ -45,7 +47,7 @@ export function ExportDialog(): React.JSX.Element | null {
       <div className={css.box}>
         <div className={dialogCss.header}>
           <h2 className={dialogCss.title}>Export</h2>
-          <button onClick={onClose} disabled={job?.running}>
+          <button onClick={onClose} disabled={running}>
             Close
           </button>
         </div>
@@ -84,19 +86,19 @@ export function ExportDialog(): React.JSX.Element | null {
           <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Replace the file if it exists
         </label>
         <div className={css.actions}>
-          <button onClick={start} disabled={!path || misnamed !== null || job?.running}>
+          <button onClick={start} disabled={!path || misnamed !== null || running}>
             Export
           </button>
-          {job?.running ? <button onClick={() => void cancelExport()}>Cancel</button> : null}
-          <span data-testid="export-status" data-done={job?.done ? 'true' : 'false'} role="status">
+          {running ? <button onClick={() => void cancelExport()}>Cancel</button> : null}
+          <span data-testid="export-status" data-done={done ? 'true' : 'false'} role="status">
             {/* DuckDB's own progress rarely moves for a COPY of a logical table: the bytes written always do. */}
-            {job?.running
+            {running
               ? `Exporting… ${formatBytes(job.bytes)} written${job.percent !== null ? `, ${Math.round(job.percent)}%` : ''}${job.rows > 0 ? `, ${countText(job.rows, 'row')} read` : ''}`
-              : job?.done
+              : done
                 ? `Saved ${countText(job.rows, 'row')} to ${job.path} (${formatBytes(job.bytes)})`
                 : (job?.error ?? '')}
           </span>
-          {job?.done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}
+          {done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}
         </div>
         {(misnamed ?? error) ? (
           <p role="alert" className={css.error}>

@@ -48,9 +48,9 @@ export function LocalMirrorPanel(): React.JSX.Element | null {
             </button>
           </>
         ) : null}
-        {status.state === 'cancelled' || status.state === 'limit' || status.state === 'error' || status.state === 'none' ? (
+        {status.state !== 'running' && status.state !== 'done' ? (
           <button type="button" onClick={() => void resumeMirror()}>
-            {status.state === 'none' ? 'Build now' : 'Resume'}
+            {status.state === 'idle' ? 'Build now' : 'Resume'}
           </button>
         ) : null}
         {!status.progress ? <span>{formatBytes(status.usage.total)} on disk</span> : null}

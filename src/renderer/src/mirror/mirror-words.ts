@@ -8,17 +8,15 @@ const n = numberText
 
 export function mirrorStateWords(s: MirrorStatusView): string {
   switch (s.state) {
-    case 'none':
+    case 'idle':
       return 'not built yet'
-    case 'building':
+    case 'running':
       return 'building'
-    case 'ready':
+    case 'done':
       return s.tables.every((t) => t.folders >= t.foldersTotal) ? 'up to date' : 'partly built'
     case 'cancelled':
-      return 'cancelled'
-    case 'limit':
-      return 'stopped at its disk limit'
-    case 'error':
+      return s.atLimit ? 'stopped at its disk limit' : 'cancelled'
+    case 'failed':
       return 'could not be brought up to date'
   }
 }

@@ -81,12 +81,12 @@ export const createExportSlice =
       },
       showExportInFolder: async () => {
         const job = get().exportJob
-        if (job?.done) await api.call('showInFolder', { path: job.path }).catch(failed)
+        if (job?.state === 'done') await api.call('showInFolder', { path: job.path }).catch(failed)
       },
       applyExportJob: (job) => {
         const current = get().exportJob
         // Only the dialog's own job, and never back from its end to "running" (events and answers may cross).
-        if (current?.id !== job.id || (!current.running && job.running)) return
+        if (current?.id !== job.id || (current.state !== 'running' && job.state === 'running')) return
         set({ exportJob: job })
       }
     }

@@ -40,8 +40,8 @@ export const createMirrorSlice =
       mirrorError: null,
       applyMirrorStatus: (status) => {
         const before = get().mirror
-        const ended = before !== null && before.state === 'building' && status.state !== 'building'
-        const cleared = before !== null && before.usage.mirror > 0 && status.state === 'none'
+        const ended = before !== null && before.state === 'running' && status.state !== 'running'
+        const cleared = before !== null && before.usage.mirror > 0 && status.state === 'idle'
         set((s) => ({ mirror: status, mirrorGeneration: ended || cleared ? s.mirrorGeneration + 1 : s.mirrorGeneration }))
       },
       loadMirror: () => act(() => api.call('mirrorStatus', {})),

@@ -99,7 +99,7 @@ export const createRestoreSlice =
         set({ restoreStatus: status })
         // A restore that just finished brought the listing up to date: the picked table's plan is asked again.
         const table = get().tableRestorePlan?.table
-        if (was && was.finishedAt === null && status.job?.finishedAt && table) void get().loadTableRestorePlan(table)
+        if (was && was.state === 'running' && status.job?.state === 'done' && table) void get().loadTableRestorePlan(table)
       }
     }
   }

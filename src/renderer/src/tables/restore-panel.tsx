@@ -10,17 +10,17 @@ import { wallClock } from '../common/time'
 import { appStore, useApp } from '../store/use-app-store'
 import css from './restore-panel.module.css'
 
-const utc = (iso: string): string => `${wallClock(Date.parse(iso), 'utc')} UTC`
+const utc = (iso: string | null): string => (iso ? `${wallClock(Date.parse(iso), 'utc')} UTC` : 'not yet')
 
 function JobLine({ job }: { job: RestoreJobView }): React.JSX.Element {
   const what = job.table ?? 'every table'
   const { done, failed } = job.counts
   const head = `Restore of ${countText(job.total, 'archived file')} (${formatBytes(job.bytes)}) of ${what}, ${job.tier}, kept ${countText(job.days, 'day')}, started ${utc(job.startedAt)}`
-  if (job.finishedAt) {
+  if (job.state === 'done') {
     return (
       <div className={css.done} data-testid="restore-progress" data-finished="true" data-done={done} data-total={job.total}>
-        {head}: finished {utc(job.finishedAt)}, {done} of {job.total} restored{failed ? `, ${failed} failed` : ''}. The restored files are in the table now, and
-        in the local mirror, so they never need restoring again.
+        {head}: finished {utc(job.endedAt)}, {done} of {job.total} restored{failed ? `, ${failed} failed` : ''}. The restored files are in the table now, and in
+        the local mirror, so they never need restoring again.
         {job.failed.length ? <FailedList job={job} /> : null}
       </div>
     )
@@ -74,7 +74,7 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
 
   const mine = plan?.table === table ? plan : null
   // A running restore shows on every table; a finished one on the tables it restored.
-  const job = status?.job && (!status.job.finishedAt || status.job.table === null || status.job.table === table) ? status.job : null
+  const job = status?.job && (status.job.state === 'running' || status.job.table === null || status.job.table === table) ? status.job : null
   const provider = mine?.provider ?? status?.provider
   const gcsCold = provider === 'gcs' && (mine?.readDirectly.count ?? 0) > 0
   if (!mine?.count && !job && !gcsCold && !error) return null
@@ -93,7 +93,7 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
               {mine.classes.map((c) => c.name).join(' and ')} and cannot be read until restored; a key whose newest version is in{' '}
               {mine.count === 1 ? 'it' : 'them'} shows an older version or none.
             </span>
-            {provider === 's3' && !d && !(job && !job.finishedAt) ? <button onClick={() => void openRestoreDialog(table)}>Restore…</button> : null}
+            {provider === 's3' && !d && !(job && job.state === 'running') ? <button onClick={() => void openRestoreDialog(table)}>Restore…</button> : null}
           </div>
           {mine.note ? <div className={css.note}>{mine.note}</div> : null}
         </div>
