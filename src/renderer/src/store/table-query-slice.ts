@@ -135,8 +135,8 @@ export const createTableQuerySlice =
       },
       loadTableColumns: async () => {
         const n = ++loaded
-        runs++
-        set({ tableColumns: [], columnStats: {}, statsOver: null, tenantChoices: [], tableResult: null, tableError: null, tableRunning: false })
+        // A run under way goes on: its rows still show when they come (the views may open again meanwhile).
+        set({ tableColumns: [], columnStats: {}, statsOver: null, tenantChoices: [], tableResult: null, tableError: null })
         const { tableViews: views, selectedTable } = get()
         if (!views?.created.includes(qualifiedOf(get()))) return
         const name = `${quoteIdent(selectedTable.schema)}.${quoteIdent(selectedTable.table)}`
