@@ -153,11 +153,8 @@ window.runPaneViews = async (cfg) => {
 window.runSessionCancel = async (cfg) => {
   const events: string[] = []
   const source = { base: cfg.base, objects: cfg.objects, mirror: [], now: cfg.now, version: 'one listing', unknownTables: [] }
-  const session = new QuerySession({
-    source: async () => source,
-    start: startBrowserEngine,
-    onEvent: (e) => void (e.kind !== 'progress' && events.push(e.kind))
-  })
+  const session = new QuerySession({ source: async () => source, start: startBrowserEngine })
+  session.subscribe((e) => void (e.kind !== 'progress' && events.push(e.kind)))
   const ended = (p: Promise<unknown>): Promise<string> =>
     p.then(
       () => 'finished',
@@ -191,18 +188,18 @@ window.runSessionTimings = async (cfg) => {
   const tableMs: Record<string, number> = {}
   let last: { table: string; at: number } | null = null
   const session = new QuerySession({
-    onEvent: (e) => {
-      if (e.kind !== 'progress') return
-      const at = performance.now()
-      if (last) tableMs[last.table] = at - last.at
-      last = e.progress && e.progress.table ? { table: e.progress.table, at } : null
-    },
     source: async () => source,
     start: async (urlOf) => {
       const e = await startBrowserEngine(urlOf, cfg.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: cfg.wholeFileBudgetBytes } : {})
       started = performance.now()
       return e
     }
+  })
+  session.subscribe((e) => {
+    if (e.kind !== 'progress') return
+    const at = performance.now()
+    if (last) tableMs[last.table] = at - last.at
+    last = e.progress && e.progress.table ? { table: e.progress.table, at } : null
   })
   try {
     const views = await session.ensureViews(null)

@@ -2,7 +2,8 @@
 // engine (DuckDB-WASM 1.28 in a browser worker) and result set, driven by Playwright; no bucket, no API.
 import '../../../src/renderer/src/common/tokens.css'
 import { createRoot } from 'react-dom/client'
-import { type BrowserEngine, startBrowserEngine } from '../../../src/renderer/src/engine/browser-engine'
+import { startBrowserEngine } from '../../../src/renderer/src/engine/browser-engine'
+import type { BrowserEngine } from '../../../src/renderer/src/engine/wasm-engine'
 import { runQueryOn } from '../../../src/renderer/src/engine/result-set'
 import { ResultGrid } from '../../../src/renderer/src/common/result-grid'
 

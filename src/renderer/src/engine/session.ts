@@ -6,14 +6,15 @@
 // Cancel interrupts the running statement; when DuckDB-WASM's interrupt does not land within a second (an
 // operation that runs in one call of its worker), the worker is terminated and a new engine opens the same
 // views ("as of" included) from the same source, while later work waits for it instead of failing.
-// One instance, held by the query slice (store/query-slice.ts), which hears its events.
+// One instance per window, given to the store (store/query-port.ts), which hears its events.
 import type { EngineSource } from '../../../shared/api-contract'
 import { type ViewsResult, createBucketViews } from '../../../shared/bucket-views'
 import { buildInventory } from '../../../shared/inventory'
-import type { BrowserEngine } from './browser-engine'
+import type { BrowserEngine } from './wasm-engine'
 import { type ResultSet, runQueryOn } from './result-set'
 import { guardForWasm } from './wasm-readable-files'
 import { errorMessage } from '../../../shared/error-message'
+import type { QueryPort } from '../store/query-port'
 
 export interface ViewsState extends ViewsResult {
   readonly source: EngineSource
@@ -42,7 +43,6 @@ export interface SessionDeps {
   readonly source: (asOf: string | null) => Promise<EngineSource>
   /** Starts an engine in a new worker; `urlOf` gives the byte-server URL of a bucket key. */
   readonly start: (urlOf: (key: string) => string) => Promise<BrowserEngine>
-  readonly onEvent?: (e: SessionEvent) => void
   /** How long Cancel waits for the interrupt before it terminates the worker (ms). */
   readonly cancelGraceMs?: number
 }
@@ -82,7 +82,8 @@ interface OpenViews {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-export class QuerySession {
+export class QuerySession implements QueryPort {
+  private readonly listeners = new Set<(e: SessionEvent) => void>()
   private engine: { readonly base: string; readonly engine: Promise<BrowserEngine> } | null = null
   private views: OpenViews | null = null
   private readonly jobs: Job[] = []
@@ -99,8 +100,14 @@ export class QuerySession {
     return this.engines
   }
 
+  /** Listens to what the session says (views opening, restarts); returns the unsubscribe. */
+  subscribe(listener: (e: SessionEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
   private emit(e: SessionEvent): void {
-    this.deps.onEvent?.(e)
+    for (const l of this.listeners) l(e)
   }
 
   /** Runs engine work one piece at a time (pages, counts and queries share one connection). */

@@ -7,19 +7,14 @@ import { Compartment, Prec } from '@codemirror/state'
 import { EditorView, keymap } from '@codemirror/view'
 import { basicSetup } from 'codemirror'
 import { useEffect, useRef, useState } from 'react'
-import { withViewProblem } from '../engine/missing-view'
-import { QueryError, type ResultSet } from '../engine/result-set'
-import { CancelledError } from '../engine/session'
 import { countText } from '../../../shared/counts'
 import { durationText } from '../../../shared/durations'
 import { timeText } from '../common/time'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
-import { SQL_PANE } from '../store/query-slice'
 import { appStore, useApp } from '../store/use-app-store'
 import { AsOfPicker } from './as-of-picker'
 import css from './sql-pane.module.css'
-import { errorMessage } from '../../../shared/error-message'
 
 const THEME = EditorView.theme({
   '&': { fontSize: 'var(--font-md)', border: '1px solid var(--color-border)', borderRadius: 'var(--radius-md)' },
@@ -31,21 +26,18 @@ export function SqlPane(): React.JSX.Element {
   const handedOver = useApp((s) => s.handedOver)
   const history = useApp((s) => s.history)
   const engineNote = useApp((s) => s.engineNote)
-  const engineGeneration = useApp((s) => s.engineGeneration)
-  const { setAsOf: onAsOf, loadHistory, addHistory, openExport, session, cancelQuery, clearEngineNote } = appStore.getState()
+  const result = useApp((s) => s.sqlResult)
+  const running = useApp((s) => s.sqlRunning)
+  const ended = useApp((s) => s.sqlEnded)
+  const error = useApp((s) => s.sqlError)
+  const schema = useApp((s) => s.sqlSchema)
+  const viewProblems = useApp((s) => s.sqlViewProblems)
+  const { setAsOf: onAsOf, loadHistory, openExport, loadSqlSchema, runSql, cancelSql, sortSql } = appStore.getState()
   const host = useRef<HTMLDivElement | null>(null)
   const view = useRef<EditorView | null>(null)
   const runRef = useRef<() => void>(() => {})
   const language = useRef(new Compartment())
-  const [result, setResult] = useState<ResultSet | null>(null)
-  const [running, setRunning] = useState<{ since: number; cancelAt?: number } | null>(null)
-  /** How the last run ended when it gave no result: cancelled or failed, after how long. */
-  const [ended, setEnded] = useState<string | null>(null)
-  const cancelAsked = useRef(false)
   const [elapsed, setElapsed] = useState(0)
-  const [error, setError] = useState<{ message: string; where: string | null } | null>(null)
-  const [schema, setSchema] = useState<Record<string, string[]>>({})
-  const [viewProblems, setViewProblems] = useState<readonly { table: string; message: string }[]>([])
 
   // The editor, once.
   useEffect(() => {
@@ -74,48 +66,30 @@ export function SqlPane(): React.JSX.Element {
 
   // Completion of views and columns, from the engine, after the views are (re)built.
   useEffect(() => {
-    let stop = false
-    void (async () => {
-      try {
-        const vs = await session.ensureViews(asOf)
-        if (stop) return
-        setViewProblems(vs.problems)
-        const cols = await session.query(
-          `SELECT table_schema, table_name, column_name FROM information_schema.columns WHERE table_catalog = current_database() ORDER BY table_schema, table_name, ordinal_position`
-        )
-        const s: Record<string, string[]> = {}
-        for (const r of cols) {
-          const name = r['table_schema'] === 'main' ? String(r['table_name']) : `${String(r['table_schema'])}.${String(r['table_name'])}`
-          if (name.startsWith('__ee')) continue
-          ;(s[name] ??= []).push(String(r['column_name']))
-        }
-        if (stop) return
-        setSchema(s)
-      } catch (e) {
-        if (!stop) setError({ message: errorMessage(e), where: null })
-      }
-    })()
-    return () => {
-      stop = true
-    }
-  }, [asOf, session])
+    void loadSqlSchema()
+  }, [asOf, loadSqlSchema])
 
   // Completion knows the views and their columns once they are built.
   useEffect(() => {
     const v = view.current
     if (v && Object.keys(schema).length)
-      v.dispatch({ effects: language.current.reconfigure(sqlLang({ dialect: StandardSQL, schema, upperCaseKeywords: true })) })
+      v.dispatch({
+        effects: language.current.reconfigure(sqlLang({ dialect: StandardSQL, schema: schema as Record<string, string[]>, upperCaseKeywords: true }))
+      })
   }, [schema])
 
   useEffect(() => {
     void loadHistory()
   }, [loadHistory])
 
-  // A restarted engine holds none of the old results: the grid of one would fail on its next page.
-  const resultEngine = useRef(0)
+  // An error that says where: the cursor jumps there.
   useEffect(() => {
-    if (resultEngine.current !== session.generation) setResult(null)
-  }, [engineGeneration, session])
+    const v = view.current
+    if (!v || error?.at == null) return
+    const at = Math.min(v.state.doc.length, error.at)
+    v.dispatch({ selection: { anchor: at, head: Math.min(v.state.doc.length, at + 1) }, scrollIntoView: true })
+    v.focus()
+  }, [error])
 
   useEffect(() => {
     if (!running) return
@@ -123,75 +97,15 @@ export function SqlPane(): React.JSX.Element {
     return () => clearInterval(t)
   }, [running])
 
-  const run = async (): Promise<void> => {
+  const run = (): void => {
     const v = view.current
-    if (!v || running) return
+    if (!v || appStore.getState().sqlRunning) return
     const sel = v.state.selection.main
     const text = sel.empty ? v.state.doc.toString() : v.state.sliceDoc(sel.from, sel.to)
-    if (!text.trim()) return
-    setError(null)
-    setEnded(null)
-    clearEngineNote()
-    cancelAsked.current = false
-    const since = performance.now()
     setElapsed(0)
-    setRunning({ since })
-    try {
-      await session.ensureViews(asOf)
-      // Cancelled while the tables were opening (work the tables view shares): the statement never starts.
-      if (cancelAsked.current) throw new CancelledError('Cancelled before it started.')
-      const r = await session.runQuery(text, SQL_PANE)
-      const old = result
-      resultEngine.current = session.generation
-      setResult(r)
-      if (old) void old.drop()
-      // A statement without rows (SET, CREATE…) has no grid to state its duration: the status line does.
-      if (!r.columns.length) setEnded(`Done in ${durationText(r.ms)}.`)
-      void addHistory({ sql: text, rows: r.rowCount, ms: Math.round(performance.now() - since), error: null })
-    } catch (e) {
-      const pos = e instanceof QueryError ? e.position : null
-      let message = errorMessage(e)
-      // An error leaves no result behind: the old one would read as this query's.
-      setResult((old) => {
-        if (old) void old.drop()
-        return null
-      })
-      const took = durationText(performance.now() - since)
-      // Asked by the user: DuckDB-WASM's words for it ("Interrupted!", or an error of the cut-short stream) are no error.
-      const cancelled = cancelAsked.current || /interrupt/i.test(message)
-      setEnded(cancelled ? `Cancelled after ${took}.` : `Failed after ${took}.`)
-      let where: string | null = null
-      if (pos) {
-        const base = sel.empty ? 0 : sel.from
-        const at = Math.min(v.state.doc.length, base + pos.offset)
-        // Lines of the editor (a selection starts further down), and DuckDB's excerpt says the same line.
-        const line = v.state.doc.lineAt(at)
-        where = `line ${line.number}, column ${at - line.from + 1}`
-        message = message.replace(/^LINE \d+:/m, `LINE ${line.number}:`)
-        v.dispatch({ selection: { anchor: at, head: Math.min(v.state.doc.length, at + 1) }, scrollIntoView: true })
-        v.focus()
-      }
-      if (!cancelled) setError({ message: withViewProblem(message, viewProblems), where })
-      void addHistory({
-        sql: text,
-        rows: null,
-        ms: Math.round(performance.now() - since),
-        error: cancelled ? `Cancelled after ${took}.` : message.slice(0, 500)
-      })
-    } finally {
-      setRunning(null)
-      setElapsed(performance.now() - since)
-    }
+    void runSql({ text, doc: v.state.doc.toString(), base: sel.empty ? 0 : sel.from })
   }
-  runRef.current = () => void run()
-
-  // Cancel interrupts the query; where DuckDB-WASM 0.9.1 cannot (a large cross join runs in one call of its
-  // worker), the session restarts the engine after a second, and the engine note says so.
-  const cancelRun = (): void => {
-    cancelAsked.current = true
-    setRunning((r) => (r ? { ...r, cancelAt: performance.now() } : r))
-    void cancelQuery().catch(() => {})
-  }
+  runRef.current = run
 
   /** What Export writes: the editor's text (its selection when there is one), not the last query run. */
   const editorSql = (): string => {
@@ -201,33 +115,15 @@ export function SqlPane(): React.JSX.Element {
     return (sel.empty ? v.state.doc.toString() : v.state.sliceDoc(sel.from, sel.to)).trim()
   }
 
-  const sortBy = async (column: string, desc: boolean): Promise<void> => {
-    if (!result) return
-    cancelAsked.current = false
-    const since = performance.now()
-    setEnded(null)
-    setRunning({ since })
-    try {
-      const r = await result.sorted(column, desc)
-      resultEngine.current = session.generation
-      setResult(r)
-    } catch (e) {
-      if (cancelAsked.current) setEnded(`Sorting cancelled after ${durationText(performance.now() - since)}.`)
-      else setError({ message: errorMessage(e), where: null })
-    } finally {
-      setRunning(null)
-    }
-  }
-
   return (
     <section data-testid="sql-pane" className={css.pane}>
       <div>
         <div ref={host} data-testid="sql-editor" />
         <div className={css.controls}>
-          <button onClick={() => void run()} disabled={running !== null} title="Ctrl/⌘+Enter">
+          <button onClick={run} disabled={running !== null} title="Ctrl/⌘+Enter">
             Run
           </button>
-          <button onClick={cancelRun} disabled={running === null || running.cancelAt !== undefined}>
+          <button onClick={() => void cancelSql()} disabled={running === null || running.cancelAt !== undefined}>
             Cancel
           </button>
           <AsOfPicker asOf={asOf} onAsOf={onAsOf} />
@@ -267,7 +163,7 @@ export function SqlPane(): React.JSX.Element {
             </ul>
           </details>
         ) : null}
-        {result && result.columns.length ? <ResultGrid result={result} onSort={(c, d) => void sortBy(c, d)} /> : null}
+        {result && result.columns.length ? <ResultGrid result={result} onSort={(c, d) => void sortSql(c, d)} /> : null}
       </div>
       <aside className={css.history}>
         <h3 className={css.historyTitle}>History</h3>

@@ -2,9 +2,14 @@
 import { useStore } from 'zustand'
 import { call, subscribe } from '../common/api-transport'
 import { startBrowserEngine } from '../engine/browser-engine'
+import { QuerySession } from '../engine/session'
 import { type AppState, createAppStore } from './app-store'
 
-export const appStore = createAppStore({ api: { call, subscribe }, startEngine: startBrowserEngine })
+const api = { call, subscribe }
+export const appStore = createAppStore({
+  api,
+  session: new QuerySession({ source: (asOf) => api.call('engineSource', { asOf }), start: startBrowserEngine })
+})
 
 export function useApp<T>(selector: (s: AppState) => T): T {
   return useStore(appStore, selector)

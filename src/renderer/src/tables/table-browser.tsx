@@ -3,48 +3,26 @@
 // no SQL (a time range on its event-time column, a tenant picker, per-column filters), the generated SQL (to
 // open in the SQL pane or export), and its columns with types, nulls, distinct estimate, min/max and a small
 // histogram for numbers and times.
-import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { Overview } from '../../../shared/api-contract'
 import { CATALOG } from '../../../shared/catalog'
-import { tableFiltersSql } from '../../../shared/filter-sql'
-import { EXACT_DISTINCT_MAX_ROWS, columnSummarySql, histogramSql, rowSource } from '../../../shared/column-stats-sql'
-import { quoteIdent } from '../../../shared/sql-quote'
-import { ZONE_CHOICES, type ZoneChoice, zoneId, zoneWordsWithId } from '../../../shared/time-zones'
-import type { ResultSet } from '../engine/result-set'
-import type { Column, ViewsState } from '../engine/session'
+import { ZONE_CHOICES, type ZoneChoice, zoneWordsWithId } from '../../../shared/time-zones'
 import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
+import { filterQuery } from '../store/table-query-slice'
 import { appStore, useApp } from '../store/use-app-store'
 import { timeText, wallClock } from '../common/time'
 import { countText, numberText } from '../../../shared/counts'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
 import { TenantPicker } from './tenant-picker'
-import { checkFilters } from './filter-value-check'
 import { call } from '../common/api-transport'
 import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
 import { RestorePanel } from './restore-panel'
 import { LocalMirrorPanel } from '../mirror/local-mirror-panel'
 import css from './table-browser.module.css'
-import { errorMessage } from '../../../shared/error-message'
-
-// The window's one query session (held by the query slice).
-const { session } = appStore.getState()
-const ensureViews = (asOf: string | null): Promise<ViewsState> => session.ensureViews(asOf)
-const query = (sql: string): Promise<Record<string, unknown>[]> => session.query(sql)
-const runQuery = (sql: string): Promise<ResultSet> => session.runQuery(sql)
 
 const fetchDdl: FetchDdl = (a) => call('ddl', a)
-
-interface Stats {
-  readonly nulls: number
-  /** Counted exactly, or DuckDB's estimate (which can exceed the row count). */
-  readonly exact: boolean
-  readonly distinct: number
-  readonly min: string
-  readonly max: string
-  readonly histogram: number[] | null
-}
 
 export function TableBrowser({ overview }: { overview: Overview }): React.JSX.Element {
   const asOf = useApp((s) => s.asOf)
@@ -57,6 +35,17 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   const tenants = useApp((s) => s.tenants)
   const mirrorGeneration = useApp((s) => s.mirrorGeneration)
   const filterZone = useApp((s) => s.filterZone)
+  const views = useApp((s) => s.tableViews)
+  const viewsError = useApp((s) => s.tableViewsError)
+  const counts = useApp((s) => s.rowCounts)
+  const columns = useApp((s) => s.tableColumns)
+  const tenantChoices = useApp((s) => s.tenantChoices)
+  const applied = useApp((s) => s.tableApplied)
+  const result = useApp((s) => s.tableResult)
+  const running = useApp((s) => s.tableRunning)
+  const error = useApp((s) => s.tableError)
+  const stats = useApp((s) => s.columnStats)
+  const statsOver = useApp((s) => s.statsOver)
   const {
     selectTable,
     setTableTab: setTab,
@@ -67,18 +56,13 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
     setTenants,
     setFilterZone,
     openInSql: onOpenSql,
-    openExport
+    openExport,
+    openTables,
+    loadTableColumns,
+    applyTableQuery: apply,
+    sortTable,
+    computeColumnStats
   } = appStore.getState()
-  const [views, setViews] = useState<ViewsState | null>(null)
-  const [viewsError, setViewsError] = useState<string | null>(null)
-  const [counts, setCounts] = useState<Record<string, number | string>>({})
-  const [columns, setColumns] = useState<readonly Column[]>([])
-  const [tenantChoices, setTenantChoices] = useState<string[]>([])
-  const [applied, setApplied] = useState<string | null>(null)
-  const [result, setResult] = useState<ResultSet | null>(null)
-  const [running, setRunning] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [stats, setStats] = useState<Record<string, Stats | string>>({})
   const [ddlOpen, setDdlOpen] = useState(false)
 
   const entry = CATALOG.find((t) => t.schema === selected.schema && t.table === selected.table)
@@ -87,153 +71,19 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   const hasView = views?.created.includes(qualified) ?? false
 
   useEffect(() => {
-    setViews(null)
-    setViewsError(null)
-    ensureViews(asOf).then(
-      (v) => {
-        setViews(v)
-        // Until the user picks one: claudia_messages, or the first table that can be read now.
-        if (!appStore.getState().tablePickedByUser && !v.created.includes('datamart_claudia.claudia_messages')) {
-          const first = v.created.find((n) => !n.endsWith('__versions') && n.includes('.'))
-          if (first) selectTable({ schema: first.split('.')[0] as string, table: first.split('.')[1] as string }, false)
-        }
-      },
-      (e: Error) => setViewsError(e.message)
-    )
-  }, [asOf, overview, engineGeneration, mirrorGeneration, selectTable])
-
-  // Row counts of every table with a view, one query each, in the background.
-  useEffect(() => {
-    if (!views) return
-    let stop = false
-    void (async () => {
-      for (const name of views.created) {
-        if (name.endsWith('__versions') || stop) continue
-        const [s, t] = name.split('.') as [string, string]
-        try {
-          const [r] = await query(`SELECT count(*) AS n FROM ${quoteIdent(s)}.${quoteIdent(t)}`)
-          if (!stop) setCounts((c) => ({ ...c, [name]: Number(r?.['n'] ?? 0) }))
-        } catch (e) {
-          if (!stop) setCounts((c) => ({ ...c, [name]: errorMessage(e) }))
-        }
-      }
-    })()
-    return () => {
-      stop = true
-    }
-  }, [views])
+    void openTables()
+  }, [asOf, overview, engineGeneration, mirrorGeneration, openTables])
 
   // The picked table: its columns and tenants (its filters were reset by selectTable).
   useEffect(() => {
-    setColumns([])
-    setStats({})
-    setTenantChoices([])
-    setResult(null)
-    setError(null)
-    if (!views || !hasView) return
-    const name = `${quoteIdent(selected.schema)}.${quoteIdent(selected.table)}`
-    void (async () => {
-      try {
-        const d = await query(`DESCRIBE ${name}`)
-        const cols = d.map((r) => ({ name: String(r['column_name']), type: String(r['column_type']) }))
-        setColumns(cols)
-        if (cols.some((c) => c.name === 'tenant_id')) {
-          const ts = await query(`SELECT DISTINCT tenant_id FROM ${name} WHERE tenant_id IS NOT NULL ORDER BY 1 LIMIT 500`)
-          setTenantChoices(ts.map((r) => String(r['tenant_id'])))
-        }
-      } catch (e) {
-        setError(errorMessage(e))
-      }
-    })()
-  }, [views, hasView, selected])
+    void loadTableColumns()
+  }, [views, hasView, selected, loadTableColumns])
 
-  // Only complete filters whose values read as their column's type reach the SQL; the others are marked.
-  // Times are typed on the chosen zone's wall clock; the SQL holds their UTC instants.
   const zoneWords = zoneWordsWithId(filterZone)
-  const checked = useMemo(() => checkFilters(filters, new Map(columns.map((c) => [c.name, c.type])), zoneWords), [filters, columns, zoneWords])
-  const sql = useMemo(
-    () =>
-      columns.length
-        ? tableFiltersSql(
-            {
-              schema: selected.schema,
-              table: selected.table,
-              filters: checked.usable,
-              tenants,
-              zone: { id: zoneId(filterZone), label: zoneWords },
-              ...(entry?.eventTimeColumn
-                ? { time: { column: entry.eventTimeColumn, ...(time.from ? { from: time.from } : {}), ...(time.to ? { to: time.to } : {}) } }
-                : {})
-            },
-            columns
-          )
-        : null,
-    [columns, selected, checked, tenants, time, entry, filterZone, zoneWords]
+  const { sql, checked } = useMemo(
+    () => filterQuery({ selectedTable: selected, filters, tenants, timeRange: time, filterZone, tableColumns: columns }),
+    [selected, filters, tenants, time, filterZone, columns]
   )
-
-  const apply = useCallback(async (text: string) => {
-    setRunning(true)
-    setError(null)
-    try {
-      const r = await runQuery(text)
-      setApplied(text)
-      setResult((old) => {
-        if (old) void old.drop()
-        return r
-      })
-    } catch (e) {
-      setError(errorMessage(e))
-    } finally {
-      setRunning(false)
-    }
-  }, [])
-
-  // The unfiltered preview as soon as the columns are known.
-  // Only when the table (its columns) changes; filters apply on demand.
-  const previewUnfiltered = useEffectEvent(() => {
-    if (sql && columns.length && filters.length === 0 && tenants.length === 0 && !time.from && !time.to) void apply(sql)
-  })
-  useEffect(() => previewUnfiltered(), [columns])
-
-  // Over the rows of the filters applied (the grid's), or the whole table when none are: said above the table.
-  const [statsOver, setStatsOver] = useState<string | null>(null)
-  useEffect(() => setStatsOver(null), [selected, applied])
-  const computeStats = async (): Promise<void> => {
-    const base = applied ?? sql
-    if (!base) return
-    const rows = result && applied ? result.rowCount : typeof counts[qualified] === 'number' ? (counts[qualified] as number) : null
-    const exact = rows !== null && rows <= EXACT_DISTINCT_MAX_ROWS
-    const filtered = applied !== null && /\bWHERE\b/.test(applied)
-    setStatsOver(
-      `${filtered ? 'Over the rows of the filters applied' : 'Over the whole table'}${rows !== null ? ` (${countText(rows, 'row')})` : ''}; distinct values ${exact ? 'counted exactly' : 'estimated (HyperLogLog, can exceed the row count)'}.`
-    )
-    const source = rowSource(base)
-    for (const c of columns) {
-      try {
-        const [r] = await query(columnSummarySql(source, c.name, exact))
-        let histogram: number[] | null = null
-        const hq = r?.['lo'] !== null ? histogramSql(source, c.name, c.type) : null
-        if (hq) {
-          const h = await query(hq)
-          histogram = Array.from({ length: 20 }, () => 0)
-          for (const row of h) histogram[Number(row['bin'] ?? 0)] = Number(row['n'])
-        }
-        setStats((s) => ({
-          ...s,
-          [c.name]: {
-            nulls: Number(r?.['nulls'] ?? 0),
-            exact,
-            distinct: Number(r?.['d'] ?? 0),
-            min: String(r?.['lo'] ?? ''),
-            max: String(r?.['hi'] ?? ''),
-            histogram
-          }
-        }))
-      } catch (e) {
-        setStats((s) => ({ ...s, [c.name]: errorMessage(e) }))
-      }
-    }
-  }
 
   const schemas = [...new Set(overview.tables.map((t) => t.schema))]
   const status = overview.tables.find((t) => t.schema === selected.schema && t.table === selected.table)
@@ -389,21 +239,11 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     {error}
                   </p>
                 ) : null}
-                {result ? (
-                  <ResultGrid
-                    result={result}
-                    onSort={(c, d) =>
-                      void result.sorted(c, d).then(
-                        (r) => setResult(r),
-                        (e: Error) => setError(e.message)
-                      )
-                    }
-                  />
-                ) : null}
+                {result ? <ResultGrid result={result} onSort={(c, d) => void sortTable(c, d)} /> : null}
               </div>
             ) : (
               <div>
-                <button onClick={() => void computeStats()}>Compute column statistics</button>
+                <button onClick={() => void computeColumnStats()}>Compute column statistics</button>
                 {statsOver ? (
                   <span data-testid="stats-over" className={css.statsOver}>
                     {statsOver}
