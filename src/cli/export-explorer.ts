@@ -239,12 +239,14 @@ async function main(argv: string[]): Promise<number> {
     }
   })
   if (!verdict.ok) {
+    // A provider's failure in its own words (they name the endpoint and the request); else the verdict's.
+    const message = verdict.error ? verdict.error.userMessage : verdict.message
     const fix = verdict.useInstead.length > 0 ? ` Use instead: ${verdict.useInstead.join(', ')}.` : ''
     if (values.json)
       process.stdout.write(
-        `${JSON.stringify({ ok: false, could_not_check: { location: provider.location, message: verdict.message, use_instead: verdict.useInstead, detail: verdict.detail } })}\n`
+        `${JSON.stringify({ ok: false, could_not_check: { location: provider.location, message, use_instead: verdict.useInstead, detail: verdict.detail } })}\n`
       )
-    process.stderr.write(`export-explorer: could not check ${provider.location}: ${verdict.message}${fix}\n`)
+    process.stderr.write(`export-explorer: could not check ${provider.location}: ${message}${fix}\n`)
     return 2
   }
   const show = progress(!values.json)

@@ -5,6 +5,7 @@ import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
 import { countText } from './counts'
+import { lowerBound, upperBound } from './sorted-search'
 import { durationText } from './durations'
 import { unreadableNote } from './bucket-views'
 import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt, isReady, unreadableLeftOut } from './inventory'
@@ -594,29 +595,11 @@ class History {
   }
 }
 
-/** The first value of an ascending list greater than `t`, or null (binary search). */
-function firstAfter(list: readonly number[], t: number): number | null {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((list[mid] as number) > t) hi = mid
-    else lo = mid + 1
-  }
-  return lo < list.length ? (list[lo] as number) : null
-}
+/** The first value of an ascending list greater than `t`, or null. */
+const firstAfter = (list: readonly number[], t: number): number | null => list[upperBound(list, t)] ?? null
 
 /** The last value of an ascending list less than `t`, or null. */
-function lastBefore(list: readonly number[], t: number): number | null {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((list[mid] as number) < t) lo = mid + 1
-    else hi = mid
-  }
-  return lo > 0 ? (list[lo - 1] as number) : null
-}
+const lastBefore = (list: readonly number[], t: number): number | null => list[lowerBound(list, t) - 1] ?? null
 
 /** A ready folder's state: the one that matters most to a reader of the table (unreadable, archived, empty, late, ready). */
 function readyFolderState(folder: Folder, c: CatalogTable, late: boolean, now: number, unreadable: ReadonlySet<string> | undefined): CellState {

@@ -150,7 +150,15 @@ describe('bulk restore against S3 (s3rver)', () => {
         if (e.name === 'restoreProgress') events.push(e.payload)
       })
       const started = await w1.restoreStart({ table: TABLE, tier: 'Standard', days: 2 })
-      expect(started.job).toMatchObject({ table: TABLE, tier: 'Standard', days: 2, total: 1, finishedAt: null, startedAt: new Date(now).toISOString() })
+      expect(started.job).toMatchObject({
+        table: TABLE,
+        tier: 'Standard',
+        days: 2,
+        total: 1,
+        state: 'running',
+        endedAt: null,
+        startedAt: new Date(now).toISOString()
+      })
       // A second restore while this one runs is refused, with what runs.
       await expect(w1.restoreStart({ table: null, tier: 'Bulk', days: 1 })).rejects.toThrow(/already running .*0 of 1 restored/)
       const progress = await until(
@@ -173,7 +181,7 @@ describe('bulk restore against S3 (s3rver)', () => {
       w2 = workspace()
       await w2.connectionOpen({ id: connectionId })
       const resumed = await w2.restoreStatus()
-      expect(resumed.job).toMatchObject({ tier: 'Standard', total: 1, finishedAt: null })
+      expect(resumed.job).toMatchObject({ tier: 'Standard', total: 1, state: 'running', endedAt: null })
       const done = await until(
         'done',
         () => (w2 as Workspace).restoreStatus(),

@@ -4,6 +4,7 @@
 import { type CellValue, DEMO_TABLES, type DemoTable, TENANTS, plausibleValue, sentence } from './demo-tables'
 import { Random } from './random'
 import { tablePrefix } from '../../shared/bucket-key'
+import { lowerBound } from '../../shared/sorted-search'
 
 const HOUR = 3_600_000
 const MIN = 60_000
@@ -459,16 +460,7 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   const perFolder = new Map<string, number>()
   for (const [name, list] of versions)
     for (const v of list) if (v.delivery) perFolder.set(`${name}|${v.delivery.index}`, (perFolder.get(`${name}|${v.delivery.index}`) ?? 0) + 1)
-  const countBefore = (sorted: number[], cutoff: number): number => {
-    let lo = 0
-    let hi = sorted.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if ((sorted[mid] as number) < cutoff) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
+  const countBefore = (sorted: number[], cutoff: number): number => lowerBound(sorted, cutoff)
   const rowsIn = (t: DemoTable, d: Delivery): number =>
     finalStatus(t, d) === 'empty' ? 0 : t.mode === 'full' ? countBefore(createdSorted.get(t.table)!, d.cutoff) : (perFolder.get(`${t.table}|${d.index}`) ?? 0)
   for (const d of deliveries) {
