@@ -164,6 +164,14 @@ describe("the store's query actions", () => {
     expect(s.sqlError?.at).toBe(base + 7)
   })
 
+  it('refuses a COPY … TO: it would write into the engine, not a file; nothing runs, nothing goes to the history', async () => {
+    const before = store.getState().history.length
+    await store.getState().runSql({ text: `COPY (SELECT * FROM ${csatName}) TO 'x.csv'`, doc: '', base: 0 })
+    const s = store.getState()
+    expect(s.sqlError?.message).toMatch(/^COPY … TO would write into the query engine's memory.*Export…/)
+    expect([s.sqlEnded, s.sqlRunning, s.history.length]).toEqual([null, null, before])
+  })
+
   it("says in DuckDB's words that a table does not exist", async () => {
     await store.getState().runSql({ text: 'SELECT * FROM no_such_table', doc: '', base: 0 })
     expect(store.getState().sqlError?.message).toMatch(/Table with name no_such_table does not exist/)

@@ -8,6 +8,7 @@ import { durationText } from '../../../shared/durations'
 import { errorMessage } from '../../../shared/error-message'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, SliceDeps } from './app-store'
+import { fileWritingStatement } from '../../../shared/file-writing-statement'
 
 /** The owner of the SQL pane's work in the session: Cancel stops it, never the tables view's. */
 export const SQL_PANE = 'sql-pane'
@@ -100,6 +101,11 @@ export const createSqlSlice =
       },
       runSql: async ({ text, doc, base }) => {
         if (get().sqlRunning || !text.trim()) return
+        const writes = fileWritingStatement(text)
+        if (writes) {
+          set({ sqlError: { message: writes, where: null, at: null }, sqlEnded: null })
+          return
+        }
         set({ sqlError: null, sqlEnded: null })
         get().clearEngineNote()
         cancelAsked = false
