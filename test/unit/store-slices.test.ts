@@ -154,6 +154,23 @@ describe('store slices on a real workspace', () => {
     expect(store.getState().visited.sql).toBe(true)
   })
 
+  it('"as of" is one state per connection: it never carries to another, and comes back with its own', async () => {
+    const first = store.getState().connections?.active ?? null
+    expect(first).not.toBeNull()
+    const at = new Date(RECENT[0]!).toISOString()
+    store.getState().setAsOf(at)
+    await store.getState().saveAndOpen({ connection: { name: 'the same folder again', provider: 'local', path: bucket } as never })
+    const second = store.getState().connections?.active ?? null
+    expect(second).not.toBe(first)
+    expect(store.getState().asOf).toBeNull()
+    await store.getState().openConnection(first!)
+    expect(store.getState().asOf).toBe(at)
+    store.getState().setAsOf(null)
+    await store.getState().openConnection(second!)
+    await store.getState().openConnection(first!)
+    expect([store.getState().asOf, store.getState().asOfByConnection]).toEqual([null, {}])
+  })
+
   it('keeps the query history in main: an entry added is in the next load', async () => {
     await store.getState().addHistory({ sql: 'SELECT 42', rows: 1, ms: 3, error: null })
     const fresh = createAppStore({ api: workspacePort(workspace) })

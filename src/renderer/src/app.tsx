@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import { APP_NAME } from '../../shared/app-info'
 import type { MenuCommand } from '../../shared/menu-commands'
 import css from './app.module.css'
+import { AsOfBanner } from './common/as-of-banner'
 import { ExportDialog } from './common/export-dialog'
 import { refreshProgressText } from './common/refresh-progress'
 import { shortcutCommand } from './common/menu-shortcuts'
@@ -114,6 +115,7 @@ export function App(): React.JSX.Element {
           {error}
         </p>
       ) : null}
+      <AsOfBanner />
       <nav role="tablist" aria-label="views" className={css.tabs}>
         {TABS.map(([id, label]) => (
           <button key={id} role="tab" aria-selected={tab === id} onClick={() => show(id)} className={css.tab}>

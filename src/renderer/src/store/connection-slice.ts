@@ -44,6 +44,7 @@ export const createConnectionSlice =
         refreshStatus: s.refreshStatus ? { ...s.refreshStatus, running: true } : s.refreshStatus
       }))
       get().clearDeliveries()
+      get().restoreAsOf(v.active)
       void api.call('refreshStatus', {}).then((st) => get().applyRefreshStatus(st), get().fail)
     }
     return {

@@ -17,11 +17,15 @@ export interface QuerySlice {
   readonly engineNote: EngineNote | null
   /** Counts restarts of the engine: results materialized before one are gone, views read them again. */
   readonly engineGeneration: number
+  /** The open connection's "as of" (null: latest). One state per connection: it never carries to another. */
   readonly asOf: string | null
+  readonly asOfByConnection: Readonly<Record<string, string>>
   /** A query to put in the editor; n changes each time, so the same text can be handed over twice. */
   readonly handedOver: { readonly sql: string; readonly n: number } | null
   readonly history: readonly HistoryEntry[]
   setAsOf(asOf: string | null): void
+  /** After another connection opened: its own "as of" again (latest when it never had one). */
+  restoreAsOf(connectionId: string | null): void
   openInSql(sql: string): void
   clearEngineNote(): void
   loadHistory(): Promise<void>
@@ -61,9 +65,15 @@ export const createQuerySlice =
       engineNote: null,
       engineGeneration: 0,
       asOf: null,
+      asOfByConnection: {},
       handedOver: null,
       history: [],
-      setAsOf: (asOf) => set({ asOf }),
+      setAsOf: (asOf) => {
+        const id = get().connections?.active ?? ''
+        const { [id]: _old, ...others } = get().asOfByConnection
+        set({ asOf, asOfByConnection: asOf === null ? others : { ...others, [id]: asOf } })
+      },
+      restoreAsOf: (connectionId) => set((s) => ({ asOf: connectionId === null ? null : (s.asOfByConnection[connectionId] ?? null) })),
       openInSql: (sql) => {
         set((s) => ({ handedOver: { sql, n: (s.handedOver?.n ?? 0) + 1 } }))
         get().show('sql')
