@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CATALOG } from '../shared/catalog'
 import { instantOf, isValidDate, parseInstant } from '../shared/dates'
-import { missingViewReason, unreadableNote } from '../shared/bucket-views'
+import { copyReadNote, missingViewReason } from '../shared/bucket-views'
 import { latestReady, readyPartsFolders } from '../shared/inventory'
 import { analyzeTimeline, type Finding } from '../shared/timeline'
 import { BucketError } from '../main/bucket/bucket-errors'
@@ -388,19 +388,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'status') {
     const unreadable = refreshed.unreadable
     const tables = CATALOG.map((t) => {
-      const leftOut = unreadableNote(inventory, t, { unreadable })
+      // Which copy it reads and why (an unreadable copy passed over, archived files, v1 until v2 is ready): the app's words.
+      const { note } = copyReadNote(inventory, t, { unreadable, now })
       if (t.mode === 'full') {
         const f = latestReady(inventory, t, { unreadable })
-        // Where a rule makes the copy read differ from the obvious one, say which rule.
-        const note =
-          leftOut ??
-          (!f
-            ? null
-            : f.ref.version !== inventory.version
-              ? `no ready ${inventory.version} copy yet: its newest ready ${f.ref.version} copy is read`
-              : f.dataFiles.length === 0
-                ? 'the latest copy holds no Parquet file: read as a table with no rows'
-                : null)
         return {
           schema: t.schema,
           table: t.table,
@@ -420,7 +411,7 @@ async function main(argv: string[]): Promise<number> {
         latest_ready: null,
         ready_folders: folders.length,
         newest_folder: n ? { prefix: n.ref.prefix, etl_date: n.ref.partition.date, etl_hour: n.ref.partition.hour } : null,
-        note: leftOut
+        note
       }
     })
     if (values.json) process.stdout.write(`${JSON.stringify({ version: inventory.version, tables })}\n`)

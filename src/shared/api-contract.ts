@@ -19,6 +19,10 @@ export interface TableStatus {
   readonly newestPrefix: string | null
   /** Ready folders: copies of a full table, parts of a parts table. */
   readonly folders: number
+  /** Which copy it reads and why, where a rule makes it differ from the newest (copyReadNote); null otherwise. */
+  readonly note: string | null
+  /** Archived files it needs: restoring them completes it. */
+  readonly restorable: boolean
 }
 
 export interface Overview {

@@ -1,9 +1,9 @@
 // Creates, in an engine, the views of a connected bucket: `<schema>.<table>` and `<table>` (the logical table)
 // and, for parts tables, `<table>__versions` (every row of every ready folder, with where it came from).
 // An "as of" hour rebuilds them from the folders delivered up to that hour.
-import { countText } from './counts'
+import { countText, formatBytes } from './counts'
 import { CATALOG, type CatalogTable } from './catalog'
-import { type AsOf, type Inventory, foldersForLogicalTable, readyPartsFolders, unreadableLeftOut } from './inventory'
+import { type AsOf, type Inventory, foldersForLogicalTable, latestReady, readyPartsFolders, unreadableLeftOut } from './inventory'
 import { isArchived, type ListedObject } from './listing'
 import { type GlobDialect, PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { type MirroredSegment, mirrorRead } from './mirror-plan'
@@ -229,6 +229,34 @@ export function unreadableNote(inventory: Inventory, t: Pick<CatalogTable, 'sche
       : `its newest ready copy ${newest.folder.ref.prefix} holds`
   const instead = read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'
   return `${name}: ${copies} ${bad.length === 1 ? 'a file that is' : 'files that are'} not readable Parquet (${keyList(bad)}); ${instead}. ${again}`
+}
+
+/** Which copy a table reads and why, where a rule makes it differ from the obvious one (the newest ready copy, or
+ * every ready folder): an unreadable file passed over or left out, archived files not readable until restored, v1
+ * read until v2 has a ready copy, a copy with no Parquet file. One answer for the app's Tables and the CLI's status;
+ * `restorable` when restoring archived files would complete it. */
+export function copyReadNote(
+  inventory: Inventory,
+  t: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>,
+  opts: AsOf & { readonly now: number }
+): { readonly note: string | null; readonly restorable: boolean } {
+  const leftOut = unreadableNote(inventory, t, opts)
+  const archived = foldersForLogicalTable(inventory, t, opts).flatMap((f) => f.dataFiles.filter((o) => isArchived(o, opts.now)))
+  const restore =
+    archived.length > 0
+      ? `${countText(archived.length, 'archived file')} (${formatBytes(archived.reduce((n, o) => n + o.size, 0))}) cannot be read until restored: Restore… to complete the table`
+      : null
+  const f = t.mode === 'full' ? latestReady(inventory, t, opts) : null
+  const rule =
+    t.mode !== 'full' || !f
+      ? null
+      : f.ref.version !== inventory.version
+        ? `no ready ${inventory.version} copy yet: its newest ready ${f.ref.version} copy is read`
+        : f.dataFiles.length === 0
+          ? 'the latest copy holds no Parquet file: read as a table with no rows'
+          : null
+  const notes = [leftOut, restore, rule].filter((x): x is string => x !== null)
+  return { note: notes.length ? notes.join('; ') : null, restorable: archived.length > 0 }
 }
 
 /** A parts table whose files hold a column named etl_date or etl_hour keeps the data's values there: say so. The

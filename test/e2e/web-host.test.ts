@@ -87,7 +87,7 @@ describe('web host session', () => {
       demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
       autoRefresh: false
     })
-    h = await startWebHost({ workspace: w, rendererDir: join(app.work, 'renderer') })
+    h = await startWebHost({ workspace: w, rendererDir: app.rendererDir })
     // The printed address's exchange, as the page makes it; every test below calls the API on its session.
     api = await openApiSession(h, h.url)
     session = { origin: h.origin, 'x-export-explorer-session': api.secret }
@@ -310,7 +310,7 @@ describe('export folder through the web host', () => {
       autoRefresh: false,
       exportDir
     })
-    h = await startWebHost({ workspace: w, rendererDir: join(app.work, 'renderer') })
+    h = await startWebHost({ workspace: w, rendererDir: app.rendererDir })
     api = await openApiSession(h, h.url)
   })
   afterAll(async () => {
@@ -324,7 +324,7 @@ describe('export folder through the web host', () => {
   ): Promise<{
     status: number
     body: {
-      result?: { id: string; done: boolean; running: boolean; error: string | null; rows: number; shown?: boolean; directory?: string }
+      result?: { id: string; state: string; error: string | null; rows: number; shown?: boolean; directory?: string }
       refused?: { code: string; message: string }
     }
   }> => {
@@ -367,9 +367,9 @@ describe('export folder through the web host', () => {
     const started = await exportTo(target)
     expect(started.status).toBe(200)
     let job = started.body.result
-    while (job?.running) job = (await call('exportStatus', { id: job.id })).body.result
+    while (job?.state === 'running') job = (await call('exportStatus', { id: job.id })).body.result
     expect(job?.error ?? null).toBeNull()
-    expect(job?.done).toBe(true)
+    expect(job?.state).toBe('done')
     // Line ends are the engine's choice (\n or \r\n): the content is what counts.
     expect(await readFile(target, 'utf8')).toMatch(/^answer\r?\n42\r?\n$/)
     // "Show in folder" takes only a path an export of this session wrote.
@@ -609,7 +609,7 @@ describe('web host', () => {
     const data = await mkdtemp(join(tmpdir(), 'ee-stopped-'))
     const later = Date.parse(demo.expected.now) + 18 * 24 * 3_600_000
     const w = new Workspace({ dataDir: data, secrets: new MemorySecretStore(), demo: { bucketDir: demo.bucketDir, now: later }, autoRefresh: false })
-    const h = await startWebHost({ workspace: w, rendererDir: join(app.work, 'renderer') })
+    const h = await startWebHost({ workspace: w, rendererDir: app.rendererDir })
     const other = await app.browser.newPage({ viewport: { width: 1400, height: 900 } })
     try {
       await other.goto(h.url)

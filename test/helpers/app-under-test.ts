@@ -16,6 +16,8 @@ export interface AppUnderTest {
   readonly demo: Demo
   readonly s3: S3Server | null
   readonly work: string
+  /** The built renderer the host serves (the run's, from the global setup). */
+  readonly rendererDir: string
   readonly workspace: Workspace
   /**
    * host.url is the one-time address the host prints: `page` exchanges it on first load and keeps the session secret in its
@@ -54,6 +56,7 @@ export async function startAppUnderTest(opts: {
     demo,
     s3,
     work,
+    rendererDir,
     workspace,
     host,
     browser,

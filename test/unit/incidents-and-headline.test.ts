@@ -122,7 +122,9 @@ describe('delivery headline', () => {
       mode: 'full' as const,
       newest: n === null ? null : iso(n),
       newestPrefix: null,
-      folders: 1
+      folders: 1,
+      note: null,
+      restorable: false
     }))
   })
 

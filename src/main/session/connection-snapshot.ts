@@ -2,7 +2,7 @@
 // Node: the Electron shell and the web host both call it.
 import { type HourDetail, type HourTable, type Overview, type TimelineView, TIMELINE_MAX_HOURS, encodeCells } from '../../shared/api-contract'
 import { folderPrefix } from '../../shared/bucket-key'
-import type { UnlistedPrefix } from '../../shared/bucket-views'
+import { type UnlistedPrefix, copyReadNote } from '../../shared/bucket-views'
 import { dateOf, hourOf } from '../../shared/dates'
 import { type ParsedManifest, parseManifest } from '../../shared/manifest'
 import { CATALOG } from '../../shared/catalog'
@@ -169,7 +169,17 @@ export class ConnectionSnapshot {
           : [...inventory.folders.values()].filter(
               (x) => x.ref.schema === t.schema && x.ref.table === t.table && isReady(x) && x.ref.version === inventory.version
             ).length
-      return { schema: t.schema, table: t.table, mode: t.mode, newest: f ? iso(deliveryInstant(f.ref)) : null, newestPrefix: f?.ref.prefix ?? null, folders }
+      const { note, restorable } = copyReadNote(inventory, t, { unreadable: this.unreadable, now: this.now() })
+      return {
+        schema: t.schema,
+        table: t.table,
+        mode: t.mode,
+        newest: f ? iso(deliveryInstant(f.ref)) : null,
+        newestPrefix: f?.ref.prefix ?? null,
+        folders,
+        note,
+        restorable
+      }
     })
     const complete = [...timeline.hours].reverse().find((h) => h.manifest === 'complete')
     const findings = { error: 0, warning: 0, info: 0 }

@@ -121,6 +121,12 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                         : `parts · ${countText(t.folders, 'folder')}`}
                       {' · '}
                       {blocked ? <span className={css.danger}>unavailable</span> : typeof c === 'number' ? countText(c, 'row') : c ? 'error' : '…'}
+                      {t.note ? (
+                        <span className={css.warning} data-table-note={t.table} title={t.note}>
+                          {' · '}
+                          {t.restorable ? 'files to restore' : t.mode === 'full' ? 'an older copy is read' : 'files left out'}
+                        </span>
+                      ) : null}
                     </span>
                   </button>
                 )
@@ -153,6 +159,11 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
             Use in Athena / BigQuery
           </button>
         </h2>
+        {status?.note ? (
+          <p data-testid="copy-note" className={css.copyNote}>
+            {status.note}
+          </p>
+        ) : null}
         {ddlOpen ? <WarehouseDdlPanel table={qualified} location={overview.location} fetchDdl={fetchDdl} onClose={() => setDdlOpen(false)} /> : null}
         {problem ? (
           <p role="alert" data-testid="table-problem" className={css.problem}>
