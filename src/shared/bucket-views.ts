@@ -244,7 +244,7 @@ export function copyReadNote(
   const archived = foldersForLogicalTable(inventory, t, opts).flatMap((f) => f.dataFiles.filter((o) => isArchived(o, opts.now)))
   const restore =
     archived.length > 0
-      ? `${countText(archived.length, 'archived file')} (${formatBytes(archived.reduce((n, o) => n + o.size, 0))}) cannot be read until restored: Restore… to complete the table`
+      ? `${countText(archived.length, 'archived file')} (${formatBytes(archived.reduce((n, o) => n + o.size, 0))}) cannot be read until restored: restore ${archived.length === 1 ? 'it' : 'them'} to complete the table`
       : null
   const f = t.mode === 'full' ? latestReady(inventory, t, opts) : null
   const rule =

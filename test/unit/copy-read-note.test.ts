@@ -34,6 +34,6 @@ describe('copyReadNote', () => {
     const prefix = folderPrefix(PARTS, 'v2', d(T), h(T))
     const objects = readyFolder(prefix, T).map((o) => (o.key.endsWith('.parquet') ? { ...o, storageClass: 'GLACIER', size: 2_000_000 } : o))
     const r = copyReadNote(buildInventory([...objects, v2Marker]), PARTS, { now: T + HOUR })
-    expect(r).toEqual({ note: '1 archived file (2.0 MB) cannot be read until restored: Restore… to complete the table', restorable: true })
+    expect(r).toEqual({ note: '1 archived file (2.0 MB) cannot be read until restored: restore it to complete the table', restorable: true })
   })
 })

@@ -159,7 +159,8 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
             Use in Athena / BigQuery
           </button>
         </h2>
-        {status?.note ? (
+        {/* Archived files: the restore panel below says so, with the action where the provider has one. */}
+        {status?.note && !status.restorable ? (
           <p data-testid="copy-note" className={css.copyNote}>
             {status.note}
           </p>
