@@ -233,6 +233,9 @@ export interface ExportJob extends JobStatus {
 export interface HistoryEntry {
   readonly sql: string
   readonly at: string
+  /** The connection it ran on and the "as of" it read (null: latest): a result means nothing without them. */
+  readonly connection: string | null
+  readonly asOf: string | null
   readonly rows: number | null
   readonly ms: number | null
   readonly error: string | null
@@ -390,7 +393,7 @@ const ARGS = {
   exportCancel: args({ id: exportId }),
   showInFolder: args({ path: absPath }),
   history: none,
-  historyAdd: args({ sql, rows: nullableCount, ms: nullableCount, error: v.nullable(v.string('error must be null or text')) }),
+  historyAdd: args({ sql, asOf, rows: nullableCount, ms: nullableCount, error: v.nullable(v.string('error must be null or text')) }),
   ddl: args({
     engine: v.picklist(['athena', 'bigquery'], 'engine must be athena or bigquery'),
     table: v.nullable(v.pipe(v.string(DDL_TABLE_WORDS), v.regex(/^[A-Za-z_][\w.]{0,200}$/, DDL_TABLE_WORDS))),

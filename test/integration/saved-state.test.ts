@@ -94,7 +94,7 @@ describe('concurrent saves', () => {
   it('20 parallel historyAdd calls keep all 20 entries, across a restart', async () => {
     const dataDir = fresh()
     const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), autoRefresh: false })
-    await Promise.all(Array.from({ length: 20 }, (_, i) => w.historyAdd({ sql: `SELECT ${i}`, rows: i, ms: 1, error: null })))
+    await Promise.all(Array.from({ length: 20 }, (_, i) => w.historyAdd({ sql: `SELECT ${i}`, asOf: null, rows: i, ms: 1, error: null })))
     await w.dispose()
     const again = new Workspace({ dataDir, secrets: new MemorySecretStore(), autoRefresh: false })
     const { entries } = await again.history()
@@ -203,8 +203,10 @@ describe('a damaged file is kept aside, never saved over', () => {
     await writeFile(file, '[{"sql": "SELECT 1", "at": "2026-')
     const w = new Workspace({ dataDir, secrets: new MemorySecretStore(), autoRefresh: false })
     expect((await w.history()).entries).toEqual([])
-    const { entries } = await w.historyAdd({ sql: 'SELECT 2', rows: 1, ms: 3, error: null })
+    const { entries } = await w.historyAdd({ sql: 'SELECT 2', asOf: '2026-11-20T10:00:00Z', rows: 1, ms: 3, error: null })
     expect(entries.map((e) => e.sql)).toEqual(['SELECT 2'])
+    // The "as of" it read, and the connection it ran on (none is open here).
+    expect(entries[0]).toMatchObject({ asOf: '2026-11-20T10:00:00Z', connection: null })
     const copies = await corruptCopies(dataDir, 'query-history.json')
     expect(copies).toHaveLength(1)
     expect(await readFile(join(dataDir, copies[0] as string), 'utf8')).toBe('[{"sql": "SELECT 1", "at": "2026-')
@@ -219,7 +221,7 @@ describe('a damaged file is kept aside, never saved over', () => {
     )
     const h = new QueryHistory(file)
     expect((await h.entries()).entries.map((e) => e.sql)).toEqual(['SELECT 4'])
-    await h.add({ sql: 'SELECT 5', at: '2026-11-21T00:00:00.000Z', rows: null, ms: null, error: null })
+    await h.add({ sql: 'SELECT 5', at: '2026-11-21T00:00:00.000Z', rows: null, ms: null, error: null, connection: null, asOf: null })
     expect((await h.entries()).entries.map((e) => e.sql)).toEqual(['SELECT 5', 'SELECT 4'])
     expect(await corruptCopies(dataDir, 'query-history.json')).toHaveLength(2)
     await w.dispose()
@@ -241,7 +243,7 @@ describe('file modes', () => {
       } as never,
       secretAccessKey: 's'
     })
-    await w.historyAdd({ sql: 'SELECT 1', rows: 1, ms: 1, error: null })
+    await w.historyAdd({ sql: 'SELECT 1', asOf: null, rows: 1, ms: 1, error: null })
     expect(await modeOf(dataDir)).toBe(0o700)
     for (const f of ['connections.json', 'secrets.json', 'query-history.json']) expect(await modeOf(join(dataDir, f))).toBe(0o600)
     // No temporary file is left beside them.

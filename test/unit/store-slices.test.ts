@@ -175,6 +175,6 @@ describe('store slices on a real workspace', () => {
     await store.getState().addHistory({ sql: 'SELECT 42', rows: 1, ms: 3, error: null })
     const fresh = createAppStore({ api: workspacePort(workspace) })
     await fresh.getState().loadHistory()
-    expect(fresh.getState().history[0]?.sql).toBe('SELECT 42')
+    expect(fresh.getState().history[0]).toMatchObject({ sql: 'SELECT 42', connection: store.getState().connections?.active, asOf: null })
   })
 })

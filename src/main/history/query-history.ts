@@ -19,9 +19,12 @@ const isEntry = (e: unknown): e is HistoryEntry => {
   )
 }
 
+/** Entries saved before the connection and "as of" were recorded read as unknown connection, latest. */
+const withContext = (e: HistoryEntry): HistoryEntry => ({ ...e, connection: e.connection ?? null, asOf: e.asOf ?? null })
+
 function decode(parsed: unknown): Decoded<HistoryEntry[]> {
   if (!Array.isArray(parsed)) return { value: [], problems: ['query-history.json holds no list of queries.'] }
-  const value = parsed.filter(isEntry)
+  const value = parsed.filter(isEntry).map(withContext)
   const skipped = parsed.length - value.length
   return { value, problems: skipped === 0 ? [] : [`${skipped} of the ${parsed.length} entries of query-history.json could not be read and are not shown.`] }
 }

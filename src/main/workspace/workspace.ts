@@ -228,7 +228,7 @@ export class Workspace {
     return this.queryHistory.entries()
   }
   historyAdd(args: ArgsOf<'historyAdd'>): Promise<{ entries: readonly HistoryEntry[] }> {
-    return this.queryHistory.add({ sql: args.sql, at: new Date(this.clock()).toISOString(), rows: args.rows, ms: args.ms, error: args.error })
+    return this.queryHistory.add({ ...args, at: new Date(this.clock()).toISOString(), connection: this.session?.connectionId ?? null })
   }
 
   /** Closes the open connection (its refresh is cancelled); what it still finishes is awaited by dispose. */

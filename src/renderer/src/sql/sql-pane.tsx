@@ -182,7 +182,9 @@ export function SqlPane(): React.JSX.Element {
                 {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
               </button>
               <span className={css.historyWhen}>
-                {timeText(h.at, 'utc')} · {h.error ? (h.error.startsWith('Cancelled') ? 'cancelled' : 'error') : countText(h.rows ?? 0, 'row')}
+                {timeText(h.at, 'utc')}
+                {h.asOf ? ` · as of ${timeText(h.asOf, 'utc')}` : ''} ·{' '}
+                {h.error ? (h.error.startsWith('Cancelled') ? 'cancelled' : 'error') : countText(h.rows ?? 0, 'row')}
               </span>
             </li>
           ))}

@@ -29,6 +29,7 @@ export interface QuerySlice {
   openInSql(sql: string): void
   clearEngineNote(): void
   loadHistory(): Promise<void>
+  /** Adds a run to main's history, with the "as of" it read (main adds the connection). */
   addHistory(entry: { sql: string; rows: number | null; ms: number | null; error: string | null }): Promise<void>
 }
 
@@ -89,7 +90,7 @@ export const createQuerySlice =
         )
       },
       addHistory: async (entry) => {
-        await deps.api.call('historyAdd', entry).then(
+        await deps.api.call('historyAdd', { ...entry, asOf: get().asOf }).then(
           (h) => set({ history: h.entries }),
           () => {}
         )
