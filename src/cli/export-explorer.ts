@@ -230,15 +230,19 @@ async function main(argv: string[]): Promise<number> {
   const secrets = new MemorySecretStore()
   const provider = await openConnection(conn, secrets)
   // Could not check is not "missing": a folder that is not there or not an export, or a refused listing, exits 2 with
-  // what to fix, before any hour is judged (the app's connection test, with its look one level around).
-  const verdict = await testConnection(provider, {
-    config: conn,
-    openAbove: async () => {
-      const above = configAbove(conn)
-      return above ? openConnection(above, secrets) : null
-    }
-  })
-  if (!verdict.ok) {
+  // what to fix, before any hour is judged (the app's connection test, with its look one level around). Queries and
+  // exports run on whatever the folder holds (SQL needs no table).
+  const judges = command === 'status' || command === 'timeline' || command === 'doctor'
+  const verdict = !judges
+    ? null
+    : await testConnection(provider, {
+        config: conn,
+        openAbove: async () => {
+          const above = configAbove(conn)
+          return above ? openConnection(above, secrets) : null
+        }
+      })
+  if (verdict && !verdict.ok) {
     // A provider's failure in its own words (they name the endpoint and the request); else the verdict's.
     const message = verdict.error ? verdict.error.userMessage : verdict.message
     const fix = verdict.useInstead.length > 0 ? ` Use instead: ${verdict.useInstead.join(', ')}.` : ''
