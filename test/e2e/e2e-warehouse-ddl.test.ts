@@ -56,7 +56,7 @@ describe('Use in Athena / BigQuery', () => {
     await expect.poll(text, { timeout: 120_000 }).toContain('"claudia_messages" AS')
     const whole = await text()
     for (const t of CATALOG) expect(whole).toContain(`CREATE OR REPLACE VIEW "${t.schema}"."${t.table}" AS`)
-    await page.getByRole('button', { name: 'Copy' }).click()
+    await page.getByRole('button', { name: 'Copy', exact: true }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1)
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(whole)
     await page.screenshot({ path: 'test-results/warehouse-ddl-panel.png' })
@@ -78,14 +78,14 @@ describe('Use in Athena / BigQuery', () => {
     expect(await dispatch(app.workspace, 'ddl', { engine: 'redshift', table: null, database: null })).toEqual({
       ok: false,
       status: 400,
-      error: 'ddl: engine must be athena or bigquery'
+      refused: { code: 'bad_argument', message: 'ddl: engine must be athena or bigquery' }
     })
     expect(await dispatch(app.workspace, 'ddl', { engine: 'athena', table: "x'; DROP", database: null })).toMatchObject({ ok: false, status: 400 })
     expect(await dispatch(app.workspace, 'ddl', { engine: 'athena', table: null, database: 'a-b' })).toMatchObject({ ok: false, status: 400 })
     expect(await dispatch(app.workspace, 'ddl', { engine: 'athena', table: 'nope', database: null })).toMatchObject({
       ok: false,
-      status: 500,
-      error: expect.stringMatching(/nope is not a table of the catalog/)
+      status: 404,
+      refused: { code: 'not_found', message: expect.stringMatching(/nope is not a table of the catalog/) as unknown as string }
     })
     const ok = await dispatch(app.workspace, 'ddl', { engine: 'athena', table: 'datamart_claudia.claudia_csat', database: null })
     expect(ok.ok && (ok.result as { text: string }).text).toContain('`datamart_claudia`.`claudia_csat_v1`')

@@ -21,6 +21,7 @@ export async function warehouseDefinitions(
   const store = fileStoreFor(service.provider, dataDir, service.connectionId)
   const columns = await logicalTableColumns(await session.engineFor(null), store, inventory, { now: service.now(), unreadable })
   const r = warehouseDdl({ ...args, location, inventory, columns, now: service.now(), unreadable })
-  if (!r.ok) throw new Error(r.message)
+  // A table not of the catalog, or no ready copy to take columns from: the user's request, not a bug.
+  if (!r.ok) throw refusal('not_found', r.message)
   return { text: r.text, notes: r.notes }
 }
