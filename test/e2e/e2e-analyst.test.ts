@@ -265,7 +265,7 @@ describe('analyst flows against S3 on loopback', () => {
     await page.getByLabel('as of hour').fill(asOf.slice(0, 16))
     await runSql('SELECT count(*) AS n FROM claudia_messages')
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(want))
-    await page.getByRole('button', { name: 'latest' }).click()
+    await page.getByRole('button', { name: 'latest', exact: true }).click()
     await runSql('SELECT count(*) AS n FROM claudia_messages')
     await expect
       .poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 })
@@ -308,7 +308,7 @@ describe('analyst flows against S3 on loopback', () => {
     expect(await page.locator('[data-testid=sql-error]').count()).toBe(0)
     await page.screenshot({ path: 'test-results/sql-cancel-restarted.png' })
     // Latest again, on the new engine: the same rows as native DuckDB over the bucket's files.
-    await page.getByRole('button', { name: 'latest' }).click()
+    await page.getByRole('button', { name: 'latest', exact: true }).click()
     await runSql(`SELECT count(*) AS n FROM claudia_messages WHERE tenant_id = '${tenant}'`)
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(wantTenant))
     expect(await page.locator('[data-testid=sql-pane] [data-testid=result-count]').textContent()).toMatch(/^1 row · 1 column · \d+(\.\d+)? s$/)

@@ -195,7 +195,7 @@ describe('web host session', () => {
     const base = h.origin
     const headers = { ...session, 'content-type': 'application/json' }
     const sql = `SELECT '${'€'.repeat(15_000)}' AS euros`
-    const body = Buffer.from(JSON.stringify({ sql, rows: 1, ms: 1, error: null }))
+    const body = Buffer.from(JSON.stringify({ sql, asOf: null, rows: 1, ms: 1, error: null }))
     // Cut in the middle of a 3-byte '€', then in pieces of odd sizes.
     const cut = body.indexOf(Buffer.from('€')) + 1
     const chunks = [
@@ -210,7 +210,11 @@ describe('web host session', () => {
 
     const longest = `SELECT '${'€'.repeat(1_000_000 - 9)}'`
     expect(longest.length).toBe(1_000_000)
-    const big = await fetch(`${base}/api/historyAdd`, { method: 'POST', headers, body: JSON.stringify({ sql: longest, rows: null, ms: null, error: null }) })
+    const big = await fetch(`${base}/api/historyAdd`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ sql: longest, asOf: null, rows: null, ms: null, error: null })
+    })
     expect(big.status).toBe(200)
 
     const over = await raw(base, {

@@ -83,7 +83,7 @@ describe('call arguments at the boundary', () => {
     const wide = save({ ...s3, extra: Array.from({ length: 5000 }, (_, i) => i) })
     expect(wide.ok).toBe(false)
     if (!wide.ok) expect(wide.reason).toMatch(/more than 2000 values/)
-    const long = validateArgs('historyAdd', { sql: 'x'.repeat(1_000_000), rows: null, ms: null, error: 'e'.repeat(200_000) })
+    const long = validateArgs('historyAdd', { sql: 'x'.repeat(1_000_000), asOf: null, rows: null, ms: null, error: 'e'.repeat(200_000) })
     expect(long.ok).toBe(false)
     if (!long.ok) expect(long.reason).toMatch(/more than 1100000 characters/)
     // A cycle (IPC's structured clone can carry one) ends at the limits instead of hanging.
