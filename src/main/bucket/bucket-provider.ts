@@ -58,3 +58,9 @@ export interface BucketProvider {
 export async function* listAll(provider: BucketProvider, prefix: string, options: ListOptions = {}): AsyncIterable<ListedObject> {
   for await (const page of provider.list(prefix, options)) yield* page.objects
 }
+
+/** A bucket prefix as the providers use it: no leading slash, a trailing one unless empty. */
+export function normalizePrefix(prefix: string | undefined): string {
+  const p = (prefix ?? '').replace(/^\/+/, '')
+  return p === '' || p.endsWith('/') ? p : `${p}/`
+}

@@ -14,7 +14,7 @@ import { abortable, within } from './bounded-wait'
 import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
 import { guardStream } from './guarded-stream'
 import { withRetry } from './retry'
-import { normalizePrefix } from './s3-provider'
+import { normalizePrefix } from './bucket-provider'
 
 export type GcsCredentials =
   /** Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS, gcloud's ADC file, or the metadata server. */

@@ -19,7 +19,16 @@ import type { ListedObject, RestoreState } from '../../shared/listing'
 import type { RestoreTier } from '../../shared/restore-plan'
 import { type BucketError, bucketError, classifyS3Error, isTimeout } from './bucket-errors'
 import { abortable } from './bounded-wait'
-import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
+import {
+  type BucketProvider,
+  type ByteRange,
+  DEFAULT_TIMEOUTS,
+  type ListOptions,
+  type ListPage,
+  type RangeRead,
+  type RequestTimeouts,
+  normalizePrefix
+} from './bucket-provider'
 import { guardStream } from './guarded-stream'
 import { withRetry } from './retry'
 import { errorMessage } from '../../shared/error-message'
@@ -100,11 +109,6 @@ function credentialProvider(c: S3Credentials): S3ClientConfig['credentials'] {
     case 'static':
       return { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, ...(c.sessionToken ? { sessionToken: c.sessionToken } : {}) }
   }
-}
-
-export function normalizePrefix(prefix: string | undefined): string {
-  const p = (prefix ?? '').replace(/^\/+/, '')
-  return p === '' || p.endsWith('/') ? p : `${p}/`
 }
 
 /** Parses S3's x-amz-restore header: ongoing-request="false", expiry-date="Fri, 21 Dec 2012 00:00:00 GMT". */

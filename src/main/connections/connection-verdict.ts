@@ -10,7 +10,7 @@ import type { ConnectionConfig } from '../../shared/connection-config'
 import { BucketError, bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { LocalFolderProvider } from '../bucket/local-provider'
-import { normalizePrefix } from '../bucket/s3-provider'
+import { normalizePrefix } from '../bucket/bucket-provider'
 import { errorMessage } from '../../shared/error-message'
 
 export type VerdictLevel = 'green' | 'amber' | 'red'

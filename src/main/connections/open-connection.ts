@@ -1,11 +1,9 @@
 // Turns a saved connection into a bucket provider (credentials resolved here, in main), and lists AWS profiles
-// for the connection form (its test is connection-verdict.ts).
-import { loadSharedConfigFiles } from '@smithy/shared-ini-file-loader'
+// for the connection form (its test is connection-verdict.ts). Each cloud SDK loads only when a connection needs it:
+// the CLI's --help and a local folder never pay for them.
 import { bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider, RequestTimeouts } from '../bucket/bucket-provider'
-import { GcsProvider } from '../bucket/gcs-provider'
 import { LocalFolderProvider } from '../bucket/local-provider'
-import { S3Provider } from '../bucket/s3-provider'
 import type { ConnectionConfig } from '../../shared/connection-config'
 import type { SecretStore } from './secret-store'
 
@@ -21,7 +19,8 @@ export async function openConnection(c: ConnectionConfig, secrets: SecretStore, 
   switch (c.provider) {
     case 'local':
       return new LocalFolderProvider(c.path)
-    case 'gcs':
+    case 'gcs': {
+      const { GcsProvider } = await import('../bucket/gcs-provider')
       return new GcsProvider({
         bucket: c.bucket,
         prefix: c.prefix,
@@ -30,7 +29,9 @@ export async function openConnection(c: ConnectionConfig, secrets: SecretStore, 
         ...(c.projectId ? { projectId: c.projectId } : {}),
         ...(opts.timeouts ? { timeouts: opts.timeouts } : {})
       })
+    }
     case 's3': {
+      const { S3Provider } = await import('../bucket/s3-provider')
       const base = {
         bucket: c.bucket,
         prefix: c.prefix,
@@ -66,6 +67,7 @@ export async function openConnection(c: ConnectionConfig, secrets: SecretStore, 
 
 /** Profile names from the user's AWS config and credentials files (SSO and credential_process ones included). */
 export async function listAwsProfiles(opts: OpenOptions = {}): Promise<string[]> {
+  const { loadSharedConfigFiles } = await import('@smithy/shared-ini-file-loader')
   const files = await loadSharedConfigFiles({
     ...(opts.awsConfigFile ? { configFilepath: opts.awsConfigFile } : {}),
     ...(opts.awsCredentialsFile ? { filepath: opts.awsCredentialsFile } : {})

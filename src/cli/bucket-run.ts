@@ -1,0 +1,79 @@
+// The part every bucket command shares: open the connection, check it can be judged (could not check: exit 2), and
+// refresh the saved index (listing, manifests of the range, the files' frames) through the app's refresh pipeline.
+import { createHash } from 'node:crypto'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import type { BucketProvider } from '../main/bucket/bucket-provider'
+import { type RefreshedBucket, refreshBucket } from '../main/bucket/refresh-pipeline'
+import { configAbove, testConnection } from '../main/connections/connection-verdict'
+import { openConnection } from '../main/connections/open-connection'
+import { MemorySecretStore } from '../main/connections/secret-store'
+import { type Progress, progress } from './progress-line'
+import type { CliRequest } from './cli-request'
+
+export function cacheDir(): string {
+  return process.env['EXPORT_EXPLORER_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'export-explorer')
+}
+
+/** An opened, refreshed bucket and what the commands need of it. */
+export interface BucketRun {
+  readonly request: CliRequest
+  readonly provider: BucketProvider
+  /** The cache's name for this bucket (connection and endpoint). */
+  readonly id: string
+  readonly refreshed: RefreshedBucket
+  readonly show: Progress
+}
+
+/** The bucket opened and refreshed, or the exit code when it could not be checked (said on stderr, and as JSON with --json). */
+export async function openBucketRun(request: CliRequest): Promise<BucketRun | number> {
+  const { flags: values, command, now, since, conn } = request
+  const secrets = new MemorySecretStore()
+  const provider = await openConnection(conn, secrets)
+  // Could not check is not "missing": a folder that is not there or not an export, or a refused listing, exits 2 with
+  // what to fix, before any hour is judged (the app's connection test, with its look one level around). Queries and
+  // exports run on whatever the folder holds (SQL needs no table).
+  const judges = command === 'status' || command === 'timeline' || command === 'doctor'
+  const verdict = !judges
+    ? null
+    : await testConnection(provider, {
+        config: conn,
+        openAbove: async () => {
+          const above = configAbove(conn)
+          return above ? openConnection(above, secrets) : null
+        }
+      })
+  if (verdict && !verdict.ok) {
+    // A provider's failure in its own words (they name the endpoint and the request); else the verdict's.
+    const message = verdict.error ? verdict.error.userMessage : verdict.message
+    const fix = verdict.useInstead.length > 0 ? ` Use instead: ${verdict.useInstead.join(', ')}.` : ''
+    if (values.json)
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, could_not_check: { location: provider.location, message, use_instead: verdict.useInstead, detail: verdict.detail } })}\n`
+      )
+    process.stderr.write(`export-explorer: could not check ${provider.location}: ${message}${fix}\n`)
+    return 2
+  }
+  const show = progress(!values.json)
+  const id = createHash('sha256')
+    .update(`${conn.id}|${values.endpoint ?? ''}`)
+    .digest('hex')
+    .slice(0, 32)
+  // The timeline and doctor read the manifests of their range; every command checks the files' frames (an unreadable
+  // copy is a state of its own on the timeline, a finding in doctor, left out by the tables).
+  const ranged = command === 'timeline' || command === 'doctor'
+  const sinceDate = new Date(since).toISOString().slice(0, 10)
+  const refreshed = await refreshBucket(provider, cacheDir(), id, {
+    now,
+    full: values['no-cache'] === true,
+    onListing: (p) => show(`listing ${p.prefixesDone}/${p.prefixesTotal} prefixes, ${p.objects} objects`),
+    onFrames: (p) => show(`checking ${p.checked}/${p.total} Parquet files`),
+    manifests: ranged ? (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate : false,
+    frames: true
+  })
+  show.done()
+  const firstProblem = refreshed.listingProblems[0]
+  if (firstProblem && refreshed.objects.size === 0) throw firstProblem.error
+  for (const p of refreshed.listingProblems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
+  return { request, provider, id, refreshed, show }
+}

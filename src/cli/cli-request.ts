@@ -1,0 +1,149 @@
+// What the command line asks for, checked before anything heavy loads: the usage text, the flags and their words
+// when they are wrong (exit 2). Pure: `--help` and a wrong flag answer without loading an SDK or DuckDB.
+import { parseArgs } from 'node:util'
+import { CATALOG } from '../shared/catalog'
+import { instantOf, isValidDate, parseInstant } from '../shared/dates'
+import { type ExportFormat, formatOfName, nameFormatMismatch } from '../shared/export-format'
+import { quoteIdent } from '../shared/sql-quote'
+import type { ConnectionConfig } from '../shared/connection-config'
+import { engineMismatch, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
+import { connectionFromUrl } from './bucket-url'
+
+export const DUCKDB_VERSION_NOTE = '1.5'
+const HOUR = 3_600_000
+
+export const USAGE = `usage: export-explorer <command> --bucket <url> [options]
+  <url>: s3://bucket[/prefix] | gs://bucket[/prefix] | a local folder path
+  S3: --profile NAME --region R --endpoint URL (path-style);  GCS: --key-file F --endpoint URL
+  --now ISO-8601   evaluate as of that instant (default: the clock)
+  --json           machine-readable output on stdout, nothing else on stdout
+  --no-cache       list everything again instead of refreshing the saved index
+commands:
+  status                        version (v1|v2) and, per table, its latest ready partition or folders
+  timeline [--from D] [--to D]  per hour: manifest state and each table's cell state (default: last 48 hours)
+  doctor [--since D]            findings (default: the last 7 days), each open or resolved (and how); exit 0 no open
+                                error, 1 open errors, 2 could not check (no such folder, not an export, listing failed)
+                                --json: {ok, now, since, version, summary, listing, findings: [{kind, severity, status,
+                                resolved, date, hour, table, key, message}]}; could not check: {ok: false, could_not_check}
+  export (--table T [--where "SQL predicate"] | --sql "SQL") --out FILE [--format csv|parquet] [--force] [--as-of ISO]
+  query "SQL" [--format table|csv|json] [--as-of ISO]   runs SQL over the views: <schema>.<table>, <table>,
+                                <table>__versions (parts tables); as of an hour, the views hold what was delivered by then
+  ddl --engine athena|bigquery [--table T] [--database D] [--json]   Athena / Glue (S3) or BigQuery (GCS) definitions
+                                of every table (or T): external tables per prefix and views with the same rules, notes
+                                on what SQL cannot know; the location comes from --bucket (a local folder: a placeholder)
+query and export run native DuckDB ${DUCKDB_VERSION_NOTE} over local copies of the objects (downloaded once, kept in the cache
+folder); one SELECT (WITH, FROM, DESCRIBE, SHOW, SUMMARIZE; EXPLAIN of a SELECT, not EXPLAIN ANALYZE), anything else
+exits 2; SQL changes nothing and reads nothing else on the machine.
+values: table and csv print each value as DuckDB casts it to VARCHAR (csv is DuckDB's own COPY ... (FORMAT csv),
+  the same bytes as an exported file); instants in UTC; BLOBs with \\xNN escapes for bytes that are not printable.
+  json: integers and decimals are numbers where a JSON reader gets exactly the value back, strings otherwise
+  (HUGEINT beyond 2^53, long DECIMALs); NaN and ±Infinity are the strings "NaN", "Infinity", "-Infinity"; LIST
+  and ARRAY are arrays, STRUCT and MAP objects; every other type is the string DuckDB casts it to.`
+
+/** A request the tool will not carry out as written: its words, then the usage, exit 2. */
+export class UsageError extends Error {}
+
+export const COMMANDS = ['status', 'timeline', 'doctor', 'query', 'export', 'ddl'] as const
+export type CommandName = (typeof COMMANDS)[number]
+export type OutputFormat = 'table' | 'csv' | 'json' | ExportFormat
+
+const OPTIONS = {
+  bucket: { type: 'string' },
+  profile: { type: 'string' },
+  region: { type: 'string' },
+  endpoint: { type: 'string' },
+  'key-file': { type: 'string' },
+  now: { type: 'string' },
+  json: { type: 'boolean' },
+  'no-cache': { type: 'boolean' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  since: { type: 'string' },
+  format: { type: 'string' },
+  table: { type: 'string' },
+  where: { type: 'string' },
+  sql: { type: 'string' },
+  out: { type: 'string' },
+  force: { type: 'boolean' },
+  'as-of': { type: 'string' },
+  engine: { type: 'string' },
+  database: { type: 'string' },
+  help: { type: 'boolean', short: 'h' }
+} as const
+
+export type CliFlags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
+
+/** A command to run on a bucket, every flag checked. */
+export interface CliRequest {
+  readonly command: CommandName
+  readonly flags: CliFlags
+  /** The connection --bucket and the credential flags name. */
+  readonly conn: ConnectionConfig
+  /** The evaluation instant (--now, else the clock). */
+  readonly now: number
+  /** query and export: the statement (export --table builds it). */
+  readonly sql: string | undefined
+  readonly format: OutputFormat
+  readonly asOf: number | undefined
+  /** timeline and doctor: the first hour they judge; the others: `now`. */
+  readonly since: number
+  readonly until: number
+}
+
+export type ParsedCommandLine = { readonly help: true; readonly exitCode: 0 | 2 } | ({ readonly help: false } & CliRequest)
+
+function dayStart(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (!isValidDate(value)) throw new UsageError(`--${flag} must be a date YYYY-MM-DD, not "${value}"`)
+  return instantOf(value)
+}
+
+/** The command line as a request, or the usage (`--help`, no command); throws UsageError for what cannot run. */
+export function parseCommandLine(argv: readonly string[], clock: () => number = Date.now): ParsedCommandLine {
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS })
+  const name = positionals[0]
+  if (values.help || !name) return { help: true, exitCode: name || values.help ? 0 : 2 }
+  if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command "${name}"`)
+  const command = name as CommandName
+  if (command === 'ddl' && values.engine !== 'athena' && values.engine !== 'bigquery')
+    throw new UsageError('ddl needs --engine athena (an S3 bucket) or --engine bigquery (a GCS bucket)')
+  let sql = command === 'query' ? positionals[1] : undefined
+  if (command === 'query' && !sql) throw new UsageError('query needs the SQL to run, in quotes')
+  if (command === 'export') {
+    if (!values.out) throw new UsageError('export needs --out FILE')
+    if ((values.table === undefined) === (values.sql === undefined)) throw new UsageError('export needs either --table T or --sql "SQL"')
+    if (values.table !== undefined) {
+      const t = CATALOG.find((c) => c.table === values.table || `${c.schema}.${c.table}` === values.table)
+      if (!t) throw new UsageError(`--table ${values.table} is not a table of the catalog`)
+      sql = `SELECT * FROM ${quoteIdent(t.schema)}.${quoteIdent(t.table)}${values.where ? ` WHERE ${values.where}` : ''}`
+    } else sql = values.sql
+  }
+  // An export's format follows its file's name unless --format says it (and then the name must agree).
+  const format = values.format ?? (command === 'export' ? (formatOfName(values.out as string) ?? 'csv') : values.json ? 'json' : 'table')
+  const formats = command === 'export' ? ['csv', 'parquet'] : ['table', 'csv', 'json']
+  if (!formats.includes(format)) throw new UsageError(`--format is ${formats.join(', ')}, not "${format}"`)
+  const misnamed = command === 'export' ? nameFormatMismatch(values.out as string, format as ExportFormat) : null
+  if (misnamed) throw new UsageError(misnamed)
+  const asOf = values['as-of'] !== undefined ? parseInstant(values['as-of']) : undefined
+  if (asOf !== undefined && Number.isNaN(asOf)) throw new UsageError(`--as-of must be an ISO-8601 instant, not "${values['as-of']}"`)
+  if (!values.bucket) throw new UsageError('--bucket is required')
+  const now = values.now !== undefined ? parseInstant(values.now) : clock()
+  if (Number.isNaN(now)) throw new UsageError(`--now must be an ISO-8601 instant such as 2026-11-13T02:50:00Z, not "${values.now}"`)
+  // The timeline and doctor judge a range of hours (doctor: the last 7 days; timeline: the last 48 hours).
+  const since =
+    command === 'doctor'
+      ? (dayStart('since', values.since) ?? Math.floor((now - 7 * 24 * HOUR) / HOUR) * HOUR)
+      : command === 'timeline'
+        ? (dayStart('from', values.from) ?? Math.floor(now / HOUR) * HOUR - 47 * HOUR)
+        : now
+  const until = command === 'timeline' && values.to !== undefined ? (dayStart('to', values.to) as number) + 23 * HOUR : now
+  const conn = connectionFromUrl(values.bucket, {
+    ...(values.profile ? { profile: values.profile } : {}),
+    ...(values.region ? { region: values.region } : {}),
+    ...(values.endpoint ? { endpoint: values.endpoint } : {}),
+    ...(values['key-file'] ? { keyFile: values['key-file'] } : {})
+  })
+  const mismatch = command === 'ddl' ? engineMismatch(values.engine as 'athena' | 'bigquery', warehouseLocation(conn), true) : null
+  if (mismatch) throw new UsageError(mismatch)
+  return { help: false, command, flags: values, conn, now, sql, format: format as OutputFormat, asOf, since, until }
+}

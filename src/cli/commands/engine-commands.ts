@@ -1,0 +1,144 @@
+// query, export and ddl: native DuckDB over local copies of the objects, with the bucket's views (the parts tables'
+// history compacted once into the cache's mirror). Loaded only for these commands: DuckDB is the heavy part of a start.
+import { stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { missingViewReason } from '../../shared/bucket-views'
+import { errorMessage } from '../../shared/error-message'
+import type { ExportFormat } from '../../shared/export-format'
+import { warehouseDdl, warehouseLocation } from '../../shared/warehouse-ddl/warehouse-ddl'
+import { StatementRefused } from '../../main/engine/engine-error'
+import { logicalTableColumns } from '../../main/engine/logical-table-columns'
+import type { QueryProgress } from '../../main/engine/native-engine'
+import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../main/engine/open-bucket-engine'
+import { ExportError, exportQuery } from '../../main/export/export-to-file'
+import { Mirror } from '../../main/mirror/mirror'
+import { frameCacheFile } from '../../main/store/parquet-frame-check'
+import { type BucketRun, cacheDir } from '../bucket-run'
+import { writeCsv, writeJson, writeOut, writeTable } from '../cli-output'
+import { UsageError } from '../cli-request'
+
+const megabytes = (n: number): string => `${(n / 1e6).toFixed(1)} MB`
+
+/** A table without a view (archived objects, unlisted files, no ready copy) is said why, rather than "does not exist". */
+function explain(e: unknown, problems: readonly { table: string; message: string }[]): string {
+  const message = errorMessage(e)
+  return missingViewReason(message, problems) ?? message
+}
+
+/** Ctrl+C and SIGTERM cancel the running statement. */
+function interrupted(): AbortController {
+  const ac = new AbortController()
+  process.once('SIGINT', () => ac.abort())
+  process.once('SIGTERM', () => ac.abort())
+  return ac
+}
+
+type OpenedEngine = BucketEngine & { readonly unreadable: Set<string> }
+
+/** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
+async function openEngine(run: BucketRun): Promise<OpenedEngine> {
+  const { provider, id, refreshed, show, request } = run
+  // Files found unreadable never reach the engine (a hostile footer would cost native DuckDB gigabytes).
+  const unreadable = new Set(refreshed.unreadable)
+  show('opening the tables…')
+  const store = fileStoreFor(provider, cacheDir(), id)
+  // Files the views need that are not readable Parquet, remembered with what the mirror's builds found.
+  const mirror = new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) })
+  const built = await mirror.refresh(refreshed.inventory, request.now, {
+    onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
+  })
+  for (const p of built.problems)
+    process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
+  for (const u of built.unreadable) unreadable.add(u.key)
+  const opened = await openBucketEngine(store, refreshed.inventory, refreshed.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
+    now: request.now,
+    mirror,
+    unreadable,
+    unlisted: refreshed.unlisted,
+    ...(request.asOf !== undefined ? { asOf: request.asOf } : {}),
+    onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
+  })
+  show.done()
+  return { ...opened, unreadable }
+}
+
+async function exportCommand(run: BucketRun): Promise<number> {
+  const { request, show } = run
+  const { engine, views } = await openEngine(run)
+  for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
+  const ac = interrupted()
+  const target = resolve(request.flags.out as string)
+  try {
+    // DuckDB's own progress moves for few COPYs of the logical tables: the bytes written always do.
+    const progressText = (p: QueryProgress): string =>
+      `exporting… ${megabytes(p.bytesWritten ?? 0)} written${p.percent > 0 ? `, ${Math.round(p.percent)}%` : ''}${p.rowsProcessed > 0 ? `, ${p.rowsProcessed} rows read` : ''}`
+    const { rows } = await exportQuery(engine, request.sql as string, target, {
+      format: request.format as ExportFormat,
+      overwrite: request.flags.force === true,
+      signal: ac.signal,
+      onProgress: (p) => show(progressText(p))
+    })
+    show.done()
+    process.stderr.write(`wrote ${rows} rows (${megabytes((await stat(target)).size)}) to ${target}\n`)
+    return 0
+  } catch (e) {
+    show.done()
+    const why = ac.signal.aborted ? 'export cancelled; no file was written' : `the export failed, no file was written: ${explain(e, views.problems)}`
+    process.stderr.write(`export-explorer: ${why}${e instanceof ExportError ? ' (--force replaces it)' : ''}\n`)
+    // A refused statement, like an existing target, is a request the tool will not carry out: exit 2.
+    return ac.signal.aborted ? 130 : e instanceof ExportError || e instanceof StatementRefused ? 2 : 1
+  } finally {
+    await engine.close()
+  }
+}
+
+async function ddlCommand(run: BucketRun): Promise<number> {
+  const { request, provider, id, refreshed } = run
+  // The columns come from the logical tables themselves (native DuckDB), the rest from the listing and the core.
+  const opened = await openEngine(run)
+  const { unreadable } = opened
+  try {
+    const columns = await logicalTableColumns(opened, fileStoreFor(provider, cacheDir(), id), refreshed.inventory, { now: request.now, unreadable })
+    const r = warehouseDdl({
+      engine: request.flags.engine as 'athena' | 'bigquery',
+      location: warehouseLocation(request.conn),
+      database: request.flags.database ?? null,
+      table: request.flags.table ?? null,
+      inventory: refreshed.inventory,
+      columns,
+      now: request.now,
+      unreadable
+    })
+    if (!r.ok) throw new UsageError(r.message)
+    await writeOut(request.flags.json ? `${JSON.stringify({ text: r.text, notes: r.notes })}\n` : r.text)
+    return 0
+  } finally {
+    await opened.engine.close()
+  }
+}
+
+async function queryCommand(run: BucketRun): Promise<number> {
+  const { request } = run
+  const sql = request.sql as string
+  const { engine, views } = await openEngine(run)
+  for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
+  for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
+  const ac = interrupted()
+  try {
+    if (request.format === 'csv') await writeCsv(engine, sql, ac.signal)
+    else if (request.format === 'json') await writeJson(engine, sql, ac.signal)
+    else await writeTable(engine, sql, ac.signal)
+  } catch (e) {
+    if (e instanceof StatementRefused) {
+      process.stderr.write(`export-explorer: the query was refused: ${e.message}\n`)
+      return 2
+    }
+    process.stderr.write(`export-explorer: the query failed: ${explain(e, views.problems)}\n`)
+    return ac.signal.aborted ? 130 : 1
+  } finally {
+    await engine.close()
+  }
+  return 0
+}
+
+export const ENGINE_COMMANDS = { query: queryCommand, export: exportCommand, ddl: ddlCommand } as const
