@@ -1,4 +1,5 @@
-// npm run bench -- [footer] [listing] [mirror] [query] [ui] [year]   (no argument: every benchmark)
+// npm run bench -- [cli] [footer] [listing] [mirror] [query] [ui] [year]   (no argument: every benchmark)
+import { benchCli } from './cli.bench'
 import { benchFooter } from './footer.bench'
 import { benchListing } from './listing.bench'
 import { benchMirror } from './mirror.bench'
@@ -7,6 +8,7 @@ import { benchUi } from './ui.bench'
 import { benchYear } from './year.bench'
 
 const benches: Record<string, () => Promise<void>> = {
+  cli: benchCli,
   footer: benchFooter,
   listing: benchListing,
   mirror: benchMirror,
