@@ -13,7 +13,7 @@ import { buildInventory, foldersForLogicalTable } from '../../src/shared/invento
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
-import { type CliRun, runCli } from '../helpers/cli'
+import { type CliRun, CLI_COMMAND, runCli } from '../helpers/cli'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
@@ -300,7 +300,7 @@ describe('query and export', () => {
     const target = join(out, 'big.csv')
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/export-explorer.ts', 'export', '--sql', 'SELECT * FROM claudia_messages, range(400)', '--out', target, '--bucket', plain],
+      [...CLI_COMMAND, 'export', '--sql', 'SELECT * FROM claudia_messages, range(400)', '--out', target, '--bucket', plain],
       { env: { ...process.env, EXPORT_EXPLORER_CACHE: cache } }
     )
     let stderr = ''

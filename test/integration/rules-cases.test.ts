@@ -15,6 +15,7 @@ import { logicalTableGlobSql, logicalTableSql } from '../../src/shared/logical-t
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { analyzeTimeline } from '../../src/shared/timeline'
 import { type Db, openDb } from '../helpers/duckdb'
+import { CLI_COMMAND } from '../helpers/cli'
 
 const run = promisify(execFile)
 const MIN = 60_000
@@ -121,7 +122,7 @@ async function timeline(b: HandBucket, now: number, from = H03): Promise<ReturnT
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args], {
+    const r = await run(process.execPath, [...CLI_COMMAND, ...args], {
       env: { ...process.env, EXPORT_EXPLORER_CACHE: cache },
       maxBuffer: 16 * 1024 * 1024
     })

@@ -17,6 +17,7 @@ import { buildInventory } from '../../src/shared/inventory'
 import { openDb } from '../helpers/duckdb'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 import { BAD, CSAT, MSGS, NOW, csat03, csat04, writeUnreadableBucket } from '../helpers/unreadable-bucket'
+import { CLI_COMMAND } from '../helpers/cli'
 
 const run = promisify(execFile)
 let work: string
@@ -105,9 +106,7 @@ describe('the CLI', () => {
       r = await run(
         process.execPath,
         [
-          '--import',
-          'tsx',
-          'src/cli/export-explorer.ts',
+          ...CLI_COMMAND,
           'query',
           'SELECT tag, count(*) AS n FROM claudia_csat GROUP BY 1',
           '--format',

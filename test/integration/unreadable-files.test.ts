@@ -14,6 +14,7 @@ import { findUnreadableFiles } from '../../src/main/store/parquet-frame-check'
 import { buildInventory } from '../../src/shared/inventory'
 import { openDb } from '../helpers/duckdb'
 import { BAD, CSAT, H03, H04, MSGS, NOW, csat03, d, h, writeUnreadableBucket } from '../helpers/unreadable-bucket'
+import { CLI_COMMAND } from '../helpers/cli'
 
 const run = promisify(execFile)
 let work: string
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args, '--bucket', root, '--now', new Date(NOW).toISOString()], {
+    const r = await run(process.execPath, [...CLI_COMMAND, ...args, '--bucket', root, '--now', new Date(NOW).toISOString()], {
       env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') }
     })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }

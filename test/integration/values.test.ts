@@ -14,6 +14,7 @@ import { NativeEngine } from '../../src/main/engine/native-engine'
 import { exportQuery } from '../../src/main/export/export-to-file'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { type Db, openDb } from '../helpers/duckdb'
+import { CLI_COMMAND } from '../helpers/cli'
 
 let work: string
 let engine: NativeEngine
@@ -195,7 +196,7 @@ describe('every value leaves the engine right', () => {
   it('the CLI prints sum() over INTEGERs and other wide numbers exactly, in table, JSON and CSV', async () => {
     const bucket = await mkdtemp(join(tmpdir(), 'ee-values-bucket-'))
     const cli = (format: string): Promise<{ stdout: string }> =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', 'query', sumSql, '--bucket', bucket, '--format', format], {
+      promisify(execFile)(process.execPath, [...CLI_COMMAND, 'query', sumSql, '--bucket', bucket, '--format', format], {
         env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') }
       })
     // 2,000 INTEGERs of 2^31-1: the sum is a HUGEINT past 2^32; a HUGEINT past 2^53 and a DECIMAL a double cannot

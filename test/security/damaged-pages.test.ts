@@ -18,6 +18,7 @@ import { buildInventory } from '../../src/shared/inventory'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
 import { H03, bucketWriter, H04, MSGS, NOW, d, h, msgs03, msgs04 } from '../helpers/unreadable-bucket'
+import { CLI_COMMAND } from '../helpers/cli'
 
 const run = promisify(execFile)
 const MIN = 60_000
@@ -61,7 +62,7 @@ afterAll(async () => {
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args, '--bucket', root, '--now', new Date(NOW).toISOString()], {
+    const r = await run(process.execPath, [...CLI_COMMAND, ...args, '--bucket', root, '--now', new Date(NOW).toISOString()], {
       env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') }
     })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }

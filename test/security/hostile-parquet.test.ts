@@ -17,6 +17,7 @@ import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
 import { HOSTILE, HOSTILE_CSAT, HOSTILE_MSGS, heavySchemaFooter, hostileFiles, withFooter, writeHostileBucket } from '../helpers/hostile-parquet'
 import { CSAT, H03, H04, MSGS, NOW, csat03, d } from '../helpers/unreadable-bucket'
+import { CLI_COMMAND } from '../helpers/cli'
 
 const run = promisify(execFile)
 let work: string
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/export-explorer.ts', ...args, '--bucket', root, '--now', new Date(NOW).toISOString()], {
+    const r = await run(process.execPath, [...CLI_COMMAND, ...args, '--bucket', root, '--now', new Date(NOW).toISOString()], {
       env: { ...process.env, EXPORT_EXPLORER_CACHE: join(work, 'cli-cache') },
       maxBuffer: 16 * 1024 ** 2
     })
