@@ -330,7 +330,9 @@ async function main(argv: string[]): Promise<number> {
         onProgress: (p) => show(progressText(p))
       })
       show.done()
-      process.stderr.write(`wrote ${rows} rows (${megabytes((await stat(target)).size)}) to ${target}\n`)
+      // What the file holds: which bucket, and as of which instant (or everything delivered so far).
+      const held = `${values.bucket as string}, ${asOf !== undefined ? `as of ${new Date(asOf).toISOString()}` : 'latest'}`
+      process.stderr.write(`wrote ${rows} rows (${megabytes((await stat(target)).size)}) to ${target} from ${held}\n`)
       return 0
     } catch (e) {
       show.done()
