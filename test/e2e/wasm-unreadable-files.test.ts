@@ -91,10 +91,14 @@ async function runPane(guarded: boolean, steps: { objects: ListedObject[]; sql: 
 
 describe('files the query pane cannot read', () => {
   it('without the guard, 0.9.1 fails on the widened column and then refuses every other table', async () => {
-    const [out] = (await runPane(false, [{ objects, sql: SQL }])) as [PaneStep]
-    // What a user met before: a raw internal error, then nothing works.
-    expect(JSON.stringify(out)).toMatch(/SetMin or SetMax called with Value that does not match statistics/)
-    expect(out.results.at(-1)).toEqual({ error: expect.stringMatching(/database has been invalidated/) })
+    // What a user met before: a raw internal error, then nothing works (reading the table's columns for its views
+    // already meets it, and the next table's statement is refused).
+    const out = await runPane(false, [{ objects, sql: SQL }]).then(
+      (r) => JSON.stringify(r),
+      (e: Error) => e.message
+    )
+    expect(out).toMatch(/SetMin or SetMax called with Value that does not match statistics/)
+    expect(out).toMatch(/database has been invalidated/)
   })
 
   it('names the table, its files and why; the other tables open and answer', async () => {
