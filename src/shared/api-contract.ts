@@ -228,6 +228,9 @@ export interface ExportJob extends JobStatus {
   /** Bytes of the file written so far (what moves while DuckDB cannot tell how far along it is); the file's size when done. */
   readonly bytes: number
   readonly error: string | null
+  /** The connection it read (null until it is open) and the "as of" it read (null: latest): what the file holds. */
+  readonly connection: string | null
+  readonly asOf: string | null
 }
 
 export interface HistoryEntry {

@@ -5,7 +5,7 @@ import { countText, formatBytes } from './counts'
 import { CATALOG, type CatalogTable } from './catalog'
 import { type AsOf, type Inventory, foldersForLogicalTable, latestReady, readyPartsFolders, unreadableLeftOut } from './inventory'
 import { isArchived, type ListedObject } from './listing'
-import { type GlobDialect, PARTITION_COLUMNS, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
+import { type GlobDialect, PARTITION_COLUMNS, globColumnsSql, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { type MirroredSegment, mirrorRead } from './mirror-plan'
 import { mirrorKey, mirrorLogicalSql, mirrorVersionsSql } from './mirror-sql'
 import { quoteIdent } from './sql-quote'
@@ -19,6 +19,17 @@ export interface SqlEngine {
    */
   register(files: readonly { readonly name: string; readonly key: string; readonly size: number; readonly whole?: boolean }[]): Promise<void>
   query(sql: string): Promise<unknown>
+  /** The first value of each row a statement gives, for an engine whose `query` answers no rows (native DuckDB's exec). */
+  firstColumn?(sql: string): Promise<unknown[]>
+}
+
+/** The vendor's columns of a table's registered files (by name, in the order union_by_name gives them). */
+async function vendorColumns(engine: SqlEngine, base: string): Promise<string[]> {
+  const sql = globColumnsSql(base)
+  if (engine.firstColumn) return (await engine.firstColumn(sql)).map(String)
+  const rows = await engine.query(sql)
+  if (!Array.isArray(rows)) throw new Error('The engine answers no rows: it must give firstColumn to read a table\'s columns.')
+  return rows.map((r) => String((r as Record<string, unknown>)['column_name']))
 }
 
 export interface ViewsResult {
@@ -83,7 +94,8 @@ export async function createBucketViews(
     const name = quoteIdent(t.table)
     const fileBase = opts.fileBase ?? 'ee/'
     const base = `${fileBase}${t.schema}/${t.table}/`
-    const q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
+    let q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
+    let columns: string[] = []
     await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
     if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, fileBase, opts, created, notes))) continue
     const leftOut = unreadableNote(inventory, t, opts)
@@ -112,6 +124,12 @@ export async function createBucketViews(
     try {
       // One table's failure (a file that cannot be fetched or read) never stops another table's view.
       await register(q.registrations)
+      // A parts table's own columns (the engine's bookkeeping columns are named apart from them).
+      if (t.mode === 'parts') {
+        columns = await vendorColumns(engine, base)
+        const named = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect, undefined, columns)
+        if (named.ok) q = named
+      }
       for (const stmt of q.setup) await engine.query(stmt)
       await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${q.sql}`)
       await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
@@ -122,7 +140,7 @@ export async function createBucketViews(
       continue
     }
     if (t.mode === 'parts') {
-      const v = versionsGlobSql(t, readyPartsFolders(inventory, t, opts), base, `__ee_files_${t.table}`, opts.dialect)
+      const v = versionsGlobSql(t, readyPartsFolders(inventory, t, opts), base, `__ee_files_${t.table}`, opts.dialect, columns)
       if (!v.ok) continue
       try {
         for (const stmt of v.setup) await engine.query(stmt)

@@ -5,6 +5,7 @@ import type { CatalogTable } from './catalog'
 import { compareFileNames } from './delivery-order'
 import type { Folder } from './inventory'
 import { identityTag, objectIdentity } from './identity-tag'
+import { freshName, takenNames } from './bookkeeping-columns'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
 /** Where the engine finds a file: a local path or a URL of the byte server. */
@@ -163,31 +164,89 @@ function globRegistrations(folders: readonly Folder[], base: string): { files: R
   }
 }
 
-function readGlob(base: string, withProvenance: boolean, dialect: GlobDialect): string {
-  const named = dialect.filenameColumn === 'filename' ? 'true' : quoteLiteral(dialect.filenameColumn)
-  const extra = withProvenance ? `, filename = ${named}, file_row_number = true` : ''
+function readGlob(base: string, provenance: { readonly filename: string | null; readonly fileRowNumber: boolean } | null, dialect: GlobDialect): string {
+  const named = dialect.filenameColumn === 'filename' ? 'true' : quoteLiteral(provenance?.filename ?? dialect.filenameColumn)
+  const extra = `${provenance?.filename ? `, filename = ${named}` : ''}${provenance?.fileRowNumber ? ', file_row_number = true' : ''}`
   return `read_parquet(${quoteLiteral(`${base}*.parquet`)}, union_by_name = true, hive_partitioning = false${extra})`
 }
 
-/** logicalTableSql for an engine that reads registered files by glob (DuckDB-WASM). `base` is a name prefix such as "ee/claudia_messages/". */
+/** The statement giving the vendor's columns of a table's registered files (DESCRIBE: the first column is the name),
+ * which the parts views need to keep their own columns apart (partsGlobSql). */
+export const globColumnsSql = (base: string): string => `DESCRIBE SELECT * FROM ${readGlob(base, null, WASM_DIALECT)}`
+
+/**
+ * A parts table's rows with, per row, its file's rank and its position in the read, under names no vendor column has.
+ * read_parquet's `filename` and `file_row_number` options refuse a file holding a column of that name (both engines:
+ * "Using filename option on file with column named filename is not supported"), so then: the position is
+ * row_number() OVER () (a streaming window: the files are read one after the other, each in row order, on either
+ * engine), and the rank, where the file name cannot be had (DuckDB-WASM 0.9.1 cannot name its column), is the file
+ * whose rows start at or before the position (an ASOF join on each file's row count, files in the glob's name order).
+ */
+function rankedRows(base: string, dialect: GlobDialect, taken: Set<string>): { sql: string; rank: string; position: string; drop: string[] } {
+  const vendor = new Set(taken)
+  const rank = freshName(RANK, taken)
+  const position = freshName('__ee_row', taken)
+  const namedFile = dialect.filenameColumn !== 'filename'
+  const filename = namedFile ? freshName(dialect.filenameColumn, taken) : vendor.has('filename') ? null : 'filename'
+  const fileRowNumber = !vendor.has('file_row_number')
+  const read = readGlob(base, { filename, fileRowNumber }, dialect)
+  const drop = [...(filename ? [filename] : []), ...(fileRowNumber ? ['file_row_number'] : []), rank, position]
+  const pos = fileRowNumber ? 'file_row_number' : 'row_number() OVER ()'
+  if (filename)
+    return {
+      sql: `SELECT *, ${rankFromName(quoteIdent(filename))} AS ${quoteIdent(rank)}, ${pos} AS ${quoteIdent(position)} FROM ${read}`,
+      rank,
+      position,
+      drop
+    }
+  const rows = `SELECT *, row_number() OVER () AS ${quoteIdent(position)} FROM ${read}`
+  const perFile = `SELECT file_name, sum(row_group_num_rows) AS n FROM (SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata(${quoteLiteral(`${base}*.parquet`)})) GROUP BY file_name HAVING sum(row_group_num_rows) > 0`
+  const starts = `SELECT ${rankFromName('file_name')} AS __ee_r, sum(n) OVER (ORDER BY file_name ROWS UNBOUNDED PRECEDING) - n + 1 AS __ee_start FROM (${perFile})`
+  const sql = `SELECT __ee_d.*, __ee_s.__ee_r AS ${quoteIdent(rank)} FROM (${rows}) __ee_d ASOF JOIN (${starts}) __ee_s ON __ee_d.${quoteIdent(position)} >= __ee_s.__ee_start`
+  return { sql, rank, position, drop }
+}
+
+/** The row that stands for its key: from the latest folder, ties broken by file name, then row position; NULL keys all kept. */
+function keyedLatestBy(keyColumn: string, rank: string, position: string): string {
+  const key = quoteIdent(keyColumn)
+  return `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${quoteIdent(rank)} DESC, ${quoteIdent(position)} DESC) = 1`
+}
+
+/** The names `<table>__versions` gives where each row came from: `_prefix`, `_etl_date`, `_etl_hour`, `_file`, each
+ * with one more leading underscore where the vendor has a column of that name (theirs is kept as it is). */
+export function provenanceNames(columns: readonly string[]): { readonly prefix: string; readonly date: string; readonly hour: string; readonly file: string } {
+  const taken = takenNames(columns)
+  return { prefix: freshName('_prefix', taken), date: freshName('_etl_date', taken), hour: freshName('_etl_hour', taken), file: freshName('_file', taken) }
+}
+
+/** logicalTableSql for an engine that reads registered files by glob (DuckDB-WASM). `base` is a name prefix such as
+ * "ee/claudia_messages/". `columns`: the vendor's columns of those files (globColumnsSql), for a parts table. */
 export function logicalTableGlobSql(
   table: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>,
   folders: readonly Folder[],
   base: string,
   dialect: GlobDialect = WASM_DIALECT,
   /** Parts tables: the table `setup` fills with each file's folder (shared with the versions view). */
-  filesTable = `__ee_files_${table.table}`
+  filesTable = `__ee_files_${table.table}`,
+  columns: readonly string[] = []
 ): GlobTableSql {
   const columnsFrom = emptyCopyColumnsFrom(table, folders)
-  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base, dialect))
-  const fileCol = quoteIdent(dialect.filenameColumn)
+  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base, dialect, filesTable, columns))
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
-  if (table.mode === 'full') return { ok: true, sql: `SELECT * FROM ${readGlob(base, false, dialect)}`, files: files.length, registrations, setup: [] }
+  if (table.mode === 'full') return { ok: true, sql: `SELECT * FROM ${readGlob(base, null, dialect)}`, files: files.length, registrations, setup: [] }
   const t = quoteIdent(filesTable)
-  const ranked = `SELECT *, ${rankFromName(fileCol)} AS ${RANK} FROM ${readGlob(base, true, dialect)}`
-  const keep = table.keyColumn === null ? '' : ` QUALIFY ${keyedLatest(table.keyColumn)}`
-  const sql = `SELECT * EXCLUDE (${fileCol}, file_row_number, ${RANK}) FROM (SELECT * FROM ${withPartitionColumns(ranked, t)})${keep}`
+  const taken = takenNames(columns)
+  const vendor = new Set(taken)
+  const rows = rankedRows(base, dialect, taken)
+  // etl_date and etl_hour of the folder, as Spark's partition discovery gives them, unless the data has its own.
+  const date = freshName('__ee_etl_date', taken)
+  const hour = freshName('__ee_etl_hour', taken)
+  const withFolder = `SELECT __ee_x.*, __ee_f._etl_date AS ${quoteIdent(date)}, __ee_f._etl_hour AS ${quoteIdent(hour)} FROM (${rows.sql}) __ee_x JOIN ${t} __ee_f ON __ee_f.${RANK} = __ee_x.${quoteIdent(rows.rank)}`
+  const added = [...(vendor.has('etl_date') ? [] : [`${quoteIdent(date)} AS etl_date`]), ...(vendor.has('etl_hour') ? [] : [`${quoteIdent(hour)} AS etl_hour`])]
+  const keep = table.keyColumn === null ? '' : ` QUALIFY ${keyedLatestBy(table.keyColumn, rows.rank, rows.position)}`
+  const drop = [...rows.drop, date, hour].map(quoteIdent).join(', ')
+  const sql = `SELECT * EXCLUDE (${drop})${added.map((a) => `, ${a}`).join('')} FROM (${withFolder})${keep}`
   return { ok: true, sql, files: files.length, registrations, setup: filesTableSetup(t, files) }
 }
 
@@ -210,14 +269,19 @@ export function versionsGlobSql(
   folders: readonly Folder[],
   base: string,
   filesTable: string,
-  dialect: GlobDialect = WASM_DIALECT
+  dialect: GlobDialect = WASM_DIALECT,
+  /** The vendor's columns of those files (globColumnsSql). */
+  columns: readonly string[] = []
 ): GlobTableSql {
-  const fileCol = quoteIdent(dialect.filenameColumn)
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
   const t = quoteIdent(filesTable)
   const setup = filesTableSetup(t, files)
-  const sql = `SELECT * EXCLUDE (${fileCol}, file_row_number, ${RANK}) FROM (SELECT *, ${rankFromName(fileCol)} AS ${RANK} FROM ${readGlob(base, true, dialect)}) JOIN ${t} USING (${RANK})`
+  const names = provenanceNames(columns)
+  const rows = rankedRows(base, dialect, takenNames([...columns, ...Object.values(names)]))
+  const from = `__ee_f._prefix AS ${quoteIdent(names.prefix)}, __ee_f._etl_date AS ${quoteIdent(names.date)}, __ee_f._etl_hour AS ${quoteIdent(names.hour)}, __ee_f._file AS ${quoteIdent(names.file)}`
+  const joined = `SELECT __ee_x.*, ${from} FROM (${rows.sql}) __ee_x JOIN ${t} __ee_f ON __ee_f.${RANK} = __ee_x.${quoteIdent(rows.rank)}`
+  const sql = `SELECT * EXCLUDE (${rows.drop.map(quoteIdent).join(', ')}) FROM (${joined})`
   return { ok: true, sql, files: files.length, registrations, setup }
 }
 

@@ -4,21 +4,31 @@
 // files give (newest version per key by folder, then file name, then row position; "as of" by the folders
 // included), for native DuckDB and DuckDB-WASM 0.9.1 alike.
 import type { CatalogTable } from './catalog'
-import type { FileRegistration, GlobDialect } from './logical-table-sql'
+import { freshName, storedName, takenNames } from './bookkeeping-columns'
+import { type FileRegistration, type GlobDialect, provenanceNames } from './logical-table-sql'
 import { identityTag } from './identity-tag'
 import type { MirroredSegment, MirrorRead, SegmentPlan } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
-/** The mirror's own columns in every segment. `_prefix`, `_etl_date`, `_etl_hour` and `_file` are the `__versions` columns. */
+/** The mirror's own columns in every segment (a vendor's column is stored apart from them: storedName). `_prefix`,
+ * `_etl_date`, `_etl_hour` and `_file` are the `__versions` columns. */
 export const MIRROR_COLUMNS = ['__ee_order', '__ee_file_rank', '__ee_row', '__ee_ready_at', '_prefix', '_etl_date', '_etl_hour', '_file'] as const
-const INTERNAL = ['__ee_order', '__ee_file_rank', '__ee_row', '__ee_ready_at'] as const
 
 const nullable = (v: string | null): string => (v === null ? 'CAST(NULL AS VARCHAR)' : quoteLiteral(v))
 
-/** Native DuckDB: the rows of a segment, with the mirror's columns, in delivery order. Null when it has no file. */
-export function segmentBuildSql(segment: SegmentPlan, locate: (key: string) => string): string | null {
+/**
+ * Native DuckDB: the rows of a segment, with the mirror's columns, in delivery order. Null when it has no file.
+ * `columns`: the vendor's columns of its files; each is stored under storedName, apart from the mirror's own. A file
+ * with a column named file_row_number refuses that option: the row's position is then its place in the read (a
+ * streaming window: files one after the other, each in row order), which orders a file's rows alike.
+ */
+export function segmentBuildSql(segment: SegmentPlan, locate: (key: string) => string, columns: readonly string[]): string | null {
   const files = segment.folders.flatMap((f) => f.files.map((x) => ({ folder: f, file: x })))
   if (files.length === 0) return null
+  const taken = takenNames(columns)
+  const filename = freshName('__ee_filename', taken)
+  const position = freshName('__ee_position', taken)
+  const fileRowNumber = !taken.has('file_row_number')
   const list = files.map((x) => quoteLiteral(locate(x.file.object.key))).join(', ')
   const values = files
     .map(({ folder, file }) => {
@@ -27,11 +37,14 @@ export function segmentBuildSql(segment: SegmentPlan, locate: (key: string) => s
       return `(${quoteLiteral(locate(file.object.key))}, ${folder.order}::BIGINT, ${file.fileRank}, ${folder.readyAt}::BIGINT, ${quoteLiteral(folder.folder.ref.prefix)}, ${quoteLiteral(p.date)}, ${nullable(p.hour)}, ${quoteLiteral(name)})`
     })
     .join(', ')
+  const vendor = columns.map((c) => `r.${quoteIdent(c)} AS ${quoteIdent(storedName(c))}`).join(', ')
+  const read = `read_parquet([${list}], union_by_name = true, hive_partitioning = false, filename = ${quoteLiteral(filename)}${fileRowNumber ? ', file_row_number = true' : ''})`
+  const pos = fileRowNumber ? 'file_row_number' : 'row_number() OVER ()'
   return (
-    `SELECT r.* EXCLUDE (__ee_filename, file_row_number), f.__ee_order, f.__ee_file_rank, r.file_row_number AS __ee_row, f.__ee_ready_at, f._prefix, f._etl_date, f._etl_hour, f._file ` +
-    `FROM read_parquet([${list}], union_by_name = true, hive_partitioning = false, filename = '__ee_filename', file_row_number = true) r ` +
-    `JOIN (VALUES ${values}) f(__ee_location, __ee_order, __ee_file_rank, __ee_ready_at, _prefix, _etl_date, _etl_hour, _file) ON r.__ee_filename = f.__ee_location ` +
-    `ORDER BY f.__ee_order, f.__ee_file_rank, r.file_row_number`
+    `SELECT ${vendor}${vendor ? ', ' : ''}f.__ee_order, f.__ee_file_rank, r.${quoteIdent(position)} AS __ee_row, f.__ee_ready_at, f._prefix, f._etl_date, f._etl_hour, f._file ` +
+    `FROM (SELECT *, ${pos} AS ${quoteIdent(position)} FROM ${read}) r ` +
+    `JOIN (VALUES ${values}) f(__ee_location, __ee_order, __ee_file_rank, __ee_ready_at, _prefix, _etl_date, _etl_hour, _file) ON r.${quoteIdent(filename)} = f.__ee_location ` +
+    `ORDER BY f.__ee_order, f.__ee_file_rank, __ee_row`
   )
 }
 
@@ -58,9 +71,12 @@ function readSegments(base: string, selection: MirrorRead): string {
   if (selection.excludedOrders.length > 0) conditions.push(`__ee_order NOT IN (${selection.excludedOrders.join(', ')})`)
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''
   // The included folders' columns only: as of an hour before a column was added, the view does not have it.
-  const columns = [...selection.columns, ...MIRROR_COLUMNS].map(quoteIdent).join(', ')
+  const columns = [...selection.columns.map(storedName), ...MIRROR_COLUMNS].map(quoteIdent).join(', ')
   return `SELECT ${columns} FROM read_parquet(${quoteLiteral(`${base}*.parquet`)}, union_by_name = true, hive_partitioning = false)${where}`
 }
+
+/** The vendor's columns under their own names, from the names a segment stores them under. */
+const vendorColumns = (selection: MirrorRead): string => selection.columns.map((c) => `${quoteIdent(storedName(c))} AS ${quoteIdent(c)}`).join(', ')
 
 /**
  * The logical parts table from its segments. `etl_date` and `etl_hour` come from the folder, as Spark's partition
@@ -69,15 +85,17 @@ function readSegments(base: string, selection: MirrorRead): string {
 export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selection: MirrorRead, base: string, _dialect?: GlobDialect): MirrorTableSql {
   const vendor = new Set(selection.columns)
   const added = [...(vendor.has('etl_date') ? [] : ['_etl_date AS etl_date']), ...(vendor.has('etl_hour') ? [] : ['_etl_hour AS etl_hour'])]
-  const rows = `SELECT *${added.map((a) => `, ${a}`).join('')} FROM (${readSegments(base, selection)})`
-  const drop = MIRROR_COLUMNS.join(', ')
-  if (table.keyColumn === null) return { sql: `SELECT * EXCLUDE (${drop}) FROM (${rows})`, registrations: registrations(selection, base) }
-  const key = quoteIdent(table.keyColumn)
+  const select = `SELECT ${[vendorColumns(selection), ...added].filter(Boolean).join(', ')} FROM (${readSegments(base, selection)})`
+  if (table.keyColumn === null) return { sql: select, registrations: registrations(selection, base) }
+  const key = quoteIdent(storedName(table.keyColumn))
   const keep = `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY __ee_order DESC, __ee_file_rank DESC, __ee_row DESC) = 1`
-  return { sql: `SELECT * EXCLUDE (${drop}) FROM (${rows}) QUALIFY ${keep}`, registrations: registrations(selection, base) }
+  return { sql: `${select} QUALIFY ${keep}`, registrations: registrations(selection, base) }
 }
 
-/** Every row version from the segments, with `_prefix`, `_etl_date`, `_etl_hour` and `_file`. */
+/** Every row version from the segments, with `_prefix`, `_etl_date`, `_etl_hour` and `_file` (provenanceNames). */
 export function mirrorVersionsSql(selection: MirrorRead, base: string): MirrorTableSql {
-  return { sql: `SELECT * EXCLUDE (${INTERNAL.join(', ')}) FROM (${readSegments(base, selection)})`, registrations: registrations(selection, base) }
+  const n = provenanceNames(selection.columns)
+  const from = `_prefix AS ${quoteIdent(n.prefix)}, _etl_date AS ${quoteIdent(n.date)}, _etl_hour AS ${quoteIdent(n.hour)}, _file AS ${quoteIdent(n.file)}`
+  const select = [vendorColumns(selection), from].filter(Boolean).join(', ')
+  return { sql: `SELECT ${select} FROM (${readSegments(base, selection)})`, registrations: registrations(selection, base) }
 }

@@ -249,6 +249,8 @@ describe('query and export', () => {
     const csv = join(out, 'messages.csv')
     const r = await cli(['export', '--table', 'claudia_messages', '--where', where, '--out', csv, '--bucket', plain])
     expect(r.code).toBe(0)
+    // It says what the file holds: which bucket, and "latest" (no --as-of).
+    expect(r.stderr).toContain(`to ${csv} from ${plain}, latest`)
     const parquet = join(out, 'messages.parquet')
     expect(
       (await cli(['export', '--sql', `SELECT * FROM claudia_messages WHERE ${where}`, '--format', 'parquet', '--out', parquet, '--bucket', plain])).code

@@ -326,7 +326,8 @@ describe('what a vendor reader sees (item 9)', () => {
           await copyFile(join(b.root, r.key), join(files, r.name))
         }
       },
-      query: (sql: string): Promise<void> => db.run(sql.replaceAll("'ee/", `'${files}/ee/`))
+      query: (sql: string): Promise<void> => db.run(sql.replaceAll("'ee/", `'${files}/ee/`)),
+      firstColumn: async (sql: string): Promise<unknown[]> => (await db.rows(sql.replaceAll("'ee/", `'${files}/ee/`))).map((r) => Object.values(r)[0])
     }
     const views = await createBucketViews(engine, inv, objects, { now: H03 + HOUR })
     expect(views.created).toEqual(

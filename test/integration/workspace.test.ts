@@ -149,6 +149,18 @@ describe('Workspace', () => {
     expect(text.split('\n')[0]).toBe('tenant_id,n')
     expect(text.split('\n').filter(Boolean).length - 1).toBe(job.rows)
     expect(job.bytes).toBe(Buffer.byteLength(text))
+    // The job records what the file holds: the connection it opened (none was open) and "latest".
+    const demoId = (await w.connections()).active
+    expect(demoId).not.toBeNull()
+    expect(done.connection).toBeNull()
+    expect(job).toMatchObject({ connection: demoId, asOf: null })
+    // An export "as of" an hour carries that hour and the open connection from its start.
+    const hour = `${demo.expected.now.slice(0, 11)}00:00:00Z`
+    const past = await w.exportStart({ sql: 'SELECT 1 AS one', format: 'csv', path: join(out, 'past.csv'), overwrite: false, asOf: hour })
+    expect(past).toMatchObject({ connection: demoId, asOf: hour })
+    let pastJob = past
+    while (pastJob.state === 'running') pastJob = await new Promise((r) => setTimeout(() => r(w.exportStatus({ id: past.id })), 50))
+    expect(pastJob).toMatchObject({ state: 'done', connection: demoId, asOf: hour })
 
     const big = await w.exportStart({
       sql: 'SELECT range AS i, md5(range::VARCHAR) AS h FROM range(20000000)',

@@ -92,7 +92,8 @@ export async function openBucketEngine(
           if (broken) throw new Error(failed.get(broken.key) ?? `${broken.key} is not in the local store; refresh and try again.`)
           await engine.link(files.map((f) => ({ name: f.name, key: f.key, path: paths.get(f.key) as string })))
         },
-        query: (sql) => engine.exec(sql)
+        query: (sql) => engine.exec(sql),
+        firstColumn: async (sql) => (await engine.execRows(sql)).map((r) => r[0])
       },
       inventory,
       objects,

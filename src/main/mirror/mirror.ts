@@ -13,6 +13,7 @@ import { identityTag } from '../../shared/identity-tag'
 import { type ListedObject, isArchived } from '../../shared/listing'
 import { type MirroredSegment, type SegmentPlan, planMirror, typesAgree } from '../../shared/mirror-plan'
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
+import { storedName, vendorName } from '../../shared/bookkeeping-columns'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
 import { PRIVATE_FILE_MODE, ensurePrivateDir, writePrivateFile } from '../files/private-file'
@@ -56,7 +57,9 @@ export interface MirrorRefreshOptions {
   readonly checkpointMs?: number
 }
 
-const INDEX_VERSION = 3
+const INDEX_VERSION = 4
+/** The index version whose segments store every vendor column under its own name (storedName came in 4). */
+const STORED_NAMES_BEFORE = 3
 
 function isSegment(v: unknown): v is MirroredSegment {
   const s = v as MirroredSegment
@@ -109,8 +112,11 @@ export class Mirror {
   private async readIndex(): Promise<readonly MirroredSegment[]> {
     try {
       const parsed = JSON.parse(await readFile(this.indexFile, 'utf8')) as { version?: number; segments?: unknown[] }
-      if (parsed.version !== INDEX_VERSION || !Array.isArray(parsed.segments) || !parsed.segments.every(isSegment)) return []
-      return parsed.segments
+      const known = parsed.version === INDEX_VERSION || parsed.version === STORED_NAMES_BEFORE
+      if (!known || !Array.isArray(parsed.segments) || !parsed.segments.every(isSegment)) return []
+      // Before version 4 a vendor column starting with "_" was stored under its own name (and could meet the mirror's):
+      // such a segment is built again, every other one is kept.
+      return parsed.version === INDEX_VERSION ? parsed.segments : parsed.segments.filter((s) => !s.columnSets.flat().some((c) => c.startsWith('_')))
     } catch {
       return []
     }
@@ -356,15 +362,13 @@ export class Mirror {
         leftOut: [...f.leftOut, ...f.files.filter((x) => unreadable.has(x.object.key)).map((x) => x.object)]
       }))
     }
-    const sql = segmentBuildSql(p, (key) => paths.get(key) as string)
     // Each folder's columns (a column added part-way: a view "as of" before it must not have it).
     const columnSets: string[][] = []
     const setOf = new Map<string, number>()
     const folders = []
-    const byFile = await topLevelColumns(
-      engine,
-      p.folders.flatMap((f) => f.files.map((x) => paths.get(x.object.key) as string))
-    )
+    const filesInOrder = p.folders.flatMap((f) => f.files.map((x) => paths.get(x.object.key) as string))
+    const byFile = await topLevelColumns(engine, filesInOrder)
+    const sql = segmentBuildSql(p, (key) => paths.get(key) as string, [...new Set(filesInOrder.flatMap((f) => byFile.get(f) ?? []))])
     for (const f of p.folders) {
       // In file order, each column once where it first appears: the order union_by_name gives the folder.
       const columns = [...new Set(f.files.flatMap((x) => byFile.get(paths.get(x.object.key) as string) ?? []))]
@@ -409,7 +413,7 @@ export class Mirror {
       const differ = Object.entries(s.types).filter(([c, t]) => unified[c] !== undefined && unified[c] !== t)
       if (differ.length === 0) continue
       const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
-      const casts = differ.map(([c]) => `CAST(${quoteIdent(c)} AS ${unified[c]}) AS ${quoteIdent(c)}`).join(', ')
+      const casts = differ.map(([c]) => `CAST(${quoteIdent(storedName(c))} AS ${unified[c]}) AS ${quoteIdent(storedName(c))}`).join(', ')
       await engine.execRows(
         `COPY (SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`
       )
@@ -463,7 +467,8 @@ async function unreadablePages(engine: NativeEngine, path: string): Promise<stri
 async function vendorTypes(engine: NativeEngine, files: readonly string[]): Promise<Record<string, string>> {
   const own = new Set<string>(MIRROR_COLUMNS)
   const rows = await engine.execRows(`DESCRIBE SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}], union_by_name = true)`)
-  return Object.fromEntries(rows.map((r) => [String(r[0]), String(r[1])]).filter(([c]) => !own.has(c as string)))
+  // By the vendor's names (a segment stores them apart from its own: storedName).
+  return Object.fromEntries(rows.filter((r) => !own.has(String(r[0]))).map((r) => [vendorName(String(r[0])), String(r[1])] as const))
 }
 
 /**

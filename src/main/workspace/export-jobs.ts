@@ -67,9 +67,14 @@ export class ExportJobs {
     return { path }
   }
 
-  /** Starts writing a query's result to a file in the background, on the engine `engineFor` gives; the job reports
-   * rows and the outcome. */
-  async start(args: ArgsOf<'exportStart'>, engineFor: (asOf: string | null) => Promise<BucketEngine>): Promise<ExportJob> {
+  /** Starts writing a query's result to a file in the background, on the engine `engineFor` gives (of the connection it
+   * names); the job reports rows, the outcome, and which connection and "as of" the file holds. `connection` is the one
+   * open now (null: none yet, engineFor opens one). */
+  async start(
+    args: ArgsOf<'exportStart'>,
+    connection: string | null,
+    engineFor: (asOf: string | null) => Promise<{ readonly connection: string; readonly engine: BucketEngine }>
+  ): Promise<ExportJob> {
     // With a native save dialog, only a path the user chose there may be written (a renderer cannot pick one).
     if (this.opts.platform && !this.grantedPaths.has(args.path)) throw refusal('path_not_allowed', 'Choose where to save the file first.')
     // Without one (the web host, which any typed path reaches), only a plain file in the export folder.
@@ -91,7 +96,9 @@ export class ExportJobs {
         rows: 0,
         percent: null,
         bytes: 0,
-        error: null
+        error: null,
+        connection,
+        asOf: args.asOf
       } as ExportJob,
       abort
     }
@@ -105,7 +112,9 @@ export class ExportJobs {
       try {
         // A path the user chose in the save dialog may name a new folder; a checked one never does (no folder tree).
         if (!allowed) await mkdir(dirname(args.path), { recursive: true })
-        const { engine, views } = await engineFor(args.asOf)
+        const opened = await engineFor(args.asOf)
+        if (opened.connection !== entry.job.connection) update({ connection: opened.connection })
+        const { engine, views } = opened.engine
         const r = await exportQuery(engine, args.sql, args.path, {
           format: args.format,
           overwrite: args.overwrite,

@@ -206,7 +206,10 @@ export class Workspace {
 
   /** Starts writing a query's result to a file in the background, on main's engine of the open connection. */
   exportStart(args: ArgsOf<'exportStart'>): Promise<ExportJob> {
-    return this.exports.start(args, async (asOf) => (await this.sessionOrOpenFirst()).engineFor(asOf))
+    return this.exports.start(args, this.session?.connectionId ?? null, async (asOf) => {
+      const session = await this.sessionOrOpenFirst()
+      return { connection: session.connectionId, engine: await session.engineFor(asOf) }
+    })
   }
 
   exportStatus(args: { id: string }): ExportJob {

@@ -9,11 +9,18 @@ import dialogCss from './dialog.module.css'
 import { useEscapeToClose } from './escape-key'
 import css from './export-dialog.module.css'
 
+/** Which connection and which "as of" an export's file holds, in words. */
+export function exportSourceText(connection: string | null, asOf: string | null): string {
+  const when = asOf ? `as of ${asOf.slice(0, 13).replace('T', ' ')}:00 UTC` : 'latest (everything delivered so far)'
+  return connection ? `From ${connection}, ${when}` : `${when.charAt(0).toUpperCase()}${when.slice(1)}`
+}
+
 export function ExportDialog(): React.JSX.Element | null {
   const request = useApp((s) => s.exportRequest)
   const defaults = useApp((s) => s.exportDefaults)
   const job = useApp((s) => s.exportJob)
   const error = useApp((s) => s.exportError)
+  const connections = useApp((s) => s.connections)
   const { closeExport: onClose, chooseExportPath, startExport, cancelExport, showExportInFolder } = appStore.getState()
   const [format, setFormat] = useState<ExportFormat>('csv')
   const [path, setPath] = useState('')
@@ -40,7 +47,10 @@ export function ExportDialog(): React.JSX.Element | null {
   // A running export is not closed by a key: Cancel stops it.
   useEscapeToClose(onClose, request !== null && !running)
   if (!request) return null
-  const { sql, asOf } = request
+  const { sql } = request
+  // What the file holds: the job's own record once it started, before that what it will read.
+  const held = job ?? { connection: connections?.active ?? null, asOf: request.asOf }
+  const connectionName = connections?.connections.find((c) => c.id === held.connection)?.name ?? held.connection
 
   return (
     <div role="dialog" aria-modal="true" aria-label="Export" data-testid="export-dialog" className={css.backdrop}>
@@ -52,7 +62,7 @@ export function ExportDialog(): React.JSX.Element | null {
           </button>
         </div>
         <pre className={css.sql}>{sql}</pre>
-        {asOf ? <p>As of {asOf.slice(0, 13).replace('T', ' ')}:00 UTC</p> : null}
+        <p data-testid="export-source">{exportSourceText(connectionName, held.asOf)}</p>
         <div className={css.formats}>
           <label>
             <input type="radio" name="format" checked={format === 'csv'} onChange={() => switchFormat('csv')} /> CSV (UTF-8, header row)

@@ -2,12 +2,11 @@
 // before it breaks anything: a table whose files disagree on a column's Parquet type (INT32 in older files,
 // INT64 in newer ones) fails there with "INTERNAL Error: SetMin or SetMax called with Value that does not match
 // statistics' column value" once Parquet metadata is cached, and an INTERNAL error invalidates the whole
-// database, every other table with it; a vendor column named `filename` or `file_row_number` meets the
-// provenance columns the rules need. Wraps the engine handed to createBucketViews, which records a table whose
-// registration or view fails as a problem with this message, and goes on with the next table.
+// database, every other table with it. Wraps the engine handed to createBucketViews, which records a table whose
+// registration fails as a problem with this message, and goes on with the next table. (A vendor column named like a
+// bookkeeping column is no problem: logical-table-sql.ts names its own columns apart from the table's.)
 import type { SqlEngine } from '../../../shared/bucket-views'
 import { quoteIdent, quoteLiteral } from '../../../shared/sql-quote'
-import { errorMessage } from '../../../shared/error-message'
 
 interface SchemaRow {
   readonly file_name: string
@@ -95,21 +94,9 @@ export function typeConflictMessage(table: string, conflicts: ReturnType<typeof 
   )
 }
 
-/** The message for a vendor column that meets a provenance column of the rules. */
-export function reservedColumnMessage(table: string, column: string, files: readonly string[], view: string): string {
-  return (
-    `${view} cannot be opened in the query pane: ${files.length} file${files.length === 1 ? '' : 's'} of ${table} ${files.length === 1 ? 'has' : 'have'} a column named ${column} (${listFiles(files)}), ` +
-    `the name DuckDB-WASM 0.9.1, this pane's engine, gives the column it adds to tell files and rows apart, which the delivery order needs; it cannot rename it. ` +
-    `Native DuckDB 1.5, the command-line tool's engine, can: query this table there; the other tables open here as usual.`
-  )
-}
-
-const RESERVED = ['filename', 'file_row_number'] as const
-
 /** The engine as createBucketViews should see it in the pane: registrations checked, view failures explained. */
 export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<Record<string, unknown>[]> }): SqlEngine {
   const keys = new Map<string, string>()
-  let current: { table: string; columns: FileColumn[] } | null = null
   // A view left from an earlier listing would read the new files through its glob (and 0.9.1 fail on them):
   // a refused table has no view at all.
   const viewsOf = (table: string): string[] => {
@@ -130,31 +117,12 @@ export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<R
       const dir = first.name.slice(0, first.name.lastIndexOf('/') + 1)
       const table = dir.split('/').filter(Boolean).slice(-2).join('.')
       const rows = (await engine.query(`SELECT * FROM parquet_schema(${quoteLiteral(`${dir}*.parquet`)})`)) as unknown as SchemaRow[]
-      const columns = leafColumns(rows)
-      current = { table, columns }
-      const conflicts = typeConflicts(columns)
+      const conflicts = typeConflicts(leafColumns(rows))
       if (conflicts.length > 0) {
         await drop(viewsOf(table))
         throw new Error(typeConflictMessage(table, conflicts, (n) => keys.get(n) ?? n))
       }
     },
-    async query(sql) {
-      try {
-        return await engine.query(sql)
-      } catch (e) {
-        const message = errorMessage(e)
-        const view = /^CREATE OR REPLACE VIEW (\S+)/.exec(sql)?.[1]?.replace(/"/g, '')
-        if (current && view && /filename|file_row_number/.test(message)) {
-          for (const column of RESERVED) {
-            const files = [...new Set(current.columns.filter((c) => c.column === column).map((c) => keys.get(c.file) ?? c.file))]
-            if (files.length > 0) {
-              await drop(view.endsWith('__versions') ? [quoteIdent(view)] : viewsOf(current.table))
-              throw new Error(reservedColumnMessage(current.table, column, files, view))
-            }
-          }
-        }
-        throw e
-      }
-    }
+    query: (sql) => engine.query(sql)
   }
 }
