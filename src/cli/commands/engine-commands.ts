@@ -79,7 +79,9 @@ async function exportCommand(run: BucketRun): Promise<number> {
       onProgress: (p) => show(progressText(p))
     })
     show.done()
-    process.stderr.write(`wrote ${rows} rows (${megabytes((await stat(target)).size)}) to ${target}\n`)
+    // What the file holds: which bucket, and as of which instant (or everything delivered so far).
+    const held = `${request.flags.bucket as string}, ${request.asOf !== undefined ? `as of ${new Date(request.asOf).toISOString()}` : 'latest'}`
+    process.stderr.write(`wrote ${rows} rows (${megabytes((await stat(target)).size)}) to ${target} from ${held}\n`)
     return 0
   } catch (e) {
     show.done()
