@@ -2,7 +2,9 @@
 // hour a finding jumps to, and when the automatic refresh is due.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { API_NAMES, TIMELINE_MAX_HOURS, decodeCell, encodeCells, validateArgs } from '../../src/shared/api-contract'
+import { API_NAMES, TIMELINE_MAX_HOURS } from '../../src/shared/api/calls'
+import { decodeCell, encodeCells } from '../../src/shared/api/cell-encoding'
+import { validateArgs } from '../../src/shared/api/validate-args'
 import { isStale, nextAutoRefresh, switchInProgress } from '../../src/shared/schedule'
 import { CELL_STATES, type CellState, findingHour } from '../../src/shared/timeline'
 

@@ -3,7 +3,8 @@
 // holds (web-session.ts), sent in a header. It never receives a credential. Events main pushes come through the
 // preload's subscriptions (onRefreshProgress, …) or, in a browser, one POST stream of JSON lines read as it arrives.
 // A refusal main answers (a bad path, a connection not found) is thrown as a RefusalError with its code; a bug as an Error.
-import { type ApiName, type ArgsOf, type EventName, type EventOf, type ResultOf, subscriptionOf } from '../../../shared/api-contract'
+import type { ApiName, ArgsOf, ResultOf } from '../../../shared/api/calls'
+import { type EventName, type EventOf, subscriptionOf } from '../../../shared/api/events'
 import { type Refused, refusedOf } from '../../../shared/refusal'
 import { EVENTS_PATH } from '../../../shared/web-session'
 import { sessionHeaders, sessionLost, sessionState } from './web-session'
