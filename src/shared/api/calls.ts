@@ -1,65 +1,25 @@
 // The calls between the renderer and main, one entry per call, the same over Electron IPC and over the web host's
-// HTTP: each call's arguments (a schema: what a renderer sends is never trusted) and its answer.
+// HTTP: each call's arguments (a schema: what a renderer sends is never trusted) and its answer (a schema too, from
+// which the type main returns and the renderer reads derives; tests check main's answers against it).
 import * as v from 'valibot'
-import { type ConnectionConfig, CONNECTION_ID, ConnectionDraftSchema } from '../connection-config'
+import { type ConnectionConfig, CONNECTION_ID, ConnectionDraftSchema, ConnectionSchema } from '../connection-config'
 import { RESTORE_MAX_DAYS, RESTORE_TIERS } from '../restore-plan'
-import type {
-  ConnectionVerdictView,
-  ConnectionsView,
-  EngineSource,
-  ExportJob,
-  HistoryEntry,
-  HourDetail,
-  MirrorStatusView,
-  Overview,
-  RefreshStatus,
-  RestorePlanView,
-  RestoreStatusView,
-  TimelineView
+import { list, shape } from './answer-schema'
+import { secretLookingField } from './secret-fields'
+import {
+  ConnectionVerdictViewSchema,
+  ConnectionsViewSchema,
+  EngineSourceSchema,
+  ExportJobSchema,
+  HistoryEntrySchema,
+  HourDetailSchema,
+  MirrorStatusViewSchema,
+  OverviewSchema,
+  RefreshStatusSchema,
+  RestorePlanViewSchema,
+  RestoreStatusViewSchema,
+  TimelineViewSchema
 } from './views'
-
-/** Each call's answer (main's own values: typed, not validated). Each call's arguments are a schema, ARGS below. */
-export interface ApiResults {
-  overview: Overview
-  timeline: TimelineView
-  hour: HourDetail
-  connections: ConnectionsView
-  connectionGet: ConnectionConfig
-  connectionSave: { id: string }
-  connectionTest: ConnectionVerdictView
-  connectionOpen: ConnectionsView
-  connectionDelete: ConnectionsView
-  awsProfiles: { profiles: readonly string[]; error: string | null }
-  refresh: RefreshStatus
-  refreshStatus: RefreshStatus
-  refreshCancel: RefreshStatus
-  engineSource: EngineSource
-  exportDefaults: { directory: string; dialog: boolean }
-  chooseSavePath: { path: string | null }
-  exportStart: ExportJob
-  exportStatus: ExportJob
-  exportCancel: ExportJob
-  showInFolder: { shown: boolean }
-  history: { entries: readonly HistoryEntry[] }
-  historyAdd: { entries: readonly HistoryEntry[] }
-  /** Athena / Glue or BigQuery definitions of one table (or every one) of the open connection, with their notes. */
-  ddl: { text: string; notes: readonly string[] }
-  /** What restoring a table's archived files (table null: every table's) would do, before starting. */
-  restorePlan: RestorePlanView
-  /** Starts the bulk restore of that plan; refused while another restore of the connection runs. */
-  restoreStart: RestoreStatusView
-  restoreStatus: RestoreStatusView
-  /** The open connection's local mirror: build progress, per-table state and disk use, limit. */
-  mirrorStatus: MirrorStatusView
-  /** Stops the running build; what it built stays, and the next refresh (or mirrorResume) goes on from there. */
-  mirrorCancel: MirrorStatusView
-  /** Starts the build again from where it stopped (cancelled, or at the limit after it was raised). */
-  mirrorResume: MirrorStatusView
-  /** Removes the mirror and the files downloaded for it; the next refresh builds it again. */
-  mirrorClear: MirrorStatusView
-  /** Sets the connection's disk limit in bytes, or (null) goes back to the default share of the free space. */
-  mirrorSetLimit: MirrorStatusView
-}
 
 /** The longest timeline a call may ask for, in hours: 400 days (the service's cap). */
 export const TIMELINE_MAX_HOURS = 24 * 400
@@ -106,59 +66,93 @@ const byId = args({ id: connectionId })
 const DDL_TABLE_WORDS = 'table must be null or a table name (schema.table or table)'
 const DATABASE_WORDS = 'database must be null or a name of letters, digits and _ (at most 128)'
 
-/** Each call's arguments: what a renderer sends, never trusted, parsed into exactly this (unknown fields refused). */
-export const ARGS = {
-  overview: none,
-  timeline: args({ fromHours: wholeNumber(`fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`, 1, TIMELINE_MAX_HOURS) }),
-  hour: args({ start: hour('start') }),
-  connections: none,
-  connectionGet: byId,
-  connectionSave: connectionInput,
-  connectionTest: connectionInput,
-  connectionOpen: byId,
-  connectionDelete: byId,
-  awsProfiles: none,
-  refresh: args({ full: v.boolean('full must be true or false') }),
-  refreshStatus: none,
-  refreshCancel: none,
-  engineSource: args({ asOf }),
-  exportDefaults: none,
-  chooseSavePath: args({
-    defaultName: v.pipe(v.string(), v.regex(/^[\w .()-]{1,200}$/, 'defaultName must be a plain file name')),
-    format
-  }),
-  exportStart: args({ sql, format, path: absPath, overwrite: v.boolean('overwrite must be true or false'), asOf }),
-  exportStatus: args({ id: exportId }),
-  exportCancel: args({ id: exportId }),
-  showInFolder: args({ path: absPath }),
-  history: none,
-  historyAdd: args({ sql, asOf, rows: nullableCount, ms: nullableCount, error: v.nullable(v.string('error must be null or text')) }),
-  ddl: args({
-    engine: v.picklist(['athena', 'bigquery'], 'engine must be athena or bigquery'),
-    table: v.nullable(v.pipe(v.string(DDL_TABLE_WORDS), v.regex(/^[A-Za-z_][\w.]{0,200}$/, DDL_TABLE_WORDS))),
-    database: v.nullable(v.pipe(v.string(DATABASE_WORDS), v.regex(/^[A-Za-z_]\w{0,127}$/, DATABASE_WORDS)))
-  }),
-  restorePlan: restoreArgs,
-  restoreStart: restoreArgs,
-  restoreStatus: none,
-  mirrorStatus: none,
-  mirrorCancel: none,
-  mirrorResume: none,
-  mirrorClear: none,
-  mirrorSetLimit: args({
-    bytes: v.nullable(wholeNumber('bytes must be null (the default) or a whole number of bytes', 0, Number.MAX_SAFE_INTEGER))
-  })
-} as const satisfies { readonly [N in keyof ApiResults]: v.GenericSchema }
+/** A saved connection as main answers it: never with a field that looks like a secret (its key's secret stays in the store). */
+const savedConnection = v.custom<ConnectionConfig>(
+  (x) => v.is(ConnectionSchema, x) && secretLookingField(x, '') === null,
+  'a saved connection, without a field that looks like a secret'
+)
+const history = shape({ entries: list(HistoryEntrySchema) })
 
-export type ApiName = keyof ApiResults
-export type ArgsOf<N extends ApiName> = v.InferOutput<(typeof ARGS)[N]>
-export type ResultOf<N extends ApiName> = ApiResults[N]
+/** Each call: its arguments, what a renderer sends, never trusted, parsed into exactly this (unknown fields refused);
+ * and its answer, what main gives back (exactly these fields). */
+export const CALLS = {
+  overview: { args: none, answer: OverviewSchema },
+  timeline: {
+    args: args({ fromHours: wholeNumber(`fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`, 1, TIMELINE_MAX_HOURS) }),
+    answer: TimelineViewSchema
+  },
+  hour: { args: args({ start: hour('start') }), answer: HourDetailSchema },
+  connections: { args: none, answer: ConnectionsViewSchema },
+  connectionGet: { args: byId, answer: savedConnection },
+  connectionSave: { args: connectionInput, answer: shape({ id: connectionId }) },
+  connectionTest: { args: connectionInput, answer: ConnectionVerdictViewSchema },
+  connectionOpen: { args: byId, answer: ConnectionsViewSchema },
+  connectionDelete: { args: byId, answer: ConnectionsViewSchema },
+  awsProfiles: { args: none, answer: shape({ profiles: list(v.string()), error: v.nullable(v.string()) }) },
+  refresh: { args: args({ full: v.boolean('full must be true or false') }), answer: RefreshStatusSchema },
+  refreshStatus: { args: none, answer: RefreshStatusSchema },
+  refreshCancel: { args: none, answer: RefreshStatusSchema },
+  engineSource: { args: args({ asOf }), answer: EngineSourceSchema },
+  exportDefaults: { args: none, answer: shape({ directory: v.string(), dialog: v.boolean() }) },
+  chooseSavePath: {
+    args: args({
+      defaultName: v.pipe(v.string(), v.regex(/^[\w .()-]{1,200}$/, 'defaultName must be a plain file name')),
+      format
+    }),
+    answer: shape({ path: v.nullable(v.string()) })
+  },
+  exportStart: {
+    args: args({ sql, format, path: absPath, overwrite: v.boolean('overwrite must be true or false'), asOf }),
+    answer: ExportJobSchema
+  },
+  exportStatus: { args: args({ id: exportId }), answer: ExportJobSchema },
+  exportCancel: { args: args({ id: exportId }), answer: ExportJobSchema },
+  showInFolder: { args: args({ path: absPath }), answer: shape({ shown: v.boolean() }) },
+  history: { args: none, answer: history },
+  historyAdd: {
+    args: args({ sql, asOf, rows: nullableCount, ms: nullableCount, error: v.nullable(v.string('error must be null or text')) }),
+    answer: history
+  },
+  /** Athena / Glue or BigQuery definitions of one table (or every one) of the open connection, with their notes. */
+  ddl: {
+    args: args({
+      engine: v.picklist(['athena', 'bigquery'], 'engine must be athena or bigquery'),
+      table: v.nullable(v.pipe(v.string(DDL_TABLE_WORDS), v.regex(/^[A-Za-z_][\w.]{0,200}$/, DDL_TABLE_WORDS))),
+      database: v.nullable(v.pipe(v.string(DATABASE_WORDS), v.regex(/^[A-Za-z_]\w{0,127}$/, DATABASE_WORDS)))
+    }),
+    answer: shape({ text: v.string(), notes: list(v.string()) })
+  },
+  /** What restoring a table's archived files (table null: every table's) would do, before starting. */
+  restorePlan: { args: restoreArgs, answer: RestorePlanViewSchema },
+  /** Starts the bulk restore of that plan; refused while another restore of the connection runs. */
+  restoreStart: { args: restoreArgs, answer: RestoreStatusViewSchema },
+  restoreStatus: { args: none, answer: RestoreStatusViewSchema },
+  /** The open connection's local mirror: build progress, per-table state and disk use, limit. */
+  mirrorStatus: { args: none, answer: MirrorStatusViewSchema },
+  /** Stops the running build; what it built stays, and the next refresh (or mirrorResume) goes on from there. */
+  mirrorCancel: { args: none, answer: MirrorStatusViewSchema },
+  /** Starts the build again from where it stopped (cancelled, or at the limit after it was raised). */
+  mirrorResume: { args: none, answer: MirrorStatusViewSchema },
+  /** Removes the mirror and the files downloaded for it; the next refresh builds it again. */
+  mirrorClear: { args: none, answer: MirrorStatusViewSchema },
+  /** Sets the connection's disk limit in bytes, or (null) goes back to the default share of the free space. */
+  mirrorSetLimit: {
+    args: args({ bytes: v.nullable(wholeNumber('bytes must be null (the default) or a whole number of bytes', 0, Number.MAX_SAFE_INTEGER)) }),
+    answer: MirrorStatusViewSchema
+  }
+} as const satisfies { readonly [name: string]: { readonly args: v.GenericSchema; readonly answer: v.GenericSchema } }
+
+export type ApiName = keyof typeof CALLS
+export type ArgsOf<N extends ApiName> = v.InferOutput<(typeof CALLS)[N]['args']>
+export type ResultOf<N extends ApiName> = v.InferOutput<(typeof CALLS)[N]['answer']>
+/** Each call's answer, by name. */
+export type ApiResults = { readonly [N in ApiName]: ResultOf<N> }
 export type RestoreArgs = ArgsOf<'restorePlan'>
 
-/** A connection from the form: no id when new; a static S3 key's secret comes apart, never stored in it. */
-/** What the connection form sends (the arguments of connectionSave and connectionTest). */
+/** What the connection form sends (the arguments of connectionSave and connectionTest): no id when new; a static S3
+ * key's secret comes apart, never stored in the connection. */
 export type ConnectionInput = ArgsOf<'connectionSave'>
 
-export const API_NAMES = Object.keys(ARGS) as readonly ApiName[]
+export const API_NAMES = Object.keys(CALLS) as readonly ApiName[]
 
-export const isApiName = (name: string): name is ApiName => Object.prototype.hasOwnProperty.call(ARGS, name)
+export const isApiName = (name: string): name is ApiName => Object.prototype.hasOwnProperty.call(CALLS, name)

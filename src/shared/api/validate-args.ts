@@ -2,19 +2,8 @@
 // that looks like a secret, then the call's schema; the reason in words when they are refused.
 import * as v from 'valibot'
 import { schemaReason } from '../connection-config'
-import { ARGS, type ApiName, type ArgsOf, isApiName } from './calls'
-
-/** Field names that hold a secret; a connection never does (its static key's secret travels apart, in secretAccessKey). */
-const SECRET_LOOKING = /secret|password|passwd|token|private.?key|credential/i
-function secretLookingField(x: unknown, path: string): string | null {
-  if (typeof x !== 'object' || x === null) return null
-  for (const [k, y] of Object.entries(x)) {
-    if (k !== 'secretRef' && SECRET_LOOKING.test(k)) return `${path}${k}`
-    const deeper = secretLookingField(y, `${path}${k}.`)
-    if (deeper) return deeper
-  }
-  return null
-}
+import { CALLS, type ApiName, type ArgsOf, isApiName } from './calls'
+import { secretLookingField } from './secret-fields'
 
 /** Limits on any call's arguments, checked before their shape: the deepest argument (a connection's auth) is 3
  * levels down, the largest a 1,000,000-character SQL. */
@@ -54,7 +43,7 @@ export function validateArgs<N extends ApiName>(name: N, args: unknown): { ok: t
       ok: false,
       reason: `${name}: connection: the field ${secretField} looks like a secret, and a connection is saved in plain text; a static key's secret goes in secretAccessKey (kept in the secret store)`
     }
-  const r = v.safeParse(ARGS[name] as v.GenericSchema<unknown, ArgsOf<N>>, obj)
+  const r = v.safeParse(CALLS[name].args as v.GenericSchema<unknown, ArgsOf<N>>, obj)
   if (r.success) return { ok: true, args: r.output }
   // Where the problem is, unless the words already name the field ("engine must be athena or bigquery").
   const path = r.issues[0]?.path ?? []
