@@ -2,7 +2,8 @@
 // answered by the workspace. The Electron shell (IPC) and the web host (HTTP) both call `dispatch`; they
 // differ only in transport: both send a reply as `wireAnswer` makes it (the web host as JSON, `encodeReply`).
 // A refusal the user caused is an answer with a code (HTTP 4xx); anything else thrown is a bug (HTTP 500).
-import { type ApiName, type ArgsOf, type ResultOf, isApiName, validateArgs } from '../shared/api-contract'
+import { type ApiName, type ArgsOf, type ResultOf, isApiName } from '../shared/api/calls'
+import { validateArgs } from '../shared/api/validate-args'
 import { type RefusalCode, RefusalError, type Refused, refusal, refusedAnswer } from '../shared/refusal'
 import type { Workspace } from './workspace/workspace'
 import { userMessage } from './workspace/user-message'

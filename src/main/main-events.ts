@@ -1,7 +1,7 @@
 // What main pushes to the renderer (the contract's ApiEvents): listeners per transport (Electron's
 // webContents.send, the web host's Server-Sent Events), and progress thinned to one message per interval so a
 // listing of 90,000 objects does not send 90,000 messages.
-import type { EventName, EventOf } from '../shared/api-contract'
+import type { EventName, EventOf } from '../shared/api/events'
 
 export type PushedEvent = { [E in EventName]: { readonly name: E; readonly payload: EventOf<E> } }[EventName]
 

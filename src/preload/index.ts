@@ -1,9 +1,10 @@
-// The renderer's only door to main: one named method per call of the typed contract (src/shared/api-contract),
+// The renderer's only door to main: one named method per call of the typed contract (src/shared/api/calls.ts),
 // each invoking its own IPC channel; never ipcRenderer itself. Main validates every argument and checks the
 // sender. Menu commands come back through one listener limited to known commands; each event main pushes
-// (src/shared/api-contract ApiEvents) has its own subscription, onRefreshProgress and so on, never a channel name.
+// (src/shared/api/events.ts ApiEvents) has its own subscription, onRefreshProgress and so on, never a channel name.
 import { contextBridge, ipcRenderer } from 'electron'
-import { API_NAMES, type ApiName, EVENT_NAMES, type EventName, channelOf, eventChannelOf, subscriptionOf } from '../shared/api-contract'
+import { API_NAMES, type ApiName } from '../shared/api/calls'
+import { EVENT_NAMES, type EventName, channelOf, eventChannelOf, subscriptionOf } from '../shared/api/events'
 import { APP_NAME } from '../shared/app-info'
 import { MENU_CHANNEL, MENU_COMMANDS, type MenuCommand } from '../shared/menu-commands'
 

@@ -1,7 +1,8 @@
 // "Is the last hour there?" at a glance: the newest hour that is due, how many tables it holds and how many
 // are missing, failed, pending or still in flight, its manifest, and, when the feed has stopped, since when
 // nothing has arrived. Pure: from the overview and the timeline's view.
-import { type Overview, type TimelineView, decodeCell } from './api-contract'
+import type { Overview, TimelineView } from './api/views'
+import { decodeCell } from './api/cell-encoding'
 import { type CellState, type ManifestState, USABLE_STATES } from './timeline'
 
 export interface DeliveryHeadline {

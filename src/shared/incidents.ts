@@ -1,7 +1,7 @@
 // Findings as support staff act on them: one incident per delivery hour and kind (the tables inside), each
 // open or resolved, and a resolved one says how (a later ready copy superseded it; the pending rows were
 // caught up; it was only late). Open incidents come first, newest hour first. Pure: from the timeline's view.
-import type { TimelineView } from './api-contract'
+import type { TimelineView } from './api/views'
 import { CATALOG } from './catalog'
 import { type Finding, type FindingKind, type Resolution, type Severity, findingHour } from './timeline'
 

@@ -4,7 +4,7 @@ import { dispatch, wireAnswer } from '../../src/main/api-handlers'
 import type { Workspace } from '../../src/main/workspace/workspace'
 import { resultOf } from '../../src/renderer/src/common/api-transport'
 import type { ApiPort } from '../../src/renderer/src/store/api-port'
-import type { ApiName, ArgsOf, ResultOf } from '../../src/shared/api-contract'
+import type { ApiName, ArgsOf, ResultOf } from '../../src/shared/api/calls'
 
 export function workspacePort(w: Workspace): ApiPort {
   return {

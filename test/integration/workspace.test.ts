@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api-handlers'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
-import type { HourDetail } from '../../src/shared/api-contract'
+import type { HourDetail } from '../../src/shared/api/views'
 import { type Demo, generateDemo } from '../helpers/demo'
 
 let demo: Demo

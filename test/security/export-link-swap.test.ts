@@ -15,7 +15,7 @@ import { exportQuery } from '../../src/main/export/export-to-file'
 import type { MoveStage } from '../../src/main/export/guarded-move'
 import type { PushedEvent } from '../../src/main/main-events'
 import { Workspace } from '../../src/main/workspace/workspace'
-import type { ExportJob } from '../../src/shared/api-contract'
+import type { ExportJob } from '../../src/shared/api/views'
 import { type Demo, generateDemo } from '../helpers/demo'
 
 const SQL = 'SELECT 42 AS answer'

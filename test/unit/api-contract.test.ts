@@ -2,9 +2,20 @@
 // hour a finding jumps to, and when the automatic refresh is due.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { API_NAMES, TIMELINE_MAX_HOURS, decodeCell, encodeCells, validateArgs } from '../../src/shared/api-contract'
+import { resultOf } from '../../src/renderer/src/common/api-transport'
+import { API_NAMES, TIMELINE_MAX_HOURS } from '../../src/shared/api/calls'
+import { decodeCell, encodeCells } from '../../src/shared/api/cell-encoding'
+import { validateArgs } from '../../src/shared/api/validate-args'
 import { isStale, nextAutoRefresh, switchInProgress } from '../../src/shared/schedule'
 import { CELL_STATES, type CellState, findingHour } from '../../src/shared/timeline'
+
+describe("the renderer's transport in a dev build (and these tests)", () => {
+  it("throws on an answer that does not fit the call's answer schema, naming the call and the field", () => {
+    expect(resultOf('showInFolder', { result: { shown: true } }, false)).toEqual({ shown: true })
+    expect(() => resultOf('showInFolder', { result: { shown: 'yes' } } as never, false)).toThrow(/^showInFolder: .*contract: shown: /)
+    expect(() => resultOf('exportDefaults', { result: { directory: '/d', dialog: false, token: 'x' } } as never, false)).toThrow(/token/)
+  })
+})
 
 describe('validateArgs', () => {
   it('accepts the documented shapes', () => {

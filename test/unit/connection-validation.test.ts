@@ -2,7 +2,7 @@
 // place, a nested blob never reach connections.json), ids that cannot name a folder outside ours, and
 // arguments too deep or too large refused before their shape is even looked at.
 import { describe, expect, it } from 'vitest'
-import { ARG_LIMITS, validateArgs } from '../../src/shared/api-contract'
+import { ARG_LIMITS, validateArgs } from '../../src/shared/api/validate-args'
 import { validateConnection } from '../../src/shared/connection-config'
 
 const s3 = {

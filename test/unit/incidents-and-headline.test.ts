@@ -1,7 +1,8 @@
 // Findings grouped as support staff act on them (one incident per hour and kind, open before resolved, newest
 // first, resolved ones saying how) and the headline "is the last hour there?", on hand-made timeline views.
 import { describe, expect, it } from 'vitest'
-import { type TimelineView, encodeCells } from '../../src/shared/api-contract'
+import type { TimelineView } from '../../src/shared/api/views'
+import { encodeCells } from '../../src/shared/api/cell-encoding'
 import { deliveryHeadline } from '../../src/shared/delivery-headline'
 import { incidentsOf } from '../../src/shared/incidents'
 import { type CellState, type Finding, FINDING_SEVERITY, type FindingKind, type Resolution } from '../../src/shared/timeline'

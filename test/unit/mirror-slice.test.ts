@@ -10,7 +10,7 @@ import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { mirrorProgressWords, mirrorStateWords, mirrorUsageWords, tableMirrorNote } from '../../src/renderer/src/mirror/mirror-words'
 import { createAppStore, type AppStore } from '../../src/renderer/src/store/app-store'
-import type { MirrorStatusView } from '../../src/shared/api-contract'
+import type { MirrorStatusView } from '../../src/shared/api/views'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { until as waitUntil, workspacePort } from '../helpers/workspace-port'
 

@@ -1,7 +1,7 @@
 // The restore plan: which archived files a table (or every table) needs, their bytes and delivery dates, and the
 // tier's usual delay per archive class, in the words the user reads before starting; and the calls' argument checks.
 import { describe, expect, it } from 'vitest'
-import { validateArgs } from '../../src/shared/api-contract'
+import { validateArgs } from '../../src/shared/api/validate-args'
 import { buildInventory } from '../../src/shared/inventory'
 import { type ListedObject, isArchived } from '../../src/shared/listing'
 import { mirroredKeys } from '../../src/shared/mirror-plan'

@@ -1,6 +1,6 @@
 // The SQL pane's query history, kept by main across restarts (query-history.json in the data folder): newest
 // first, one entry per statement, at most 200; concurrent additions all land, a damaged file is kept aside.
-import type { HistoryEntry } from '../../shared/api-contract'
+import type { HistoryEntry } from '../../shared/api/views'
 import { type Decoded, SavedStateFile } from '../files/saved-state-file'
 
 export const MAX_HISTORY = 200

@@ -2,7 +2,7 @@
 // query pane never wait for it), one build at a time, with progress, cancel and resume, a disk limit, and clear;
 // what the engines need of it (its segments, and the byte server's view of its files as objects held whole on disk).
 import { join } from 'node:path'
-import type { MirrorProgressView, MirrorStatusView, MirrorTableView } from '../../shared/api-contract'
+import type { MirrorProgressView, MirrorStatusView, MirrorTableView } from '../../shared/api/views'
 import type { Inventory } from '../../shared/inventory'
 import { type ListedObject, isArchived } from '../../shared/listing'
 import type { MirroredSegment } from '../../shared/mirror-plan'

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { chmod, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { MirrorProgressView } from '../../shared/api-contract'
+import type { MirrorProgressView } from '../../shared/api/views'
 import { formatBytes } from '../../shared/counts'
 import { CATALOG } from '../../shared/catalog'
 import type { Inventory } from '../../shared/inventory'

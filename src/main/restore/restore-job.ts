@@ -4,8 +4,8 @@
 // and the mirror include them). Its state is saved after every step (restore-state-file.ts): a job loaded again
 // from the same data folder resumes where it was, asking for the keys it had not asked for yet.
 import pLimit from 'p-limit'
-import type { RestoreJobView, RestoreKeyState } from '../../shared/api-contract'
-import { RESTORE_KEY_STATES } from '../../shared/api-contract'
+import type { RestoreJobView, RestoreKeyState } from '../../shared/api/views'
+import { RESTORE_KEY_STATES } from '../../shared/api/views'
 import { isArchived, type RestoreState } from '../../shared/listing'
 import type { RestoreTier } from '../../shared/restore-plan'
 import { BucketError } from '../bucket/bucket-errors'

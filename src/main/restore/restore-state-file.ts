@@ -1,8 +1,8 @@
 // A connection's bulk restore as saved in the data folder (restore/<connection>.json), so it survives a restart:
 // which keys, the tier and days, when it started, and each key's state (with the message of a failure). Read
 // tolerantly, written atomically under the file's lock (SavedStateFile); a damaged file is kept aside.
-import type { RestoreKeyState } from '../../shared/api-contract'
-import { RESTORE_KEY_STATES } from '../../shared/api-contract'
+import type { RestoreKeyState } from '../../shared/api/views'
+import { RESTORE_KEY_STATES } from '../../shared/api/views'
 import { RESTORE_MAX_DAYS, RESTORE_TIERS, type RestoreTier } from '../../shared/restore-plan'
 import { type Decoded, SavedStateFile } from '../files/saved-state-file'
 

@@ -2,7 +2,8 @@
 // restore and main's engine on it, made when it opens and closed as one. A closed session's callbacks do nothing.
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import type { ArgsOf, RestorePlanView, RestoreStatusView } from '../../shared/api-contract'
+import type { ArgsOf } from '../../shared/api/calls'
+import type { RestorePlanView, RestoreStatusView } from '../../shared/api/views'
 import type { ConnectionConfig } from '../../shared/connection-config'
 import type { Inventory } from '../../shared/inventory'
 import type { ListedObject } from '../../shared/listing'

@@ -1,6 +1,8 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
-import { type HourDetail, type HourTable, type Overview, type TimelineView, TIMELINE_MAX_HOURS, encodeCells } from '../../shared/api-contract'
+import type { HourDetail, HourTable, Overview, TimelineView } from '../../shared/api/views'
+import { TIMELINE_MAX_HOURS } from '../../shared/api/calls'
+import { encodeCells } from '../../shared/api/cell-encoding'
 import { folderPrefix } from '../../shared/bucket-key'
 import { type UnlistedPrefix, copyReadNote } from '../../shared/bucket-views'
 import { dateOf, hourOf } from '../../shared/dates'

@@ -1,6 +1,6 @@
 // What the renderer's engine (DuckDB-WASM) builds its views from, for the open connection: the byte server's URLs of
 // the bucket's files, the mirror's segments, the instant, and a version that changes only when the views must.
-import type { EngineSource } from '../../shared/api-contract'
+import type { EngineSource } from '../../shared/api/views'
 import { objectsForViews } from '../../shared/bucket-views'
 import { CATALOG } from '../../shared/catalog'
 import { identityTag } from '../../shared/identity-tag'

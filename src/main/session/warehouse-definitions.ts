@@ -1,5 +1,5 @@
 // Athena / BigQuery definitions of the open connection (issue 15): columns from main's engine, the rules from the core.
-import type { ArgsOf } from '../../shared/api-contract'
+import type { ArgsOf } from '../../shared/api/calls'
 import type { ConnectionConfig } from '../../shared/connection-config'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../../shared/warehouse-ddl/warehouse-ddl'
 import { fileStoreFor } from '../engine/open-bucket-engine'

@@ -1,6 +1,6 @@
 // The open connection's refresh: its status (progress, generation, last end and error, next automatic one), cancel,
 // and the automatic refresh after each hour's 40-minute mark. Progress and end are pushed as events.
-import type { RefreshStatus } from '../../shared/api-contract'
+import type { RefreshStatus } from '../../shared/api/views'
 import { nextAutoRefresh } from '../../shared/schedule'
 import type { IndexProgress } from '../bucket/bucket-index'
 import type { MainEvents } from '../main-events'

@@ -2,7 +2,8 @@
 // the AWS profiles a form offers, and opening one's provider.
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import type { ArgsOf, ConnectionSummary, ConnectionVerdictView, ConnectionsView } from '../../shared/api-contract'
+import type { ArgsOf } from '../../shared/api/calls'
+import type { ConnectionSummary, ConnectionVerdictView, ConnectionsView } from '../../shared/api/views'
 import { type ConnectionConfig, validateConnection } from '../../shared/connection-config'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { ConnectionStore } from '../connections/connection-store'

@@ -2,8 +2,9 @@
 // the open connection's session, its refresh schedule, the byte server, exports and the query history, and has no
 // job of its own. Plain Node: the Electron shell and the web host both use it.
 import { join } from 'node:path'
-import type { ArgsOf, ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, MirrorStatusView } from '../../shared/api-contract'
-import type { RefreshStatus, RestorePlanView, RestoreStatusView } from '../../shared/api-contract'
+import type { ArgsOf } from '../../shared/api/calls'
+import type { ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, MirrorStatusView } from '../../shared/api/views'
+import type { RefreshStatus, RestorePlanView, RestoreStatusView } from '../../shared/api/views'
 import type { ConnectionConfig } from '../../shared/connection-config'
 import { type ByteServer, startByteServer } from '../byte-server/byte-server'
 import { QueryHistory } from '../history/query-history'

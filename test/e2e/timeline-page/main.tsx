@@ -3,7 +3,7 @@
 // switch gap, pruned hours).
 import { createRoot } from 'react-dom/client'
 import { useState } from 'react'
-import type { TimelineView } from '../../../src/shared/api-contract'
+import type { TimelineView } from '../../../src/shared/api/views'
 import { CATALOG } from '../../../src/shared/catalog'
 import { CELL_STATES, type CellState } from '../../../src/shared/timeline'
 import { TimelineHeatmap } from '../../../src/renderer/src/deliveries/timeline-heatmap'

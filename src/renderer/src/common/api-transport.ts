@@ -3,7 +3,10 @@
 // holds (web-session.ts), sent in a header. It never receives a credential. Events main pushes come through the
 // preload's subscriptions (onRefreshProgress, …) or, in a browser, one POST stream of JSON lines read as it arrives.
 // A refusal main answers (a bad path, a connection not found) is thrown as a RefusalError with its code; a bug as an Error.
-import { type ApiName, type ArgsOf, type EventName, type EventOf, type ResultOf, subscriptionOf } from '../../../shared/api-contract'
+// A dev build (and the Node tests) checks each answer and event against the contract's schema: a misfit is main's bug.
+import type { ApiName, ArgsOf, ResultOf } from '../../../shared/api/calls'
+import { answerProblem, payloadProblem } from '../../../shared/api/check-answer'
+import { type EventName, type EventOf, subscriptionOf } from '../../../shared/api/events'
 import { type Refused, refusedOf } from '../../../shared/refusal'
 import { EVENTS_PATH } from '../../../shared/web-session'
 import { sessionHeaders, sessionLost, sessionState } from './web-session'
@@ -25,7 +28,19 @@ export function resultOf<N extends ApiName>(name: N, answer: Answer<N>, failed: 
   if (refused) throw refused
   const a = answer as { result?: ResultOf<N>; error?: string }
   if (failed || a.error !== undefined) throw new Error(a.error ?? `${name} failed${status ? `: ${status}` : ''}`)
+  const problem = import.meta.env.DEV ? answerProblem(name, a.result) : null
+  if (problem) throw new Error(`${name}: main's answer does not fit the contract: ${problem}`)
   return a.result as ResultOf<N>
+}
+
+/** The listener; in a dev build each payload is checked against its event's schema first (a misfit is logged: main's bug). */
+function checkedListener<E extends EventName>(name: E, listener: (payload: EventOf<E>) => void): (payload: EventOf<E>) => void {
+  if (!import.meta.env.DEV) return listener
+  return (payload) => {
+    const problem = payloadProblem(name, payload)
+    if (problem) console.error(`${name}: main's event does not fit the contract: ${problem}`)
+    listener(payload)
+  }
 }
 
 export async function call<N extends ApiName>(name: N, args: ArgsOf<N>): Promise<ResultOf<N>> {
@@ -86,7 +101,8 @@ async function follow(): Promise<void> {
 }
 
 /** Listens to one event main pushes; returns the unsubscribe. */
-export function subscribe<E extends EventName>(name: E, listener: (payload: EventOf<E>) => void): () => void {
+export function subscribe<E extends EventName>(name: E, unchecked: (payload: EventOf<E>) => void): () => void {
+  const listener = checkedListener(name, unchecked)
   const bridge = window.exportExplorer
   if (bridge) return (bridge[subscriptionOf(name)] as (l: (p: EventOf<E>) => void) => () => void)(listener)
   const forName = listeners.get(name) ?? new Set()

@@ -1,6 +1,6 @@
 // How far a refresh's listing has got, in the same words in the top bar and where the eye is while nothing is
 // shown yet (a first listing of a large bucket takes a minute).
-import type { RefreshStatus } from '../../../shared/api-contract'
+import type { RefreshStatus } from '../../../shared/api/views'
 import { numberText } from '../../../shared/counts'
 import css from './refresh-progress.module.css'
 

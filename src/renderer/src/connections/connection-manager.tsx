@@ -2,7 +2,8 @@
 // or local-folder connection with "Test connection", whose verdict can fill in the folder to use. A static S3
 // secret key is sent to main once, kept there (encrypted by the OS keychain), and never shown again.
 import { useEffect, useState } from 'react'
-import type { ConnectionInput, ConnectionVerdictView, ConnectionsView } from '../../../shared/api-contract'
+import type { ConnectionInput } from '../../../shared/api/calls'
+import type { ConnectionVerdictView, ConnectionsView } from '../../../shared/api/views'
 import type { ConnectionConfig, ConnectionDraft } from '../../../shared/connection-config'
 import { appStore } from '../store/use-app-store'
 import { parseBucketUrl } from '../../../shared/bucket-url'

@@ -1,7 +1,7 @@
 // The answer of "Test connection" in the connection form: green (the export, ready to open), amber (not the
 // export's folder, with a one-click "Use …" for each folder that is), red (cannot be used, and why). Plain
 // words only; the provider's own words (an error code) are in the tooltip.
-import type { ConnectionVerdictView } from '../../../shared/api-contract'
+import type { ConnectionVerdictView } from '../../../shared/api/views'
 import css from './connection-verdict.module.css'
 
 // The colours are the CSS module's, by data-level.

@@ -1,6 +1,6 @@
 // The answer to "is the last hour there?": the newest due hour, complete or what it lacks, its manifest, and a
 // stopped feed said loudly, with since when nothing has arrived.
-import type { Overview, TimelineView } from '../../../shared/api-contract'
+import type { Overview, TimelineView } from '../../../shared/api/views'
 import { deliveryHeadline } from '../../../shared/delivery-headline'
 import type { CellState } from '../../../shared/timeline'
 import { age, timeText } from '../common/time'

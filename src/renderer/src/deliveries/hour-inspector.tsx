@@ -2,7 +2,7 @@
 // object times, storage classes and delivered_through, with the findings of the hour. A side panel beside the
 // timeline, kept in view (sticky) and scrolled to when it opens; focused when opened from outside the timeline.
 import { useEffect, useRef } from 'react'
-import type { HourDetail } from '../../../shared/api-contract'
+import type { HourDetail } from '../../../shared/api/views'
 import { countText, formatBytes } from '../../../shared/counts'
 import { resolutionWords } from '../../../shared/incidents'
 import type { Finding } from '../../../shared/timeline'

@@ -1,6 +1,6 @@
 // The manifest row's state of each hour: the manifest's own state, or, when its findings say it disagrees
 // with the folders (or itself) or its delivered_through lags, that. Pure.
-import type { TimelineView } from '../../../shared/api-contract'
+import type { TimelineView } from '../../../shared/api/views'
 import { findingHour } from '../../../shared/timeline'
 import { MANIFEST_CELLS, type ManifestCell } from './cell-states'
 

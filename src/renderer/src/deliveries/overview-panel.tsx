@@ -1,6 +1,6 @@
 // The overview of the open bucket: where it is, its version (or the switch in progress), the evaluation
 // instant, the last complete hour, findings by severity, listing problems, and each table's latest copy.
-import type { Overview } from '../../../shared/api-contract'
+import type { Overview } from '../../../shared/api/views'
 import { isStale } from '../../../shared/schedule'
 import { age, timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'

@@ -4,7 +4,8 @@
 // Mouse: drag or Shift+wheel to pan (the wheel alone scrolls the page), Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
 // focused cell (Shift: a day), Home/End, Enter inspects. The focused cell is read out in a status line.
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react'
-import { type TimelineView, cellStateIndex, decodeCell } from '../../../shared/api-contract'
+import type { TimelineView } from '../../../shared/api/views'
+import { cellStateIndex, decodeCell } from '../../../shared/api/cell-encoding'
 import { CELL_STATES } from '../../../shared/timeline'
 import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from '../common/time'
 import { cssToken, tokenVar } from '../common/css-tokens'

@@ -1,7 +1,7 @@
 // The timeline's geometry, apart from painting and input: the manifest row, then rows by schema, the viewport (pixels per hour and
 // the fractional hour at the left edge), zooming about an anchor, panning within bounds, hit testing a point
 // to a cell, and which hours carry an axis tick on a zone's wall clock. Pure, so it is unit-tested.
-import type { TimelineView } from '../../../shared/api-contract'
+import type { TimelineView } from '../../../shared/api/views'
 
 export const ROW_H = 16
 export const SCHEMA_H = 18

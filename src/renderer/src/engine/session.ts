@@ -7,7 +7,7 @@
 // operation that runs in one call of its worker), the worker is terminated and a new engine opens the same
 // views ("as of" included) from the same source, while later work waits for it instead of failing.
 // One instance per window, given to the store (store/query-port.ts), which hears its events.
-import type { EngineSource } from '../../../shared/api-contract'
+import type { EngineSource } from '../../../shared/api/views'
 import { type ViewsResult, createBucketViews } from '../../../shared/bucket-views'
 import { buildInventory } from '../../../shared/inventory'
 import type { BrowserEngine } from './wasm-engine'

@@ -1,6 +1,6 @@
 // What the local mirror panel says, as pure functions of the mirror's status (tested in Node): the state in words,
 // the progress line, and what a table that is not mirrored yet says in the tables view.
-import type { MirrorStatusView, MirrorTableView } from '../../../shared/api-contract'
+import type { MirrorStatusView, MirrorTableView } from '../../../shared/api/views'
 import { formatBytes, numberText } from '../../../shared/counts'
 import { durationText } from '../../../shared/durations'
 

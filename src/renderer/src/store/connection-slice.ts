@@ -1,7 +1,8 @@
 // The open connection and its refresh: the saved connections, opening one, the connection manager's calls
 // (test, save, delete, AWS profiles), and the refresh status (progress, cancel, a finished refresh reloads
 // the deliveries). Every call to main about connections and refresh is an action here.
-import type { ConnectionInput, ConnectionVerdictView, ConnectionsView, RefreshStatus } from '../../../shared/api-contract'
+import type { ConnectionInput } from '../../../shared/api/calls'
+import type { ConnectionVerdictView, ConnectionsView, RefreshStatus } from '../../../shared/api/views'
 import type { ConnectionConfig } from '../../../shared/connection-config'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, StoreDeps } from './app-store'

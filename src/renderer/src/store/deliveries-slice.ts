@@ -1,7 +1,7 @@
 // The deliveries view's state: the overview, the timeline of the chosen range, the axis zone, the focused
 // cell (by its hour, not its column: a refresh or another range moves the columns, not the focus), the hour
 // open in the inspector, the findings filter and the menu's zoom commands. Its actions own the calls.
-import type { HourDetail, Overview, TimelineView } from '../../../shared/api-contract'
+import type { HourDetail, Overview, TimelineView } from '../../../shared/api/views'
 import { type Finding, type Severity, findingHour } from '../../../shared/timeline'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AxisZone } from '../common/time'

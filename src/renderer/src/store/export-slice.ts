@@ -1,6 +1,6 @@
 // An export (a table with its filters, or the SQL pane's query) to CSV or Parquet, written by main: the
 // request (what to export), where main may write, the job's progress (pushed by main) and its cancel.
-import type { ExportJob } from '../../../shared/api-contract'
+import type { ExportJob } from '../../../shared/api/views'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, StoreDeps } from './app-store'
 import { errorMessage } from '../../../shared/error-message'

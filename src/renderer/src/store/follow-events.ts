@@ -1,7 +1,7 @@
 // The events main pushes, each into the slice that owns it: one handler per event (the map's type makes a new
 // event without a handler a compile error), subscribed once by the app and unsubscribed as one. At the start it
 // asks whether main was already refreshing before the page listened (the mirror panel loads its own status).
-import type { EventName, EventOf } from '../../../shared/api-contract'
+import type { EventName, EventOf } from '../../../shared/api/events'
 import type { AppState } from './app-store'
 import type { ApiPort } from './api-port'
 

@@ -1,7 +1,7 @@
 // The open connection's local mirror: its status (build progress, per-table state, disk use, limit) as main pushes
 // it (mirrorProgress) or answers it (mirrorStatus), and the user's actions on it: cancel, resume, clear, set the
 // limit. A build that ends (or a clear) bumps mirrorGeneration, so the tables open again on what the mirror holds.
-import type { MirrorStatusView } from '../../../shared/api-contract'
+import type { MirrorStatusView } from '../../../shared/api/views'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, StoreDeps } from './app-store'
 import { errorMessage } from '../../../shared/error-message'

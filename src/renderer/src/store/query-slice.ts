@@ -1,7 +1,7 @@
 // What the SQL pane and the tables view share of the query session (a store dependency, query-port.ts): what it
 // says while it opens the views or restarts, the "as of" hour (it also changes the tables view), a query handed
 // over from the tables view, and the history main keeps across restarts (its calls are actions here).
-import type { HistoryEntry } from '../../../shared/api-contract'
+import type { HistoryEntry } from '../../../shared/api/views'
 import type { StateCreator } from 'zustand/vanilla'
 import type { SessionEvent, ViewsProgress } from '../engine/session'
 import type { AppState, SliceDeps } from './app-store'

@@ -1,7 +1,7 @@
 // The bulk restore of archived history: what the picked table leaves out as archived (its restore plan), the
 // restore dialog's choices (this table or all, tier, days) with the plan's count, bytes and usual delay before
 // starting, starting it, and the connection's restore job as main pushes it (it survives a restart of the app).
-import type { RestorePlanView, RestoreStatusView } from '../../../shared/api-contract'
+import type { RestorePlanView, RestoreStatusView } from '../../../shared/api/views'
 import type { RestoreTier } from '../../../shared/restore-plan'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, StoreDeps } from './app-store'

@@ -5,7 +5,7 @@
 import { useEffect } from 'react'
 import { countText, formatBytes } from '../../../shared/counts'
 import { RESTORE_MAX_DAYS, RESTORE_TIERS, type RestoreTier } from '../../../shared/restore-plan'
-import type { RestoreJobView } from '../../../shared/api-contract'
+import type { RestoreJobView } from '../../../shared/api/views'
 import { wallClock } from '../common/time'
 import { appStore, useApp } from '../store/use-app-store'
 import css from './restore-panel.module.css'

@@ -4,7 +4,7 @@
 // open in the SQL pane or export), and its columns with types, nulls, distinct estimate, min/max and a small
 // histogram for numbers and times.
 import { useEffect, useMemo, useState } from 'react'
-import type { Overview } from '../../../shared/api-contract'
+import type { Overview } from '../../../shared/api/views'
 import { CATALOG } from '../../../shared/catalog'
 import { ZONE_CHOICES, type ZoneChoice, zoneWordsWithId } from '../../../shared/time-zones'
 import { ResultGrid } from '../common/result-grid'

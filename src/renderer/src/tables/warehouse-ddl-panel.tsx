@@ -1,7 +1,7 @@
 // "Use in Athena / BigQuery": the definitions main generates from the core's rules (issue 15) for one table or the
 // whole export, ready to copy, with the notes on what SQL cannot know. Self-contained: it is handed the call.
 import { useEffect, useState } from 'react'
-import type { ArgsOf, ResultOf } from '../../../shared/api-contract'
+import type { ArgsOf, ResultOf } from '../../../shared/api/calls'
 import { providerOfLocation } from '../../../shared/bucket-url'
 import css from './warehouse-ddl-panel.module.css'
 
