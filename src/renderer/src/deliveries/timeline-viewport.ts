@@ -6,7 +6,8 @@ import type { TimelineView } from '../../../shared/api-contract'
 export const ROW_H = 16
 export const SCHEMA_H = 18
 export const AXIS_H = 34
-export const LABEL_W = 190
+/** Room for a schema's indent and a table name's distinguishing words (table-label.tsx elides the shared ones). */
+export const LABEL_W = 220
 export const MIN_PXH = 0.02
 export const MAX_PXH = 40
 const HOUR_MS = 3_600_000
