@@ -15,7 +15,6 @@ import { TableLabel } from './table-label'
 import {
   AXIS_H,
   type Focus,
-  LABEL_W,
   ROW_H,
   type Row,
   SCHEMA_H,
@@ -26,6 +25,7 @@ import {
   initialViewport,
   isTick,
   keepInView,
+  labelWidth,
   layoutRows,
   panBy,
   tickStep,
@@ -66,7 +66,8 @@ export function TimelineHeatmap(props: {
   const statusId = useId()
   const focusRef = useRef(focus)
   focusRef.current = focus
-  const plotW = Math.max(100, width - LABEL_W)
+  const labelW = labelWidth(width)
+  const plotW = Math.max(100, width - labelW)
   // The view: pixels per hour and the (fractional) hour index at the left edge. Starts on the latest hours.
   const [vp, setVp] = useState<Viewport>(() => initialViewport(n, plotW))
   const { pxh, offset } = vp
@@ -297,7 +298,7 @@ export function TimelineHeatmap(props: {
   return (
     <div ref={wrapRef} data-testid="heatmap" className={css.heatmap}>
       <div className={css.body}>
-        <div className={css.labels} style={{ width: LABEL_W, height }}>
+        <div className={css.labels} style={{ width: labelW, height }}>
           <div className={css.axisCaption}>table · hour ({ZONE_LABEL[zone]})</div>
           {rows.map((r) =>
             r.kind === 'manifest' ? (
@@ -379,7 +380,7 @@ export function TimelineHeatmap(props: {
         <div
           data-testid="timeline-tooltip"
           className={css.tooltip}
-          style={{ ...(hover.x > plotW / 2 ? { right: width - LABEL_W - hover.x + 12 } : { left: LABEL_W + hover.x + 12 }), top: hover.y + 14 }}
+          style={{ ...(hover.x > plotW / 2 ? { right: width - labelW - hover.x + 12 } : { left: labelW + hover.x + 12 }), top: hover.y + 14 }}
         >
           <b>{view.tables[hover.table]?.table}</b> · {STATE_STYLE[decodeCell(hoverHour.cells, hover.table)].label}
           <br />
