@@ -177,7 +177,19 @@ describe('the deliveries view at 1280×800', () => {
     if (await page.getByTestId('inspector').isVisible()) await page.getByRole('button', { name: 'Close' }).click()
     for (const width of [1280, 1920]) {
       await page.setViewportSize({ width, height: width === 1280 ? 800 : 1080 })
-      await expect.poll(async () => Number(await canvas.getAttribute('width')) / (await page.evaluate(() => devicePixelRatio))).toBeGreaterThan(width - 400)
+      // Redrawn for the new width: the canvas's pixels fill its box, which fills what the labels leave of the frame.
+      await expect
+        .poll(() =>
+          canvas.evaluate((c) => {
+            const frame = c.closest('[data-testid=heatmap]')?.getBoundingClientRect().width ?? 0
+            const labels = c.previousElementSibling?.getBoundingClientRect().width ?? 0
+            return (
+              Math.abs(c.width / devicePixelRatio - c.getBoundingClientRect().width) < 1 && Math.abs(frame - 2 - labels - c.getBoundingClientRect().width) < 1
+            )
+          })
+        )
+        .toBe(true)
+      expect(await page.evaluate(() => innerWidth)).toBe(width)
       const css = await canvas.evaluate((c) => c.getBoundingClientRect().width)
       await expect.poll(async () => Number(await canvas.getAttribute('data-axis-end')), { message: `at ${width}` }).toBeGreaterThan(0)
       expect(Number(await canvas.getAttribute('data-axis-end'))).toBeLessThanOrEqual(css)
