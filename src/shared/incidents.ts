@@ -3,6 +3,7 @@
 // caught up; it was only late). Open incidents come first, newest hour first. Pure: from the timeline's view.
 import type { TimelineView } from './api/views'
 import { CATALOG } from './catalog'
+import { SEVERITY_RANK } from './severity-order'
 import { type Finding, type FindingKind, type Resolution, type Severity, findingHour } from './timeline'
 
 export interface Incident {
@@ -19,7 +20,6 @@ export interface Incident {
   readonly resolved: string | null
 }
 
-const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
 /** How an hour reads in a resolution: UTC unless the caller (the window, in its chosen zone) says otherwise. */
 export type HourWords = (t: number) => string
 const utcHour: HourWords = (t) => `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`

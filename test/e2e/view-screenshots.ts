@@ -1,5 +1,6 @@
-// Screenshots of every view at 1280×800 on the generated demo bucket, for comparing the look before and after a
-// change side by side: `npx tsx test/e2e/view-screenshots.ts <label>` writes test-results/css-<label>-<view>.png.
+// Screenshots of every view at 1280×800 (the deliveries view's states at 1920×1080 too) on the generated demo
+// bucket, for comparing the look before and after a change side by side: `npx tsx test/e2e/view-screenshots.ts
+// <label>` writes test-results/css-<label>-<view>.png.
 import { join } from 'node:path'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
@@ -28,6 +29,36 @@ async function main(label: string): Promise<void> {
     await clickCell(page, 'claudia_csat', hourIso(demo.expected.planted_hours['lateHour']!))
     await page.mouse.move(5, 5)
     await shot('inspector', true)
+    // The deliveries view's states at 1280×800 and at 1920×1080: the last hour open in the inspector (a table's
+    // files unfolded), the panel widened by its edge, and the timeline reached by Tab (focus ring, focused cell).
+    for (const [w, h] of [
+      [1280, 800],
+      [1920, 1080]
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h })
+      // A fresh view: the inspector at its default width again.
+      await page.reload()
+      await page.waitForSelector('[data-testid=timeline-canvas]', { timeout: 120_000 })
+      await page.getByTestId('headline-hour').click()
+      await page.locator('[data-inspector-table=claudia_csat] summary').click()
+      await page.mouse.move(5, 5)
+      await shot(`inspector-last-hour-${w}`)
+      const edge = await page.getByRole('separator', { name: 'inspector width' }).boundingBox()
+      if (edge) {
+        await page.mouse.move(edge.x + 3, edge.y + edge.height / 2)
+        await page.mouse.down()
+        await page.mouse.move(edge.x - 200, edge.y + edge.height / 2, { steps: 4 })
+        await page.mouse.up()
+        await page.mouse.move(5, 5)
+        await shot(`inspector-wide-${w}`)
+      }
+      await page.getByRole('button', { name: 'Close' }).click()
+      await page.getByLabel('axis time zone').focus()
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('ArrowDown')
+      await shot(`timeline-focus-${w}`)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
     await page.getByRole('tab', { name: 'Tables' }).click()
     await page.locator('[data-table-item=claudia_messages]').click()
     await page.locator('[data-testid=table-browser] [data-testid=grid-scroll]').waitFor({ timeout: 120_000 })

@@ -498,7 +498,7 @@ describe('web host', () => {
     await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(at)
     await expect.poll(() => page.locator('[data-testid=manifest-warnings]').textContent()).toMatch(/not valid JSON/)
     expect(await page.locator('[data-testid=inspector]').textContent()).toContain('Manifest: unreadable')
-    await page.locator('[data-testid=inspector] summary').click()
+    await page.locator('[data-testid=inspector] summary', { hasText: 'Raw manifest' }).click()
     await page.screenshot({ path: 'test-results/inspector-malformed-manifest.png', fullPage: true })
   })
 

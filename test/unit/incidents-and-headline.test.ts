@@ -5,6 +5,7 @@ import type { TimelineView } from '../../src/shared/api/views'
 import { encodeCells } from '../../src/shared/api/cell-encoding'
 import { deliveryHeadline } from '../../src/shared/delivery-headline'
 import { incidentsOf } from '../../src/shared/incidents'
+import { bySeverity } from '../../src/shared/severity-order'
 import { type CellState, type Finding, FINDING_SEVERITY, type FindingKind, type Resolution } from '../../src/shared/timeline'
 
 const TABLES = [
@@ -154,5 +155,19 @@ describe('delivery headline', () => {
     const v = view([['ready', 'ready'], ...Array.from({ length: 30 }, (): CellState[] => ['missing', 'missing'])])
     const h = deliveryHeadline(overview(T0 + 31 * 3_600_000, [0, 0]), v)
     expect(h).toMatchObject({ hour: iso(30), complete: false, stopped: true, lastArrival: iso(0), counts: { missing: 2 } })
+  })
+})
+
+describe('the severity order of an hour', () => {
+  it('lists errors before warnings before notes, even a resolved missing table before an open stray .crc file', () => {
+    const superseded: Resolution = { how: 'superseded', at: T0 + 3_600_000 }
+    const hour = [finding('ignored_key', 0, null), finding('late', 0, 'claudia_csat'), finding('missing', 0, 'claudia_messages', superseded)]
+    expect(bySeverity(hour).map((f) => f.kind)).toEqual(['missing', 'late', 'ignored_key'])
+  })
+
+  it('within a severity, open before resolved, and otherwise as they came', () => {
+    const superseded: Resolution = { how: 'superseded', at: T0 + 3_600_000 }
+    const hour = [finding('missing', 0, 'claudia_csat', superseded), finding('failed', 0, 'claudia_messages'), finding('missing', 0, 'claudia_messages')]
+    expect(bySeverity(hour).map((f) => `${f.kind} ${f.table}`)).toEqual(['failed claudia_messages', 'missing claudia_messages', 'missing claudia_csat'])
   })
 })

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import {
   AXIS_H,
+  LABEL_W,
+  LABEL_W_MAX,
   MAX_PXH,
   MIN_PXH,
   ROW_H,
@@ -12,6 +14,7 @@ import {
   initialViewport,
   isTick,
   keepInView,
+  labelWidth,
   layoutRows,
   manifestAt,
   panBy,
@@ -103,5 +106,12 @@ describe('timeline viewport', () => {
     expect(isTick(at('2026-11-23T00:00:00Z'), 7 * 24)).toBe(true) // a Monday
     expect(isTick(at('2026-11-24T00:00:00Z'), 7 * 24)).toBe(false)
     expect(isTick(at('2026-12-01T00:00:00Z'), 30 * 24)).toBe(true)
+  })
+
+  it('widens the label column to whole names when the plot keeps its room, and never below the narrowest', () => {
+    expect(labelWidth(700)).toBe(LABEL_W)
+    expect(labelWidth(2000)).toBe(LABEL_W_MAX)
+    expect(labelWidth(880)).toBe(280)
+    expect(labelWidth(100)).toBe(LABEL_W)
   })
 })

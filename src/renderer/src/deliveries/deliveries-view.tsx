@@ -1,6 +1,6 @@
 // The deliveries view: the overview, the delivery timeline (range, axis zone, legend), the hour inspector and
 // the findings list. State and calls are the deliveries slice's.
-import { useMemo } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { ReadingTheBucket } from '../common/refresh-progress'
 import { ZONE_LABEL, type AxisZone } from '../common/time'
 import { TIMELINE_RANGES } from '../store/deliveries-slice'
@@ -9,6 +9,7 @@ import { DeliveryHeadlineView } from './delivery-headline-view'
 import { HourInspector } from './hour-inspector'
 import { IncidentsList } from './incidents-list'
 import { OverviewPanel } from './overview-panel'
+import { panelWidth } from './panel-edge'
 import { Legend, TimelineHeatmap } from './timeline-heatmap'
 import css from './deliveries-view.module.css'
 import type { Focus } from './timeline-viewport'
@@ -25,6 +26,9 @@ export function DeliveriesView(): React.JSX.Element {
   const zoomCommand = useApp((s) => s.zoomCommand)
   const refreshStatus = useApp((s) => s.refreshStatus)
   const { setRange, setZone, setFocused, inspect, closeInspector } = appStore.getState()
+  // The inspector's width once its edge was dragged (null: the layout's default); kept while the view is open.
+  const [inspectorWidth, setInspectorWidth] = useState<number | null>(null)
+  const layout = useRef<HTMLDivElement | null>(null)
 
   const focus = useMemo<Focus | null>(() => {
     if (!focused || !timeline) return null
@@ -42,7 +46,12 @@ export function DeliveriesView(): React.JSX.Element {
       ) : error ? null : (
         <ReadingTheBucket status={refreshStatus} />
       )}
-      <div className={css.layout} data-inspecting={inspected !== null}>
+      <div
+        ref={layout}
+        className={css.layout}
+        data-inspecting={inspected !== null}
+        style={inspectorWidth === null ? undefined : ({ '--inspector-width': `${inspectorWidth}px` } as React.CSSProperties)}
+      >
         <section className={css.timeline}>
           <div className={css.controls}>
             <h2 className={css.title}>Delivery timeline</h2>
@@ -81,7 +90,13 @@ export function DeliveriesView(): React.JSX.Element {
             <p>Loading the timeline…</p>
           ) : null}
         </section>
-        {inspected ? <HourInspector detail={inspected} onClose={closeInspector} /> : null}
+        {inspected ? (
+          <HourInspector
+            detail={inspected}
+            onClose={closeInspector}
+            onResize={(w) => setInspectorWidth(panelWidth(w, layout.current?.clientWidth ?? window.innerWidth))}
+          />
+        ) : null}
       </div>
       <IncidentsList />
     </>

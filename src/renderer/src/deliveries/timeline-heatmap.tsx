@@ -2,8 +2,9 @@
 // drawn on a canvas so a year (8,760 hours × 19 tables) pans and zooms smoothly: only the visible columns
 // are drawn, and when an hour is narrower than a pixel each pixel shows the most alarming state of its hours.
 // Mouse: drag or Shift+wheel to pan (the wheel alone scrolls the page), Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
-// focused cell (Shift: a day), Home/End, Enter inspects. The focused cell is read out in a status line.
-import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react'
+// focused cell (Shift: a day), Home/End, Enter inspects; tabbing in focuses the latest cell of the first table. The
+// focused cell is drawn, and read out in a status line the canvas is described by.
+import { useCallback, useEffect, useEffectEvent, useId, useMemo, useRef, useState } from 'react'
 import type { TimelineView } from '../../../shared/api/views'
 import { cellStateIndex, decodeCell } from '../../../shared/api/cell-encoding'
 import { CELL_STATES } from '../../../shared/timeline'
@@ -11,10 +12,10 @@ import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } fro
 import { cssToken, tokenVar } from '../common/css-tokens'
 import { ERA_TOKEN, MANIFEST_CELLS, MANIFEST_STYLE, STATE_STYLE } from './cell-states'
 import { manifestCells } from './manifest-cells'
+import { TableLabel } from './table-label'
 import {
   AXIS_H,
   type Focus,
-  LABEL_W,
   ROW_H,
   type Row,
   SCHEMA_H,
@@ -25,6 +26,7 @@ import {
   initialViewport,
   isTick,
   keepInView,
+  labelWidth,
   layoutRows,
   panBy,
   tickStep,
@@ -61,9 +63,12 @@ export function TimelineHeatmap(props: {
     return a
   }, [view, n])
   const manifests = useMemo(() => manifestCells(view), [view])
+  const tableNames = useMemo(() => view.tables.map((t) => t.table), [view])
+  const statusId = useId()
   const focusRef = useRef(focus)
   focusRef.current = focus
-  const plotW = Math.max(100, width - LABEL_W)
+  const labelW = labelWidth(width)
+  const plotW = Math.max(100, width - labelW)
   // The view: pixels per hour and the (fractional) hour index at the left edge. Starts on the latest hours.
   const [vp, setVp] = useState<Viewport>(() => initialViewport(n, plotW))
   const { pxh, offset } = vp
@@ -192,6 +197,9 @@ export function TimelineHeatmap(props: {
     g.font = `${cssToken('--font-xs', '11px')} ${cssToken('--font-ui', 'sans-serif')}`
     g.textBaseline = 'top'
     const t0 = starts[0] ?? 0
+    // Each label starts just right of its tick, but stays inside the canvas: one that would run past an edge is
+    // pulled in, and dropped when that would put it over its neighbour. The right end drawn is kept for tests.
+    let labelEnd = -Infinity
     for (let i = first; i <= last; i++) {
       const s = t0 + i * HOUR_MS
       const wall = s + zoneOffsetMinutes(zone, s) * 60_000
@@ -208,8 +216,13 @@ export function TimelineHeatmap(props: {
             ? wallClock(s, zone).slice(5, 10)
             : wallClock(s, zone).slice(11, 16)
           : wallClock(s, zone).slice(step > 14 * 24 ? 0 : 5, step > 14 * 24 ? 7 : 10)
-      g.fillText(label, x + 3, 1)
+      const w = g.measureText(label).width
+      const at = Math.max(0, Math.min(x + 3, plotW - w - 2))
+      if (at < labelEnd + 6) continue
+      g.fillText(label, at, 1)
+      labelEnd = at + w
     }
+    canvas.dataset['axisEnd'] = String(Math.ceil(Math.max(0, labelEnd)))
     // The focused cell.
     if (focus) {
       const r = tableRows.find((x) => x.index === focus.table)
@@ -232,6 +245,11 @@ export function TimelineHeatmap(props: {
   const move = (dh: number, dt: number): void => {
     const f = focus ?? { hour: Math.min(n - 1, Math.floor(offset + plotW / pxh) - 1), table: 0 }
     onFocus({ hour: Math.max(0, Math.min(n - 1, f.hour + dh)), table: Math.max(0, Math.min(view.tables.length - 1, f.table + dt)) })
+  }
+
+  // Tabbed to (not clicked: the click chooses its own cell), the keyboard needs a cell to start from, shown at once.
+  const onFocusIn = (e: React.FocusEvent<HTMLCanvasElement>): void => {
+    if (!focus && n > 0 && e.currentTarget.matches(':focus-visible')) move(0, 0)
   }
 
   const onKey = (e: React.KeyboardEvent): void => {
@@ -281,7 +299,7 @@ export function TimelineHeatmap(props: {
   return (
     <div ref={wrapRef} data-testid="heatmap" className={css.heatmap}>
       <div className={css.body}>
-        <div className={css.labels} style={{ width: LABEL_W, height }}>
+        <div className={css.labels} style={{ width: labelW, height }}>
           <div className={css.axisCaption}>table · hour ({ZONE_LABEL[zone]})</div>
           {rows.map((r) =>
             r.kind === 'manifest' ? (
@@ -303,10 +321,11 @@ export function TimelineHeatmap(props: {
                 key={`t-${r.name}`}
                 data-row={r.name}
                 data-focused={r.kind === 'table' && focus?.table === r.index}
+                title={r.name}
                 className={css.tableLabel}
                 style={{ top: r.y, height: ROW_H, lineHeight: `${ROW_H}px` }}
               >
-                {r.name}
+                <TableLabel name={r.name} names={tableNames} />
               </div>
             )
           )}
@@ -321,10 +340,12 @@ export function TimelineHeatmap(props: {
           tabIndex={0}
           role="grid"
           aria-label="Delivery timeline: arrow keys move, Enter opens the hour, plus and minus zoom"
+          aria-describedby={statusId}
           data-dragging={drag.current !== null}
           className={css.canvas}
           style={{ width: plotW, height }}
           onKeyDown={onKey}
+          onFocus={onFocusIn}
           onPointerDown={(e) => {
             drag.current = { x: e.clientX, offset, moved: false }
             ;(e.target as HTMLElement).setPointerCapture(e.pointerId)
@@ -360,7 +381,7 @@ export function TimelineHeatmap(props: {
         <div
           data-testid="timeline-tooltip"
           className={css.tooltip}
-          style={{ ...(hover.x > plotW / 2 ? { right: width - LABEL_W - hover.x + 12 } : { left: LABEL_W + hover.x + 12 }), top: hover.y + 14 }}
+          style={{ ...(hover.x > plotW / 2 ? { right: width - labelW - hover.x + 12 } : { left: labelW + hover.x + 12 }), top: hover.y + 14 }}
         >
           <b>{view.tables[hover.table]?.table}</b> · {STATE_STYLE[decodeCell(hoverHour.cells, hover.table)].label}
           <br />
@@ -369,6 +390,7 @@ export function TimelineHeatmap(props: {
       ) : null}
       <div className={css.statusBar}>
         <span
+          id={statusId}
           role="status"
           aria-live="polite"
           data-testid="timeline-status"

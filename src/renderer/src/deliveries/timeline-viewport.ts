@@ -6,7 +6,13 @@ import type { TimelineView } from '../../../shared/api/views'
 export const ROW_H = 16
 export const SCHEMA_H = 18
 export const AXIS_H = 34
-export const LABEL_W = 190
+/** The label column's narrowest: a schema's indent and a table name's distinguishing words (table-label.tsx elides
+ * the shared ones). */
+export const LABEL_W = 220
+/** Wide enough for the catalog's longest table name whole. */
+export const LABEL_W_MAX = 360
+/** What the plot keeps before the label column grows past its narrowest. */
+export const PLOT_W_MIN = 600
 export const MIN_PXH = 0.02
 export const MAX_PXH = 40
 const HOUR_MS = 3_600_000
@@ -46,6 +52,12 @@ export function layoutRows(view: Pick<TimelineView, 'tables'>): { rows: Row[]; h
 export function initialViewport(hours: number, plotW: number): Viewport {
   const pxh = Math.max(MIN_PXH, Math.min(12, plotW / Math.max(1, hours)))
   return { pxh, offset: Math.max(0, hours - plotW / pxh) }
+}
+
+/** The label column for a timeline `width` px wide: names whole when the plot keeps PLOT_W_MIN px, else narrower
+ * (down to LABEL_W). */
+export function labelWidth(width: number): number {
+  return Math.max(LABEL_W, Math.min(LABEL_W_MAX, width - PLOT_W_MIN))
 }
 
 /** Keeps the left edge so the plot never scrolls past the first hour or more than 2 hours past the last. */
