@@ -117,7 +117,7 @@ export function SqlPane(): React.JSX.Element {
 
   return (
     <section data-testid="sql-pane" className={css.pane}>
-      <div>
+      <div className={css.work}>
         <div ref={host} data-testid="sql-editor" />
         <div className={css.controls}>
           <button onClick={run} disabled={running !== null} title="Ctrl/⌘+Enter">
