@@ -1,5 +1,5 @@
-// The SQL pane: CodeMirror 6 with SQL highlighting and completion of the bucket's views and their columns;
-// run with Ctrl/⌘+Enter, cancel (which stops within a second: see engine/session.ts), elapsed time and rows,
+// The SQL pane: CodeMirror 6 with SQL highlighting and completion of the bucket's views and their columns (a bare
+// name too, from the statement's tables); run with Ctrl/⌘+Enter, cancel (which stops within a second: see engine/session.ts), elapsed time and rows,
 // each duration stated once; an error shows where it is (the cursor jumps there); the query history is kept by
 // main across restarts; "as of" an hour rebuilds the views from the folders delivered up to then.
 import { sql as sqlLang, StandardSQL } from '@codemirror/lang-sql'
@@ -14,6 +14,7 @@ import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
 import { AsOfPicker } from './as-of-picker'
+import { statementColumnsSource } from './statement-columns'
 import css from './sql-pane.module.css'
 
 const THEME = EditorView.theme({
@@ -74,7 +75,11 @@ export function SqlPane(): React.JSX.Element {
     const v = view.current
     if (v && Object.keys(schema).length)
       v.dispatch({
-        effects: language.current.reconfigure(sqlLang({ dialect: StandardSQL, schema: schema as Record<string, string[]>, upperCaseKeywords: true }))
+        effects: language.current.reconfigure([
+          sqlLang({ dialect: StandardSQL, schema: schema as Record<string, string[]>, upperCaseKeywords: true }),
+          // A bare name completes to the columns of the statement's tables (the schema's own completion needs `t.`).
+          StandardSQL.language.data.of({ autocomplete: statementColumnsSource(schema) })
+        ])
       })
   }, [schema])
 
