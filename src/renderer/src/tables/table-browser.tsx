@@ -240,7 +240,12 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                   <button onClick={() => sql && onOpenSql(sql)} disabled={!sql}>
                     Open in SQL
                   </button>
-                  <button onClick={() => sql && void openExport({ sql, asOf, defaultName: selected.table })} disabled={!sql}>
+                  <button
+                    onClick={() =>
+                      sql && void openExport({ sql, asOf, defaultName: selected.table, ...(result && applied === sql ? { rows: result.rowCount } : {}) })
+                    }
+                    disabled={!sql}
+                  >
                     Export…
                   </button>
                   {running ? <span>Running…</span> : null}
