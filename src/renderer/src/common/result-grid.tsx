@@ -44,6 +44,8 @@ export function ResultGrid({
   const [sorting, setSorting] = useState<SortingState>([])
   const [columnSizing, setColumnSizing] = useState<ColumnSizingState>({})
   const [copied, setCopied] = useState<string | null>(null)
+  /** A column's type as its header says it: an instant's with the zone its values are read in. */
+  const typeLabel = (type: string): string => (isInstantType(type) ? `${type.toLowerCase()} · ${ZONE_LABEL[zone]}` : type.toLowerCase())
 
   const columns = useMemo<ColumnDef<Record<string, unknown>>[]>(
     () => result.columns.map((c) => ({ id: c.name, header: c.name, size: Math.min(320, Math.max(90, c.name.length * 9 + 30)), meta: { type: c.type } })),
@@ -87,7 +89,10 @@ export function ResultGrid({
   const sizeFrom = useEffectEvent((rows: readonly DisplayRow[]): void => {
     if (sized.current === result) return
     sized.current = result
-    const widths = contentWidths(result.columns, rows)
+    const widths = contentWidths(
+      result.columns.map((c) => ({ name: c.name, type: typeLabel(c.type) })),
+      rows
+    )
     setColumnSizing(Object.fromEntries(result.columns.map((c, i) => [c.name, widths[i] ?? 120])))
   })
 
@@ -231,8 +236,7 @@ export function ResultGrid({
                   className={css.columnHeader}
                   style={{ left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px` }}
                 >
-                  {h.id} <span className={css.type}>{isInstantType(type) ? `${type.toLowerCase()} · ${ZONE_LABEL[zone]}` : type.toLowerCase()}</span>{' '}
-                  {s ? (s.desc ? '▼' : '▲') : ''}
+                  {h.id} <span className={css.type}>{typeLabel(type)}</span> {s ? (s.desc ? '▼' : '▲') : ''}
                   <span
                     onMouseDown={h.getResizeHandler()}
                     onClick={(e) => e.stopPropagation()}
