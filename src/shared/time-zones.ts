@@ -48,7 +48,10 @@ function format(id: string): Intl.DateTimeFormat {
 function wallFields(t: number, id: string): number {
   const p: Record<string, number> = {}
   for (const part of format(id).formatToParts(new Date(t))) if (part.type !== 'literal') p[part.type] = Number(part.value)
-  return Date.UTC(p['year'] ?? 1970, (p['month'] ?? 1) - 1, p['day'] ?? 1, (p['hour'] ?? 0) % 24, p['minute'] ?? 0, p['second'] ?? 0)
+  // setUTCFullYear: Date.UTC reads the years 0–99 as 1900–1999.
+  const d = new Date(Date.UTC(2000, (p['month'] ?? 1) - 1, p['day'] ?? 1, (p['hour'] ?? 0) % 24, p['minute'] ?? 0, p['second'] ?? 0))
+  d.setUTCFullYear(p['year'] ?? 1970)
+  return d.getTime()
 }
 
 /** Minutes to add to UTC to read the wall clock of zone `id` at instant t (Brasília: −180; New York: −300 or −240). */

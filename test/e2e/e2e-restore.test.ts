@@ -1,8 +1,9 @@
 // Bulk restore end to end: Debian's Chromium on the web host, a generated bucket with archived history served by
 // the S3 test server (s3rver, whose RestoreObject finishes after a delay). The Tables view says what
 // claudia_messages leaves out as archived; "Restore…" shows the count, bytes and the tier's usual delay before
-// starting; the restore runs (RestoreObject on s3rver), its progress is still there after the page is opened
-// again, and once done the table completes itself. Screenshots under test-results/.
+// starting, with its estimated cost; the restore runs (RestoreObject on s3rver), its progress is still there after
+// the page is opened again, once done the table completes itself (never "left out" beside "finished"), and
+// clearing the mirror warns how long S3 keeps the restored copy. Screenshots under test-results/.
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -77,6 +78,12 @@ describe('bulk restore in Chromium against S3 on loopback', () => {
     await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('Bulk retrieval usually takes 5–12 hours')
     await dialog.getByLabel('tier').selectOption('Expedited')
     await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('1–5 minutes')
+    // The tier's published price, labelled as an estimate.
+    const cost = dialog.locator('[data-testid=restore-cost]')
+    await expect
+      .poll(() => cost.textContent(), { timeout: 30_000 })
+      .toContain('$0.03 per GB + $10.00 per 1,000 requests (Expedited, Glacier Flexible Retrieval)')
+    expect(await cost.textContent()).toMatch(/^Estimated retrieval cost: \$0\.01 for 1 file .*An estimate from AWS S3 list prices, us-east-1/)
     await dialog.getByLabel('days').fill('3')
     await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('readable for 3 days')
     expect(await summary.textContent()).toMatch(
@@ -111,12 +118,30 @@ describe('bulk restore in Chromium against S3 on loopback', () => {
     await page.locator('[data-table-item=claudia_messages]').click()
     await expect.poll(() => progress.count(), { timeout: 30_000 }).toBe(1)
     expect(await progress.textContent()).toContain('Expedited, kept 3 days')
+    // From here on, the page records whether "left out … Restore…" ever shows beside "finished, 1 of 1 restored".
+    await page.evaluate(() => {
+      const w = window as unknown as { bothShown?: boolean }
+      w.bothShown = false
+      const check = (): void => {
+        if (document.querySelector('[data-testid=archived-left-out]') && document.querySelector('[data-testid=restore-progress][data-finished=true]'))
+          w.bothShown = true
+      }
+      new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+    })
 
     // Done: the listing and the mirror take the file in, the note goes, the table has every row.
     await expect.poll(() => progress.getAttribute('data-finished'), { timeout: 90_000 }).toBe('true')
     expect(await progress.textContent()).toMatch(/1 of 1 restored\. The restored files are in the table now, and in the local mirror/)
     await expect.poll(() => leftOut.count(), { timeout: 60_000 }).toBe(0)
+    expect(await page.evaluate(() => (window as unknown as { bothShown?: boolean }).bothShown)).toBe(false)
     await expect.poll(gridRows, { timeout: 90_000 }).toBe(full)
+    // Clearing the mirror warns that the restored file is readable in S3 only for the days chosen.
+    await page.locator('[data-testid=mirror-panel]').getByRole('button', { name: 'Details' }).click()
+    await page.getByRole('button', { name: 'Clear the mirror' }).click()
+    await expect
+      .poll(() => page.locator('[data-testid=mirror-restore-warning]').textContent())
+      .toMatch(/The mirror holds 1 archived file restored from the archive: .*the 3 days chosen.*needs another restore/)
+    await page.getByRole('button', { name: 'Keep it' }).click()
     await page.screenshot({ path: 'test-results/restore-done.png' })
   }, 300_000)
 })

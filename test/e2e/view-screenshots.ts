@@ -1,13 +1,13 @@
-// Screenshots of every view at 1280×800 (the deliveries view's states at 1920×1080 too) on the generated demo
-// bucket, for comparing the look before and after a change side by side: `npx tsx test/e2e/view-screenshots.ts
-// <label>` writes test-results/css-<label>-<view>.png.
+// Screenshots of every view at 1280×800 (or the width given; the deliveries view's states at 1920×1080 too) on the
+// generated demo bucket, for comparing the look before and after a change side by side: `npx tsx
+// test/e2e/view-screenshots.ts <label> [width]` writes test-results/css-<label>-<view>.png.
 import { join } from 'node:path'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { clickCell, hourIso } from '../helpers/app-page'
 import { startAppUnderTest } from '../helpers/app-under-test'
 
-async function main(label: string): Promise<void> {
+async function main(label: string, width: number): Promise<void> {
   const app = await startAppUnderTest({
     workspace: ({ demo, work }) =>
       new Workspace({
@@ -16,7 +16,7 @@ async function main(label: string): Promise<void> {
         demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
         autoRefresh: false
       }),
-    page: { viewport: { width: 1280, height: 800 } }
+    page: { viewport: { width, height: 800 } }
   })
   const { page, host, demo } = app
   const shot = (view: string, fullPage = false): Promise<Buffer> => page.screenshot({ path: `test-results/css-${label}-${view}.png`, fullPage })
@@ -92,7 +92,7 @@ async function main(label: string): Promise<void> {
   }
 }
 
-main(process.argv[2] ?? 'now').then(
+main(process.argv[2] ?? 'now', Number(process.argv[3] ?? 1280)).then(
   () => process.exit(0),
   (e: unknown) => {
     process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)

@@ -2,7 +2,8 @@
 // DuckDB 1.5 writes them (quotes where a string could be misread), and copy as tab-separated text.
 import { describe, expect, it } from 'vitest'
 import { parseDuckDbType, varcharShapeSql } from '../../src/renderer/src/common/duckdb-type'
-import { displayText, isNumericType, toTsv } from '../../src/renderer/src/common/format-value'
+import { displayText, isInstantType, isNumericType, shownValue, toTsv } from '../../src/renderer/src/common/format-value'
+import { timestampTextIn } from '../../src/renderer/src/common/time'
 
 describe('DuckDB type names', () => {
   it('reads nesting as DESCRIBE prints it, quoted field names included', () => {
@@ -81,5 +82,26 @@ describe('copy as tab-separated text', () => {
         ['a\tb', 'line\nbreak', 'say "hi"']
       ])
     ).toBe('1\t\t\n"a\tb"\t"line\nbreak"\t"say ""hi"""')
+  })
+})
+
+describe('instants on a zone clock', () => {
+  it('reads a timestamp on Brasília’s clock exactly, the fraction kept as written; UTC as it came', () => {
+    expect(shownValue('2026-11-20 08:00:00.123456789', 'TIMESTAMP_NS', 'brasilia')).toBe('2026-11-20 05:00:00.123456789')
+    expect(shownValue('2026-11-20 08:00:00.123456', 'TIMESTAMP', 'utc')).toBe('2026-11-20 08:00:00.123456')
+    // Past midnight, back a day; TIMESTAMPTZ keeps an offset, the zone's.
+    expect(timestampTextIn('2026-01-01 01:30:00+00', 'brasilia')).toBe('2025-12-31 22:30:00-03')
+    expect(timestampTextIn('0050-03-01 12:00:00', 'utc')).toBe('0050-03-01 12:00:00')
+    expect(timestampTextIn('0050-03-01 12:00:00', 'brasilia').slice(0, 4)).toBe('0050')
+  })
+
+  it('leaves dates, times, other types and text that is no timestamp as they are', () => {
+    expect(shownValue('2026-11-20', 'DATE', 'brasilia')).toBe('2026-11-20')
+    expect(shownValue('08:00:00', 'TIME', 'brasilia')).toBe('08:00:00')
+    expect(shownValue('2026-11-20 08:00:00', 'VARCHAR', 'brasilia')).toBe('2026-11-20 08:00:00')
+    expect(shownValue('infinity', 'TIMESTAMP', 'brasilia')).toBe('infinity')
+    expect(shownValue(null, 'TIMESTAMP', 'brasilia')).toBeNull()
+    expect(isInstantType('TIMESTAMP WITH TIME ZONE')).toBe(true)
+    expect(isInstantType('DATE')).toBe(false)
   })
 })

@@ -135,7 +135,7 @@ describe('store slices on a real workspace', () => {
     expect(store.getState().error).toBeNull()
   })
 
-  it('another table resets the filters (not their zone); the same table keeps them; the pane receives handed-over SQL and shows itself', () => {
+  it('filters stay with their table: another table shows its own (none), coming back brings them; the zone stays; the pane receives handed-over SQL', () => {
     const s = store.getState()
     s.addFilter('tenant_id')
     s.setTenants(['t1'])
@@ -147,6 +147,17 @@ describe('store slices on a real workspace', () => {
     s.selectTable({ schema: 'datamart_claudia', table: 'claudia_csat' }, true)
     // The zone the times are typed in is the user's habit, not the table's: it stays.
     expect(store.getState()).toMatchObject({ filters: [], tenants: [], timeRange: { from: '', to: '' }, tablePickedByUser: true, filterZone: 'brasilia' })
+    s.addFilter('csat_score')
+    s.selectTable({ schema: 'datamart_claudia', table: 'claudia_messages' }, true)
+    expect(store.getState()).toMatchObject({
+      filters: [{ column: 'tenant_id', op: 'equals', value: '' }],
+      tenants: ['t1'],
+      timeRange: { from: '2026-11-20T00:00', to: '' }
+    })
+    s.selectTable({ schema: 'datamart_claudia', table: 'claudia_csat' }, true)
+    expect(store.getState().filters).toEqual([{ column: 'csat_score', op: 'equals', value: '' }])
+    s.removeFilter(0)
+    s.selectTable({ schema: 'datamart_claudia', table: 'claudia_messages' }, true)
     s.openInSql('SELECT 1')
     s.openInSql('SELECT 1')
     expect(store.getState().handedOver).toEqual({ sql: 'SELECT 1', n: 2 })
@@ -169,6 +180,21 @@ describe('store slices on a real workspace', () => {
     await store.getState().openConnection(second!)
     await store.getState().openConnection(first!)
     expect([store.getState().asOf, store.getState().asOfByConnection]).toEqual([null, {}])
+  })
+
+  it('filters are one set per table of each connection: another connection shows its own, the first gets its back', async () => {
+    const [first, second] = (store.getState().connections?.connections ?? []).map((c) => c.id)
+    expect(second).toBeDefined()
+    await store.getState().openConnection(first!)
+    store.getState().selectTable({ schema: 'datamart_claudia', table: 'claudia_messages' }, true)
+    store.getState().setTenants(['t-first'])
+    await store.getState().openConnection(second!)
+    expect(store.getState().tenants).toEqual([])
+    store.getState().setTenants(['t-second'])
+    await store.getState().openConnection(first!)
+    expect(store.getState().tenants).toEqual(['t-first'])
+    await store.getState().openConnection(second!)
+    expect(store.getState().tenants).toEqual(['t-second'])
   })
 
   it('keeps the query history in main: an entry added is in the next load', async () => {

@@ -1,6 +1,7 @@
 // Export a table with its filters, or a query, to CSV or Parquet. The file is written by main (its own engine,
 // the same views), into a temporary file renamed when complete: it is whole or absent. Progress and cancel;
-// "Show in folder" when done (desktop). In a browser there is no native dialog: the path is typed.
+// "Show in folder" when done (desktop). In a browser there is no native dialog: the path is typed. Progress reads as
+// common/export-progress.ts says.
 import { useEffect, useState } from 'react'
 import { countText, formatBytes } from '../../../shared/counts'
 import { type ExportFormat, nameForFormat, nameFormatMismatch } from '../../../shared/export-format'
@@ -8,6 +9,7 @@ import { appStore, useApp } from '../store/use-app-store'
 import dialogCss from './dialog.module.css'
 import { useEscapeToClose } from './escape-key'
 import css from './export-dialog.module.css'
+import { exportProgress } from './export-progress'
 
 /** Which connection and which "as of" an export's file holds, in words. */
 export function exportSourceText(connection: string | null, asOf: string | null): string {
@@ -44,6 +46,14 @@ export function ExportDialog(): React.JSX.Element | null {
   const start = (): void => void startExport({ format, path, overwrite })
   const running = job?.state === 'running'
   const done = job?.state === 'done'
+  // The time so far and left move between main's progress events.
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!running) return
+    const t = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(t)
+  }, [running])
+  const progress = running && job ? exportProgress(job, now, request?.rows ?? null) : null
   // A running export is not closed by a key: Cancel stops it.
   useEscapeToClose(onClose, request !== null && !running)
   if (!request) return null
@@ -100,13 +110,11 @@ export function ExportDialog(): React.JSX.Element | null {
             Export
           </button>
           {running ? <button onClick={() => void cancelExport()}>Cancel</button> : null}
+          {progress ? (
+            <progress data-testid="export-bar" className={css.bar} max={100} {...(progress.percent !== null ? { value: progress.percent } : {})} />
+          ) : null}
           <span data-testid="export-status" data-done={done ? 'true' : 'false'} role="status">
-            {/* DuckDB's own progress rarely moves for a COPY of a logical table: the bytes written always do. */}
-            {running
-              ? `Exporting… ${formatBytes(job.bytes)} written${job.percent !== null ? `, ${Math.round(job.percent)}%` : ''}${job.rows > 0 ? `, ${countText(job.rows, 'row')} read` : ''}`
-              : done
-                ? `Saved ${countText(job.rows, 'row')} to ${job.path} (${formatBytes(job.bytes)})`
-                : (job?.error ?? '')}
+            {progress ? progress.text : done ? `Saved ${countText(job.rows, 'row')} to ${job.path} (${formatBytes(job.bytes)})` : (job?.error ?? '')}
           </span>
           {done && dialog ? <button onClick={() => void showExportInFolder()}>Show in folder</button> : null}
         </div>

@@ -3,6 +3,7 @@
 // come with VARCHAR leaves and are put together here the way native DuckDB 1.5 writes them, which quotes a
 // string inside a LIST/STRUCT/MAP where it could be misread ('NULL', '', 'a,b') and DuckDB-WASM 0.9.1 does not.
 import type { TypeShape } from './duckdb-type'
+import { type AxisZone, timestampTextIn } from './time'
 
 /** Said once, in the header of a BLOB column. */
 export const BLOB_NOTE = 'BLOB values as DuckDB writes them: printable ASCII as is, every other byte as \\xNN (two hex digits)'
@@ -13,6 +14,16 @@ const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UI
 
 /** Numbers are right-aligned. */
 export const isNumericType = (type: string): boolean => NUMERIC.test(type.trim())
+
+const INSTANT = /^(TIMESTAMP(_S|_MS|_NS)?|DATETIME|TIMESTAMP WITH TIME ZONE|TIMESTAMPTZ)$/i
+
+/** Types whose values are instants (read on a zone's clock); DATE and TIME are not. */
+export const isInstantType = (type: string): boolean => INSTANT.test(type.trim())
+
+/** A grid value as shown (and copied): an instant on the zone's wall clock, anything else as DuckDB wrote it. */
+export function shownValue(text: string | null, type: string, zone: AxisZone): string | null {
+  return text === null || !isInstantType(type) ? text : timestampTextIn(text, zone)
+}
 
 /** The text of a value (`null` for NULL). Leaves are already DuckDB's own VARCHAR. */
 export function displayText(value: unknown, shape: TypeShape): string | null {

@@ -2,32 +2,40 @@
 // @tanstack/react-virtual for rows and columns, so only what is on screen is in the DOM. Rows come a page at a
 // time from the materialized result as the user scrolls (the renderer keeps a bounded number of pages).
 // Sort is done in SQL. Click selects a cell, Shift+click a range; Ctrl/⌘+C copies it as tab-separated text.
-// Values are the text DuckDB writes (see engine/result-set.ts); copy gives exactly what is shown, NULL empty.
+// Values are the text DuckDB writes (see engine/result-set.ts), instants on the zone's clock the header names
+// (UTC unless a zone is given); copy gives exactly what is shown, NULL empty.
 import { type ColumnDef, type ColumnSizingState, type SortingState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useEffectEvent, useMemo, useReducer, useRef, useState } from 'react'
 import { countText } from '../../../shared/counts'
 import { durationText } from '../../../shared/durations'
 import { contentWidths } from './column-widths'
-import { BLOB_NOTE, NULL_NOTE, isNumericType, toTsv } from './format-value'
+import { BLOB_NOTE, NULL_NOTE, isInstantType, isNumericType, shownValue, toTsv } from './format-value'
+import { type AxisZone, ZONE_LABEL } from './time'
 import css from './result-grid.module.css'
 import { type DisplayRow, ResultSet } from '../engine/result-set'
 
 const ROW_H = 24
 type Cell = { row: number; col: number }
 
-/** Without a height, the grid fills the window below where it starts (at least 300 px). */
+/** Without a height, the grid fills the window below where it starts (at least 300 px). Times read in `zone` (UTC). */
 export function ResultGrid({
   result,
   onSort,
-  height: fixedHeight
+  height: fixedHeight,
+  zone = 'utc',
+  emptyText = 'No rows: the query ran and returned none.'
 }: {
   result: ResultSet
   onSort?: (column: string, desc: boolean) => void
   height?: number
+  zone?: AxisZone
+  /** Said under the header when the result has no rows. */
+  emptyText?: string
 }): React.JSX.Element {
   const [fill, setFill] = useState(420)
-  const height = fixedHeight ?? fill
+  // No rows: the header and the words under it, not a window's height of nothing.
+  const height = result.rowCount === 0 ? ROW_H * 4 : (fixedHeight ?? fill)
   const scrollRef = useRef<HTMLDivElement | null>(null)
   const [, redraw] = useReducer((n: number) => n + 1, 0)
   const loaded = useRef(new Map<number, DisplayRow[]>())
@@ -36,6 +44,8 @@ export function ResultGrid({
   const [sorting, setSorting] = useState<SortingState>([])
   const [columnSizing, setColumnSizing] = useState<ColumnSizingState>({})
   const [copied, setCopied] = useState<string | null>(null)
+  /** A column's type as its header says it: an instant's with the zone its values are read in. */
+  const typeLabel = (type: string): string => (isInstantType(type) ? `${type.toLowerCase()} · ${ZONE_LABEL[zone]}` : type.toLowerCase())
 
   const columns = useMemo<ColumnDef<Record<string, unknown>>[]>(
     () => result.columns.map((c) => ({ id: c.name, header: c.name, size: Math.min(320, Math.max(90, c.name.length * 9 + 30)), meta: { type: c.type } })),
@@ -79,7 +89,10 @@ export function ResultGrid({
   const sizeFrom = useEffectEvent((rows: readonly DisplayRow[]): void => {
     if (sized.current === result) return
     sized.current = result
-    const widths = contentWidths(result.columns, rows)
+    const widths = contentWidths(
+      result.columns.map((c) => ({ name: c.name, type: typeLabel(c.type) })),
+      rows
+    )
     setColumnSizing(Object.fromEntries(result.columns.map((c, i) => [c.name, widths[i] ?? 120])))
   })
 
@@ -142,7 +155,7 @@ export function ResultGrid({
     }
     const data = await result.rows(sel.r0, sel.r1)
     const cs = result.columns.slice(c0, c1 + 1)
-    const text = toTsv(data.map((r) => r.slice(c0, c1 + 1)))
+    const text = toTsv(data.map((r) => r.slice(c0, c1 + 1).map((v, i) => shownValue(v, cs[i]?.type ?? '', zone))))
     await navigator.clipboard.writeText(text).then(
       () => setCopied(`Copied ${n} row${n === 1 ? '' : 's'} × ${cs.length} column${cs.length === 1 ? '' : 's'}`),
       () => setCopied('The clipboard is not available here.')
@@ -174,6 +187,7 @@ export function ResultGrid({
     else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) move(-result.rowCount, 0)
   }
 
+  const hasInstants = result.columns.some((c) => isInstantType(c.type))
   const totalW = cols.getTotalSize()
   const colItems = cols.getVirtualItems()
   const NUM_W = 70
@@ -184,6 +198,11 @@ export function ResultGrid({
         <span data-testid="result-count">
           {countText(result.rowCount, 'row')} · {countText(result.columns.length, 'column')} · {durationText(result.ms)}
         </span>
+        {hasInstants ? (
+          <span data-testid="grid-zone" title="Timestamps are UTC instants in the bucket; the grid reads them on this clock (copied as shown).">
+            times in {ZONE_LABEL[zone]}
+          </span>
+        ) : null}
         <span className={css.spacer} />
         <button disabled={!sel} onClick={() => void copy('selection')}>
           {sel && sel.r0 === sel.r1 && sel.c0 === sel.c1 ? 'Copy cell' : 'Copy selection'}
@@ -217,7 +236,7 @@ export function ResultGrid({
                   className={css.columnHeader}
                   style={{ left: NUM_W + ci.start, width: ci.size, height: ROW_H, lineHeight: `${ROW_H}px` }}
                 >
-                  {h.id} <span className={css.type}>{type.toLowerCase()}</span> {s ? (s.desc ? '▼' : '▲') : ''}
+                  {h.id} <span className={css.type}>{typeLabel(type)}</span> {s ? (s.desc ? '▼' : '▲') : ''}
                   <span
                     onMouseDown={h.getResizeHandler()}
                     onClick={(e) => e.stopPropagation()}
@@ -244,7 +263,7 @@ export function ResultGrid({
                 {colItems.map((ci) => {
                   const c = result.columns[ci.index]
                   if (!c) return null
-                  const v = row?.[ci.index]
+                  const v = row ? shownValue(row[ci.index] ?? null, c.type, zone) : undefined
                   const selected = sel && ri.index >= sel.r0 && ri.index <= sel.r1 && ci.index >= sel.c0 && ci.index <= sel.c1
                   return (
                     <div
@@ -270,6 +289,11 @@ export function ResultGrid({
             )
           })}
         </div>
+        {result.rowCount === 0 ? (
+          <p data-testid="grid-empty" className={css.empty}>
+            {emptyText}
+          </p>
+        ) : null}
       </div>
     </div>
   )

@@ -1,10 +1,11 @@
 // The "Local mirror" panel above the tables: the mirror's state, a build's progress (bar, bytes, time left) with
 // Cancel, Resume after a cancel or the limit, and on demand its disk use per table, its limit and "Clear the mirror"
-// (confirmed inline). For the table picked, it says whether it reads the mirror or, not mirrored yet, the bucket's files.
+// (confirmed inline, warning that restored archive files are readable in S3 only for the days chosen). For the
+// table picked, it says whether it reads the mirror or, not mirrored yet, the bucket's files.
 import { useEffect, useState } from 'react'
 import { formatBytes, numberText } from '../../../shared/counts'
 import { appStore, useApp } from '../store/use-app-store'
-import { mirrorProgressWords, mirrorStateWords, mirrorUsageWords, tableMirrorNote, tablePercent } from './mirror-words'
+import { clearMirrorRestoreWarning, mirrorProgressWords, mirrorStateWords, mirrorUsageWords, tableMirrorNote, tablePercent } from './mirror-words'
 import styles from './local-mirror-panel.module.css'
 
 const GB = 1e9
@@ -14,6 +15,7 @@ export function LocalMirrorPanel(): React.JSX.Element | null {
   const error = useApp((s) => s.mirrorError)
   const connectionId = useApp((s) => s.overview?.connectionId ?? null)
   const selected = useApp((s) => s.selectedTable)
+  const restoreJob = useApp((s) => s.restoreStatus?.job ?? null)
   const { loadMirror, cancelMirror, resumeMirror, clearMirror, setMirrorLimit } = appStore.getState()
   const [open, setOpen] = useState(false)
   const [confirming, setConfirming] = useState(false)
@@ -33,6 +35,7 @@ export function LocalMirrorPanel(): React.JSX.Element | null {
   const note = tableMirrorNote(status, `${selected.schema}.${selected.table}`)
   const limitBytes = Math.round(Number(limitText) * GB)
   const limitValid = limitText.trim() !== '' && Number.isFinite(limitBytes) && limitBytes >= 0
+  const restoreWarning = confirming ? clearMirrorRestoreWarning(restoreJob, Date.now()) : null
 
   return (
     <section aria-label="Local mirror" data-testid="mirror-panel" data-state={status.state} className={styles.panel}>
@@ -120,6 +123,12 @@ export function LocalMirrorPanel(): React.JSX.Element | null {
             {confirming ? (
               <span className={styles.confirm} role="group" aria-label="confirm clearing the mirror">
                 Remove the mirror and the files downloaded for it ({formatBytes(status.usage.total)})? The next refresh builds it again.
+                {restoreWarning ? (
+                  <span data-testid="mirror-restore-warning" className={styles.warning}>
+                    {' '}
+                    {restoreWarning}
+                  </span>
+                ) : null}
                 <button
                   type="button"
                   onClick={() => {

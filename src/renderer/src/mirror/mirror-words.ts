@@ -1,8 +1,9 @@
 // What the local mirror panel says, as pure functions of the mirror's status (tested in Node): the state in words,
 // the progress line, and what a table that is not mirrored yet says in the tables view.
-import type { MirrorStatusView, MirrorTableView } from '../../../shared/api/views'
+import type { MirrorStatusView, MirrorTableView, RestoreJobView } from '../../../shared/api/views'
 import { formatBytes, numberText } from '../../../shared/counts'
 import { durationText } from '../../../shared/durations'
+import { countText } from '../../../shared/counts'
 
 const n = numberText
 
@@ -45,4 +46,25 @@ export function tableMirrorNote(s: MirrorStatusView | null, table: string): stri
   const t = s?.tables.find((x) => x.table === table)
   if (!s || !t || t.folders >= t.foldersTotal) return null
   return `not mirrored yet — ${tablePercent(t)}% (reading the bucket's files meanwhile)`
+}
+
+const DAY = 86_400_000
+
+/**
+ * What "Clear the mirror" warns of when the connection restored archived files: the mirror is where they stay
+ * readable for good; S3 keeps a restored copy only for the days chosen, after which reading them needs another
+ * restore (hours, and its retrieval fee). Null when nothing was restored.
+ */
+export function clearMirrorRestoreWarning(job: RestoreJobView | null | undefined, now: number): string | null {
+  if (!job || job.counts.done === 0) return null
+  const restored = job.endedAt ?? job.checkedAt ?? job.startedAt
+  const until = restored ? Date.parse(restored) + job.days * DAY : null
+  const files = countText(job.counts.done, 'archived file')
+  const lasts =
+    until === null
+      ? `S3 keeps a restored copy readable for only the ${countText(job.days, 'day')} chosen`
+      : until > now
+        ? `S3 keeps their restored copies readable for only the ${countText(job.days, 'day')} chosen (until about ${new Date(until).toISOString().slice(0, 10)})`
+        : `their restored copies in S3, kept for the ${countText(job.days, 'day')} chosen, expired about ${new Date(until).toISOString().slice(0, 10)}`
+  return `The mirror holds ${files} restored from the archive: ${lasts}; once cleared and expired, reading them again needs another restore (hours, and its retrieval fee).`
 }

@@ -1,5 +1,5 @@
-// The SQL pane: CodeMirror 6 with SQL highlighting and completion of the bucket's views and their columns;
-// run with Ctrl/⌘+Enter, cancel (which stops within a second: see engine/session.ts), elapsed time and rows,
+// The SQL pane: CodeMirror 6 with SQL highlighting and completion of the bucket's views and their columns (a bare
+// name too, from the statement's tables); run with Ctrl/⌘+Enter, cancel (which stops within a second: see engine/session.ts), elapsed time and rows,
 // each duration stated once; an error shows where it is (the cursor jumps there); the query history is kept by
 // main across restarts; "as of" an hour rebuilds the views from the folders delivered up to then.
 import { sql as sqlLang, StandardSQL } from '@codemirror/lang-sql'
@@ -14,6 +14,7 @@ import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { appStore, useApp } from '../store/use-app-store'
 import { AsOfPicker } from './as-of-picker'
+import { statementColumnsSource } from './statement-columns'
 import css from './sql-pane.module.css'
 
 const THEME = EditorView.theme({
@@ -74,7 +75,11 @@ export function SqlPane(): React.JSX.Element {
     const v = view.current
     if (v && Object.keys(schema).length)
       v.dispatch({
-        effects: language.current.reconfigure(sqlLang({ dialect: StandardSQL, schema: schema as Record<string, string[]>, upperCaseKeywords: true }))
+        effects: language.current.reconfigure([
+          sqlLang({ dialect: StandardSQL, schema: schema as Record<string, string[]>, upperCaseKeywords: true }),
+          // A bare name completes to the columns of the statement's tables (the schema's own completion needs `t.`).
+          StandardSQL.language.data.of({ autocomplete: statementColumnsSource(schema) })
+        ])
       })
   }, [schema])
 
@@ -107,6 +112,12 @@ export function SqlPane(): React.JSX.Element {
   }
   runRef.current = run
 
+  /** Puts a query in the editor in place of its text. */
+  const replaceText = (text: string): void => {
+    const v = view.current
+    if (v) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } })
+  }
+
   /** What Export writes: the editor's text (its selection when there is one), not the last query run. */
   const editorSql = (): string => {
     const v = view.current
@@ -117,7 +128,7 @@ export function SqlPane(): React.JSX.Element {
 
   return (
     <section data-testid="sql-pane" className={css.pane}>
-      <div>
+      <div className={css.work}>
         <div ref={host} data-testid="sql-editor" />
         <div className={css.controls}>
           <button onClick={run} disabled={running !== null} title="Ctrl/⌘+Enter">
@@ -164,9 +175,15 @@ export function SqlPane(): React.JSX.Element {
           </details>
         ) : null}
         {result && result.columns.length ? <ResultGrid result={result} onSort={(c, d) => void sortSql(c, d)} /> : null}
+        {!result && !error && !running ? <SqlStart schema={schema} onPick={replaceText} /> : null}
       </div>
       <aside className={css.history}>
         <h3 className={css.historyTitle}>History</h3>
+        {history.length === 0 ? (
+          <p data-testid="history-empty" className={css.historyEmpty}>
+            No queries yet. Each query you run is kept here, also after a restart; click one to put it back in the editor.
+          </p>
+        ) : null}
         <ul data-testid="history" className={css.historyList}>
           {history.map((h, i) => (
             <li key={i} className={css.historyItem}>
@@ -174,10 +191,7 @@ export function SqlPane(): React.JSX.Element {
                 data-failed={Boolean(h.error) && !h.error?.startsWith('Cancelled')}
                 className={css.historySql}
                 title={h.error ?? countText(h.rows ?? 0, 'row')}
-                onClick={() => {
-                  const v = view.current
-                  if (v) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: h.sql } })
-                }}
+                onClick={() => replaceText(h.sql)}
               >
                 {h.sql.length > 160 ? `${h.sql.slice(0, 160)}…` : h.sql}
               </button>
@@ -191,5 +205,42 @@ export function SqlPane(): React.JSX.Element {
         </ul>
       </aside>
     </section>
+  )
+}
+
+/** Before the first run: how to run, a few queries to try, and the tables there are (each a query to start from). */
+function SqlStart({ schema, onPick }: { schema: Readonly<Record<string, readonly string[]>>; onPick: (sql: string) => void }): React.JSX.Element {
+  const tables = Object.keys(schema)
+    .filter((t) => t.includes('.'))
+    .sort()
+  const first = tables.find((t) => t.endsWith('.claudia_messages')) ?? tables[0] ?? 'datamart_claudia.claudia_messages'
+  const tries = [`SELECT * FROM ${first} LIMIT 100`, `SELECT tenant_id, count(*) AS n FROM ${first} GROUP BY 1 ORDER BY 2 DESC`, `DESCRIBE ${first}`]
+  return (
+    <div data-testid="sql-start" className={css.start}>
+      <p className={css.startLead}>
+        Run the query above with Run or Ctrl/⌘+Enter (a selection runs alone). The tables are the bucket&apos;s, newest copy of each row; times are UTC.
+        Completion (Ctrl+Space) knows the tables and their columns.
+      </p>
+      <div className={css.startTitle}>Try</div>
+      <ul className={css.startList}>
+        {tries.map((q) => (
+          <li key={q}>
+            <button className={css.startQuery} onClick={() => onPick(q)}>
+              {q}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className={css.startTitle}>{tables.length ? `${countText(tables.length, 'table')} to query` : 'The tables are opening…'}</div>
+      <ul data-testid="sql-start-tables" className={css.startTables}>
+        {tables.map((t) => (
+          <li key={t}>
+            <button className={css.startQuery} title={schema[t]?.join(', ')} onClick={() => onPick(`SELECT * FROM ${t} LIMIT 100`)}>
+              {t}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }

@@ -46,6 +46,7 @@ export const createConnectionSlice =
       }))
       get().clearDeliveries()
       get().restoreAsOf(v.active)
+      get().filtersFollowConnection()
       void api.call('refreshStatus', {}).then((st) => get().applyRefreshStatus(st), get().fail)
     }
     return {
@@ -58,6 +59,8 @@ export const createConnectionSlice =
       loadConnections: async () => {
         try {
           set({ connections: await api.call('connections', {}) })
+          // The connection main has open (the demo's, or the last one) is the one the filters shown belong to.
+          get().filtersFollowConnection()
         } catch (e) {
           get().fail(e)
         }
@@ -91,7 +94,10 @@ export const createConnectionSlice =
         const { id } = await api.call('connectionSave', input)
         opened(await api.call('connectionOpen', { id }))
       },
-      deleteConnection: async (id) => set({ connections: await api.call('connectionDelete', { id }) }),
+      deleteConnection: async (id) => {
+        set({ connections: await api.call('connectionDelete', { id }) })
+        get().filtersFollowConnection()
+      },
       getConnection: (id) => api.call('connectionGet', { id }),
       awsProfiles: () => api.call('awsProfiles', {})
     }

@@ -9,6 +9,8 @@ export interface ExportRequest {
   readonly sql: string
   readonly asOf: string | null
   readonly defaultName: string
+  /** The rows the export writes, when the grid it is asked from counted them (its progress says them). */
+  readonly rows?: number
 }
 
 export interface ExportSlice {

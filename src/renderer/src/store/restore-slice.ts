@@ -40,6 +40,8 @@ export const createRestoreSlice =
   (set, get) => {
     const { api } = deps
     const failed = (e: unknown): void => set({ restoreError: errorMessage(e) })
+    // Only the plan asked last is shown (one asked before a restore finished would bring its left-out files back).
+    let plansAsked = 0
     const planDialog = async (choice: RestoreChoice): Promise<void> => {
       set((s) => ({ restoreDialog: s.restoreDialog ? { ...s.restoreDialog, choice } : s.restoreDialog, restoreError: null }))
       try {
@@ -63,10 +65,12 @@ export const createRestoreSlice =
         }
       },
       loadTableRestorePlan: async (table) => {
+        const n = ++plansAsked
         try {
           const plan = await api.call('restorePlan', { table, ...DEFAULT_CHOICE })
-          set({ tableRestorePlan: plan })
+          if (n === plansAsked) set({ tableRestorePlan: plan })
         } catch (e) {
+          if (n !== plansAsked) return
           set({ tableRestorePlan: null })
           failed(e)
         }
@@ -98,8 +102,13 @@ export const createRestoreSlice =
         const was = get().restoreStatus?.job
         set({ restoreStatus: status })
         // A restore that just finished brought the listing up to date: the picked table's plan is asked again.
+        // Until it answers, the old plan's "left out … Restore…" is not shown beside "finished, n of n restored".
         const table = get().tableRestorePlan?.table
-        if (was && was.state === 'running' && status.job?.state === 'done' && table) void get().loadTableRestorePlan(table)
+        const job = status.job
+        if (was && was.state === 'running' && job?.state === 'done' && table) {
+          if (job.table === null || job.table === table) set({ tableRestorePlan: null })
+          void get().loadTableRestorePlan(table)
+        }
       }
     }
   }

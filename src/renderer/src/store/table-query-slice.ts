@@ -42,7 +42,7 @@ export interface TableQuerySlice {
   readonly statsOver: string | null
   /** Opens the views of the "as of" hour (again after a refresh or a restart), then counts every table's rows. */
   openTables(): Promise<void>
-  /** The picked table's columns and tenants, then its unfiltered rows when no filter is set. */
+  /** The picked table's columns and tenants, then its rows (with the filters it kept, if any). */
   loadTableColumns(): Promise<void>
   /** Runs the table's query (the filters' SQL): its rows replace the grid's. */
   applyTableQuery(sql: string): Promise<void>
@@ -148,12 +148,10 @@ export const createTableQuerySlice =
           const tenants = cols.some((c) => c.name === 'tenant_id')
             ? session.query(`SELECT DISTINCT tenant_id FROM ${name} WHERE tenant_id IS NOT NULL ORDER BY 1 LIMIT 500`)
             : null
-          // The unfiltered preview as soon as the columns are known; filters apply on demand.
-          const s = get()
-          if (s.filters.length === 0 && s.tenants.length === 0 && !s.timeRange.from && !s.timeRange.to) {
-            const { sql } = filterQuery(s)
-            if (sql) void get().applyTableQuery(sql)
-          }
+          // The rows as soon as the columns are known: unfiltered, or with the filters the table kept (a table
+          // picked again shows what it showed); filters changed afterwards apply on demand.
+          const { sql } = filterQuery(get())
+          if (sql) void get().applyTableQuery(sql)
           if (tenants) {
             const ts = await tenants
             if (n === loaded) set({ tenantChoices: ts.map((r) => String(r['tenant_id'])) })

@@ -1,10 +1,11 @@
 // The Tables view's word on archived history: which of the picked table's files are left out because they are
 // archived (count, bytes, delivery dates), a "Restore…" dialog (this table or all, tier, days; the count, bytes and
-// the tier's usual delay shown before starting), and the connection's restore job (n of m restored, tier, started
+// the tier's usual delay and its estimated cost shown before starting), and the connection's restore job (n of m restored, tier, started
 // when; still there after the app is opened again). A GCS connection says its archive classes need no restore.
 import { useEffect } from 'react'
 import { countText, formatBytes } from '../../../shared/counts'
 import { RESTORE_MAX_DAYS, RESTORE_TIERS, type RestoreTier } from '../../../shared/restore-plan'
+import { GCS_NO_RESTORE_COST, restoreCostWords } from '../../../shared/restore-costs'
 import type { RestoreJobView } from '../../../shared/api/views'
 import { wallClock } from '../common/time'
 import { appStore, useApp } from '../store/use-app-store'
@@ -101,7 +102,7 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
       {gcsCold ? (
         <p className={css.note} data-testid="gcs-no-restore">
           {countText(mine?.readDirectly.count ?? 0, 'file')} of {table} {mine?.readDirectly.count === 1 ? 'is' : 'are'} in a colder GCS class and{' '}
-          {mine?.readDirectly.count === 1 ? 'is' : 'are'} read as usual. {mine?.note}
+          {mine?.readDirectly.count === 1 ? 'is' : 'are'} read as usual. {mine?.note} {GCS_NO_RESTORE_COST}
         </p>
       ) : null}
       {d ? (
@@ -144,6 +145,11 @@ export function RestorePanel({ table }: { table: string }): React.JSX.Element | 
               <div className={css.summary} data-testid="restore-summary">
                 {d.plan.summary}
               </div>
+              {d.plan.count > 0 ? (
+                <div className={css.cost} data-testid="restore-cost">
+                  {restoreCostWords(d.plan.classes, d.plan.tier) ?? `AWS publishes no ${d.plan.tier} price for these files' class: no estimate.`}
+                </div>
+              ) : null}
               {d.plan.problem ? <div className={css.problem}>{d.plan.problem}</div> : null}
             </>
           ) : (

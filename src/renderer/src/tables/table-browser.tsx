@@ -11,7 +11,8 @@ import { ResultGrid } from '../common/result-grid'
 import { ViewsProgressLine } from '../common/views-progress'
 import { filterQuery } from '../store/table-query-slice'
 import { appStore, useApp } from '../store/use-app-store'
-import { timeText, wallClock } from '../common/time'
+import { ZONE_LABEL, timeText, wallClock } from '../common/time'
+import { isInstantType, shownValue } from '../common/format-value'
 import { countText, numberText } from '../../../shared/counts'
 import { ColumnHistogram } from './column-histogram'
 import { FilterRow } from './filter-row'
@@ -23,6 +24,13 @@ import { LocalMirrorPanel } from '../mirror/local-mirror-panel'
 import css from './table-browser.module.css'
 
 const fetchDdl: FetchDdl = (a) => call('ddl', a)
+
+/** A column's min or max: an instant on the chosen zone's clock with the zone said; long text cut, whole in its tooltip. */
+function StatValue({ text, type, zone }: { text: string; type: string; zone: ZoneChoice }): React.JSX.Element {
+  const shown = shownValue(text, type, zone) ?? ''
+  const full = isInstantType(type) && shown ? `${shown} ${ZONE_LABEL[zone]}` : shown
+  return <td title={full.length > 30 ? full : undefined}>{full.length > 30 && !isInstantType(type) ? `${full.slice(0, 30)}…` : full}</td>
+}
 
 export function TableBrowser({ overview }: { overview: Overview }): React.JSX.Element {
   const asOf = useApp((s) => s.asOf)
@@ -232,7 +240,12 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                   <button onClick={() => sql && onOpenSql(sql)} disabled={!sql}>
                     Open in SQL
                   </button>
-                  <button onClick={() => sql && void openExport({ sql, asOf, defaultName: selected.table })} disabled={!sql}>
+                  <button
+                    onClick={() =>
+                      sql && void openExport({ sql, asOf, defaultName: selected.table, ...(result && applied === sql ? { rows: result.rowCount } : {}) })
+                    }
+                    disabled={!sql}
+                  >
                     Export…
                   </button>
                   {running ? <span>Running…</span> : null}
@@ -251,7 +264,18 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                     {error}
                   </p>
                 ) : null}
-                {result ? <ResultGrid result={result} onSort={(c, d) => void sortTable(c, d)} /> : null}
+                {result ? (
+                  <ResultGrid
+                    result={result}
+                    zone={filterZone}
+                    onSort={(c, d) => void sortTable(c, d)}
+                    emptyText={
+                      applied && /\bWHERE\b/.test(applied)
+                        ? 'No rows match the filters applied: widen the time range or remove a filter.'
+                        : `${qualified} has no rows${asOf ? ' as of this hour' : ''}.`
+                    }
+                  />
+                ) : null}
               </div>
             ) : (
               <div>
@@ -290,8 +314,8 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
                               <td title={s.exact ? 'counted exactly' : 'an estimate (HyperLogLog): it can exceed the row count'}>
                                 {s.exact ? numberText(s.distinct) : `≈${numberText(s.distinct)} (estimate)`}
                               </td>
-                              <td>{s.min.slice(0, 30)}</td>
-                              <td>{s.max.slice(0, 30)}</td>
+                              <StatValue text={s.min} type={c.type} zone={filterZone} />
+                              <StatValue text={s.max} type={c.type} zone={filterZone} />
                               <td>{s.histogram ? <ColumnHistogram bins={s.histogram} /> : null}</td>
                             </>
                           ) : (
