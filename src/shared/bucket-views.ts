@@ -28,7 +28,7 @@ async function vendorColumns(engine: SqlEngine, base: string): Promise<string[]>
   const sql = globColumnsSql(base)
   if (engine.firstColumn) return (await engine.firstColumn(sql)).map(String)
   const rows = await engine.query(sql)
-  if (!Array.isArray(rows)) throw new Error('The engine answers no rows: it must give firstColumn to read a table\'s columns.')
+  if (!Array.isArray(rows)) throw new Error("The engine answers no rows: it must give firstColumn to read a table's columns.")
   return rows.map((r) => String((r as Record<string, unknown>)['column_name']))
 }
 
