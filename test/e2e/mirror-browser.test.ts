@@ -141,7 +141,7 @@ describe('the renderer on the mirror', () => {
       } finally {
         await browser.close()
       }
-    }, 180_000)
+    }, 300_000)
   }
 })
 
@@ -209,5 +209,5 @@ describe('the renderer on the mirror, where the raw files would not open', () =>
       await browser.close()
       await server.close()
     }
-  }, 180_000)
+  }, 300_000)
 })
