@@ -1,14 +1,31 @@
 import { defineConfig } from 'vitest/config'
 
+// Safety nets only (tests wait for events): a first S3 listing in Chromium took 59 s with the load at 14 on 2 cores.
+const TIMEOUTS = { testTimeout: 300_000, hookTimeout: 300_000 }
+
+// Files that time something on the wall clock against a bound (a stall, a cancel, an idle timeout, the event loop's
+// delay) or that use both cores on purpose: they run after the rest, one at a time, with the machine to themselves.
+const ALONE = [
+  'test/integration/hangs.test.ts',
+  'test/security/hostile-parquet.test.ts',
+  'test/integration/engine.test.ts',
+  'test/integration/workspace.test.ts'
+]
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The demo buckets and the renderer the files share, made once per run.
+    // The demo buckets and the renderer the files share, made once per run (the root project's, so once in all).
     globalSetup: ['test/global-setup.ts'],
-    // Safety nets only (tests wait for events): a first S3 listing in Chromium took 59 s with the load at 14 on 2 cores.
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
-    // Integration tests generate real buckets with a real engine: keep them from fighting for 2 cores.
-    fileParallelism: false
+    ...TIMEOUTS,
+    // Two files at a time (each in a process of its own): most of a file's time is its start (AWS, Google and DuckDB
+    // modules, transforms) and waiting on servers and Chromium, which the other file's work fills. Servers bind port 0 and
+    // files keep their folders under mkdtemp, so files running side by side share nothing.
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...TIMEOUTS, maxWorkers: 2 } },
+      {
+        test: { name: 'integration', include: ['test/{integration,security,e2e}/**/*.test.ts'], exclude: ALONE, ...TIMEOUTS, maxWorkers: 2 }
+      },
+      { test: { name: 'alone', include: ALONE, ...TIMEOUTS, maxWorkers: 1, sequence: { groupOrder: 1 } } }
+    ]
   }
 })

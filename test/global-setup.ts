@@ -1,11 +1,13 @@
-// Once per vitest run, before any test file: the shared demo buckets and the renderer (test/helpers/run-fixtures.ts).
+// Once per vitest run, before any test file: the shared demo buckets, the renderer and the engine page
+// (test/helpers/run-fixtures.ts).
 // Generating a demo bucket costs ~20 s of DuckDB work on 2 cores; ~30 files used to each generate their own.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeDemoBucket } from '../src/main/demo-bucket/write-demo-bucket'
 import { buildRendererInto, currentBuiltRenderer } from './helpers/app-page'
-import { RUN_DEMOS_ENV, RUN_RENDERER_ENV, SHARED_DEMOS, demoKey } from './helpers/run-fixtures'
+import { buildEnginePageInto } from './helpers/engine-page'
+import { RUN_DEMOS_ENV, RUN_ENGINE_PAGE_ENV, RUN_RENDERER_ENV, SHARED_DEMOS, demoKey } from './helpers/run-fixtures'
 
 /** The run names only unit test files (`npm run test:unit`, `vitest run test/unit/x.test.ts`): they share nothing worth making up front. */
 function unitOnly(argv: readonly string[]): boolean {
@@ -17,13 +19,23 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   if (unitOnly(process.argv.slice(2))) return undefined
   const run = await mkdtemp(join(tmpdir(), 'ee-run-'))
   const started = Date.now()
-  // `npm test` builds out/ first: its renderer is used when no source is newer than it.
-  const renderer = currentBuiltRenderer() ?? (await buildRendererInto(join(run, 'renderer')))
-  for (const o of SHARED_DEMOS) await writeDemoBucket(join(run, 'demos', demoKey(o)), { ...o, v1Days: 5 })
-  process.stderr.write(`global setup: ${SHARED_DEMOS.length} demo buckets and the renderer (${renderer}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
+  // The builds (Vite, on this thread) run while DuckDB writes the demos (on its own threads): 2 cores, both busy.
+  const builds = (async () => {
+    // `npm test` builds out/ first: its renderer is used when no source is newer than it.
+    const renderer = currentBuiltRenderer() ?? (await buildRendererInto(join(run, 'renderer')))
+    return { renderer, enginePage: await buildEnginePageInto(join(run, 'engine-page')) }
+  })()
+  const demos = (async () => {
+    for (const o of SHARED_DEMOS) await writeDemoBucket(join(run, 'demos', demoKey(o)), { ...o, v1Days: 5 })
+  })()
+  const [{ renderer, enginePage }] = await Promise.all([builds, demos])
+  process.stderr.write(
+    `global setup: ${SHARED_DEMOS.length} demo buckets, the renderer (${renderer}) and the engine page in ${((Date.now() - started) / 1000).toFixed(1)} s\n`
+  )
   // Read by the test workers, which vitest starts after this (they inherit the environment).
   process.env[RUN_DEMOS_ENV] = join(run, 'demos')
   process.env[RUN_RENDERER_ENV] = renderer
+  process.env[RUN_ENGINE_PAGE_ENV] = enginePage
   return async () => {
     await rm(run, { recursive: true, force: true })
   }

@@ -3,7 +3,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listAll } from '../../src/main/bucket/bucket-provider'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
@@ -19,6 +18,7 @@ import { launchChromium } from '../helpers/chromium'
 import { openDb } from '../helpers/duckdb'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { type S3Server, S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
+import { enginePage } from '../helpers/engine-page'
 import { serveFolder } from '../helpers/static-server'
 
 let demo: Demo
@@ -36,8 +36,7 @@ beforeAll(async () => {
   s3 = await startS3Server()
   await s3.seed('browser', demo.bucketDir)
   work = await mkdtemp(join(tmpdir(), 'ee-browser-'))
-  await build({ root: join(import.meta.dirname, 'engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
-  page = await serveFolder(join(work, 'page'))
+  page = await serveFolder(await enginePage(work))
   const provider = new S3Provider({ bucket: 'browser', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
   for (const o of objects) byKey.set(o.key, o)
   bytes = await startByteServer({ provider, lookup: (k) => byKey.get(k), cacheDir: join(work, 'cache'), allowOrigin: page.origin })

@@ -4,7 +4,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
@@ -21,6 +20,7 @@ import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
 import { launchChromium } from '../helpers/chromium'
 import { type Demo, generateDemo } from '../helpers/demo'
+import { enginePage } from '../helpers/engine-page'
 import { serveFolder } from '../helpers/static-server'
 import { copyTree } from '../helpers/copy-tree'
 
@@ -47,8 +47,7 @@ beforeAll(async () => {
   mirror = new ConnectionMirror(join(work, 'data'), 'c', provider)
   await mirror.update(async () => ({ inventory: buildInventory(objects.values(), { now: now() }), now: now() }))
   await mirror.segments()
-  await build({ root: join(import.meta.dirname, 'engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
-  page = await serveFolder(join(work, 'page'))
+  page = await serveFolder(await enginePage(work))
   const store = fileStoreFor(provider, join(work, 'data'), 'c')
   bytes = await startByteServer({
     provider,
@@ -142,7 +141,7 @@ describe('the renderer on the mirror', () => {
       } finally {
         await browser.close()
       }
-    }, 180_000)
+    }, 300_000)
   }
 })
 
@@ -210,5 +209,5 @@ describe('the renderer on the mirror, where the raw files would not open', () =>
       await browser.close()
       await server.close()
     }
-  }, 180_000)
+  }, 300_000)
 })

@@ -6,7 +6,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listAll } from '../../src/main/bucket/bucket-provider'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
@@ -15,6 +14,7 @@ import type { ListedObject } from '../../src/shared/listing'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { launchChromium } from '../helpers/chromium'
 import { openDb } from '../helpers/duckdb'
+import { enginePage } from '../helpers/engine-page'
 import { serveFolder } from '../helpers/static-server'
 
 let work: string
@@ -56,8 +56,7 @@ beforeAll(async () => {
   }
   const provider = new LocalFolderProvider(bucket)
   for await (const o of listAll(provider, '')) objects.push(o)
-  await build({ root: join(import.meta.dirname, 'engine-page'), logLevel: 'silent', build: { outDir: join(work, 'page'), emptyOutDir: true } })
-  site = await serveFolder(join(work, 'page'))
+  site = await serveFolder(await enginePage(work))
   const byKey = new Map(objects.map((o) => [o.key, o]))
   bytes = await startByteServer({ provider, lookup: (k) => byKey.get(k), cacheDir: join(work, 'cache'), allowOrigin: site.origin })
 }, 300_000)

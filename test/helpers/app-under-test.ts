@@ -47,6 +47,9 @@ export async function startAppUnderTest(opts: {
   const host = await startWebHost({ workspace, rendererDir })
   const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, ...opts.page })
+  // Playwright's own 30 s for an action is no safety net here: with the load at ~20 on 2 cores the first S3 listing
+  // alone takes longer, and every click after it failed. Actions wait for their element; this only bounds a hang.
+  page.setDefaultTimeout(120_000)
   page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`))
   page.on('console', (m) => {
     if (m.type() === 'error') process.stderr.write(`page console: ${m.text().slice(0, 400)}\n`)

@@ -1,9 +1,10 @@
 // A real GCS JSON API server on 127.0.0.1: firebase-tools' Cloud Storage emulator, started in-process with
 // its rules runtime switched off (the GCS routes never consult rules; the runtime would need Java and a
 // download). Installed apart from the app, under test/gcs-emulator (npm ci --prefix test/gcs-emulator).
-import { readFile, readdir } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { type AddressInfo, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { LOCAL_METADATA_DIR } from '../../src/main/bucket/local-sidecar'
 
@@ -30,6 +31,8 @@ interface Emulator {
   stop(): Promise<void>
   _rulesRuntime: { start: () => Promise<void>; stop: () => Promise<void> }
   _rulesManager: { start: () => Promise<void>; stop: () => Promise<void> }
+  _persistence: { reset(dir: string): void }
+  getPersistenceTmpDir(): string
   uploadService: { mediaUpload(r: { bucketId: string; objectId: string; dataRaw: Buffer; authorization?: string }): unknown }
   adminStorageLayer: { uploadObject(upload: unknown): Promise<{ updated: Date; timeCreated: Date }> }
 }
@@ -51,6 +54,11 @@ export async function startGcsServer(): Promise<GcsServer> {
   emulator._rulesRuntime.stop = noop
   emulator._rulesManager.start = noop
   emulator._rulesManager.stop = noop
+  // Its blobs in a folder of its own: the emulator's default (<tmp>/firebase/storage/blobs) is one for every process, and
+  // stop() removes it whole, so a file running beside this one (or another checkout's run) would lose its objects.
+  const blobs = await mkdtemp(join(tmpdir(), 'ee-gcs-blobs-'))
+  emulator.getPersistenceTmpDir = () => blobs
+  emulator._persistence.reset(blobs)
   // The registry tells the emulator its own address (object metadata carries URLs).
   await registry.EmulatorRegistry.start(emulator)
   return {

@@ -1,5 +1,6 @@
 // What a test run builds once and every test file shares (vitest's global setup makes it; test/global-setup.ts):
-// the demo buckets most files read and the built renderer, in one run folder named by environment variables.
+// the demo buckets most files read, the built renderer and the built engine page, in one run folder named by
+// environment variables.
 // Outside such a run (a benchmark run by tsx) nothing is shared and each helper makes its own.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -8,6 +9,8 @@ import { join } from 'node:path'
 export const RUN_DEMOS_ENV = 'EE_TEST_RUN_DEMOS'
 /** A renderer built for this run (out/renderer when current, else built once into the run folder). */
 export const RUN_RENDERER_ENV = 'EE_TEST_RUN_RENDERER'
+/** The engine page (test/e2e/engine-page) built once for this run. */
+export const RUN_ENGINE_PAGE_ENV = 'EE_TEST_RUN_ENGINE_PAGE'
 
 export interface DemoOpts {
   readonly seed: number
@@ -34,5 +37,10 @@ export function sharedDemoDir(o: DemoOpts): string | null {
 
 export function sharedRendererDir(): string | null {
   const dir = process.env[RUN_RENDERER_ENV]
+  return dir && existsSync(join(dir, 'index.html')) ? dir : null
+}
+
+export function sharedEnginePageDir(): string | null {
+  const dir = process.env[RUN_ENGINE_PAGE_ENV]
   return dir && existsSync(join(dir, 'index.html')) ? dir : null
 }
