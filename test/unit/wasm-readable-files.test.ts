@@ -1,7 +1,8 @@
 // What the query pane's engine cannot read, decided from parquet_schema rows: leaf columns per file (struct
 // fields by path), the columns whose Parquet type differs across files, oldest files first in the message.
 import { describe, expect, it } from 'vitest'
-import { withViewProblem } from '../../src/renderer/src/engine/missing-view'
+import type { MirrorStatusView } from '../../src/shared/api/views'
+import { waitsForMirror, withViewProblem } from '../../src/renderer/src/engine/missing-view'
 import { leafColumns, typeConflictMessage, typeConflicts } from '../../src/renderer/src/engine/wasm-readable-files'
 
 const row = (
@@ -68,5 +69,53 @@ describe('a query naming a table without a view', () => {
     const msg = withViewProblem('Catalog Error: Table with name claudia_messages does not exist!\nDid you mean "x"?', problems)
     expect(msg).toMatch(/\n\nWhy datamart_claudia\.claudia_messages has no view: datamart_claudia\.claudia_messages cannot be opened in the query pane/)
     expect(withViewProblem('Catalog Error: Table with name other does not exist!', problems)).toBe('Catalog Error: Table with name other does not exist!')
+  })
+})
+
+describe('a table the mirror is compacting for the pane', () => {
+  const table = 'datamart_claudia.claudia_messages'
+  const conflict = typeConflictMessage(
+    table,
+    typeConflicts(
+      leafColumns([
+        row('a-1.parquet', 'schema', null, 1),
+        row('a-1.parquet', 'n', 'INT32'),
+        row('b-2.parquet', 'schema', null, 1),
+        row('b-2.parquet', 'n', 'INT64')
+      ])
+    ),
+    (n) => n
+  )
+  const problems = [{ table, message: conflict }]
+  const failed = 'Catalog Error: Table with name claudia_messages does not exist!'
+  const mirror = (state: MirrorStatusView['state'], folders: number): MirrorStatusView => ({
+    state,
+    atLimit: false,
+    message: null,
+    progress: null,
+    tables: [{ table, folders, foldersTotal: 192, segments: 1, bytes: 1000 }],
+    usage: { mirror: 0, downloaded: 0, total: 0 },
+    limit: null,
+    last: null
+  })
+
+  it('says in plain words that it is being prepared, how far, and that the query waits for it', () => {
+    const msg = withViewProblem(failed, problems, mirror('running', 40))
+    expect(msg).toMatch(/^datamart_claudia\.claudia_messages is being prepared: the local mirror is compacting it \(40 hours of 192 so far\)/)
+    expect(msg).toContain('the query runs again by itself')
+    expect(msg).not.toMatch(/^Catalog Error/)
+    expect(waitsForMirror(failed, problems, mirror('running', 40))).toBe(table)
+  })
+
+  it('says what to do when the mirror is not building, and waits for nothing', () => {
+    expect(withViewProblem(failed, problems, mirror('cancelled', 40))).toMatch(/start or resume the mirror in the Mirror panel/)
+    expect(waitsForMirror(failed, problems, mirror('cancelled', 40))).toBeNull()
+  })
+
+  it('keeps the engine words for a problem the mirror does not solve, or with no mirror', () => {
+    const archived = [{ table, message: `${table} needs 1 archived object that cannot be read until restored` }]
+    expect(withViewProblem(failed, archived, mirror('running', 40))).toMatch(/^Catalog Error: .*\n\nWhy datamart_claudia\.claudia_messages has no view: /s)
+    expect(waitsForMirror(failed, archived, mirror('running', 40))).toBeNull()
+    expect(withViewProblem(failed, problems, null)).toMatch(/^Catalog Error/)
   })
 })

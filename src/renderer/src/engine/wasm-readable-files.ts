@@ -80,6 +80,9 @@ function inDeliveryOrder(byType: Map<string, string[]>): Map<string, string[]> {
 
 const listFiles = (keys: readonly string[]): string => `${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`
 
+/** The words that mark a table refused for disagreeing column types (the mirror, one type per column, opens it). */
+export const TYPE_CONFLICT_MARK = 'cannot be opened in the query pane: its files disagree on column types'
+
 /** The message for a table whose files disagree on column types (bucket keys, not engine names). */
 export function typeConflictMessage(table: string, conflicts: ReturnType<typeof typeConflicts>, keyOf: (name: string) => string): string {
   const parts = conflicts.slice(0, 3).map(({ column, byType }) => {
@@ -87,7 +90,7 @@ export function typeConflictMessage(table: string, conflicts: ReturnType<typeof 
     return `column ${column} is ${each.join(', but ')}`
   })
   return (
-    `${table} cannot be opened in the query pane: its files disagree on column types: ${parts.join('; ')}${conflicts.length > 3 ? `; and ${conflicts.length - 3} more columns` : ''}. ` +
+    `${table} ${TYPE_CONFLICT_MARK}: ${parts.join('; ')}${conflicts.length > 3 ? `; and ${conflicts.length - 3} more columns` : ''}. ` +
     `DuckDB-WASM 0.9.1, this pane's engine, fails on such a set of files ("SetMin or SetMax called with Value that does not match statistics' column value") ` +
     `and then stops reading every table; native DuckDB 1.5, the command-line tool's engine, combines them (the wider type). ` +
     `Query this table with the command-line tool; the other tables open here as usual.`

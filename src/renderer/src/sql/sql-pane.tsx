@@ -65,10 +65,12 @@ export function SqlPane(): React.JSX.Element {
     if (v && handedOver) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: handedOver.sql } })
   }, [handedOver])
 
-  // Completion of views and columns, from the engine, after the views are (re)built.
+  // Completion of views and columns, from the engine, after the views are (re)built: for another "as of", and when a
+  // mirror build ends (tables it compacted open from it; a run that waited for one goes again).
+  const mirrorGeneration = useApp((s) => s.mirrorGeneration)
   useEffect(() => {
     void loadSqlSchema()
-  }, [asOf, loadSqlSchema])
+  }, [asOf, mirrorGeneration, loadSqlSchema])
 
   // Completion knows the views and their columns once they are built.
   useEffect(() => {

@@ -1,7 +1,7 @@
 // The SQL pane's work: running the editor's statement on the session (its result, how long it took, how it
 // ended, an error with where it is in the editor's text), cancel, sorting the result, and the views and columns
 // the editor completes. The component holds the editor; these actions hold the engine work.
-import { withViewProblem } from '../engine/missing-view'
+import { waitsForMirror, withViewProblem } from '../engine/missing-view'
 import { QueryError, type ResultSet } from '../engine/result-set'
 import { CancelledError } from '../engine/session'
 import { durationText } from '../../../shared/durations'
@@ -38,6 +38,8 @@ export interface SqlSlice {
   /** Views and their columns, for completion. */
   readonly sqlSchema: Readonly<Record<string, readonly string[]>>
   readonly sqlViewProblems: readonly { readonly table: string; readonly message: string }[]
+  /** A run that failed on a table the mirror is compacting for this pane: run again once its view opens. */
+  readonly sqlWaiting: { readonly table: string; readonly run: SqlRun } | null
   /** Opens the views of the "as of" hour and reads their columns. */
   loadSqlSchema(): Promise<void>
   runSql(run: SqlRun): Promise<void>
@@ -80,12 +82,19 @@ export const createSqlSlice =
       sqlError: null,
       sqlSchema: {},
       sqlViewProblems: [],
+      sqlWaiting: null,
       loadSqlSchema: async () => {
         const n = ++schemaAsked
         try {
           const vs = await session.ensureViews(get().asOf)
           if (n !== schemaAsked) return
           set({ sqlViewProblems: vs.problems })
+          // The table a failed run waited for has its view now (the mirror finished it): the run goes again.
+          const waiting = get().sqlWaiting
+          if (waiting && !vs.problems.some((p) => p.table === waiting.table)) {
+            set({ sqlWaiting: null })
+            void get().runSql(waiting.run)
+          }
           const cols = await session.query(COLUMNS_SQL)
           const s: Record<string, string[]> = {}
           for (const r of cols) {
@@ -106,7 +115,7 @@ export const createSqlSlice =
           set({ sqlError: { message: writes, where: null, at: null }, sqlEnded: null })
           return
         }
-        set({ sqlError: null, sqlEnded: null })
+        set({ sqlError: null, sqlEnded: null, sqlWaiting: null })
         get().clearEngineNote()
         cancelAsked = false
         const since = performance.now()
@@ -145,7 +154,14 @@ export const createSqlSlice =
             where = `line ${place.line}, column ${place.column}`
             message = message.replace(/^LINE \d+:/m, `LINE ${place.line}:`)
           }
-          if (!cancelled) set({ sqlError: { message: withViewProblem(message, get().sqlViewProblems), where, at } })
+          if (!cancelled) {
+            const { sqlViewProblems: problems, mirror } = get()
+            const table = waitsForMirror(message, problems, mirror)
+            set({
+              sqlError: { message: withViewProblem(message, problems, mirror), where, at },
+              sqlWaiting: table ? { table, run: { text, doc, base } } : null
+            })
+          }
           void get().addHistory({
             sql: text,
             rows: null,

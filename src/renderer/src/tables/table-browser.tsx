@@ -22,6 +22,7 @@ import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
 import { RestorePanel } from './restore-panel'
 import { LocalMirrorPanel } from '../mirror/local-mirror-panel'
 import css from './table-browser.module.css'
+import { mirrorWaitWords } from '../engine/missing-view'
 
 const fetchDdl: FetchDdl = (a) => call('ddl', a)
 
@@ -42,6 +43,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
   const time = useApp((s) => s.timeRange)
   const tenants = useApp((s) => s.tenants)
   const mirrorGeneration = useApp((s) => s.mirrorGeneration)
+  const mirror = useApp((s) => s.mirror)
   const filterZone = useApp((s) => s.filterZone)
   const views = useApp((s) => s.tableViews)
   const viewsError = useApp((s) => s.tableViewsError)
@@ -176,7 +178,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
         {ddlOpen ? <WarehouseDdlPanel table={qualified} location={overview.location} fetchDdl={fetchDdl} onClose={() => setDdlOpen(false)} /> : null}
         {problem ? (
           <p role="alert" data-testid="table-problem" className={css.problem}>
-            {problem.message}
+            {mirrorWaitWords(problem, mirror) ?? problem.message}
           </p>
         ) : null}
         <RestorePanel table={qualified} />
