@@ -1,26 +1,17 @@
 // The deliveries view read at 1280×800 in Chromium on the demo bucket: the hour inspector fits its panel (no
 // sideways scrolling, one line per table, findings by severity), the row labels tell tables apart, the canvas
 // shows where the keyboard is when tabbed to, and the axis keeps its last label inside the canvas.
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace/workspace'
 import { FINDING_SEVERITY, type FindingKind } from '../../src/shared/timeline'
-import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { type AppUnderTest, demoWorkspace, startAppUnderTest } from '../helpers/app-under-test'
 
 let app: AppUnderTest
 let page: Page
 
 beforeAll(async () => {
   app = await startAppUnderTest({
-    workspace: ({ demo, work }) =>
-      new Workspace({
-        dataDir: join(work, 'data'),
-        secrets: new MemorySecretStore(),
-        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
-        autoRefresh: false
-      }),
+    workspace: demoWorkspace,
     page: { viewport: { width: 1280, height: 800 } }
   })
   page = app.page

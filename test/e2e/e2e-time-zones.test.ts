@@ -5,12 +5,10 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readLocalBucket } from '../helpers/local-bucket'
-import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace/workspace'
 import { CATALOG } from '../../src/shared/catalog'
 import { foldersForLogicalTable } from '../../src/shared/inventory'
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
-import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { type AppUnderTest, demoWorkspace, startAppUnderTest } from '../helpers/app-under-test'
 import { openDb } from '../helpers/duckdb'
 
 let app: AppUnderTest
@@ -22,13 +20,7 @@ let utcCount: number
 
 beforeAll(async () => {
   app = await startAppUnderTest({
-    workspace: ({ demo, work }) =>
-      new Workspace({
-        dataDir: join(work, 'data'),
-        secrets: new MemorySecretStore(),
-        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
-        autoRefresh: false
-      })
+    workspace: demoWorkspace
   })
   page = app.page
   const db = await openDb()

@@ -1,25 +1,16 @@
 // The tables view and the SQL pane as a user reads them at 1280 and 1920 px, in Chromium on the demo bucket: a
 // wide result scrolls inside its grid (never the page), filters stay with their table, the grid says its zone, and
 // the empty states say what to do.
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace/workspace'
-import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { type AppUnderTest, demoWorkspace, startAppUnderTest } from '../helpers/app-under-test'
 
 let app: AppUnderTest
 let page: Page
 
 beforeAll(async () => {
   app = await startAppUnderTest({
-    workspace: ({ demo, work }) =>
-      new Workspace({
-        dataDir: join(work, 'data'),
-        secrets: new MemorySecretStore(),
-        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
-        autoRefresh: false
-      })
+    workspace: demoWorkspace
   })
   page = app.page
   await page.goto(app.host.url)

@@ -1,21 +1,12 @@
 // Screenshots of every view at 1280×800 (or the width given; the deliveries view's states at 1920×1080 too) on the
 // generated demo bucket, for comparing the look before and after a change side by side: `npx tsx
 // test/e2e/view-screenshots.ts <label> [width]` writes test-results/css-<label>-<view>.png.
-import { join } from 'node:path'
-import { MemorySecretStore } from '../../src/main/connections/secret-store'
-import { Workspace } from '../../src/main/workspace/workspace'
 import { clickCell, hourIso } from '../helpers/app-page'
-import { startAppUnderTest } from '../helpers/app-under-test'
+import { demoWorkspace, startAppUnderTest } from '../helpers/app-under-test'
 
 async function main(label: string, width: number): Promise<void> {
   const app = await startAppUnderTest({
-    workspace: ({ demo, work }) =>
-      new Workspace({
-        dataDir: join(work, 'data'),
-        secrets: new MemorySecretStore(),
-        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
-        autoRefresh: false
-      }),
+    workspace: demoWorkspace,
     page: { viewport: { width, height: 800 } }
   })
   const { page, host, demo } = app

@@ -16,7 +16,7 @@ import { MAX_BODY_BYTES, type WebHost, startWebHost } from '../../src/main/web-h
 import { Workspace } from '../../src/main/workspace/workspace'
 import { CATALOG } from '../../src/shared/catalog'
 import { clickCell, hourIso } from '../helpers/app-page'
-import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
+import { type AppUnderTest, demoWorkspace, startAppUnderTest } from '../helpers/app-under-test'
 import { type Demo } from '../helpers/demo'
 import { type ApiSession, openApiSession } from '../helpers/web-session'
 
@@ -27,13 +27,7 @@ let page: Page
 
 beforeAll(async () => {
   app = await startAppUnderTest({
-    workspace: ({ demo, work }) =>
-      new Workspace({
-        dataDir: join(work, 'data'),
-        secrets: new MemorySecretStore(),
-        demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
-        autoRefresh: false
-      })
+    workspace: demoWorkspace
   })
   ;({ demo, host, page } = app)
 }, 300_000)

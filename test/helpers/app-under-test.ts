@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { type WebHost, startWebHost } from '../../src/main/web-host'
-import type { Workspace } from '../../src/main/workspace/workspace'
+import { MemorySecretStore } from '../../src/main/connections/secret-store'
+import { Workspace } from '../../src/main/workspace/workspace'
 import { buildRenderer } from './app-page'
 import { launchChromium } from './chromium'
 import { type Demo, generateDemo } from './demo'
@@ -28,6 +29,15 @@ export interface AppUnderTest {
   readonly page: Page
   close(): Promise<void>
 }
+
+/** The workspace most browser tests drive: the demo bucket as its built-in connection, at the demo's instant, no timer. */
+export const demoWorkspace = ({ demo, work }: { demo: Demo; work: string }): Workspace =>
+  new Workspace({
+    dataDir: join(work, 'data'),
+    secrets: new MemorySecretStore(),
+    demo: { bucketDir: demo.bucketDir, now: Date.parse(demo.expected.now) },
+    autoRefresh: false
+  })
 
 export async function startAppUnderTest(opts: {
   /** Seed the S3 server's bucket of this name with the generated bucket. */
