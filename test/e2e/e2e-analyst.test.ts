@@ -23,6 +23,7 @@ import { type AppUnderTest, openS3Connection, startAppUnderTest } from '../helpe
 import { type Demo } from '../helpers/demo'
 import { openDb } from '../helpers/duckdb'
 import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
+import { runSqlInPane } from '../helpers/app-page'
 
 const BUCKET = 'analyst-export'
 let app: AppUnderTest
@@ -106,14 +107,7 @@ async function nativeCount(sql: string, asOf: string | null): Promise<number> {
 }
 
 /** Replaces the SQL editor's text and runs it with Ctrl+Enter. */
-async function runSql(sql: string): Promise<void> {
-  await page.locator('[data-testid=sql-editor] .cm-content').click()
-  await page.keyboard.press('ControlOrMeta+a')
-  await page.keyboard.press('Delete')
-  await page.keyboard.insertText(sql)
-  await page.keyboard.press('Escape')
-  await page.keyboard.press('ControlOrMeta+Enter')
-}
+const runSql = (sql: string): Promise<void> => runSqlInPane(page, sql)
 
 describe('analyst flows against S3 on loopback', () => {
   it('filters claudia_messages by a tenant and a send_at range without SQL: the generator’s count', async () => {

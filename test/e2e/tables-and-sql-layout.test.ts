@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppUnderTest, demoWorkspace, startAppUnderTest } from '../helpers/app-under-test'
+import { runSqlInPane } from '../helpers/app-page'
 
 let app: AppUnderTest
 let page: Page
@@ -20,14 +21,7 @@ afterAll(async () => {
 })
 
 /** Replaces the SQL editor's text and runs it with Ctrl+Enter. */
-async function runSql(sql: string): Promise<void> {
-  await page.locator('[data-testid=sql-editor] .cm-content').click()
-  await page.keyboard.press('ControlOrMeta+a')
-  await page.keyboard.press('Delete')
-  await page.keyboard.insertText(sql)
-  await page.keyboard.press('Escape')
-  await page.keyboard.press('ControlOrMeta+Enter')
-}
+const runSql = (sql: string): Promise<void> => runSqlInPane(page, sql)
 
 /** 18 columns of 40 characters each: wider than any window. */
 const WIDE_SQL = `SELECT ${Array.from({ length: 18 }, (_, i) => `repeat('x', 40) AS wide_column_${String(i + 1).padStart(2, '0')}`).join(', ')} FROM range(30)`

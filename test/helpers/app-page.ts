@@ -71,3 +71,13 @@ export async function clickCell(page: Page, table: string, iso: string): Promise
   )
   return status.getAttribute('data-state')
 }
+
+/** Replaces the SQL pane's editor text and runs it with Ctrl+Enter. */
+export async function runSqlInPane(page: Page, sql: string): Promise<void> {
+  await page.locator('[data-testid=sql-editor] .cm-content').click()
+  await page.keyboard.press('ControlOrMeta+a')
+  await page.keyboard.press('Delete')
+  await page.keyboard.insertText(sql)
+  await page.keyboard.press('Escape')
+  await page.keyboard.press('ControlOrMeta+Enter')
+}
