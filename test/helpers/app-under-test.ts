@@ -85,15 +85,15 @@ export async function startAppUnderTest(opts: {
   }
 }
 
-/** Saves and opens an S3 connection to `bucket` on the test server (its static keys; the secret in the workspace's store). */
-export async function openS3Connection(w: Workspace, s3: S3Server, name: string, bucket: string): Promise<void> {
+/** Saves and opens an S3 connection to `bucket` on the test server (its static keys; the secret in the workspace's store), or through a proxy's endpoint. */
+export async function openS3Connection(w: Workspace, s3: S3Server, name: string, bucket: string, endpoint = s3.endpoint): Promise<void> {
   const { id } = await w.connectionSave({
     connection: {
       name,
       provider: 's3',
       bucket,
       prefix: '',
-      endpoint: s3.endpoint,
+      endpoint,
       region: 'us-east-1',
       auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
     } as never,

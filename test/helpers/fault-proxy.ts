@@ -1,5 +1,6 @@
 // An HTTP proxy on 127.0.0.1 in front of a test server that adds what real networks and providers do:
-// latency, throttling (503 SlowDown / 429), dropped connections, and a prefix the caller may not read.
+// latency, throttling (503 SlowDown / 429), dropped connections, a prefix the caller may not read, and requests held
+// until the test lets them go.
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -18,6 +19,8 @@ export interface FaultRules {
   addHeaders: Record<string, string>
   /** Which requests throttle/drop apply to (default: all). */
   match: (req: IncomingMessage) => boolean
+  /** Requests this matches wait, unanswered, until `hold.released` settles: a listing caught in the middle, on cue. */
+  hold: { match: (req: IncomingMessage) => boolean; released: Promise<void>; held: number } | null
 }
 
 export interface FaultProxy {
@@ -50,6 +53,7 @@ export async function startFaultProxy(target: string, initial: Partial<FaultRule
     denyAnswer: { status: 403, code: 'AccessDenied' },
     addHeaders: {},
     match: () => true,
+    hold: null,
     ...initial
   }
   const stats = { requests: 0, throttled: 0, dropped: 0, denied: 0, authorizations: [] as string[] }
@@ -108,7 +112,11 @@ export async function startFaultProxy(target: string, initial: Partial<FaultRule
       up.on('error', () => res.socket?.destroy())
       req.pipe(up)
     }
-    if (rules.latencyMs > 0) setTimeout(go, rules.latencyMs)
+    const hold = rules.hold
+    if (hold?.match(req)) {
+      hold.held++
+      void hold.released.then(go)
+    } else if (rules.latencyMs > 0) setTimeout(go, rules.latencyMs)
     else go()
   })
   server.keepAliveTimeout = 30_000
