@@ -18,7 +18,9 @@ export default defineConfig({
   },
   preload: {
     build: {
-      // A sandboxed preload must be CommonJS.
+      // A sandboxed preload must be CommonJS, and can require nothing but 'electron' (and a few Node built-ins):
+      // the contract's schemas (valibot) are bundled into it, or loading it fails and no call reaches main.
+      externalizeDeps: { exclude: ['valibot'] },
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' }
