@@ -11,8 +11,17 @@ import { MemorySecretStore } from '../main/connections/secret-store'
 import { type Progress, progress } from './progress-line'
 import type { CliRequest } from './cli-request'
 
+/** Where the CLI keeps what it can download again (listings, files, the mirror). */
 export function cacheDir(): string {
   return process.env['EXPORT_EXPLORER_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'export-explorer')
+}
+
+/** Where the CLI keeps what it cannot rebuild (what `watch` told, export cursors): beside the cache when
+ * EXPORT_EXPLORER_CACHE names one (so a test or a job keeps everything in one folder), else XDG's state folder. */
+export function stateDir(): string {
+  const cache = process.env['EXPORT_EXPLORER_CACHE']
+  if (cache) return join(cache, 'state')
+  return join(process.env['XDG_STATE_HOME'] ?? join(homedir(), '.local', 'state'), 'export-explorer')
 }
 
 /** An opened, refreshed bucket and what the commands need of it. */
