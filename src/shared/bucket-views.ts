@@ -5,7 +5,7 @@ import { countText, formatBytes } from './counts'
 import { CATALOG, type CatalogTable } from './catalog'
 import { type AsOf, type Inventory, foldersForLogicalTable, latestReady, readyPartsFolders, unreadableLeftOut } from './inventory'
 import { isArchived, type ListedObject } from './listing'
-import { type GlobDialect, PARTITION_COLUMNS, globColumnsSql, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
+import { type GlobDialect, PARTITION_COLUMNS, globColumnsSql, globOf, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { type MirroredSegment, mirrorRead } from './mirror-plan'
 import { mirrorKey, mirrorLogicalSql, mirrorVersionsSql } from './mirror-sql'
 import { quoteIdent } from './sql-quote'
@@ -21,11 +21,23 @@ export interface SqlEngine {
   query(sql: string): Promise<unknown>
   /** The first value of each row a statement gives, for an engine whose `query` answers no rows (native DuckDB's exec). */
   firstColumn?(sql: string): Promise<unknown[]>
+  /**
+   * How the engine reads the files registered last under `base`, where not through their one glob: the globs of groups
+   * read apart and combined by name (DuckDB-WASM 0.9.1 cannot read files that disagree on a column's type at once),
+   * with why in words. Null or absent: the one glob.
+   */
+  readPlan?(base: string): ReadPlan | null
+}
+
+/** Globs a table's files are read through, one group each, and the words for why (a note on the table's view). */
+export interface ReadPlan {
+  readonly globs: readonly string[]
+  readonly note: string
 }
 
 /** The vendor's columns of a table's registered files (by name, in the order union_by_name gives them). */
-async function vendorColumns(engine: SqlEngine, base: string): Promise<string[]> {
-  const sql = globColumnsSql(base)
+async function vendorColumns(engine: SqlEngine, globs: readonly string[]): Promise<string[]> {
+  const sql = globColumnsSql(globs)
   if (engine.firstColumn) return (await engine.firstColumn(sql)).map(String)
   const rows = await engine.query(sql)
   if (!Array.isArray(rows)) throw new Error("The engine answers no rows: it must give firstColumn to read a table's columns.")
@@ -96,6 +108,7 @@ export async function createBucketViews(
     const base = `${fileBase}${t.schema}/${t.table}/`
     let q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
     let columns: string[] = []
+    let plan: ReadPlan | null = null
     await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
     if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, fileBase, opts, created, notes))) continue
     const leftOut = unreadableNote(inventory, t, opts)
@@ -124,10 +137,13 @@ export async function createBucketViews(
     try {
       // One table's failure (a file that cannot be fetched or read) never stops another table's view.
       await register(q.registrations)
-      // A parts table's own columns (the engine's bookkeeping columns are named apart from them).
-      if (t.mode === 'parts') {
-        columns = await vendorColumns(engine, base)
-        const named = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect, undefined, columns)
+      plan = engine.readPlan?.(base) ?? null
+      const globs = plan?.globs ?? [globOf(base)]
+      // A parts table's own columns (the engine's bookkeeping columns are named apart from them); files read in
+      // groups need them for a full table too.
+      if (t.mode === 'parts' || plan) {
+        columns = await vendorColumns(engine, globs)
+        const named = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect, undefined, columns, globs)
         if (named.ok) q = named
       }
       for (const stmt of q.setup) await engine.query(stmt)
@@ -135,12 +151,13 @@ export async function createBucketViews(
       await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
       created.push(`${t.schema}.${t.table}`)
       if (leftOut) notes.push({ table: `${t.schema}.${t.table}`, message: leftOut })
+      if (plan) notes.push({ table: `${t.schema}.${t.table}`, message: plan.note })
     } catch (e) {
       problems.push({ table: `${t.schema}.${t.table}`, message: errorMessage(e) })
       continue
     }
     if (t.mode === 'parts') {
-      const v = versionsGlobSql(t, readyPartsFolders(inventory, t, opts), base, `__ee_files_${t.table}`, opts.dialect, columns)
+      const v = versionsGlobSql(t, readyPartsFolders(inventory, t, opts), base, `__ee_files_${t.table}`, opts.dialect, columns, plan?.globs)
       if (!v.ok) continue
       try {
         for (const stmt of v.setup) await engine.query(stmt)

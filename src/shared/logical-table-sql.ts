@@ -164,15 +164,25 @@ function globRegistrations(folders: readonly Folder[], base: string): { files: R
   }
 }
 
-function readGlob(base: string, provenance: { readonly filename: string | null; readonly fileRowNumber: boolean } | null, dialect: GlobDialect): string {
+/** The glob of a table's registered files (`<base><tag>-<rank>.parquet`). */
+export const globOf = (base: string): string => `${base}*.parquet`
+
+/** One read of a table's files: one glob, or, where the engine reads them in groups (SqlEngine.readPlan: DuckDB-WASM
+ * 0.9.1 and files that disagree on a column's type), each group apart, combined by name (the wider type per column). */
+function readGlob(
+  globs: readonly string[],
+  provenance: { readonly filename: string | null; readonly fileRowNumber: boolean } | null,
+  dialect: GlobDialect
+): string {
   const named = dialect.filenameColumn === 'filename' ? 'true' : quoteLiteral(provenance?.filename ?? dialect.filenameColumn)
   const extra = `${provenance?.filename ? `, filename = ${named}` : ''}${provenance?.fileRowNumber ? ', file_row_number = true' : ''}`
-  return `read_parquet(${quoteLiteral(`${base}*.parquet`)}, union_by_name = true, hive_partitioning = false${extra})`
+  const reads = globs.map((g) => `read_parquet(${quoteLiteral(g)}, union_by_name = true, hive_partitioning = false${extra})`)
+  return reads.length === 1 ? (reads[0] as string) : `(${reads.map((r) => `SELECT * FROM ${r}`).join(' UNION ALL BY NAME ')})`
 }
 
 /** The statement giving the vendor's columns of a table's registered files (DESCRIBE: the first column is the name),
  * which the parts views need to keep their own columns apart (partsGlobSql). */
-export const globColumnsSql = (base: string): string => `DESCRIBE SELECT * FROM ${readGlob(base, null, WASM_DIALECT)}`
+export const globColumnsSql = (globs: readonly string[]): string => `DESCRIBE SELECT * FROM ${readGlob(globs, null, WASM_DIALECT)}`
 
 /**
  * A parts table's rows with, per row, its file's rank and its position in the read, under names no vendor column has.
@@ -182,14 +192,14 @@ export const globColumnsSql = (base: string): string => `DESCRIBE SELECT * FROM 
  * engine), and the rank, where the file name cannot be had (DuckDB-WASM 0.9.1 cannot name its column), is the file
  * whose rows start at or before the position (an ASOF join on each file's row count, files in the glob's name order).
  */
-function rankedRows(base: string, dialect: GlobDialect, taken: Set<string>): { sql: string; rank: string; position: string; drop: string[] } {
+function rankedRows(globs: readonly string[], dialect: GlobDialect, taken: Set<string>): { sql: string; rank: string; position: string; drop: string[] } {
   const vendor = new Set(taken)
   const rank = freshName(RANK, taken)
   const position = freshName('__ee_row', taken)
   const namedFile = dialect.filenameColumn !== 'filename'
   const filename = namedFile ? freshName(dialect.filenameColumn, taken) : vendor.has('filename') ? null : 'filename'
   const fileRowNumber = !vendor.has('file_row_number')
-  const read = readGlob(base, { filename, fileRowNumber }, dialect)
+  const read = readGlob(globs, { filename, fileRowNumber }, dialect)
   const drop = [...(filename ? [filename] : []), ...(fileRowNumber ? ['file_row_number'] : []), rank, position]
   const pos = fileRowNumber ? 'file_row_number' : 'row_number() OVER ()'
   if (filename)
@@ -199,8 +209,10 @@ function rankedRows(base: string, dialect: GlobDialect, taken: Set<string>): { s
       position,
       drop
     }
+  // Positions follow one glob's name order: files read in groups must give their names (guardForWasm groups none without).
+  if (globs.length !== 1) throw new Error('A table whose files are read in groups needs their file names, and its files have a column named filename.')
   const rows = `SELECT *, row_number() OVER () AS ${quoteIdent(position)} FROM ${read}`
-  const perFile = `SELECT file_name, sum(row_group_num_rows) AS n FROM (SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata(${quoteLiteral(`${base}*.parquet`)})) GROUP BY file_name HAVING sum(row_group_num_rows) > 0`
+  const perFile = `SELECT file_name, sum(row_group_num_rows) AS n FROM (SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata(${quoteLiteral(globs[0] as string)})) GROUP BY file_name HAVING sum(row_group_num_rows) > 0`
   const starts = `SELECT ${rankFromName('file_name')} AS __ee_r, sum(n) OVER (ORDER BY file_name ROWS UNBOUNDED PRECEDING) - n + 1 AS __ee_start FROM (${perFile})`
   const sql = `SELECT __ee_d.*, __ee_s.__ee_r AS ${quoteIdent(rank)} FROM (${rows}) __ee_d ASOF JOIN (${starts}) __ee_s ON __ee_d.${quoteIdent(position)} >= __ee_s.__ee_start`
   return { sql, rank, position, drop }
@@ -228,17 +240,19 @@ export function logicalTableGlobSql(
   dialect: GlobDialect = WASM_DIALECT,
   /** Parts tables: the table `setup` fills with each file's folder (shared with the versions view). */
   filesTable = `__ee_files_${table.table}`,
-  columns: readonly string[] = []
+  columns: readonly string[] = [],
+  /** The globs the registered files are read through (SqlEngine.readPlan); the one of `base` by default. */
+  globs: readonly string[] = [globOf(base)]
 ): GlobTableSql {
   const columnsFrom = emptyCopyColumnsFrom(table, folders)
-  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base, dialect, filesTable, columns))
+  if (columnsFrom) return withoutRows(logicalTableGlobSql(table, [columnsFrom], base, dialect, filesTable, columns, globs))
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
-  if (table.mode === 'full') return { ok: true, sql: `SELECT * FROM ${readGlob(base, null, dialect)}`, files: files.length, registrations, setup: [] }
+  if (table.mode === 'full') return { ok: true, sql: `SELECT * FROM ${readGlob(globs, null, dialect)}`, files: files.length, registrations, setup: [] }
   const t = quoteIdent(filesTable)
   const taken = takenNames(columns)
   const vendor = new Set(taken)
-  const rows = rankedRows(base, dialect, taken)
+  const rows = rankedRows(globs, dialect, taken)
   // etl_date and etl_hour of the folder, as Spark's partition discovery gives them, unless the data has its own.
   const date = freshName('__ee_etl_date', taken)
   const hour = freshName('__ee_etl_hour', taken)
@@ -271,14 +285,16 @@ export function versionsGlobSql(
   filesTable: string,
   dialect: GlobDialect = WASM_DIALECT,
   /** The vendor's columns of those files (globColumnsSql). */
-  columns: readonly string[] = []
+  columns: readonly string[] = [],
+  /** The globs the registered files are read through (SqlEngine.readPlan); the one of `base` by default. */
+  globs: readonly string[] = [globOf(base)]
 ): GlobTableSql {
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return emptyFolders(table, folders) as GlobTableSql
   const t = quoteIdent(filesTable)
   const setup = filesTableSetup(t, files)
   const names = provenanceNames(columns)
-  const rows = rankedRows(base, dialect, takenNames([...columns, ...Object.values(names)]))
+  const rows = rankedRows(globs, dialect, takenNames([...columns, ...Object.values(names)]))
   const from = `__ee_f._prefix AS ${quoteIdent(names.prefix)}, __ee_f._etl_date AS ${quoteIdent(names.date)}, __ee_f._etl_hour AS ${quoteIdent(names.hour)}, __ee_f._file AS ${quoteIdent(names.file)}`
   const joined = `SELECT __ee_x.*, ${from} FROM (${rows.sql}) __ee_x JOIN ${t} __ee_f ON __ee_f.${RANK} = __ee_x.${quoteIdent(rows.rank)}`
   const sql = `SELECT * EXCLUDE (${rows.drop.map(quoteIdent).join(', ')}) FROM (${joined})`

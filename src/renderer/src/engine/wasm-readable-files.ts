@@ -1,11 +1,14 @@
-// What DuckDB-WASM 0.9.1 (the query pane's engine) cannot read although native DuckDB can, said per table
-// before it breaks anything: a table whose files disagree on a column's Parquet type (INT32 in older files,
-// INT64 in newer ones) fails there with "INTERNAL Error: SetMin or SetMax called with Value that does not match
-// statistics' column value" once Parquet metadata is cached, and an INTERNAL error invalidates the whole
-// database, every other table with it. Wraps the engine handed to createBucketViews, which records a table whose
-// registration fails as a problem with this message, and goes on with the next table. (A vendor column named like a
-// bookkeeping column is no problem: logical-table-sql.ts names its own columns apart from the table's.)
-import type { SqlEngine } from '../../../shared/bucket-views'
+// What DuckDB-WASM 0.9.1 (the query pane's engine) cannot read at once although native DuckDB can: a table whose
+// files disagree on a column's Parquet type (INT32 in older files, INT64 in newer ones; BIGINT then DOUBLE) fails
+// there with "INTERNAL Error: SetMin or SetMax called with Value that does not match statistics' column value" once
+// Parquet metadata is cached, and an INTERNAL error invalidates the whole database, every other table with it.
+// Wraps the engine handed to createBucketViews: such a table's files are registered again per type and read one
+// type at a time (its read plan, combined by name as the wider type, as native DuckDB does), so it opens at once,
+// without waiting for the local mirror; where that cannot be done, registration fails with why, a problem for that
+// table only. (A vendor column named like a bookkeeping column is otherwise no problem: logical-table-sql.ts names
+// its own columns apart from the table's.)
+import type { ReadPlan, SqlEngine } from '../../../shared/bucket-views'
+import { globOf } from '../../../shared/logical-table-sql'
 import { quoteIdent, quoteLiteral } from '../../../shared/sql-quote'
 
 interface SchemaRow {
@@ -83,23 +86,62 @@ const listFiles = (keys: readonly string[]): string => `${keys.slice(0, 3).join(
 /** The words that mark a table refused for disagreeing column types (the mirror, one type per column, opens it). */
 export const TYPE_CONFLICT_MARK = 'cannot be opened in the query pane: its files disagree on column types'
 
-/** The message for a table whose files disagree on column types (bucket keys, not engine names). */
-export function typeConflictMessage(table: string, conflicts: ReturnType<typeof typeConflicts>, keyOf: (name: string) => string): string {
+/** Each conflicting column, with the files of each of its types (bucket keys, not engine names). */
+function conflictWords(conflicts: ReturnType<typeof typeConflicts>, keyOf: (name: string) => string): string {
   const parts = conflicts.slice(0, 3).map(({ column, byType }) => {
     const each = [...byType].map(([type, files]) => `${type} in ${files.length} file${files.length === 1 ? '' : 's'} (${listFiles(files.map(keyOf))})`)
     return `column ${column} is ${each.join(', but ')}`
   })
+  return `${parts.join('; ')}${conflicts.length > 3 ? `; and ${conflicts.length - 3} more columns` : ''}`
+}
+
+const WASM_FAILS = `DuckDB-WASM 0.9.1, this pane's engine, fails on such a set of files read at once ("SetMin or SetMax called with Value that does not match statistics' column value")`
+
+/** The message for a table whose files disagree on column types and cannot be read in groups (bucket keys, not engine names). */
+export function typeConflictMessage(table: string, conflicts: ReturnType<typeof typeConflicts>, keyOf: (name: string) => string): string {
   return (
-    `${table} ${TYPE_CONFLICT_MARK}: ${parts.join('; ')}${conflicts.length > 3 ? `; and ${conflicts.length - 3} more columns` : ''}. ` +
-    `DuckDB-WASM 0.9.1, this pane's engine, fails on such a set of files ("SetMin or SetMax called with Value that does not match statistics' column value") ` +
-    `and then stops reading every table; native DuckDB 1.5, the command-line tool's engine, combines them (the wider type). ` +
-    `Query this table with the command-line tool; the other tables open here as usual.`
+    `${table} ${TYPE_CONFLICT_MARK}: ${conflictWords(conflicts, keyOf)}. ${WASM_FAILS} and then stops reading every table; ` +
+    `its files also hold a column named filename or file_row_number, so they cannot be read one type at a time here. ` +
+    `Native DuckDB 1.5, the command-line tool's engine, combines them (the wider type): query this table with the command-line tool; the other tables open here as usual.`
   )
 }
 
-/** The engine as createBucketViews should see it in the pane: registrations checked, view failures explained. */
+/** The note on a table whose files this pane reads one type at a time (bucket keys, not engine names). */
+export function typeGroupsNote(table: string, conflicts: ReturnType<typeof typeConflicts>, keyOf: (name: string) => string): string {
+  return (
+    `${table}: its files disagree on column types (${conflictWords(conflicts, keyOf)}). ${WASM_FAILS}, so this pane reads the files of each type apart ` +
+    `and combines them by column name as the wider type, as native DuckDB does (the command-line tool, the app's exports, and the local mirror, which holds one type per column and is read instead once it holds the table).`
+  )
+}
+
+/** Where the files of one type group are registered again: beside the table's folder, never under its glob. */
+const groupDir = (dir: string, i: number): string => `${dir.slice(0, -1)}.types${i}/`
+
+/** Files grouped by the types they hold for the conflicting columns (delivery order of each group's first file). */
+function typeGroups(columns: readonly FileColumn[], conflicts: ReturnType<typeof typeConflicts>, files: readonly string[]): string[][] {
+  const conflicting = new Set(conflicts.map((c) => c.column))
+  const typesOf = new Map<string, Map<string, string>>()
+  for (const c of columns) {
+    if (!conflicting.has(c.column)) continue
+    const m = typesOf.get(c.file) ?? new Map<string, string>()
+    typesOf.set(c.file, m.set(c.column, c.type))
+  }
+  const groups = new Map<string, string[]>()
+  for (const f of [...files].sort((a, b) => rankOf(a) - rankOf(b))) {
+    const signature = [...conflicting].map((c) => typesOf.get(f)?.get(c) ?? '').join('\u0000')
+    groups.set(signature, [...(groups.get(signature) ?? []), f])
+  }
+  return [...groups.values()]
+}
+
+/**
+ * The engine as createBucketViews should see it in the pane: a table whose files disagree on a column's type is read
+ * one type at a time (its files registered again per group, its read plan saying so), or refused with why where that
+ * cannot be done; view failures explained.
+ */
 export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<Record<string, unknown>[]> }): SqlEngine {
   const keys = new Map<string, string>()
+  const plans = new Map<string, ReadPlan>()
   // A view left from an earlier listing would read the new files through its glob (and 0.9.1 fail on them):
   // a refused table has no view at all.
   const viewsOf = (table: string): string[] => {
@@ -118,14 +160,28 @@ export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<R
       // Names are `ee/<schema>/<table>/<tag>-<rank>.parquet`, one folder per table (see logical-table-sql.ts):
       // one glob reads exactly this table's files, and the footers read here are the ones the view reads next.
       const dir = first.name.slice(0, first.name.lastIndexOf('/') + 1)
+      plans.delete(dir)
       const table = dir.split('/').filter(Boolean).slice(-2).join('.')
       const rows = (await engine.query(`SELECT * FROM parquet_schema(${quoteLiteral(`${dir}*.parquet`)})`)) as unknown as SchemaRow[]
-      const conflicts = typeConflicts(leafColumns(rows))
-      if (conflicts.length > 0) {
+      const columns = leafColumns(rows)
+      const conflicts = typeConflicts(columns)
+      if (conflicts.length === 0) return
+      const keyOf = (n: string): string => keys.get(n) ?? n
+      // Read apart, each group is one type per column; the rank of a row comes from its file's name (logical-table-sql.ts),
+      // which read_parquet gives only where no column of the files is named like its own.
+      const own = new Set(columns.map((c) => c.column.split('.')[0]))
+      if (own.has('filename') || own.has('file_row_number')) {
         await drop(viewsOf(table))
-        throw new Error(typeConflictMessage(table, conflicts, (n) => keys.get(n) ?? n))
+        throw new Error(typeConflictMessage(table, conflicts, keyOf))
       }
+      const byName = new Map(files.map((f) => [f.name, f]))
+      const groups = typeGroups(columns, conflicts, [...byName.keys()])
+      await engine.register(
+        groups.flatMap((g, i) => g.map((name) => ({ ...(byName.get(name) as (typeof files)[number]), name: `${groupDir(dir, i)}${name.slice(dir.length)}` })))
+      )
+      plans.set(dir, { globs: groups.map((_, i) => globOf(groupDir(dir, i))), note: typeGroupsNote(table, conflicts, keyOf) })
     },
+    readPlan: (base) => plans.get(base) ?? null,
     query: (sql) => engine.query(sql)
   }
 }
