@@ -51,6 +51,8 @@ export interface ViewsResult {
   readonly problems: { readonly table: string; readonly message: string }[]
   /** Views that differ from what the rules alone give, and how (a vendor column that wins over a partition column). */
   readonly notes: { readonly table: string; readonly message: string }[]
+  /** Tables this engine reads otherwise than through their one glob, and why (SqlEngine.readPlan), for the views to say. */
+  readonly reads: { readonly table: string; readonly message: string }[]
 }
 
 /** A prefix the last listing could not list (the bucket root is ''), with the listing error's words. */
@@ -97,6 +99,7 @@ export async function createBucketViews(
   const created: string[] = []
   const problems: { table: string; message: string }[] = []
   const notes: { table: string; message: string }[] = []
+  const reads: { table: string; message: string }[] = []
   const register = async (regs: readonly { name: string; key: string }[]): Promise<void> => {
     await engine.register(regs.map((r) => ({ ...r, size: objects.get(r.key)?.size ?? 0 })))
   }
@@ -151,7 +154,7 @@ export async function createBucketViews(
       await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
       created.push(`${t.schema}.${t.table}`)
       if (leftOut) notes.push({ table: `${t.schema}.${t.table}`, message: leftOut })
-      if (plan) notes.push({ table: `${t.schema}.${t.table}`, message: plan.note })
+      if (plan) reads.push({ table: `${t.schema}.${t.table}`, message: plan.note })
     } catch (e) {
       problems.push({ table: `${t.schema}.${t.table}`, message: errorMessage(e) })
       continue
@@ -170,7 +173,7 @@ export async function createBucketViews(
     }
   }
   opts.onProgress?.({ done: CATALOG.length, total: CATALOG.length, table: '' })
-  return { created, problems, notes }
+  return { created, problems, notes, reads }
 }
 
 /** The mirror as the views read it: its segments. */

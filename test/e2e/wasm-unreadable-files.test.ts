@@ -99,7 +99,7 @@ const SQL = [
   'SELECT count(*)::INTEGER AS n FROM datamart_cloudchat_saas.cloud_chat_tags'
 ]
 
-type PaneStep = { created: string[]; problems: { table: string; message: string }[]; notes: { table: string; message: string }[]; results: unknown[] }
+type PaneStep = { created: string[]; problems: { table: string; message: string }[]; reads: { table: string; message: string }[]; results: unknown[] }
 async function runPane(guarded: boolean, steps: { objects: ListedObject[]; sql: string[] }[]): Promise<PaneStep[]> {
   const browser = await launchChromium()
   try {
@@ -160,7 +160,7 @@ describe('files the query pane cannot read', () => {
     expect(out.results[9]).toEqual([{ n: 6, dates: '2026-11-01,__initial__' }])
     expect(out.results[10]).toEqual([{ n: 5, score: String(0 + 1 + 2 + 3000000000 + 3000000001) }])
     // Said in plain words: which column, which files (bucket keys), and how the pane reads them.
-    const note = out.notes.find((n) => n.table === 'datamart_claudia.claudia_messages')?.message ?? '<no note>'
+    const note = out.reads.find((n) => n.table === 'datamart_claudia.claudia_messages')?.message ?? '<no note>'
     expect(note).toMatch(
       /column tokens is INT32 \(INT_32\) in 1 file \(v1\/datamart_claudia\/claudia_messages\/etl_date=__initial__\/part-00000\.parquet\), but INT64 \(INT_64\) in 1 file \(v1\/datamart_claudia\/claudia_messages\/etl_date=2026-11-01\/part-00000\.parquet\)/
     )
@@ -202,9 +202,9 @@ describe('files the query pane cannot read', () => {
     ])) as [PaneStep, PaneStep, PaneStep]
     expect(first.created).toContain('datamart_claudia.claudia_messages')
     expect(first.results).toEqual([[{ n: 4, hi: '3' }]])
-    expect(first.notes.filter((n) => n.table === 'datamart_claudia.claudia_messages')).toEqual([])
+    expect(first.reads.filter((n) => n.table === 'datamart_claudia.claudia_messages')).toEqual([])
     expect(second.problems.filter((p) => p.table === 'datamart_claudia.claudia_messages')).toEqual([])
-    expect(second.notes.find((n) => n.table === 'datamart_claudia.claudia_messages')?.message).toMatch(/its files disagree on column types/)
+    expect(second.reads.find((n) => n.table === 'datamart_claudia.claudia_messages')?.message).toMatch(/its files disagree on column types/)
     expect(second.results).toEqual([[{ n: 4, hi: '5000000001' }], [{ n: 4 }], [{ n: 7 }]])
     // The groups registered for the drifting listing are not read by the next one's single glob.
     expect(third.results).toEqual([[{ n: 4, hi: '3' }], [{ n: 4 }]])

@@ -37,7 +37,7 @@ declare global {
       now: number
       guarded: boolean
       steps: { objects: ListedObject[]; sql: string[]; mirror?: MirrorSource }[]
-    }): Promise<{ created: string[]; problems: { table: string; message: string }[]; notes: { table: string; message: string }[]; results: unknown[] }[]>
+    }): Promise<{ created: string[]; problems: { table: string; message: string }[]; reads: { table: string; message: string }[]; results: unknown[] }[]>
     runSessionTimings(cfg: {
       base: string
       objects: ListedObject[]
@@ -140,7 +140,7 @@ window.runPaneViews = async (cfg) => {
       )
       const results: unknown[] = []
       for (const sql of step.sql) results.push(await engine.query(sql).catch((e: Error) => ({ error: e.message })))
-      out.push({ created: views.created, problems: views.problems, notes: views.notes, results })
+      out.push({ created: views.created, problems: views.problems, reads: views.reads, results })
     }
     return out
   } finally {

@@ -33,6 +33,7 @@ export function SqlPane(): React.JSX.Element {
   const error = useApp((s) => s.sqlError)
   const schema = useApp((s) => s.sqlSchema)
   const viewProblems = useApp((s) => s.sqlViewProblems)
+  const runNotes = useApp((s) => s.sqlRunNotes)
   const { setAsOf: onAsOf, loadHistory, openExport, loadSqlSchema, runSql, cancelSql, sortSql } = appStore.getState()
   const host = useRef<HTMLDivElement | null>(null)
   const view = useRef<EditorView | null>(null)
@@ -176,6 +177,11 @@ export function SqlPane(): React.JSX.Element {
             </ul>
           </details>
         ) : null}
+        {runNotes.map((n) => (
+          <p key={n.table} data-testid="sql-read-note" role="note" className={css.readNote}>
+            {n.message}
+          </p>
+        ))}
         {result && result.columns.length ? <ResultGrid result={result} onSort={(c, d) => void sortSql(c, d)} /> : null}
         {!result && !error && !running ? <SqlStart schema={schema} onPick={replaceText} /> : null}
       </div>

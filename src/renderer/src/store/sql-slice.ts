@@ -2,6 +2,7 @@
 // ended, an error with where it is in the editor's text), cancel, sorting the result, and the views and columns
 // the editor completes. The component holds the editor; these actions hold the engine work.
 import { waitsForMirror, withViewProblem } from '../engine/missing-view'
+import { readNotesFor } from '../engine/read-notes'
 import { QueryError, type ResultSet } from '../engine/result-set'
 import { CancelledError } from '../engine/session'
 import { durationText } from '../../../shared/durations'
@@ -38,6 +39,10 @@ export interface SqlSlice {
   /** Views and their columns, for completion. */
   readonly sqlSchema: Readonly<Record<string, readonly string[]>>
   readonly sqlViewProblems: readonly { readonly table: string; readonly message: string }[]
+  /** Tables this pane reads otherwise than the others, and why (the views' read notes). */
+  readonly sqlReadNotes: readonly { readonly table: string; readonly message: string }[]
+  /** The read notes of the tables the last successful run named: said beside its result. */
+  readonly sqlRunNotes: readonly { readonly table: string; readonly message: string }[]
   /** A run that failed on a table the mirror is compacting for this pane: run again once its view opens. */
   readonly sqlWaiting: { readonly table: string; readonly run: SqlRun } | null
   /** Opens the views of the "as of" hour and reads their columns. */
@@ -82,13 +87,15 @@ export const createSqlSlice =
       sqlError: null,
       sqlSchema: {},
       sqlViewProblems: [],
+      sqlReadNotes: [],
+      sqlRunNotes: [],
       sqlWaiting: null,
       loadSqlSchema: async () => {
         const n = ++schemaAsked
         try {
           const vs = await session.ensureViews(get().asOf)
           if (n !== schemaAsked) return
-          set({ sqlViewProblems: vs.problems })
+          set({ sqlViewProblems: vs.problems, sqlReadNotes: vs.reads })
           // The table a failed run waited for has its view now (the mirror finished it): the run goes again.
           const waiting = get().sqlWaiting
           if (waiting && !vs.problems.some((p) => p.table === waiting.table)) {
@@ -115,18 +122,19 @@ export const createSqlSlice =
           set({ sqlError: { message: writes, where: null, at: null }, sqlEnded: null })
           return
         }
-        set({ sqlError: null, sqlEnded: null, sqlWaiting: null })
+        set({ sqlError: null, sqlEnded: null, sqlWaiting: null, sqlRunNotes: [] })
         get().clearEngineNote()
         cancelAsked = false
         const since = performance.now()
         set({ sqlRunning: { since } })
         try {
-          await session.ensureViews(get().asOf)
+          const views = await session.ensureViews(get().asOf)
           // Cancelled while the tables were opening (work the tables view shares): the statement never starts.
           if (cancelAsked) throw new CancelledError('Cancelled before it started.')
           const r = await session.runQuery(text, SQL_PANE)
           const old = get().sqlResult
           keep(r)
+          set({ sqlRunNotes: readNotesFor(text, views.reads) })
           if (old) void old.drop()
           // A statement without rows (SET, CREATE…) has no grid to state its duration: the status line does.
           if (!r.columns.length) set({ sqlEnded: `Done in ${durationText(r.ms)}.` })

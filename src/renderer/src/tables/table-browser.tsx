@@ -176,6 +176,13 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
           </p>
         ) : null}
         {ddlOpen ? <WarehouseDdlPanel table={qualified} location={overview.location} fetchDdl={fetchDdl} onClose={() => setDdlOpen(false)} /> : null}
+        {views?.reads
+          .filter((r) => r.table === qualified)
+          .map((r) => (
+            <p key="read" data-testid="read-note" role="note" className={css.readNote}>
+              {r.message}
+            </p>
+          ))}
         {problem ? (
           <p role="alert" data-testid="table-problem" className={css.problem}>
             {mirrorWaitWords(problem, mirror) ?? problem.message}
