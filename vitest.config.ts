@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config'
 
 // Safety nets only (tests wait for events): a first S3 listing in Chromium took 59 s with the load at 14 on 2 cores.
-const TIMEOUTS = { testTimeout: 300_000, hookTimeout: 300_000 }
+// expect.poll waits for its condition up to a minute (vitest's default, 1 s, failed a mirror panel step under load).
+const TIMEOUTS = { testTimeout: 300_000, hookTimeout: 300_000, expect: { poll: { timeout: 60_000 } } }
 
 // Files that time something on the wall clock against a bound (a stall, a cancel, an idle timeout, the event loop's
 // delay) or that use both cores on purpose: they run after the rest, one at a time, with the machine to themselves.

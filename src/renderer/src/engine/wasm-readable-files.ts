@@ -106,11 +106,22 @@ export function typeConflictMessage(table: string, conflicts: ReturnType<typeof 
   )
 }
 
-/** The note on a table whose files this pane reads one type at a time (bucket keys, not engine names). */
+/** The note on a table whose files this pane reads one type at a time (bucket keys, not engine names): each
+ * column's types in delivery order, with the first file of each later type, and counts rather than lists. */
 export function typeGroupsNote(table: string, conflicts: ReturnType<typeof typeConflicts>, keyOf: (name: string) => string): string {
+  const parts = conflicts.slice(0, 3).map(({ column, byType }) => {
+    const each = [...byType].map(([type, files], i) =>
+      i === 0
+        ? `${type} in ${files.length} file${files.length === 1 ? '' : 's'}`
+        : `${type} from ${keyOf(files[0] ?? '')} (${files.length} file${files.length === 1 ? '' : 's'})`
+    )
+    return `${column} is ${each.join(', then ')}`
+  })
+  const more = conflicts.length > 3 ? `; and ${conflicts.length - 3} more columns` : ''
   return (
-    `${table}: its files disagree on column types (${conflictWords(conflicts, keyOf)}). ${WASM_FAILS}, so this pane reads the files of each type apart ` +
-    `and combines them by column name as the wider type, as native DuckDB does (the command-line tool, the app's exports, and the local mirror, which holds one type per column and is read instead once it holds the table).`
+    `${table} is read here from the bucket's files one type at a time: ${parts.join('; ')}${more}. ` +
+    `This pane's engine (DuckDB-WASM 0.9.1) cannot read files that disagree on a column's type in one go; read apart, they combine as the wider type, ` +
+    `as native DuckDB gives them (the command-line tool, exports). Once the local mirror holds the table (one type per column), it is read from there.`
   )
 }
 
