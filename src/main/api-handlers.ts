@@ -63,7 +63,9 @@ const HANDLERS: Handlers = {
   mirrorCancel: (w) => w.mirrorCancel(),
   mirrorResume: (w) => w.mirrorResume(),
   mirrorClear: (w) => w.mirrorClear(),
-  mirrorSetLimit: (w, a) => w.mirrorSetLimit(a)
+  mirrorSetLimit: (w, a) => w.mirrorSetLimit(a),
+  followSettings: (w) => w.followSettings(),
+  followSetNotify: (w, a) => w.followSetNotify(a)
 }
 
 const refused = (e: RefusalError): Reply => ({ ok: false, status: STATUS_OF[e.code], ...refusedAnswer(e) })

@@ -15,6 +15,7 @@ import { APP_SCHEME_PRIVILEGES, appResponseHeaders, resolveAppPath } from './she
 import { contentSecurityPolicy } from './shell/content-security-policy'
 import { windowOpenDecision } from './shell/external-links'
 import { menuTemplate } from './shell/menu-template'
+import { isPermissionAllowed } from './shell/permissions'
 import { APP_SCHEME, rendererLocation } from './shell/renderer-location'
 import { isTrustedSender } from './shell/sender-check'
 import { mainWindowOptions } from './shell/window-options'
@@ -64,9 +65,11 @@ async function start(): Promise<void> {
     return new Response(file.body, { status: file.status, headers })
   })
 
-  // No permission (camera, notifications, …) is ever granted; no <webview>, no navigation, no new window.
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
-  session.defaultSession.setPermissionCheckHandler(() => false)
+  // Only desktop notifications, and only to our page (shell/permissions.ts); no <webview>, no navigation, no new window.
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(isPermissionAllowed(permission, details.requestingUrl, location))
+  )
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, location))
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.on('will-navigate', (event) => event.preventDefault())

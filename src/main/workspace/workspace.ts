@@ -3,14 +3,15 @@
 // job of its own. Plain Node: the Electron shell and the web host both use it.
 import { join } from 'node:path'
 import type { ArgsOf } from '../../shared/api/calls'
-import type { ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, HistoryEntry, MirrorStatusView } from '../../shared/api/views'
-import type { RefreshStatus, RestorePlanView, RestoreStatusView } from '../../shared/api/views'
+import type { ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, FollowSettingsView, HistoryEntry } from '../../shared/api/views'
+import type { MirrorStatusView, NotifySetting, RefreshStatus, RestorePlanView, RestoreStatusView } from '../../shared/api/views'
 import type { ConnectionConfig } from '../../shared/connection-config'
 import { type ByteServer, startByteServer } from '../byte-server/byte-server'
 import { QueryHistory } from '../history/query-history'
 import { swallowed } from '../log/main-log'
 import { MainEvents } from '../main-events'
 import { MirrorLimits } from '../mirror/mirror-limits'
+import { FollowSettingsStore } from '../follow/follow-settings'
 import { ConnectionSession } from '../session/connection-session'
 import { engineSourceOf } from '../session/engine-source'
 import { warehouseDefinitions } from '../session/warehouse-definitions'
@@ -34,6 +35,7 @@ export class Workspace {
   private readonly saved: SavedConnections
   private readonly queryHistory: QueryHistory
   private readonly mirrorLimits: MirrorLimits
+  private readonly follow: FollowSettingsStore
   private readonly schedule: RefreshSchedule
   private readonly exports: ExportJobs
   /** The open connection, or none. */
@@ -48,6 +50,7 @@ export class Workspace {
     this.saved = new SavedConnections(opts)
     this.queryHistory = new QueryHistory(join(opts.dataDir, 'query-history.json'))
     this.mirrorLimits = new MirrorLimits(join(opts.dataDir, 'mirror-limits.json'), opts.dataDir)
+    this.follow = new FollowSettingsStore(join(opts.dataDir, 'follow-settings.json'))
     this.schedule = new RefreshSchedule({
       clock: () => this.clock(),
       events: this.events,
@@ -188,6 +191,13 @@ export class Workspace {
     const session = await this.sessionOrOpenFirst()
     await this.mirrorLimits.set(session.connectionId, args.bytes)
     return session.mirror.refreshUsage()
+  }
+
+  async followSettings(): Promise<FollowSettingsView> {
+    return this.follow.view((await this.sessionOrOpenFirst()).connectionId)
+  }
+  async followSetNotify(args: { notify: NotifySetting }): Promise<FollowSettingsView> {
+    return this.follow.setNotify((await this.sessionOrOpenFirst()).connectionId, args.notify)
   }
 
   async engineSource(args: { asOf: string | null }): Promise<EngineSource> {

@@ -11,6 +11,7 @@ import { shortcutCommand } from './common/menu-shortcuts'
 import { wallClock } from './common/time'
 import { ConnectionManager } from './connections/connection-manager'
 import { DeliveriesView } from './deliveries/deliveries-view'
+import { windowTitle } from './follow/desktop-notifications'
 import { SqlPane } from './sql/sql-pane'
 import { appStore, useApp } from './store/use-app-store'
 import { TableBrowser } from './tables/table-browser'
@@ -38,6 +39,13 @@ export function App(): React.JSX.Element {
   const visited = useApp((s) => s.visited)
   const overview = useApp((s) => s.overview)
   const { openConnection, setManagerOpen, refresh, cancelRefresh, show, fail } = appStore.getState()
+
+  // The window's title (the tab's, in a browser) counts the open connection's open errors.
+  const openErrors = useApp((s) => s.openErrors)
+  const activeName = connections?.connections.find((c) => c.id === connections.active)?.name ?? null
+  useEffect(() => {
+    document.title = windowTitle(APP_NAME, activeName, openErrors)
+  }, [activeName, openErrors])
 
   useEffect(() => {
     void appStore.getState().loadConnections()

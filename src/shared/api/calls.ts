@@ -11,9 +11,11 @@ import {
   ConnectionsViewSchema,
   EngineSourceSchema,
   ExportJobSchema,
+  FollowSettingsViewSchema,
   HistoryEntrySchema,
   HourDetailSchema,
   MirrorStatusViewSchema,
+  NOTIFY_SETTINGS,
   OverviewSchema,
   RefreshStatusSchema,
   RestorePlanViewSchema,
@@ -139,6 +141,12 @@ export const CALLS = {
   mirrorSetLimit: {
     args: args({ bytes: v.nullable(wholeNumber('bytes must be null (the default) or a whole number of bytes', 0, Number.MAX_SAFE_INTEGER)) }),
     answer: MirrorStatusViewSchema
+  },
+  /** The open connection's follow settings (desktop notifications). */
+  followSettings: { args: none, answer: FollowSettingsViewSchema },
+  followSetNotify: {
+    args: args({ notify: v.picklist(NOTIFY_SETTINGS, `notify must be one of ${NOTIFY_SETTINGS.join(', ')}`) }),
+    answer: FollowSettingsViewSchema
   }
 } as const satisfies { readonly [name: string]: { readonly args: v.GenericSchema; readonly answer: v.GenericSchema } }
 

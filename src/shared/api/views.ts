@@ -286,3 +286,11 @@ export type RestoreJobView = v.InferOutput<typeof RestoreJobViewSchema>
 
 export const RestoreStatusViewSchema = shape({ provider, job: v.nullable(RestoreJobViewSchema), note: v.nullable(v.string()) })
 export type RestoreStatusView = v.InferOutput<typeof RestoreStatusViewSchema>
+
+/** Which incident changes the open connection's desktop notifications tell: errors (the default), every change, or none. */
+export const NOTIFY_SETTINGS = ['errors', 'all', 'never'] as const
+export type NotifySetting = (typeof NOTIFY_SETTINGS)[number]
+
+/** How the app follows the open connection for the user (issue 22): what its desktop notifications tell. */
+export const FollowSettingsViewSchema = shape({ connectionId: v.string(), notify: v.picklist(NOTIFY_SETTINGS) })
+export type FollowSettingsView = v.InferOutput<typeof FollowSettingsViewSchema>

@@ -1,7 +1,8 @@
 // The deliveries view: the overview, the delivery timeline (range, axis zone, legend), the hour inspector and
-// the findings list. State and calls are the deliveries slice's.
+// the findings list, and how the connection is followed (notifications). State and calls are the slices'.
 import { useMemo, useRef, useState } from 'react'
 import { ReadingTheBucket } from '../common/refresh-progress'
+import { FollowPanel } from '../follow/follow-panel'
 import { ZONE_LABEL, type AxisZone } from '../common/time'
 import { TIMELINE_RANGES } from '../store/deliveries-slice'
 import { appStore, useApp } from '../store/use-app-store'
@@ -99,6 +100,7 @@ export function DeliveriesView(): React.JSX.Element {
         ) : null}
       </div>
       <IncidentsList />
+      <FollowPanel />
     </>
   )
 }

@@ -1,8 +1,8 @@
 // The renderer's one store (zustand): slices for the connection and its refresh, the deliveries view, the
 // tables view and its queries, the SQL pane and its runs, exports, navigation, the bulk restore of archived
-// history and the local mirror. Actions own every call to main and all engine work (the query session is a
-// dependency, like main's API); components select state and call actions. Built on zustand/vanilla so the
-// slices run and are tested in Node.
+// history, the local mirror, and following the connection (its notifications). Actions own every call to main and
+// all engine work (the query session and the notifier are dependencies, like main's API); components select state
+// and call actions. Built on zustand/vanilla so the slices run and are tested in Node.
 import { type StoreApi, createStore } from 'zustand/vanilla'
 import { QuerySession } from '../engine/session'
 import type { ApiPort } from './api-port'
@@ -10,6 +10,7 @@ import type { QueryPort } from './query-port'
 import { type ConnectionSlice, createConnectionSlice } from './connection-slice'
 import { type DeliveriesSlice, createDeliveriesSlice } from './deliveries-slice'
 import { type ExportSlice, createExportSlice } from './export-slice'
+import { type DesktopNotifier, type FollowSlice, createFollowSlice } from './follow-slice'
 import { type MirrorSlice, createMirrorSlice } from './mirror-slice'
 import { type NavigationSlice, createNavigationSlice } from './navigation-slice'
 import { type QuerySlice, createQuerySlice } from './query-slice'
@@ -28,7 +29,8 @@ export type AppState = ConnectionSlice &
   ExportSlice &
   NavigationSlice &
   RestoreSlice &
-  MirrorSlice & {
+  MirrorSlice &
+  FollowSlice & {
     /** Follows every event main pushes (src/store/follow-events.ts); returns the one unsubscribe. The app calls it once. */
     followEvents(): () => void
   }
@@ -37,6 +39,8 @@ export interface StoreDeps {
   readonly api: ApiPort
   /** The window's query session (DuckDB-WASM in a worker); without one, a session whose engine cannot start. */
   readonly session?: QueryPort
+  /** The desktop's notifications (the browser's Notification API); without one, none are shown. */
+  readonly notifier?: DesktopNotifier
 }
 
 /** What the slices that query get: the store's dependencies with the session resolved. */
@@ -64,6 +68,7 @@ export function createAppStore(given: StoreDeps): AppStore {
     ...createNavigationSlice(...a),
     ...createRestoreSlice(deps)(...a),
     ...createMirrorSlice(deps)(...a),
+    ...createFollowSlice(deps)(...a),
     followEvents: () => followEvents(deps.api, a[1])
   }))
 }

@@ -57,6 +57,8 @@ export const createDeliveriesSlice =
         // An answer for a range the user has left since is dropped.
         if (get().rangeHours !== hours) return
         set({ timeline })
+        const active = get().connections?.active
+        if (active) get().followIncidents(active, timeline)
         const pending = get().pendingJump
         if (pending && timeline.hours.some((h) => Date.parse(h.start) === findingHour(pending))) {
           set({ pendingJump: null })
@@ -81,6 +83,8 @@ export const createDeliveriesSlice =
         const overview = api.call('overview', {}).then(
           async (o) => {
             set({ overview: o })
+            // Another connection (or the first): its notification setting.
+            if (get().follow?.connectionId !== o.connectionId) await get().loadFollow()
             // The overview may have opened the first connection: the list says which is open now.
             await get().loadConnections()
           },

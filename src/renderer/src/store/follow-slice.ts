@@ -1,0 +1,95 @@
+// Following the open connection for the user: what its desktop notifications tell (saved in main per connection),
+// whether this window may show them (asked with a button, never on load), and, each time the timeline loads, what
+// changed since the previous load of the same connection, told as desktop notifications (follow/desktop-
+// notifications.ts) whose click opens that hour in the inspector. The window's title counts the open errors.
+import type { FollowSettingsView, NotifySetting, TimelineView } from '../../../shared/api/views'
+import { type Incident, incidentsOf } from '../../../shared/incidents'
+import type { StateCreator } from 'zustand/vanilla'
+import { timeText } from '../common/time'
+import { type DesktopNotification, notificationsFor, openErrorCount } from '../follow/desktop-notifications'
+import type { AppState, StoreDeps } from './app-store'
+
+/** Whether this window may show desktop notifications ('unsupported': no Notification API here). */
+export type NotifyPermission = 'granted' | 'denied' | 'default' | 'unsupported'
+
+/** The desktop's notifications as the store uses them: the browser's Notification API (Electron's native ones). */
+export interface DesktopNotifier {
+  permission(): NotifyPermission
+  request(): Promise<NotifyPermission>
+  show(n: DesktopNotification, onClick: () => void): void
+}
+
+/** A notification as the Follow panel lists it: when, and whether the desktop showed it. */
+export interface ToldNotification extends DesktopNotification {
+  readonly at: string
+  readonly shown: boolean
+}
+
+const TOLD_KEPT = 20
+
+export interface FollowSlice {
+  readonly follow: FollowSettingsView | null
+  readonly notifyPermission: NotifyPermission
+  /** Open errors of the open connection: the window's title counts them. */
+  readonly openErrors: number
+  /** What changed and was told in this window, newest first (the last 20). */
+  readonly told: readonly ToldNotification[]
+  loadFollow(): Promise<void>
+  setNotify(notify: NotifySetting): Promise<void>
+  askNotifyPermission(): Promise<void>
+  /** A timeline of connection `connectionId` loaded: count its open errors, tell what changed since the last one. */
+  followIncidents(connectionId: string, timeline: TimelineView): void
+}
+
+export const createFollowSlice =
+  (deps: StoreDeps): StateCreator<AppState, [], [], FollowSlice> =>
+  (set, get) => {
+    const { api, notifier } = deps
+    // The incidents last seen per connection: the next load is compared with them (none yet: the baseline).
+    const seen = new Map<string, readonly Incident[]>()
+    return {
+      follow: null,
+      notifyPermission: notifier?.permission() ?? 'unsupported',
+      openErrors: 0,
+      told: [],
+      loadFollow: async () => {
+        try {
+          set({ follow: await api.call('followSettings', {}), notifyPermission: notifier?.permission() ?? 'unsupported' })
+        } catch (e) {
+          get().fail(e)
+        }
+      },
+      setNotify: async (notify) => {
+        try {
+          set({ follow: await api.call('followSetNotify', { notify }) })
+        } catch (e) {
+          get().fail(e)
+        }
+      },
+      askNotifyPermission: async () => {
+        if (!notifier) return
+        set({ notifyPermission: await notifier.request() })
+      },
+      followIncidents: (connectionId, timeline) => {
+        const incidents = incidentsOf(timeline)
+        const prev = seen.get(connectionId) ?? null
+        seen.set(connectionId, incidents)
+        set({ openErrors: openErrorCount(incidents) })
+        const follow = get().follow
+        const setting = follow?.connectionId === connectionId ? follow.notify : 'errors'
+        const zone = get().zone
+        const news = notificationsFor(prev, incidents, setting, (t) => timeText(t, zone))
+        if (news.length === 0) return
+        const may = notifier?.permission() === 'granted'
+        const at = new Date().toISOString()
+        // A click opens the hour in the inspector, on the deliveries view.
+        const open = (n: DesktopNotification): void => {
+          if (!n.finding) return
+          get().show('deliveries')
+          void get().jumpTo(n.finding)
+        }
+        for (const n of news) if (may) notifier?.show(n, () => open(n))
+        set((s) => ({ told: [...news.map((n) => ({ ...n, at, shown: may })), ...s.told].slice(0, TOLD_KEPT) }))
+      }
+    }
+  }
