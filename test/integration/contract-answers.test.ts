@@ -121,6 +121,9 @@ describe("main's answers fit the contract's answer schemas", () => {
     await call('mirrorResume', {})
     await call('mirrorClear', {})
 
+    await call('followSettings', {})
+    await call('followSetNotify', { notify: 'all' })
+
     await call('connectionOpen', { id: saved?.id ?? '' })
     await w.running
     await call('overview', {})
