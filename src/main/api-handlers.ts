@@ -59,11 +59,11 @@ const HANDLERS: Handlers = {
   restorePlan: (w, a) => w.restorePlan(a),
   restoreStart: (w, a) => w.restoreStart(a),
   restoreStatus: (w) => w.restoreStatus(),
-  mirrorStatus: (w) => w.mirrorStatus(),
-  mirrorCancel: (w) => w.mirrorCancel(),
-  mirrorResume: (w) => w.mirrorResume(),
-  mirrorClear: (w) => w.mirrorClear(),
-  mirrorSetLimit: (w, a) => w.mirrorSetLimit(a),
+  mirrorStatus: (w) => w.mirror.status(),
+  mirrorCancel: (w) => w.mirror.cancel(),
+  mirrorResume: (w) => w.mirror.resume(),
+  mirrorClear: (w) => w.mirror.clear(),
+  mirrorSetLimit: (w, a) => w.mirror.setLimit(a),
   followSettings: (w) => w.followSettings(),
   followSetNotify: (w, a) => w.followSetNotify(a)
 }

@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import type { ArgsOf } from '../../shared/api/calls'
 import type { ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, FollowSettingsView, HistoryEntry } from '../../shared/api/views'
-import type { MirrorStatusView, NotifySetting, RefreshStatus, RestorePlanView, RestoreStatusView } from '../../shared/api/views'
+import type { NotifySetting, RefreshStatus, RestorePlanView, RestoreStatusView } from '../../shared/api/views'
 import type { ConnectionConfig } from '../../shared/connection-config'
 import { type ByteServer, startByteServer } from '../byte-server/byte-server'
 import { QueryHistory } from '../history/query-history'
@@ -16,6 +16,7 @@ import { ConnectionSession } from '../session/connection-session'
 import { engineSourceOf } from '../session/engine-source'
 import { warehouseDefinitions } from '../session/warehouse-definitions'
 import { ExportJobs, type ExportJobsOptions } from './export-jobs'
+import { MirrorCommands } from './mirror-commands'
 import { RefreshSchedule } from './refresh-schedule'
 import { SavedConnections, type SavedConnectionsOptions } from './saved-connections'
 import { refusal } from '../../shared/refusal'
@@ -35,6 +36,8 @@ export class Workspace {
   private readonly saved: SavedConnections
   private readonly queryHistory: QueryHistory
   private readonly mirrorLimits: MirrorLimits
+  /** The mirror calls of the contract. */
+  readonly mirror: MirrorCommands
   private readonly follow: FollowSettingsStore
   private readonly schedule: RefreshSchedule
   private readonly exports: ExportJobs
@@ -58,6 +61,12 @@ export class Workspace {
       tick: () => this.autoRefreshTick()
     })
     this.exports = new ExportJobs({ events: this.events, ...opts })
+    this.mirror = new MirrorCommands({
+      session: () => this.sessionOrOpenFirst(),
+      limits: this.mirrorLimits,
+      refreshed: () => this.schedule.refreshed,
+      exporting: () => this.exports.running
+    })
   }
 
   private clock(): number {
@@ -163,34 +172,6 @@ export class Workspace {
   }
   async restoreStatus(): Promise<RestoreStatusView> {
     return (await this.sessionOrOpenFirst()).restoreStatus()
-  }
-
-  async mirrorStatus(): Promise<MirrorStatusView> {
-    return (await this.sessionOrOpenFirst()).mirror.refreshUsage()
-  }
-  async mirrorCancel(): Promise<MirrorStatusView> {
-    return (await this.sessionOrOpenFirst()).mirror.cancel()
-  }
-
-  /** Builds from where the mirror stopped, for the last listing (none yet: the refresh running builds it when it ends). */
-  async mirrorResume(): Promise<MirrorStatusView> {
-    const session = await this.sessionOrOpenFirst()
-    if (this.schedule.refreshed) void session.mirror.update(session.mirrorSnapshot())
-    return session.mirror.status()
-  }
-
-  /** Removes the mirror and the files downloaded for it; main's engine (which may read those files) opens again. */
-  async mirrorClear(): Promise<MirrorStatusView> {
-    const session = await this.sessionOrOpenFirst()
-    if (this.exports.running) throw refusal('busy', 'An export is running and reads the mirror: wait for it to finish (or cancel it), then clear the mirror.')
-    await session.closeEngine()
-    return session.mirror.clear()
-  }
-
-  async mirrorSetLimit(args: { bytes: number | null }): Promise<MirrorStatusView> {
-    const session = await this.sessionOrOpenFirst()
-    await this.mirrorLimits.set(session.connectionId, args.bytes)
-    return session.mirror.refreshUsage()
   }
 
   async followSettings(): Promise<FollowSettingsView> {
