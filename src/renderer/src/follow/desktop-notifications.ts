@@ -1,10 +1,12 @@
 // What the app tells the desktop after a refresh: each incident that opened, changed (its tables or severity) or
-// resolved since the previous evaluation of the same connection, filtered by the connection's setting (errors only,
-// everything, never) and grouped into one notification per delivery hour. The first evaluation of a connection is
-// the baseline: what was already open is counted in the window's title, not announced.
+// resolved since the previous evaluation of the same connection (the changes `watch` tells its targets: shared
+// follow/incident-changes.ts), filtered by the connection's setting (errors only, everything, never) and grouped
+// into one notification per delivery hour. The first evaluation of a connection is the baseline: what was already
+// open is counted in the window's title, not announced.
 import type { NotifySetting } from '../../../shared/api/views'
 import type { Incident } from '../../../shared/incidents'
-import type { Finding } from '../../../shared/timeline'
+import { type IncidentChange, type KnownIncident, incidentChanges } from '../../../shared/follow/incident-changes'
+import type { Finding, FindingKind } from '../../../shared/timeline'
 import { KIND_WORDS } from '../deliveries/finding-words'
 
 export interface DesktopNotification {
@@ -16,12 +18,6 @@ export interface DesktopNotification {
   readonly finding: Finding | null
 }
 
-/** What happened to an incident: it opened, changed, resolved itself (the core says how), or is no longer found. */
-type Change = { readonly incident: Incident; readonly how: 'opened' | 'changed' | 'resolved' | 'cleared' }
-
-/** What makes two evaluations of an incident the same for the user: still open or not, its severity and tables. */
-export const incidentFingerprint = (i: Incident): string => `${i.id}|${i.resolved === null ? 'open' : 'resolved'}|${i.severity}|${i.tables.join(',')}`
-
 /** Open errors: what the window's title (the tab's, in a browser) counts. */
 export const openErrorCount = (incidents: readonly Incident[]): number => incidents.filter((i) => i.resolved === null && i.severity === 'error').length
 
@@ -31,72 +27,63 @@ export function windowTitle(appName: string, connection: string | null, openErro
   return openErrors > 0 ? `(${openErrors}) ${base}` : base
 }
 
-function changesBetween(prev: readonly Incident[], next: readonly Incident[]): Change[] {
-  const before = new Map(prev.map((i) => [i.id, i]))
-  const out: Change[] = []
-  for (const i of next) {
-    const p = before.get(i.id)
-    if (!p) {
-      if (i.resolved === null) out.push({ incident: i, how: 'opened' })
-    } else if (p.resolved === null && i.resolved !== null) out.push({ incident: i, how: 'resolved' })
-    else if (i.resolved === null && incidentFingerprint(p) !== incidentFingerprint(i))
-      out.push({ incident: i, how: p.resolved === null ? 'changed' : 'opened' })
-  }
-  // An open incident the new evaluation no longer finds (its files arrived before it was ever resolved): it cleared.
-  const now = new Set(next.map((i) => i.id))
-  for (const p of prev) if (p.resolved === null && !now.has(p.id)) out.push({ incident: p, how: 'cleared' })
-  return out
+/** What a connection's next evaluation is compared with: the incidents as last evaluated (incident-changes.ts) and
+ * a finding of each, for the inspector a click opens (also once an incident is no longer found). */
+export interface FollowMemory {
+  readonly known: Readonly<Record<string, KnownIncident>>
+  readonly findings: ReadonlyMap<string, Finding>
 }
 
-const wanted = (c: Change, setting: NotifySetting, prev: ReadonlyMap<string, Incident>): boolean =>
-  setting === 'all' || c.incident.severity === 'error' || prev.get(c.incident.id)?.severity === 'error'
+const wanted = (c: IncidentChange, setting: NotifySetting, before: FollowMemory): boolean =>
+  setting === 'all' || c.incident.severity === 'error' || before.known[c.incident.id]?.severity === 'error'
 
 /** "3 tables missing", "Resolved: Table missing", "Changed: 4 tables missing": what happened to the incident. */
-function headline(c: Change): string {
-  const words = KIND_WORDS[c.incident.kind]
+function headline(c: IncidentChange): string {
+  const words = KIND_WORDS[c.incident.kind as FindingKind]
   const what = c.incident.tables.length > 1 ? words.many(c.incident.tables.length) : words.one
-  return c.how === 'resolved' || c.how === 'cleared' ? `Resolved: ${what}` : c.how === 'changed' ? `Changed: ${what}` : what
+  return c.change === 'resolved' ? `Resolved: ${what}` : c.change === 'changed' ? `Changed: ${what}` : what
 }
 
 /** The tables it concerns (the first four), and how it resolved. */
-function detail(c: Change): string {
+function detail(c: IncidentChange): string {
   const t = c.incident.tables
   const tables = t.length ? `${t.slice(0, 4).join(', ')}${t.length > 4 ? `, and ${t.length - 4} more` : ''}` : ''
-  const how = c.how === 'resolved' ? (c.incident.resolved ?? '') : c.how === 'cleared' ? 'no longer found after the latest refresh' : ''
-  return [tables, how].filter(Boolean).join('; ')
+  return [tables, c.change === 'resolved' ? (c.incident.resolved ?? '') : ''].filter(Boolean).join('; ')
 }
 
 /**
- * The notifications for going from `prev` to `next` (null: the connection's first evaluation, told nothing), one per
- * delivery hour (several kinds of one hour together), newest hour first. `hourText` writes an hour in the window's zone.
+ * The notifications for going from `before` (null: the connection's first evaluation, the baseline, told nothing) to
+ * `next`, one per delivery hour (several kinds of one hour together), newest hour first, and what the next evaluation
+ * is compared with. `hourText` writes an hour in the window's zone.
  */
 export function notificationsFor(
-  prev: readonly Incident[] | null,
+  before: FollowMemory | null,
   next: readonly Incident[],
   setting: NotifySetting,
   hourText: (t: number) => string
-): DesktopNotification[] {
-  if (prev === null || setting === 'never') return []
-  const before = new Map(prev.map((i) => [i.id, i]))
-  const changes = changesBetween(prev, next).filter((c) => wanted(c, setting, before))
-  const byHour = new Map<string, Change[]>()
-  for (const c of changes) {
+): { readonly notifications: DesktopNotification[]; readonly memory: FollowMemory } {
+  const { changes, known } = incidentChanges(before?.known ?? null, next)
+  const findings = new Map([...(before?.findings ?? [])].filter(([id]) => id in known))
+  for (const i of next) if (i.id in known && i.findings[0]) findings.set(i.id, i.findings[0])
+  const memory = { known, findings }
+  if (before === null || setting === 'never') return { notifications: [], memory }
+  const byHour = new Map<string, IncidentChange[]>()
+  for (const c of changes.filter((x) => wanted(x, setting, before))) {
     const key = c.incident.hour === null ? c.incident.id : String(c.incident.hour)
     byHour.set(key, [...(byHour.get(key) ?? []), c])
   }
-  return [...byHour.values()]
+  const notifications = [...byHour.values()]
     .sort((a, b) => (b[0]?.incident.hour ?? 0) - (a[0]?.incident.hour ?? 0))
     .map((group) => {
-      const first = group[0] as Change
+      const first = group[0] as IncidentChange
       const hour = first.incident.hour
       const lead = hour === null ? '' : `${hourText(hour)}: `
-      const title = group.length === 1 ? `${lead}${headline(first)}` : `${lead}${group.length} incidents`
-      const body = group.length === 1 ? detail(first) : group.map((c) => [headline(c), detail(c)].filter(Boolean).join(' · ')).join('\n')
       return {
-        tag: group.map((c) => incidentFingerprint(c.incident)).join(' '),
-        title,
-        body,
-        finding: first.incident.findings[0] ?? null
+        tag: group.map((c) => c.fingerprint).join(' '),
+        title: group.length === 1 ? `${lead}${headline(first)}` : `${lead}${group.length} incidents`,
+        body: group.length === 1 ? detail(first) : group.map((c) => [headline(c), detail(c)].filter(Boolean).join(' · ')).join('\n'),
+        finding: findings.get(first.incident.id) ?? before.findings.get(first.incident.id) ?? null
       }
     })
+  return { notifications, memory }
 }

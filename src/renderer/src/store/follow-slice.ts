@@ -3,10 +3,10 @@
 // changed since the previous load of the same connection, told as desktop notifications (follow/desktop-
 // notifications.ts) whose click opens that hour in the inspector. The window's title counts the open errors.
 import type { FollowSettingsView, NotifySetting, TimelineView } from '../../../shared/api/views'
-import { type Incident, incidentsOf } from '../../../shared/incidents'
+import { incidentsOf } from '../../../shared/incidents'
 import type { StateCreator } from 'zustand/vanilla'
 import { timeText } from '../common/time'
-import { type DesktopNotification, notificationsFor, openErrorCount } from '../follow/desktop-notifications'
+import { type DesktopNotification, type FollowMemory, notificationsFor, openErrorCount } from '../follow/desktop-notifications'
 import type { AppState, StoreDeps } from './app-store'
 
 /** Whether this window may show desktop notifications ('unsupported': no Notification API here). */
@@ -46,7 +46,7 @@ export const createFollowSlice =
   (set, get) => {
     const { api, notifier } = deps
     // The incidents last seen per connection: the next load is compared with them (none yet: the baseline).
-    const seen = new Map<string, readonly Incident[]>()
+    const seen = new Map<string, FollowMemory>()
     return {
       follow: null,
       notifyPermission: notifier?.permission() ?? 'unsupported',
@@ -72,13 +72,12 @@ export const createFollowSlice =
       },
       followIncidents: (connectionId, timeline) => {
         const incidents = incidentsOf(timeline)
-        const prev = seen.get(connectionId) ?? null
-        seen.set(connectionId, incidents)
         set({ openErrors: openErrorCount(incidents) })
         const follow = get().follow
         const setting = follow?.connectionId === connectionId ? follow.notify : 'errors'
         const zone = get().zone
-        const news = notificationsFor(prev, incidents, setting, (t) => timeText(t, zone))
+        const { notifications: news, memory } = notificationsFor(seen.get(connectionId) ?? null, incidents, setting, (t) => timeText(t, zone))
+        seen.set(connectionId, memory)
         if (news.length === 0) return
         const may = notifier?.permission() === 'granted'
         const at = new Date().toISOString()
