@@ -40,15 +40,6 @@ export function isDeliveryHour(hourStart: number): boolean {
   return new Date(hourStart).getUTCHours() === V1_DELIVERY_HOUR
 }
 
-/** Minutes past the hour after which the app refreshes by itself: the hour's delivery is due by then. */
-export const AUTO_REFRESH_MINUTE = 40
-
-/** When the next automatic refresh is due after one that started at `lastStart`: the first :40 mark after it. */
-export function nextAutoRefresh(lastStart: number): number {
-  const mark = Math.floor(lastStart / HOUR_MS) * HOUR_MS + AUTO_REFRESH_MINUTE * MINUTE_MS
-  return lastStart < mark ? mark : mark + HOUR_MS
-}
-
 /** The v1 → v2 switch is in progress when the bucket still reads v1 (no v2 manifest yet) although v1's last
  * delivery is past: the first hourly delivery in v2/ is awaited. */
 export function switchInProgress(version: 'v1' | 'v2', now: number): boolean {

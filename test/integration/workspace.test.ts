@@ -1,8 +1,9 @@
 // The workspace behind both transports: the demo connection opens on first use, a refresh can be cancelled
-// and loses nothing, the automatic refresh starts after the hour's 40-minute mark and not before, saved
-// connections survive a restart, and a connection that cannot be opened leaves the open one in place.
+// and loses nothing, the automatic refresh starts after the hour's 40-minute mark and not before, the due hour's
+// manifest polled (one listing) until it lands and then refreshed, saved connections survive a restart, and a
+// connection that cannot be opened leaves the open one in place.
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -64,6 +65,44 @@ describe('Workspace', () => {
     expect(w.refreshStatus().generation).toBe(g1 + 1)
     expect(w.refreshStatus().nextAuto).toBe(new Date(Date.UTC(2026, 10, 20, 11, 40)).toISOString())
     await w.dispose()
+  })
+
+  it("polls the due hour's manifest every minute until it lands, then refreshes; nothing between polls", async () => {
+    // The demo's due hour (its own instant) without its manifest: taken aside, its time kept.
+    const now = Date.parse(demo.expected.now)
+    const hour = new Date(Math.floor((now - 40 * 60_000) / 3_600_000) * 3_600_000).toISOString()
+    const folder = join(demo.bucketDir, `v2/_manifests/snapshot_date=${hour.slice(0, 10)}/snapshot_hour=${hour.slice(11, 13)}`)
+    const aside = join(work, 'manifest-aside')
+    await rename(folder, aside)
+    try {
+      let clock = Date.UTC(2026, 10, 20, 10, 5)
+      const w = new Workspace({
+        dataDir: join(work, 'poll'),
+        secrets: new MemorySecretStore(),
+        demo: { bucketDir: demo.bucketDir, now },
+        clock: () => clock
+      })
+      await dispatch(w, 'overview', {})
+      await w.running
+      const g = w.refreshStatus().generation
+      expect(w.refreshStatus().nextAuto).toBe(new Date(Date.UTC(2026, 10, 20, 10, 6)).toISOString())
+      clock = Date.UTC(2026, 10, 20, 10, 5, 30)
+      expect(await w.autoRefreshTick()).toBe(false)
+      clock = Date.UTC(2026, 10, 20, 10, 6)
+      // A poll: not landed, no refresh, the next poll a minute on.
+      expect(await w.autoRefreshTick()).toBe(false)
+      expect(w.refreshStatus()).toMatchObject({ generation: g, running: false, nextAuto: new Date(Date.UTC(2026, 10, 20, 10, 7)).toISOString() })
+      await rename(aside, folder)
+      clock = Date.UTC(2026, 10, 20, 10, 7)
+      expect(await w.autoRefreshTick()).toBe(true)
+      await w.running
+      expect(w.refreshStatus().generation).toBe(g + 1)
+      // Landed and read: the next check is the next due time.
+      expect(w.refreshStatus().nextAuto).toBe(new Date(Date.UTC(2026, 10, 20, 10, 40)).toISOString())
+      await w.dispose()
+    } finally {
+      if (existsSync(aside)) await rename(aside, folder)
+    }
   })
 
   it('dispose during the mirror build stops it and resolves only when nothing more is written under the data folder', async () => {

@@ -6,7 +6,7 @@ import { resultOf } from '../../src/renderer/src/common/api-transport'
 import { API_NAMES, TIMELINE_MAX_HOURS } from '../../src/shared/api/calls'
 import { decodeCell, encodeCells } from '../../src/shared/api/cell-encoding'
 import { validateArgs } from '../../src/shared/api/validate-args'
-import { isStale, nextAutoRefresh, switchInProgress } from '../../src/shared/schedule'
+import { isStale, switchInProgress } from '../../src/shared/schedule'
 import { CELL_STATES, type CellState, findingHour } from '../../src/shared/timeline'
 
 describe("the renderer's transport in a dev build (and these tests)", () => {
@@ -103,26 +103,6 @@ describe('findingHour', () => {
     expect(findingHour({ date: '2026-10-20', hour: null })).toBe(Date.UTC(2026, 9, 20, 7))
     expect(findingHour({ date: '__initial__', hour: null })).toBeNull()
     expect(findingHour({ date: null, hour: null })).toBeNull()
-  })
-})
-
-describe('nextAutoRefresh', () => {
-  const h = (hh: number, mm: number): number => Date.UTC(2026, 10, 5, hh, mm)
-  it('is the first :40 after the last refresh started', () => {
-    expect(nextAutoRefresh(h(14, 10))).toBe(h(14, 40))
-    expect(nextAutoRefresh(h(14, 39))).toBe(h(14, 40))
-    expect(nextAutoRefresh(h(14, 40))).toBe(h(15, 40))
-    expect(nextAutoRefresh(h(14, 55))).toBe(h(15, 40))
-  })
-  it('is always later, and at most an hour later', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4_000_000_000_000 }), (t) => {
-        const n = nextAutoRefresh(t)
-        expect(n).toBeGreaterThan(t)
-        expect(n - t).toBeLessThanOrEqual(3_600_000)
-        expect(new Date(n).getUTCMinutes()).toBe(40)
-      })
-    )
   })
 })
 

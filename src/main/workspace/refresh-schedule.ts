@@ -1,8 +1,11 @@
-// The open connection's refresh: its status (progress, generation, last end and error, next automatic one), cancel,
-// and the automatic refresh after each hour's 40-minute mark. Progress and end are pushed as events.
+// The open connection's refresh: its status (progress, generation, last end and error, next check), cancel, and
+// following the feed as `watch` does (src/shared/follow/check-schedule.ts): a refresh at each hour's due time (40
+// minutes after it starts) and, while the due hour's manifest has not landed, a poll of its folder alone (one
+// listing) every minute, which refreshes as soon as it lands. Progress and end are pushed as events.
 import type { RefreshStatus } from '../../shared/api/views'
-import { nextAutoRefresh } from '../../shared/schedule'
+import { DEFAULT_POLL_MS, type NextCheck, dueHourAt, markerPrefixes, nextCheck, triggerKey } from '../../shared/follow/check-schedule'
 import type { IndexProgress } from '../bucket/bucket-index'
+import { listAll } from '../bucket/bucket-provider'
 import type { MainEvents } from '../main-events'
 import type { ConnectionSession } from '../session/connection-session'
 import { userMessage } from './user-message'
@@ -10,9 +13,11 @@ import { userMessage } from './user-message'
 export interface RefreshScheduleOptions {
   readonly clock: () => number
   readonly events: MainEvents
-  /** Refresh by itself each hour after the 40-minute mark (default true): `tick` is called every 30 s. */
+  /** Follow the feed by itself (default true): `tick` is called every 30 s. */
   readonly autoRefresh: boolean
   readonly tick: () => Promise<unknown>
+  /** How often the due hour's manifest is polled while it has not landed (default a minute). */
+  readonly pollMs?: number
 }
 
 export class RefreshSchedule {
@@ -20,8 +25,9 @@ export class RefreshSchedule {
   private progress: IndexProgress | null = null
   private generation = 0
   private lastRefreshed: number | null = null
-  private lastRefreshStart: number | null = null
   private lastError: string | null = null
+  /** The next check: a refresh at the due time, or a poll of the due hour's manifest folder; null before a refresh. */
+  private next: NextCheck | null = null
   private readonly timer: NodeJS.Timeout | null
   /** The running refresh, if any (tests and the CLI wait on it). */
   running: Promise<void> = Promise.resolve()
@@ -32,7 +38,7 @@ export class RefreshSchedule {
   }
 
   status(): RefreshStatus {
-    const next = this.lastRefreshStart === null || !this.opts.autoRefresh ? null : new Date(nextAutoRefresh(this.lastRefreshStart)).toISOString()
+    const next = this.next === null || !this.opts.autoRefresh ? null : new Date(this.next.at).toISOString()
     return {
       running: this.refreshAbort !== null,
       progress: this.progress,
@@ -52,9 +58,49 @@ export class RefreshSchedule {
     return this.lastError
   }
 
-  /** Whether the automatic refresh is due: none runs, and the hour's mark after the last start has passed. */
+  /** Whether the next check is due: none runs, and its time has come. */
   due(): boolean {
-    return !this.refreshAbort && this.lastRefreshStart !== null && this.opts.clock() >= nextAutoRefresh(this.lastRefreshStart)
+    return !this.refreshAbort && this.next !== null && this.opts.clock() >= this.next.at
+  }
+
+  /**
+   * The next check of the session, when due: a refresh (started, and true), or a poll of the due hour's manifest folder
+   * that refreshes once the manifest has landed (true) or plans the next poll (false). False when nothing is due.
+   */
+  async check(session: ConnectionSession): Promise<boolean> {
+    const next = this.next
+    if (!next || !this.due()) return false
+    if (next.kind === 'poll') {
+      const key = triggerKey(next.hour)
+      const now = session.snapshot.now()
+      let landed = false
+      try {
+        // Written after the session's instant, an object does not exist yet (the demo bucket's own "now").
+        for await (const o of listAll(session.provider, markerPrefixes(next.hour)[0] as string)) landed ||= o.key === key && Date.parse(o.lastModified) <= now
+      } catch {
+        // Not reachable now: the next poll asks again (a refresh would say why, at the due time).
+      }
+      if (session.closed || this.next !== next) return false
+      if (!landed) {
+        this.next = { ...nextCheck(this.opts.clock(), { awaiting: true, pollMs: this.pollMs }), hour: next.hour }
+        return false
+      }
+    }
+    this.start(session, { full: false })
+    return true
+  }
+
+  private get pollMs(): number {
+    return this.opts.pollMs ?? DEFAULT_POLL_MS
+  }
+
+  /**
+   * After a refresh of the session: a poll while the due hour's manifest is not in its listing, else the next due time.
+   * Which hour is due is the session's instant (the demo bucket's own); when to check is the clock's.
+   */
+  private planAfter(session: ConnectionSession): void {
+    const { hour } = dueHourAt(session.snapshot.now())
+    this.next = { ...nextCheck(this.opts.clock(), { awaiting: session.snapshot.object(triggerKey(hour)) === undefined, pollMs: this.pollMs }), hour }
   }
 
   /** Another connection opened (or none is): its refresh starts from nothing, a new generation. */
@@ -63,6 +109,7 @@ export class RefreshSchedule {
     this.generation++
     this.lastRefreshed = null
     this.lastError = null
+    this.next = null
   }
 
   /** The open connection closed: its running refresh is cancelled. */
@@ -78,7 +125,6 @@ export class RefreshSchedule {
       const abort = new AbortController()
       this.refreshAbort = abort
       this.progress = null
-      this.lastRefreshStart = this.opts.clock()
       const done = service
         .refresh({
           full: args.full,
@@ -105,6 +151,7 @@ export class RefreshSchedule {
         )
         .finally(() => {
           if (this.refreshAbort === abort) this.refreshAbort = null
+          if (!session.closed) this.planAfter(session)
           this.opts.events.emit('refreshDone', this.status())
         })
       this.running = done

@@ -145,11 +145,13 @@ export class Workspace {
     return this.schedule.running
   }
 
-  /** Starts the automatic refresh when due (called every 30 s). */
+  /** The open connection's next check, when due (called every 30 s): true when it started a refresh. */
   async autoRefreshTick(): Promise<boolean> {
-    if (!this.session || !this.schedule.due()) return false
-    await this.refresh({ full: false }).catch(swallowed('the automatic refresh (its status says why)'))
-    return true
+    if (!this.session) return false
+    return this.schedule.check(this.session).catch((e: unknown) => {
+      swallowed('the automatic check (its status says why)')(e)
+      return false
+    })
   }
 
   /** The origin the renderer is served from, allowed to read the byte server (CORS). */

@@ -103,7 +103,7 @@ export function App(): React.JSX.Element {
           <>
             <span data-testid="refresh-status" data-failed={Boolean(status?.lastError)} className={css.refreshStatus}>
               {status?.lastError ?? (status?.lastRefreshed ? `Refreshed ${wallClock(Date.parse(status.lastRefreshed), 'local').slice(11)} local` : '')}
-              {status?.nextAuto ? ` · next automatic refresh ${wallClock(Date.parse(status.nextAuto), 'local').slice(11)}` : ''}
+              {status?.nextAuto ? ` · next check ${wallClock(Date.parse(status.nextAuto), 'local').slice(11)}` : ''}
             </span>
             <button className={css.button} onClick={() => void refresh(false)} title="List what changed since the last refresh">
               Refresh

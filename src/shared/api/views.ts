@@ -136,6 +136,7 @@ export const RefreshStatusSchema = shape({
   generation: count,
   lastRefreshed: v.nullable(instant),
   lastError: v.nullable(v.string()),
+  /** When the app checks next by itself (a refresh at the due time, or a poll of the due hour's manifest). */
   nextAuto: v.nullable(instant)
 })
 export type RefreshStatus = v.InferOutput<typeof RefreshStatusSchema>

@@ -26,6 +26,12 @@ export function markerKeys(hour: number): string[] {
   return [`${manifestFolder}manifest.json`, ...folders.map((f) => `${f}${SUCCESS_MARKER}`)]
 }
 
+/** How often the due hour's markers are polled while they have not landed (watch's --poll, the app's follow timer). */
+export const DEFAULT_POLL_MS = 60_000
+
+/** The key whose landing the vendor names as an hour's trigger ("using the manifest of each hour as the trigger"). */
+export const triggerKey = (hour: number): string => markerKeys(hour)[0] as string
+
 export type NextCheck = { readonly at: number; readonly kind: 'full' | 'poll'; readonly hour: number }
 
 /**
