@@ -11,6 +11,8 @@ export const RUN_DEMOS_ENV = 'EE_TEST_RUN_DEMOS'
 export const RUN_RENDERER_ENV = 'EE_TEST_RUN_RENDERER'
 /** The engine page (test/e2e/engine-page) built once for this run. */
 export const RUN_ENGINE_PAGE_ENV = 'EE_TEST_RUN_ENGINE_PAGE'
+/** The WebSocket address of the Chromium the run launched (test/helpers/chromium.ts connects to it). */
+export const RUN_CHROMIUM_ENV = 'EE_TEST_RUN_CHROMIUM'
 
 export interface DemoOpts {
   readonly seed: number
@@ -38,6 +40,10 @@ export function sharedDemoDir(o: DemoOpts): string | null {
 export function sharedRendererDir(): string | null {
   const dir = process.env[RUN_RENDERER_ENV]
   return dir && existsSync(join(dir, 'index.html')) ? dir : null
+}
+
+export function sharedChromiumEndpoint(): string | null {
+  return process.env[RUN_CHROMIUM_ENV] || null
 }
 
 export function sharedEnginePageDir(): string | null {
