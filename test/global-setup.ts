@@ -9,7 +9,16 @@ import { writeDemoBucket } from '../src/main/demo-bucket/write-demo-bucket'
 import { buildRendererInto, currentBuiltRenderer } from './helpers/app-page'
 import { CHROMIUM_OPTIONS } from './helpers/chromium'
 import { buildEnginePageInto } from './helpers/engine-page'
-import { RUN_CHROMIUM_ENV, RUN_DEMOS_ENV, RUN_ENGINE_PAGE_ENV, RUN_RENDERER_ENV, SHARED_DEMOS, demoKey } from './helpers/run-fixtures'
+import {
+  RUN_CHROMIUM_ENV,
+  RUN_DEMOS_ENV,
+  RUN_ENGINE_PAGE_ENV,
+  RUN_RENDERER_ENV,
+  SHARED_DEMOS,
+  demoKey,
+  fingerprintChanges,
+  folderFingerprint
+} from './helpers/run-fixtures'
 
 /** The run names only unit test files (`npm run test:unit`, `vitest run test/unit/x.test.ts`): they share nothing worth making up front. */
 function unitOnly(argv: readonly string[]): boolean {
@@ -41,8 +50,19 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   process.env[RUN_RENDERER_ENV] = renderer
   process.env[RUN_ENGINE_PAGE_ENV] = enginePage
   process.env[RUN_CHROMIUM_ENV] = server.wsEndpoint()
+  // Files that only read a demo use the shared one in place (readDemo): the run fails if one of them wrote into it.
+  const demosDir = join(run, 'demos')
+  const before = await folderFingerprint(demosDir)
   return async () => {
     await server.close()
+    const changes = fingerprintChanges(before, await folderFingerprint(demosDir))
     await rm(run, { recursive: true, force: true })
+    if (changes.length > 0) {
+      // vitest reports an error thrown here but keeps the exit code of the tests: set it too.
+      process.exitCode = 1
+      throw new Error(
+        `A test wrote into a shared demo bucket (test/helpers/demo.ts readDemo is for files that only read it; use generateDemo for a copy of its own):\n${changes.join('\n')}`
+      )
+    }
   }
 }

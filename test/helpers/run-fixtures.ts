@@ -3,7 +3,8 @@
 // environment variables.
 // Outside such a run (a benchmark run by tsx) nothing is shared and each helper makes its own.
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { readdir, stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
 
 /** The run folder holding the shared demo buckets (one folder per generator options, see demoKey). */
 export const RUN_DEMOS_ENV = 'EE_TEST_RUN_DEMOS'
@@ -49,4 +50,24 @@ export function sharedChromiumEndpoint(): string | null {
 export function sharedEnginePageDir(): string | null {
   const dir = process.env[RUN_ENGINE_PAGE_ENV]
   return dir && existsSync(join(dir, 'index.html')) ? dir : null
+}
+
+/** Each file under `dir` with its size and modification time, one line each, sorted: what readDemo's readers must not change. */
+export async function folderFingerprint(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  const lines = await Promise.all(
+    entries.map(async (e) => {
+      const path = join(e.parentPath, e.name)
+      const s = await stat(path)
+      return `${relative(dir, path)}${e.isDirectory() ? '/' : ` ${s.size} ${s.mtimeMs}`}`
+    })
+  )
+  return lines.sort()
+}
+
+/** What differs between two fingerprints (added, removed or changed lines), the first few, for the message. */
+export function fingerprintChanges(before: readonly string[], after: readonly string[]): string[] {
+  const a = new Set(before)
+  const b = new Set(after)
+  return [...before.filter((l) => !b.has(l)).map((l) => `before: ${l}`), ...after.filter((l) => !a.has(l)).map((l) => `after:  ${l}`)].slice(0, 10)
 }
