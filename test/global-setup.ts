@@ -52,10 +52,10 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   process.env[RUN_CHROMIUM_ENV] = server.wsEndpoint()
   // Files that only read a demo use the shared one in place (readDemo): the run fails if one of them wrote into it.
   const demosDir = join(run, 'demos')
-  const before = await folderFingerprint(demosDir)
+  const before = folderFingerprint(demosDir)
   return async () => {
     await server.close()
-    const changes = fingerprintChanges(before, await folderFingerprint(demosDir))
+    const changes = fingerprintChanges(before, folderFingerprint(demosDir))
     await rm(run, { recursive: true, force: true })
     if (changes.length > 0) {
       // vitest reports an error thrown here but keeps the exit code of the tests: set it too.
