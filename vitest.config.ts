@@ -22,7 +22,9 @@ export default defineConfig({
     // modules, transforms) and waiting on servers and Chromium, which the other file's work fills. Servers bind port 0 and
     // files keep their folders under mkdtemp, so files running side by side share nothing.
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...TIMEOUTS, maxWorkers: 2 } },
+      // One process per worker for all its unit files (isolate: false), not one per file: the modules load once, which
+      // cut test:unit's CPU from ~81 s to ~61 s. The unit files keep no state across files (none mocks or stubs).
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], ...TIMEOUTS, maxWorkers: 2, isolate: false } },
       {
         test: { name: 'integration', include: ['test/{integration,security,e2e}/**/*.test.ts'], exclude: ALONE, ...TIMEOUTS, maxWorkers: 2 }
       },

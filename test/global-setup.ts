@@ -1,13 +1,24 @@
-// Once per vitest run, before any test file: the shared demo buckets, the renderer and the engine page
+// Once per vitest run, before any test file: the shared demo buckets, the renderer, the engine page and one Chromium
 // (test/helpers/run-fixtures.ts).
 // Generating a demo bucket costs ~20 s of DuckDB work on 2 cores; ~30 files used to each generate their own.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { chromium } from 'playwright-core'
 import { writeDemoBucket } from '../src/main/demo-bucket/write-demo-bucket'
 import { buildRendererInto, currentBuiltRenderer } from './helpers/app-page'
+import { CHROMIUM_OPTIONS } from './helpers/chromium'
 import { buildEnginePageInto } from './helpers/engine-page'
-import { RUN_DEMOS_ENV, RUN_ENGINE_PAGE_ENV, RUN_RENDERER_ENV, SHARED_DEMOS, demoKey } from './helpers/run-fixtures'
+import {
+  RUN_CHROMIUM_ENV,
+  RUN_DEMOS_ENV,
+  RUN_ENGINE_PAGE_ENV,
+  RUN_RENDERER_ENV,
+  SHARED_DEMOS,
+  demoKey,
+  fingerprintChanges,
+  folderFingerprint
+} from './helpers/run-fixtures'
 
 /** The run names only unit test files (`npm run test:unit`, `vitest run test/unit/x.test.ts`): they share nothing worth making up front. */
 function unitOnly(argv: readonly string[]): boolean {
@@ -28,15 +39,30 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   const demos = (async () => {
     for (const o of SHARED_DEMOS) await writeDemoBucket(join(run, 'demos', demoKey(o)), { ...o, v1Days: 5 })
   })()
-  const [{ renderer, enginePage }] = await Promise.all([builds, demos])
+  // One Chromium for the ~20 browsers the files open (each connects and makes contexts of its own).
+  const browser = chromium.launchServer(CHROMIUM_OPTIONS)
+  const [{ renderer, enginePage }, , server] = await Promise.all([builds, demos, browser])
   process.stderr.write(
-    `global setup: ${SHARED_DEMOS.length} demo buckets, the renderer (${renderer}) and the engine page in ${((Date.now() - started) / 1000).toFixed(1)} s\n`
+    `global setup: ${SHARED_DEMOS.length} demo buckets, the renderer (${renderer}), the engine page and Chromium in ${((Date.now() - started) / 1000).toFixed(1)} s\n`
   )
   // Read by the test workers, which vitest starts after this (they inherit the environment).
   process.env[RUN_DEMOS_ENV] = join(run, 'demos')
   process.env[RUN_RENDERER_ENV] = renderer
   process.env[RUN_ENGINE_PAGE_ENV] = enginePage
+  process.env[RUN_CHROMIUM_ENV] = server.wsEndpoint()
+  // Files that only read a demo use the shared one in place (readDemo): the run fails if one of them wrote into it.
+  const demosDir = join(run, 'demos')
+  const before = folderFingerprint(demosDir)
   return async () => {
+    await server.close()
+    const changes = fingerprintChanges(before, folderFingerprint(demosDir))
     await rm(run, { recursive: true, force: true })
+    if (changes.length > 0) {
+      // vitest reports an error thrown here but keeps the exit code of the tests: set it too.
+      process.exitCode = 1
+      throw new Error(
+        `A test wrote into a shared demo bucket (test/helpers/demo.ts readDemo is for files that only read it; use generateDemo for a copy of its own):\n${changes.join('\n')}`
+      )
+    }
   }
 }

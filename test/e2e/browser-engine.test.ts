@@ -16,7 +16,7 @@ import type { ListedObject } from '../../src/shared/listing'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { launchChromium } from '../helpers/chromium'
 import { openDb } from '../helpers/duckdb'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 import { type S3Server, S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 import { enginePage } from '../helpers/engine-page'
 import { serveFolder } from '../helpers/static-server'
@@ -31,7 +31,7 @@ const objects: ListedObject[] = []
 const byKey = new Map<string, ListedObject>()
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) objects.push(o)
   s3 = await startS3Server()
   await s3.seed('browser', demo.bucketDir)

@@ -1,5 +1,5 @@
-// The app as the end-to-end tests drive it: a generated bucket (served by the S3 server on loopback when a
-// bucket name is given), the renderer built by Vite, a workspace behind the web host, Debian's Chromium on it.
+// The app as the end-to-end tests drive it: the run's demo bucket, read in place (served by the S3 server on loopback
+// when a bucket name is given), the renderer built by Vite, a workspace behind the web host, Debian's Chromium on it.
 // Page errors are written to the test's output. `close()` stops everything in reverse order.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -10,10 +10,11 @@ import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { buildRenderer } from './app-page'
 import { launchChromium } from './chromium'
-import { type Demo, generateDemo } from './demo'
+import { type Demo, readDemo } from './demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from './s3-server'
 
 export interface AppUnderTest {
+  /** The run's shared demo (readDemo): read it, never write under it (a test needing its own copy uses generateDemo). */
   readonly demo: Demo
   readonly s3: S3Server | null
   readonly work: string
@@ -47,7 +48,7 @@ export async function startAppUnderTest(opts: {
   readonly workspace: (ctx: { demo: Demo; s3: S3Server | null; work: string }) => Workspace | Promise<Workspace>
   readonly page?: BrowserContextOptions
 }): Promise<AppUnderTest> {
-  const demo = await generateDemo({ days: 8 })
+  const demo = await readDemo({ days: 8 })
   const s3 = opts.s3Bucket ? await startS3Server() : null
   if (s3 && opts.s3Bucket) await s3.seed(opts.s3Bucket, demo.bucketDir)
   const work = await mkdtemp(join(tmpdir(), 'ee-app-'))

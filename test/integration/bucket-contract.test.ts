@@ -9,7 +9,7 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { GcsProvider } from '../../src/main/bucket/gcs-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import type { ListedObject } from '../../src/shared/listing'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
 import { type GcsServer, startGcsServer } from '../helpers/gcs-server'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
@@ -24,7 +24,7 @@ const BUCKET = 'export-bucket'
 const ROOT = 'exports/acme/'
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   truth = []
   for await (const o of listAll(new LocalFolderProvider(demo.bucketDir), '')) truth.push(o)
   s3 = await startS3Server()

@@ -11,7 +11,7 @@ import type { PushedEvent } from '../../src/main/main-events'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { API_NAMES, type ApiName, type ArgsOf, type ResultOf } from '../../src/shared/api/calls'
 import { answerProblem, payloadProblem } from '../../src/shared/api/check-answer'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 
 let demo: Demo
 let work = ''
@@ -47,7 +47,7 @@ function nextEvent(match: (e: PushedEvent) => boolean): Promise<PushedEvent> {
 }
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-answers-'))
   exportDir = join(work, 'Downloads')
   await mkdir(exportDir)

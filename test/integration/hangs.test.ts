@@ -16,7 +16,7 @@ import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import type { HourDetail, Overview, TimelineView } from '../../src/shared/api/views'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 import { type GcsServer, startGcsServer } from '../helpers/gcs-server'
 import { type HungServer, type StallingProxy, requestPath, startHungServer, startStallingProxy } from '../helpers/hung-server'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
@@ -38,7 +38,7 @@ let dataKey: string
 let manifestKeys: string[]
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-hangs-'))
   const keys: string[] = []
   let readable: string | undefined

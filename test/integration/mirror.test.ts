@@ -16,7 +16,7 @@ import { CATALOG } from '../../src/shared/catalog'
 import { type Inventory, buildInventory } from '../../src/shared/inventory'
 import type { ListedObject } from '../../src/shared/listing'
 import { quoteIdent } from '../../src/shared/sql-quote'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 import { copyTree } from '../helpers/copy-tree'
 
 let demo: Demo
@@ -25,7 +25,7 @@ let bucket: string
 const PARTS = CATALOG.filter((t) => t.mode === 'parts')
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-mirror-'))
   bucket = join(work, 'bucket')
   await copyTree(demo.bucketDir, bucket)

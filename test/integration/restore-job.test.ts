@@ -14,7 +14,7 @@ import { Workspace } from '../../src/main/workspace/workspace'
 import type { RestoreStatusView } from '../../src/shared/api/views'
 import { buildInventory } from '../../src/shared/inventory'
 import { GCS_NO_RESTORE } from '../../src/shared/restore-plan'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 import { copyTree } from '../helpers/copy-tree'
 
@@ -32,7 +32,7 @@ let connectionId: string
 const previousDelay = process.env['S3RVER_RESTORE_DELAY_MS']
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   now = Date.parse(demo.expected.now)
   s3 = await startS3Server()
   await s3.seed(BUCKET, demo.bucketDir)

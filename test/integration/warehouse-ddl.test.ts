@@ -20,7 +20,7 @@ import {
   engineMismatch,
   warehouseDdl
 } from '../../src/shared/warehouse-ddl/warehouse-ddl'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 import { type Db, openDb } from '../helpers/duckdb'
 
 let demo: Demo
@@ -33,7 +33,7 @@ let unreadable: Set<string>
 const ROOT = { athena: 's3://demo-export/customer-a', bigquery: 'gs://demo-export/customer-a' } as const
 
 beforeAll(async () => {
-  demo = await generateDemo({ seed: 7, days: 9 })
+  demo = await readDemo({ seed: 7, days: 9 })
   snap = await readLocalBucket(demo.bucketDir)
   now = Date.parse(demo.expected.now)
   unreadable = new Set()

@@ -11,13 +11,13 @@ import { dispatch } from '../../src/main/api-handlers'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import type { HourDetail } from '../../src/shared/api/views'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 
 let demo: Demo
 let work: string
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-ws-'))
 }, 120_000)
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucke
 import { Mirror } from '../../src/main/mirror/mirror'
 import { buildInventory } from '../../src/shared/inventory'
 import { copyTree } from '../helpers/copy-tree'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 import { openDb } from '../helpers/duckdb'
 
 let demo: Demo
@@ -25,7 +25,7 @@ let planted: string
 let plantedRows: number
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-backslash-'))
   bucket = join(work, 'bucket')
   await copyTree(demo.bucketDir, bucket)

@@ -14,7 +14,7 @@ import type { HourDetail } from '../../src/shared/api/views'
 import { MAX_MANIFEST_DEPTH, nestingDepth, parseManifest } from '../../src/shared/manifest'
 import { runCli } from '../helpers/cli'
 import { copyTree } from '../helpers/copy-tree'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 
 const LEVELS = 100_000
 const deep = `${'['.repeat(LEVELS)}${']'.repeat(LEVELS)}`
@@ -25,7 +25,7 @@ let work: string
 const planted: { key: string; date: string; hour: string; text: string }[] = []
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-deep-manifest-'))
   await copyTree(demo.bucketDir, join(work, 'bucket'))
   const root = join(work, 'bucket', 'v2', '_manifests')

@@ -16,7 +16,7 @@ import type { MoveStage } from '../../src/main/export/guarded-move'
 import type { PushedEvent } from '../../src/main/main-events'
 import { Workspace } from '../../src/main/workspace/workspace'
 import type { ExportJob } from '../../src/shared/api/views'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 
 const SQL = 'SELECT 42 AS answer'
 let work: string
@@ -104,7 +104,7 @@ describe.each([
 describe('the web host path (Workspace.exportStart)', () => {
   let demo: Demo
   beforeAll(async () => {
-    demo = await generateDemo({ days: 8 })
+    demo = await readDemo({ days: 8 })
   }, 300_000)
   afterAll(async () => {
     await demo?.cleanup()

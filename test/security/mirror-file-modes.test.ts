@@ -10,12 +10,12 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { fileStoreFor } from '../../src/main/engine/open-bucket-engine'
 import { Mirror } from '../../src/main/mirror/mirror'
 import { buildInventory } from '../../src/shared/inventory'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 
 let demo: Demo
 let work: string
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-mirror-modes-'))
 }, 300_000)
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { Workspace } from '../../src/main/workspace/workspace'
 import { mirrorProgressWords, mirrorStateWords, mirrorUsageWords, tableMirrorNote } from '../../src/renderer/src/mirror/mirror-words'
 import { createAppStore, type AppStore } from '../../src/renderer/src/store/app-store'
 import type { MirrorStatusView } from '../../src/shared/api/views'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { type Demo, readDemo } from '../helpers/demo'
 import { until as waitUntil, workspacePort } from '../helpers/workspace-port'
 
 let demo: Demo
@@ -22,7 +22,7 @@ let store: AppStore
 const until = (what: () => boolean, ms = 180_000): Promise<void> => waitUntil(what, ms)
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  demo = await readDemo({ days: 8 })
   work = await mkdtemp(join(tmpdir(), 'ee-mirror-slice-'))
   workspace = new Workspace({
     dataDir: join(work, 'data'),
