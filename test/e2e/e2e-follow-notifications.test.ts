@@ -20,7 +20,7 @@ declare global {
 }
 
 beforeAll(async () => {
-  app = await startAppUnderTest({ workspace: demoWorkspace, page: { permissions: ['notifications'] } })
+  app = await startAppUnderTest({ workspace: demoWorkspace, page: { permissions: ['notifications'] }, writesBucket: true })
   ;({ page } = app)
   await page.addInitScript(() => {
     const Real = window.Notification

@@ -10,11 +10,11 @@ import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { buildRenderer } from './app-page'
 import { launchChromium } from './chromium'
-import { type Demo, readDemo } from './demo'
+import { type Demo, generateDemo, readDemo } from './demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from './s3-server'
 
 export interface AppUnderTest {
-  /** The run's shared demo (readDemo): read it, never write under it (a test needing its own copy uses generateDemo). */
+  /** The run's shared demo (readDemo): read it, never write under it (a test that does passes writesBucket: a copy of its own). */
   readonly demo: Demo
   readonly s3: S3Server | null
   readonly work: string
@@ -47,8 +47,10 @@ export async function startAppUnderTest(opts: {
   readonly prepare?: (ctx: { demo: Demo; s3: S3Server | null; work: string }) => Promise<void>
   readonly workspace: (ctx: { demo: Demo; s3: S3Server | null; work: string }) => Workspace | Promise<Workspace>
   readonly page?: BrowserContextOptions
+  /** The test writes into its bucket: a copy of its own (generateDemo), not the run's shared demo. */
+  readonly writesBucket?: boolean
 }): Promise<AppUnderTest> {
-  const demo = await readDemo({ days: 8 })
+  const demo = opts.writesBucket ? await generateDemo({ days: 8 }) : await readDemo({ days: 8 })
   const s3 = opts.s3Bucket ? await startS3Server() : null
   if (s3 && opts.s3Bucket) await s3.seed(opts.s3Bucket, demo.bucketDir)
   const work = await mkdtemp(join(tmpdir(), 'ee-app-'))

@@ -11,7 +11,7 @@ import { dispatch } from '../../src/main/api-handlers'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import type { HourDetail } from '../../src/shared/api/views'
-import { type Demo, readDemo } from '../helpers/demo'
+import { type Demo, generateDemo, readDemo } from '../helpers/demo'
 
 let demo: Demo
 let work: string
@@ -68,10 +68,11 @@ describe('Workspace', () => {
   })
 
   it("polls the due hour's manifest every minute until it lands, then refreshes; nothing between polls", async () => {
-    // The demo's due hour (its own instant) without its manifest: taken aside, its time kept.
-    const now = Date.parse(demo.expected.now)
+    // The demo's due hour (its own instant) without its manifest: taken aside in a copy of its own, its time kept.
+    const own = await generateDemo({ days: 8 })
+    const now = Date.parse(own.expected.now)
     const hour = new Date(Math.floor((now - 40 * 60_000) / 3_600_000) * 3_600_000).toISOString()
-    const folder = join(demo.bucketDir, `v2/_manifests/snapshot_date=${hour.slice(0, 10)}/snapshot_hour=${hour.slice(11, 13)}`)
+    const folder = join(own.bucketDir, `v2/_manifests/snapshot_date=${hour.slice(0, 10)}/snapshot_hour=${hour.slice(11, 13)}`)
     const aside = join(work, 'manifest-aside')
     await rename(folder, aside)
     try {
@@ -79,7 +80,7 @@ describe('Workspace', () => {
       const w = new Workspace({
         dataDir: join(work, 'poll'),
         secrets: new MemorySecretStore(),
-        demo: { bucketDir: demo.bucketDir, now },
+        demo: { bucketDir: own.bucketDir, now },
         clock: () => clock
       })
       await dispatch(w, 'overview', {})
@@ -101,7 +102,7 @@ describe('Workspace', () => {
       expect(w.refreshStatus().nextAuto).toBe(new Date(Date.UTC(2026, 10, 20, 10, 40)).toISOString())
       await w.dispose()
     } finally {
-      if (existsSync(aside)) await rename(aside, folder)
+      await own.cleanup()
     }
   })
 
