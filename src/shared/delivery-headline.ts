@@ -22,7 +22,10 @@ export interface DeliveryHeadline {
 const FINE: readonly CellState[] = ['ready', 'late', 'pruned', 'no_delivery']
 const STOPPED_AFTER_MS = 3 * 3_600_000
 
-export function deliveryHeadline(overview: Pick<Overview, 'now'> & { readonly tables: readonly Pick<TableStatus, 'newest'>[] }, view: TimelineView): DeliveryHeadline {
+export function deliveryHeadline(
+  overview: Pick<Overview, 'now'> & { readonly tables: readonly Pick<TableStatus, 'newest'>[] },
+  view: TimelineView
+): DeliveryHeadline {
   const n = view.tables.length
   const due = [...view.hours]
     .reverse()

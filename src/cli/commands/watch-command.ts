@@ -84,7 +84,9 @@ function webhookTarget(url: string): Target {
       ).catch((e: unknown) => {
         // fetch's own error hides the cause ("fetch failed"): say the cause, never the URL's query.
         const cause = (e as { cause?: { code?: string; message?: string } }).cause
-        throw new Error(`the webhook ${name} could not be told after ${countText(WEBHOOK_RETRIES + 1, 'attempt')}: ${cause?.code ?? cause?.message ?? errorMessage(e)}`)
+        throw new Error(
+          `the webhook ${name} could not be told after ${countText(WEBHOOK_RETRIES + 1, 'attempt')}: ${cause?.code ?? cause?.message ?? errorMessage(e)}`
+        )
       })
     }
   }
@@ -96,10 +98,18 @@ function execTarget(cmd: string): Target {
     name: `the command "${cmd}"`,
     send: (p, signal) =>
       new Promise<void>((resolve, reject) => {
-        const child = spawn(cmd, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...process.env, ...payloadEnv(p) }, signal, timeout: EXEC_TIMEOUT_MS })
+        const child = spawn(cmd, {
+          shell: true,
+          stdio: ['pipe', 'inherit', 'inherit'],
+          env: { ...process.env, ...payloadEnv(p) },
+          signal,
+          timeout: EXEC_TIMEOUT_MS
+        })
         child.on('error', (e) => reject(new Error(`the command "${cmd}" could not run: ${errorMessage(e)}`)))
         child.on('close', (code, sig) =>
-          code === 0 ? resolve() : reject(new Error(`the command "${cmd}" ended with ${sig ? `signal ${sig}` : `exit code ${code}`}; it is told again at the next check`))
+          code === 0
+            ? resolve()
+            : reject(new Error(`the command "${cmd}" ended with ${sig ? `signal ${sig}` : `exit code ${code}`}; it is told again at the next check`))
         )
         child.stdin.on('error', () => undefined)
         child.stdin.end(`${JSON.stringify(p)}\n`)
@@ -111,7 +121,13 @@ function execTarget(cmd: string): Target {
 function evaluate(run: BucketRun, refreshed: RefreshedBucket, now: number): { view: TimelineView; headline: DeliveryHeadline; code: number } {
   const { since } = run.request
   const sinceDate = new Date(since).toISOString().slice(0, 10)
-  const tl = analyzeTimeline(refreshed.inventory, refreshed.manifests, { now, from: since, to: now, unreadable: refreshed.unreadable, unreadableWhy: refreshed.unreadableWhy })
+  const tl = analyzeTimeline(refreshed.inventory, refreshed.manifests, {
+    now,
+    from: since,
+    to: now,
+    unreadable: refreshed.unreadable,
+    unreadableWhy: refreshed.unreadableWhy
+  })
   // doctor's range: what a table leaves out now is said whatever --since.
   const standing = (f: Finding): boolean => f.resolved === null && (f.kind === 'archived' || f.kind === 'corrupt_file')
   const findings = tl.findings.filter((f) => f.date === null || f.date === '__initial__' || f.date >= sinceDate || standing(f))
@@ -150,7 +166,15 @@ export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Prom
   const nowOf = (): number => fixedNow ?? Date.now()
   const targets = [...opts.webhooks.map(webhookTarget), ...(opts.exec ? [execTarget(opts.exec)] : [])]
   const file = new SavedStateFile<WatchState>(
-    join(stateDir(), `watch-${hash(`${run.id}|${targets.map((t) => t.key).sort().join('|')}`)}.json`),
+    join(
+      stateDir(),
+      `watch-${hash(
+        `${run.id}|${targets
+          .map((t) => t.key)
+          .sort()
+          .join('|')}`
+      )}.json`
+    ),
     STATE_FORMAT
   )
   const read = await file.read()
@@ -289,7 +313,10 @@ async function tell(
         const was = s.targets[t.key] ?? { pending: [], told: [] }
         return {
           ...s,
-          targets: { ...s.targets, [t.key]: { told: rememberTold(was.told, c.fingerprint), pending: was.pending.filter((p) => p.fingerprint !== c.fingerprint) } }
+          targets: {
+            ...s.targets,
+            [t.key]: { told: rememberTold(was.told, c.fingerprint), pending: was.pending.filter((p) => p.fingerprint !== c.fingerprint) }
+          }
         }
       })
     }
