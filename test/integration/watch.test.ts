@@ -52,7 +52,11 @@ async function startReceiver(): Promise<Receiver> {
       expect(req.headers['content-type']).toBe('application/json')
       bodies.push(JSON.parse(text) as IncidentPayload)
       res.writeHead(200).end('ok')
-      for (const w of [...waiters]) if (w.pred(bodies)) waiters.splice(waiters.indexOf(w), 1) && w.resolve()
+      for (const w of [...waiters])
+        if (w.pred(bodies)) {
+          waiters.splice(waiters.indexOf(w), 1)
+          w.resolve()
+        }
     })
   })
   servers.push(server)
@@ -192,7 +196,11 @@ describe('watch, running', () => {
     const lineWaiters: { re: RegExp; resolve: () => void }[] = []
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString()
-      for (const w of [...lineWaiters]) if (w.re.test(stderr)) lineWaiters.splice(lineWaiters.indexOf(w), 1) && w.resolve()
+      for (const w of [...lineWaiters])
+        if (w.re.test(stderr)) {
+          lineWaiters.splice(lineWaiters.indexOf(w), 1)
+          w.resolve()
+        }
     })
     const stderrMatches = (re: RegExp): Promise<void> => (re.test(stderr) ? Promise.resolve() : new Promise((resolve) => lineWaiters.push({ re, resolve })))
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
