@@ -3,7 +3,7 @@
 // aside; a running watch that sees the due hour land (only its prefixes polled) and ends cleanly on SIGTERM.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,6 +13,7 @@ import { markerPrefixes } from '../../src/shared/follow/check-schedule'
 import type { IncidentPayload } from '../../src/shared/follow/incident-payload'
 import { CLI_COMMAND, runCli } from '../helpers/cli'
 import { type Demo, generateDemo } from '../helpers/demo'
+import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 
 let demo: Demo
 const caches: string[] = []
@@ -114,7 +115,7 @@ describe('watch --once', () => {
     const [stateName] = await readdir(join(cache, 'state'))
     const stateText = await readFile(join(cache, 'state', stateName as string), 'utf8')
     expect(stateText).not.toContain('s3cr3t')
-    const { mode } = await import('node:fs/promises').then((fs) => fs.stat(join(cache, 'state', stateName as string)))
+    const { mode } = await stat(join(cache, 'state', stateName as string))
     expect(mode & 0o777).toBe(0o600)
 
     const told = hook.bodies.length
@@ -171,54 +172,89 @@ describe('watch --once', () => {
   }, 120_000)
 })
 
-describe('watch, running', () => {
-  it('sees the due hour land by polling its prefixes, tells the change, and ends on SIGTERM', async () => {
-    const cache = await newCache()
-    const hook = await startReceiver()
-    const bucket = join(cache, 'bucket')
-    await cp(demo.bucketDir, bucket, { recursive: true, preserveTimestamps: true })
-    // The due hour, taken out: its folders and manifest land while the watch runs (with their own write times).
-    const due = Math.floor((Date.parse(NOW()) - 40 * 60_000) / 3_600_000) * 3_600_000
-    const aside = join(cache, 'aside')
-    const moved: string[] = []
-    for (const prefix of markerPrefixes(due)) {
-      if (!existsSync(join(bucket, prefix))) continue
-      await mkdir(join(aside, prefix, '..'), { recursive: true })
-      await rename(join(bucket, prefix), join(aside, prefix))
-      moved.push(prefix)
-    }
-    expect(moved.length).toBeGreaterThan(1)
-    const child = spawn(process.execPath, [...CLI_COMMAND, 'watch', '--bucket', bucket, '--now', NOW(), '--poll', '1', '--webhook', hook.url], {
-      env: { ...process.env, EXPORT_EXPLORER_CACHE: cache },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stderr = ''
-    const lineWaiters: { re: RegExp; resolve: () => void }[] = []
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString()
-      for (const w of [...lineWaiters])
-        if (w.re.test(stderr)) {
-          lineWaiters.splice(lineWaiters.indexOf(w), 1)
-          w.resolve()
-        }
-    })
-    const stderrMatches = (re: RegExp): Promise<void> => (re.test(stderr) ? Promise.resolve() : new Promise((resolve) => lineWaiters.push({ re, resolve })))
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+/** The bucket's copy with the due hour taken out (its folders and manifest put aside, to land while the watch runs). */
+async function bucketWithoutDueHour(cache: string): Promise<{ bucket: string; aside: string; moved: string[]; due: number }> {
+  const bucket = join(cache, 'bucket')
+  await cp(demo.bucketDir, bucket, { recursive: true, preserveTimestamps: true })
+  const due = Math.floor((Date.parse(NOW()) - 40 * 60_000) / 3_600_000) * 3_600_000
+  const aside = join(cache, 'aside')
+  const moved: string[] = []
+  for (const prefix of markerPrefixes(due)) {
+    if (!existsSync(join(bucket, prefix))) continue
+    await mkdir(join(aside, prefix, '..'), { recursive: true })
+    await rename(join(bucket, prefix), join(aside, prefix))
+    moved.push(prefix)
+  }
+  return { bucket, aside, moved, due }
+}
 
+/** Runs a watch, waits for its first check, lands the due hour, and checks the change is told once; then SIGTERM. */
+async function watchSeesTheHourLand(cache: string, bucketArgs: string[], env: Record<string, string>, due: number, land: () => Promise<void>): Promise<void> {
+  const hook = await startReceiver()
+  const child = spawn(process.execPath, [...CLI_COMMAND, 'watch', ...bucketArgs, '--now', NOW(), '--poll', '1', '--webhook', hook.url], {
+    env: { ...process.env, ...env, EXPORT_EXPLORER_CACHE: cache },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stderr = ''
+  const lineWaiters: { re: RegExp; resolve: () => void }[] = []
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString()
+    for (const w of [...lineWaiters])
+      if (w.re.test(stderr)) {
+        lineWaiters.splice(lineWaiters.indexOf(w), 1)
+        w.resolve()
+      }
+  })
+  const stderrMatches = (re: RegExp): Promise<void> => (re.test(stderr) ? Promise.resolve() : new Promise((resolve) => lineWaiters.push({ re, resolve })))
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  try {
     const dueId = `missing|${due}`
     await hook.waitFor((b) => b.some((x) => x.id === dueId && x.change === 'opened'))
     await stderrMatches(/next check \d{2}:\d{2}/)
     const before = hook.bodies.find((x) => x.id === dueId && x.change === 'opened') as IncidentPayload
-    // The hour lands.
-    for (const prefix of moved) await cp(join(aside, prefix), join(bucket, prefix), { recursive: true, preserveTimestamps: true })
+    await land()
     await hook.waitFor((b) => b.some((x) => x.id === dueId && x.change !== 'opened'))
     const after = hook.bodies.find((x) => x.id === dueId && x.change !== 'opened') as IncidentPayload
     expect(after.tables.length).toBeLessThan(before.tables.length)
     // A second check (its line follows what it told), started by the markers landing, not by a due time (--now stands still).
     await stderrMatches(/checked [^\n]*\n[\s\S]*checked /)
-    // Each change once.
     expect(new Set(hook.bodies.map((b) => b.fingerprint)).size).toBe(hook.bodies.length)
     child.kill('SIGTERM')
     expect(await exited).toBe(1)
+  } finally {
+    child.kill('SIGKILL')
+  }
+}
+
+describe('watch, running', () => {
+  it('a local folder: sees the due hour land by polling its prefixes, tells the change, and ends on SIGTERM', async () => {
+    const cache = await newCache()
+    const { bucket, aside, moved, due } = await bucketWithoutDueHour(cache)
+    expect(moved.length).toBeGreaterThan(1)
+    await watchSeesTheHourLand(cache, ['--bucket', bucket], {}, due, async () => {
+      for (const prefix of moved) await cp(join(aside, prefix), join(bucket, prefix), { recursive: true, preserveTimestamps: true })
+    })
   }, 180_000)
+
+  it('the S3 server: the same hour lands, uploaded while the watch runs', async () => {
+    const cache = await newCache()
+    const { bucket, aside, moved, due } = await bucketWithoutDueHour(cache)
+    const s3 = await startS3Server()
+    try {
+      await s3.seed('watch-bucket', bucket, 'export/')
+      const env = { AWS_ACCESS_KEY_ID: S3_TEST_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_TEST_KEYS.secretAccessKey, AWS_REGION: 'us-east-1' }
+      await watchSeesTheHourLand(cache, ['--bucket', 's3://watch-bucket/export', '--endpoint', s3.endpoint], env, due, async () => {
+        // Markers last, as the vendor writes them: data files, then _SUCCESS, then the manifest.
+        const files: { key: string; path: string }[] = []
+        for (const prefix of moved)
+          for (const name of await readdir(join(aside, prefix), { recursive: true }))
+            if (!(await stat(join(aside, prefix, name))).isDirectory()) files.push({ key: `${prefix}${name}`, path: join(aside, prefix, name) })
+        const rank = (k: string): number => (k.endsWith('manifest.json') ? 2 : k.endsWith('_SUCCESS') ? 1 : 0)
+        files.sort((a, b) => rank(a.key) - rank(b.key))
+        for (const f of files) await s3.put('watch-bucket', `export/${f.key}`, await readFile(f.path), (await stat(f.path)).mtime)
+      })
+    } finally {
+      await s3.close()
+    }
+  }, 240_000)
 })
