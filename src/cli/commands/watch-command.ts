@@ -12,13 +12,13 @@ import { countText } from '../../shared/counts'
 import { deliveryHeadline, type DeliveryHeadline } from '../../shared/delivery-headline'
 import { deliveryInstant } from '../../shared/delivery-order'
 import { errorMessage } from '../../shared/error-message'
-import { markerKeys, markerPrefixes, nextCheck } from '../../shared/follow/check-schedule'
+import { markerKeys, nextCheck, pollPrefixes } from '../../shared/follow/check-schedule'
 import { type IncidentChange, type KnownIncident, incidentChanges, pendingFor, rememberTold } from '../../shared/follow/incident-changes'
 import { incidentPayload, payloadEnv, type IncidentPayload } from '../../shared/follow/incident-payload'
 import { incidentsOf } from '../../shared/incidents'
 import { latestReady, readyPartsFolders } from '../../shared/inventory'
 import { analyzeTimeline, type Finding } from '../../shared/timeline'
-import { listAll } from '../../main/bucket/bucket-provider'
+import { type BucketProvider, listAll } from '../../main/bucket/bucket-provider'
 import type { RefreshedBucket } from '../../main/bucket/refresh-pipeline'
 import { SavedStateFile, type SavedStateFormat } from '../../main/files/saved-state-file'
 import { type BucketRun, refreshRun, stateDir } from '../bucket-run'
@@ -241,15 +241,14 @@ async function waitForNextCheck(
   let awaiting = missing(markerKeys(plan.hour), (k) => refreshed.objects.has(k))
   plan = nextCheck(nowOf(), { awaiting: awaiting.length > 0, pollMs })
   say(plan.at)
-  for (;;) {
+  for (let round = 0; ; round++) {
     if (!(await sleepUntil(plan.at, nowOf, signal))) return false
     if (plan.kind === 'full') return true
-    // A poll: the due hour's prefixes only; a marker that landed makes the next check a full one.
+    // A poll: a few of the due hour's prefixes; a marker that landed makes the next check a full one.
     const now = nowOf()
-    const seen = new Set<string>()
+    let seen: ReadonlySet<string> = new Set()
     try {
-      for (const prefix of markerPrefixes(plan.hour))
-        for await (const o of listAll(run.provider, prefix, { signal })) if (Date.parse(o.lastModified) <= now) seen.add(o.key)
+      seen = (await pollMarkers(run.provider, awaiting, round, now, signal)).seen
     } catch (e) {
       if (signal.aborted) return false
       process.stderr.write(`export-explorer: could not poll ${run.provider.location}: ${errorMessage(e)}\n`)
@@ -259,6 +258,21 @@ async function waitForNextCheck(
     awaiting = still
     plan = nextCheck(now, { awaiting: true, pollMs })
   }
+}
+
+/** One quiet check: lists the prefixes of this round (pollPrefixes) and returns the keys written by `now`. */
+export async function pollMarkers(
+  provider: BucketProvider,
+  awaiting: readonly string[],
+  round: number,
+  now: number,
+  signal?: AbortSignal
+): Promise<{ seen: Set<string>; listings: number }> {
+  const seen = new Set<string>()
+  const prefixes = pollPrefixes(awaiting, round)
+  for (const prefix of prefixes)
+    for await (const o of listAll(provider, prefix, signal ? { signal } : {})) if (Date.parse(o.lastModified) <= now) seen.add(o.key)
+  return { seen, listings: prefixes.length }
 }
 
 /** Resolves true at `at` (by the clock; a fixed --now polls every interval), false as soon as `signal` aborts. */
