@@ -187,6 +187,7 @@ export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Prom
 
   let refreshed = run.refreshed
   let completeBefore: Set<number> | null = null
+  let noticesSaid = 0
   let code = 0
   try {
     for (let first = true; ; first = false) {
@@ -203,7 +204,9 @@ export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Prom
       const { view, headline, code: evaluated } = evaluate(run, refreshed, now)
       code = evaluated
       const told = await tell(file, targets, incidentsOf(view), { location: provider.location, headline }, stop.signal)
-      for (const p of file.problems()) process.stderr.write(`export-explorer: state file ${file.path}: ${p}\n`)
+      // Said once: the file's notices accumulate over the process.
+      for (const p of file.problems().slice(noticesSaid)) process.stderr.write(`export-explorer: state file ${file.path}: ${p}\n`)
+      noticesSaid = file.problems().length
       const complete = new Set(view.hours.filter((h) => h.manifest === 'complete').map((h) => Date.parse(h.start)))
       if (completeBefore && hooks.onNewDeliveries) {
         const fresh = [...complete].filter((h) => !completeBefore?.has(h)).sort((a, b) => a - b)
