@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import type { IndexProgress } from '../main/bucket/bucket-index'
 import type { BucketProvider } from '../main/bucket/bucket-provider'
 import { type RefreshedBucket, refreshBucket } from '../main/bucket/refresh-pipeline'
 import { configAbove, testConnection } from '../main/connections/connection-verdict'
@@ -36,13 +37,13 @@ export interface BucketRun {
 
 /** The bucket opened and refreshed, or the exit code when it could not be checked (said on stderr, and as JSON with --json). */
 export async function openBucketRun(request: CliRequest): Promise<BucketRun | number> {
-  const { flags: values, command, now, since, conn } = request
+  const { flags: values, command, now, conn } = request
   const secrets = new MemorySecretStore()
   const provider = await openConnection(conn, secrets)
   // Could not check is not "missing": a folder that is not there or not an export, or a refused listing, exits 2 with
   // what to fix, before any hour is judged (the app's connection test, with its look one level around). Queries and
   // exports run on whatever the folder holds (SQL needs no table).
-  const judges = command === 'status' || command === 'timeline' || command === 'doctor'
+  const judges = command === 'status' || command === 'timeline' || command === 'doctor' || command === 'watch'
   const verdict = !judges
     ? null
     : await testConnection(provider, {
@@ -68,21 +69,39 @@ export async function openBucketRun(request: CliRequest): Promise<BucketRun | nu
     .update(`${conn.id}|${values.endpoint ?? ''}`)
     .digest('hex')
     .slice(0, 32)
-  // The timeline and doctor read the manifests of their range; every command checks the files' frames (an unreadable
-  // copy is a state of its own on the timeline, a finding in doctor, left out by the tables).
-  const ranged = command === 'timeline' || command === 'doctor'
-  const sinceDate = new Date(since).toISOString().slice(0, 10)
-  const refreshed = await refreshBucket(provider, cacheDir(), id, {
-    now,
-    full: values['no-cache'] === true,
-    onListing: (p) => show(`listing ${p.prefixesDone}/${p.prefixesTotal} prefixes, ${p.objects} objects`),
-    onFrames: (p) => show(`checking ${p.checked}/${p.total} Parquet files`),
-    manifests: ranged ? (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate : false,
-    frames: true
-  })
+  const refreshed = await refreshRun(provider, id, request, now, { show })
   show.done()
   const firstProblem = refreshed.listingProblems[0]
   if (firstProblem && refreshed.objects.size === 0) throw firstProblem.error
   for (const p of refreshed.listingProblems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
   return { request, provider, id, refreshed, show }
+}
+
+/** The saved index refreshed as of `now` (watch refreshes again at each check, with the clock's time). */
+export async function refreshRun(
+  provider: BucketProvider,
+  id: string,
+  request: CliRequest,
+  now: number,
+  opts: { readonly show?: Progress; readonly signal?: AbortSignal } = {}
+): Promise<RefreshedBucket> {
+  const { flags: values, command, since } = request
+  const { show } = opts
+  // The timeline, doctor and watch read the manifests of their range; every command checks the files' frames (an unreadable
+  // copy is a state of its own on the timeline, a finding in doctor, left out by the tables).
+  const ranged = command === 'timeline' || command === 'doctor' || command === 'watch'
+  const sinceDate = new Date(since).toISOString().slice(0, 10)
+  return refreshBucket(provider, cacheDir(), id, {
+    now,
+    full: values['no-cache'] === true,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(show
+      ? {
+          onListing: (p: IndexProgress) => show(`listing ${p.prefixesDone}/${p.prefixesTotal} prefixes, ${p.objects} objects`),
+          onFrames: (p: { checked: number; total: number }) => show(`checking ${p.checked}/${p.total} Parquet files`)
+        }
+      : {}),
+    manifests: ranged ? (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate : false,
+    frames: true
+  })
 }

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { CATALOG } from '../shared/catalog'
 import { instantOf, isValidDate, parseInstant } from '../shared/dates'
 import { type ExportFormat, formatOfName, nameFormatMismatch } from '../shared/export-format'
+import { DEFAULT_POLL_MS } from '../shared/follow/check-schedule'
 import { quoteIdent } from '../shared/sql-quote'
 import type { ConnectionConfig } from '../shared/connection-config'
 import { engineMismatch, warehouseLocation } from '../shared/warehouse-ddl/warehouse-ddl'
@@ -31,6 +32,11 @@ commands:
   ddl --engine athena|bigquery [--table T] [--database D] [--json]   Athena / Glue (S3) or BigQuery (GCS) definitions
                                 of every table (or T): external tables per prefix and views with the same rules, notes
                                 on what SQL cannot know; the location comes from --bucket (a local folder: a placeholder)
+  watch [--webhook URL]... [--exec CMD] [--once] [--since D] [--poll SECONDS]   follows the feed: checks at each hour's
+                                due time (:40) and, while its markers have not landed, polls their prefixes (default every
+                                60 s); tells each target once per incident opened, changed or resolved (webhook: POST JSON
+                                with a Slack "text"; exec: the JSON on stdin and EE_* variables); what was told is kept in
+                                a state file; --once: one check, then doctor's exit code; else until SIGTERM/SIGINT
 query and export run native DuckDB ${DUCKDB_VERSION_NOTE} over local copies of the objects (downloaded once, kept in the cache
 folder); one SELECT (WITH, FROM, DESCRIBE, SHOW, SUMMARIZE; EXPLAIN of a SELECT, not EXPLAIN ANALYZE), anything else
 exits 2; SQL changes nothing and reads nothing else on the machine.
@@ -43,7 +49,7 @@ values: table and csv print each value as DuckDB casts it to VARCHAR (csv is Duc
 /** A request the tool will not carry out as written: its words, then the usage, exit 2. */
 export class UsageError extends Error {}
 
-export const COMMANDS = ['status', 'timeline', 'doctor', 'query', 'export', 'ddl'] as const
+export const COMMANDS = ['status', 'timeline', 'doctor', 'query', 'export', 'ddl', 'watch'] as const
 export type CommandName = (typeof COMMANDS)[number]
 export type OutputFormat = 'table' | 'csv' | 'json' | ExportFormat
 
@@ -68,6 +74,10 @@ const OPTIONS = {
   'as-of': { type: 'string' },
   engine: { type: 'string' },
   database: { type: 'string' },
+  webhook: { type: 'string', multiple: true },
+  exec: { type: 'string' },
+  once: { type: 'boolean' },
+  poll: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
 
@@ -88,6 +98,33 @@ export interface CliRequest {
   /** timeline and doctor: the first hour they judge; the others: `now`. */
   readonly since: number
   readonly until: number
+  /** watch: where to tell, and how often to poll for the due hour's markers. */
+  readonly watch?: WatchRequest
+}
+
+export interface WatchRequest {
+  readonly webhooks: readonly string[]
+  readonly exec: string | null
+  readonly once: boolean
+  readonly pollMs: number
+}
+
+function watchRequest(values: CliFlags): WatchRequest {
+  const webhooks = values.webhook ?? []
+  for (const w of webhooks) {
+    let url: URL | null = null
+    try {
+      url = new URL(w)
+    } catch {
+      url = null
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--webhook must be an http(s) URL, not "${w.slice(0, 40)}"`)
+  }
+  if (webhooks.length === 0 && values.exec === undefined) throw new UsageError('watch needs a target: --webhook URL (repeatable) or --exec CMD')
+  if (values.exec !== undefined && values.exec.trim() === '') throw new UsageError('--exec needs a command')
+  const poll = values.poll === undefined ? DEFAULT_POLL_MS / 1000 : Number(values.poll)
+  if (!Number.isFinite(poll) || poll < 1 || poll > 3600) throw new UsageError(`--poll is a number of seconds from 1 to 3600, not "${values.poll}"`)
+  return { webhooks, exec: values.exec ?? null, once: values.once === true, pollMs: Math.round(poll * 1000) }
 }
 
 export type ParsedCommandLine = { readonly help: true; readonly exitCode: 0 | 2 } | ({ readonly help: false } & CliRequest)
@@ -131,7 +168,7 @@ export function parseCommandLine(argv: readonly string[], clock: () => number = 
   if (Number.isNaN(now)) throw new UsageError(`--now must be an ISO-8601 instant such as 2026-11-13T02:50:00Z, not "${values.now}"`)
   // The timeline and doctor judge a range of hours (doctor: the last 7 days; timeline: the last 48 hours).
   const since =
-    command === 'doctor'
+    command === 'doctor' || command === 'watch'
       ? (dayStart('since', values.since) ?? Math.floor((now - 7 * 24 * HOUR) / HOUR) * HOUR)
       : command === 'timeline'
         ? (dayStart('from', values.from) ?? Math.floor(now / HOUR) * HOUR - 47 * HOUR)
@@ -145,5 +182,6 @@ export function parseCommandLine(argv: readonly string[], clock: () => number = 
   })
   const mismatch = command === 'ddl' ? engineMismatch(values.engine as 'athena' | 'bigquery', warehouseLocation(conn), true) : null
   if (mismatch) throw new UsageError(mismatch)
-  return { help: false, command, flags: values, conn, now, sql, format: format as OutputFormat, asOf, since, until }
+  const watch = command === 'watch' ? watchRequest(values) : undefined
+  return { help: false, command, flags: values, conn, now, sql, format: format as OutputFormat, asOf, since, until, ...(watch ? { watch } : {}) }
 }

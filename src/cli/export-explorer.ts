@@ -15,6 +15,10 @@ async function runCommand(request: CliRequest): Promise<number> {
     const { ENGINE_COMMANDS } = await import('./commands/engine-commands')
     return ENGINE_COMMANDS[command](run)
   }
+  if (command === 'watch') {
+    const { watchCommand } = await import('./commands/watch-command')
+    return watchCommand(run)
+  }
   const { REPORT_COMMANDS } = await import('./commands/report-commands')
   return REPORT_COMMANDS[command](run)
 }

@@ -1,7 +1,7 @@
 // "Is the last hour there?" at a glance: the newest hour that is due, how many tables it holds and how many
 // are missing, failed, pending or still in flight, its manifest, and, when the feed has stopped, since when
 // nothing has arrived. Pure: from the overview and the timeline's view.
-import type { Overview, TimelineView } from './api/views'
+import type { Overview, TableStatus, TimelineView } from './api/views'
 import { decodeCell } from './api/cell-encoding'
 import { type CellState, type ManifestState, USABLE_STATES } from './timeline'
 
@@ -22,7 +22,10 @@ export interface DeliveryHeadline {
 const FINE: readonly CellState[] = ['ready', 'late', 'pruned', 'no_delivery']
 const STOPPED_AFTER_MS = 3 * 3_600_000
 
-export function deliveryHeadline(overview: Pick<Overview, 'now' | 'tables'>, view: TimelineView): DeliveryHeadline {
+export function deliveryHeadline(
+  overview: Pick<Overview, 'now'> & { readonly tables: readonly Pick<TableStatus, 'newest'>[] },
+  view: TimelineView
+): DeliveryHeadline {
   const n = view.tables.length
   const due = [...view.hours]
     .reverse()

@@ -1,10 +1,11 @@
-// npm run bench -- [cli] [footer] [listing] [mirror] [query] [ui] [year]   (no argument: every benchmark)
+// npm run bench -- [cli] [footer] [listing] [mirror] [query] [ui] [watch] [year]   (no argument: every benchmark)
 import { benchCli } from './cli.bench'
 import { benchFooter } from './footer.bench'
 import { benchListing } from './listing.bench'
 import { benchMirror } from './mirror.bench'
 import { benchQuery } from './query.bench'
 import { benchUi } from './ui.bench'
+import { benchWatch } from './watch.bench'
 import { benchYear } from './year.bench'
 
 const benches: Record<string, () => Promise<void>> = {
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<void>> = {
   mirror: benchMirror,
   query: benchQuery,
   ui: benchUi,
+  watch: benchWatch,
   year: benchYear
 }
 

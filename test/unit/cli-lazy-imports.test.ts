@@ -49,6 +49,10 @@ describe('the CLI starts without its heavy modules', () => {
     expect(heavyReached('src/cli/commands/report-commands.ts')).toEqual([])
   })
 
+  it('watch follows a local folder without DuckDB or an SDK', () => {
+    expect(heavyReached('src/cli/commands/watch-command.ts')).toEqual([])
+  })
+
   it('the check can fail: a command module does reach DuckDB and the SDKs', () => {
     const reached = [...packagesReached('src/cli/commands/engine-commands.ts').keys()]
     expect(reached.some((p) => p.startsWith('@duckdb/'))).toBe(true)

@@ -47,4 +47,18 @@ describe('parseCommandLine', () => {
     expect([new Date(ranged.since).toISOString(), new Date(ranged.until).toISOString()]).toEqual(['2026-11-01T00:00:00.000Z', '2026-11-02T23:00:00.000Z'])
     expect(ranged.conn.provider).toBe('s3')
   })
+
+  it('watch: needs a target, checks each webhook URL and the poll interval; the range of doctor', () => {
+    expect(() => parse('watch', '--bucket', '/b')).toThrow(/watch needs a target/)
+    expect(() => parse('watch', '--bucket', '/b', '--webhook', 'ftp://x/y')).toThrow(/--webhook must be an http\(s\) URL/)
+    expect(() => parse('watch', '--bucket', '/b', '--exec', ' ')).toThrow(/--exec needs a command/)
+    expect(() => parse('watch', '--bucket', '/b', '--exec', 'true', '--poll', '0')).toThrow(/--poll is a number of seconds/)
+    const r = parse('watch', '--bucket', '/b', '--webhook', 'https://h/a', '--webhook', 'http://127.0.0.1:9/b', '--exec', 'cat', '--once', '--poll', '5')
+    if (r.help) throw new Error('not a request')
+    expect(r.watch).toEqual({ webhooks: ['https://h/a', 'http://127.0.0.1:9/b'], exec: 'cat', once: true, pollMs: 5000 })
+    expect(r.since).toBe(Math.floor((NOW - 7 * 24 * 3_600_000) / 3_600_000) * 3_600_000)
+    const d = parse('watch', '--bucket', '/b', '--exec', 'cat')
+    if (d.help) throw new Error('not a request')
+    expect(d.watch).toMatchObject({ webhooks: [], once: false, pollMs: 60_000 })
+  })
 })

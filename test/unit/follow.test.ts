@@ -5,7 +5,7 @@ import type { TimelineView } from '../../src/shared/api/views'
 import { CATALOG } from '../../src/shared/catalog'
 import { incidentsOf } from '../../src/shared/incidents'
 import { incidentChanges, NO_LONGER_FOUND, pendingFor, rememberTold, TOLD_MEMORY } from '../../src/shared/follow/incident-changes'
-import { dueHourAt, markerKeys, markerPrefixes, nextCheck } from '../../src/shared/follow/check-schedule'
+import { dueHourAt, markerKeys, markerPrefixes, nextCheck, POLL_LISTINGS, pollPrefixes } from '../../src/shared/follow/check-schedule'
 import { incidentPayload, payloadEnv } from '../../src/shared/follow/incident-payload'
 import { type Finding, FINDING_SEVERITY, type FindingKind, type Resolution } from '../../src/shared/timeline'
 
@@ -102,6 +102,18 @@ describe('check schedule', () => {
         .slice(1)
         .every((k) => k.endsWith('/_SUCCESS'))
     ).toBe(true)
+  })
+})
+
+describe('poll prefixes', () => {
+  it('a quiet poll lists the manifest folder and a few awaited tables in turn, never more than POLL_LISTINGS', () => {
+    const keys = markerKeys(T0)
+    const rounds = [0, 1, 2, 3, 4, 5].map((r) => pollPrefixes(keys, r))
+    expect(rounds.every((p) => p.length === POLL_LISTINGS && p[0] === markerPrefixes(T0)[0])).toBe(true)
+    // Every awaited table folder is listed within a few rounds.
+    expect(new Set(rounds.flat())).toEqual(new Set(markerPrefixes(T0)))
+    expect(pollPrefixes(keys.slice(1, 3), 0)).toEqual(markerPrefixes(T0).slice(1, 3))
+    expect(pollPrefixes(keys.slice(0, 1), 7)).toEqual([markerPrefixes(T0)[0]])
   })
 })
 

@@ -1,11 +1,11 @@
 // The open connection's refresh: its status (progress, generation, last end and error, next check), cancel, and
 // following the feed as `watch` does (src/shared/follow/check-schedule.ts): a refresh at each hour's due time (40
-// minutes after it starts) and, while the due hour's manifest has not landed, a poll of its folder alone (one
-// listing) every minute, which refreshes as soon as it lands. Progress and end are pushed as events.
+// minutes after it starts) and, while the due hour's markers (its manifest, each table's _SUCCESS) have not all
+// landed, a poll of a few of their folders every minute, which refreshes as soon as one lands. Progress and end are pushed as events.
 import type { RefreshStatus } from '../../shared/api/views'
-import { DEFAULT_POLL_MS, type NextCheck, dueHourAt, markerPrefixes, nextCheck, triggerKey } from '../../shared/follow/check-schedule'
+import { DEFAULT_POLL_MS, type NextCheck, dueHourAt, markerKeys, nextCheck } from '../../shared/follow/check-schedule'
 import type { IndexProgress } from '../bucket/bucket-index'
-import { listAll } from '../bucket/bucket-provider'
+import { pollMarkers } from '../follow/marker-poll'
 import type { MainEvents } from '../main-events'
 import type { ConnectionSession } from '../session/connection-session'
 import { userMessage } from './user-message'
@@ -28,6 +28,9 @@ export class RefreshSchedule {
   private lastError: string | null = null
   /** The next check: a refresh at the due time, or a poll of the due hour's manifest folder; null before a refresh. */
   private next: NextCheck | null = null
+  /** The due hour's markers the last listing lacked, and how many polls have looked for them. */
+  private awaiting: readonly string[] = []
+  private round = 0
   private readonly timer: NodeJS.Timeout | null
   /** The running refresh, if any (tests and the CLI wait on it). */
   running: Promise<void> = Promise.resolve()
@@ -64,24 +67,22 @@ export class RefreshSchedule {
   }
 
   /**
-   * The next check of the session, when due: a refresh (started, and true), or a poll of the due hour's manifest folder
-   * that refreshes once the manifest has landed (true) or plans the next poll (false). False when nothing is due.
+   * The next check of the session, when due: a refresh (started, and true), or a poll of the due hour's awaited markers
+   * (at most 5 listings: marker-poll.ts) that refreshes once one has landed (true) or plans the next poll (false).
    */
   async check(session: ConnectionSession): Promise<boolean> {
     const next = this.next
     if (!next || !this.due()) return false
     if (next.kind === 'poll') {
-      const key = triggerKey(next.hour)
-      const now = session.snapshot.now()
-      let landed = false
+      let seen: ReadonlySet<string> = new Set()
       try {
         // Written after the session's instant, an object does not exist yet (the demo bucket's own "now").
-        for await (const o of listAll(session.provider, markerPrefixes(next.hour)[0] as string)) landed ||= o.key === key && Date.parse(o.lastModified) <= now
+        seen = (await pollMarkers(session.provider, this.awaiting, this.round++, session.snapshot.now())).seen
       } catch {
         // Not reachable now: the next poll asks again (a refresh would say why, at the due time).
       }
       if (session.closed || this.next !== next) return false
-      if (!landed) {
+      if (!this.awaiting.some((k) => seen.has(k))) {
         this.next = { ...nextCheck(this.opts.clock(), { awaiting: true, pollMs: this.pollMs }), hour: next.hour }
         return false
       }
@@ -95,12 +96,14 @@ export class RefreshSchedule {
   }
 
   /**
-   * After a refresh of the session: a poll while the due hour's manifest is not in its listing, else the next due time.
-   * Which hour is due is the session's instant (the demo bucket's own); when to check is the clock's.
+   * After a refresh of the session: polls while some of the due hour's markers are not in its listing, else the next due
+   * time. Which hour is due is the session's instant (the demo bucket's own); when to check is the clock's.
    */
   private planAfter(session: ConnectionSession): void {
     const { hour } = dueHourAt(session.snapshot.now())
-    this.next = { ...nextCheck(this.opts.clock(), { awaiting: session.snapshot.object(triggerKey(hour)) === undefined, pollMs: this.pollMs }), hour }
+    this.awaiting = markerKeys(hour).filter((k) => session.snapshot.object(k) === undefined)
+    this.round = 0
+    this.next = { ...nextCheck(this.opts.clock(), { awaiting: this.awaiting.length > 0, pollMs: this.pollMs }), hour }
   }
 
   /** Another connection opened (or none is): its refresh starts from nothing, a new generation. */

@@ -29,9 +29,6 @@ export function markerKeys(hour: number): string[] {
 /** How often the due hour's markers are polled while they have not landed (watch's --poll, the app's follow timer). */
 export const DEFAULT_POLL_MS = 60_000
 
-/** The key whose landing the vendor names as an hour's trigger ("using the manifest of each hour as the trigger"). */
-export const triggerKey = (hour: number): string => markerKeys(hour)[0] as string
-
 export type NextCheck = { readonly at: number; readonly kind: 'full' | 'poll'; readonly hour: number }
 
 /**
@@ -42,4 +39,20 @@ export function nextCheck(now: number, opts: { readonly awaiting: boolean; reado
   const { hour, nextDue } = dueHourAt(now)
   if (opts.awaiting && now + opts.pollMs < nextDue) return { at: now + opts.pollMs, kind: 'poll', hour }
   return { at: nextDue, kind: 'full', hour: nextDue - DUE_AFTER_MS }
+}
+
+/** At most this many listings per poll: a quiet check stays cheap however many tables are awaited. */
+export const POLL_LISTINGS = 5
+
+/**
+ * The prefixes the `round`-th poll lists for the markers still awaited: the manifest's folder whenever the manifest is
+ * awaited (the vendor's trigger), then awaited table folders in turn, POLL_LISTINGS in all.
+ */
+export function pollPrefixes(awaitingKeys: readonly string[], round: number): string[] {
+  const folders = [...new Set(awaitingKeys.map((k) => k.slice(0, k.lastIndexOf('/') + 1)))]
+  const manifest = folders.filter((f) => f.startsWith('v2/_manifests/'))
+  const tables = folders.filter((f) => !f.startsWith('v2/_manifests/'))
+  const room = Math.min(tables.length, POLL_LISTINGS - manifest.length)
+  const start = tables.length === 0 ? 0 : (round * room) % tables.length
+  return [...manifest, ...Array.from({ length: room }, (_, i) => tables[(start + i) % tables.length] as string)]
 }
