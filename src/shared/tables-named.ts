@@ -3,7 +3,17 @@
 import { CATALOG, type CatalogTable } from './catalog'
 
 // Words that list or describe the catalog itself: such a statement sees every view, so every view is opened.
-const INTROSPECTION = new Set(['show', 'describe', 'summarize', 'information_schema', 'duckdb_views', 'duckdb_tables', 'duckdb_columns', 'pragma', 'pg_catalog'])
+const INTROSPECTION = new Set([
+  'show',
+  'describe',
+  'summarize',
+  'information_schema',
+  'duckdb_views',
+  'duckdb_tables',
+  'duckdb_columns',
+  'pragma',
+  'pg_catalog'
+])
 
 /**
  * The catalog tables whose name (or `<table>__versions`) appears as a word of `sql`, or every table when the
