@@ -93,6 +93,8 @@ export async function createBucketViews(
     readonly mirror?: MirrorSource
     /** Prefixes whose last listing failed, and why: a table they cover that has no copy says so, not "no ready copy". */
     readonly unlisted?: readonly UnlistedPrefix[]
+    /** The tables to open (src/shared/tables-named.ts: those a statement names); every table when absent. */
+    readonly tables?: readonly CatalogTable[]
   } = {}
 ): Promise<ViewsResult> {
   const now = opts.now ?? Date.now()
@@ -103,8 +105,9 @@ export async function createBucketViews(
   const register = async (regs: readonly { name: string; key: string }[]): Promise<void> => {
     await engine.register(regs.map((r) => ({ ...r, size: objects.get(r.key)?.size ?? 0 })))
   }
-  for (const [i, t] of CATALOG.entries()) {
-    opts.onProgress?.({ done: i, total: CATALOG.length, table: `${t.schema}.${t.table}` })
+  const tables = opts.tables ?? CATALOG
+  for (const [i, t] of tables.entries()) {
+    opts.onProgress?.({ done: i, total: tables.length, table: `${t.schema}.${t.table}` })
     const schema = quoteIdent(t.schema)
     const name = quoteIdent(t.table)
     const fileBase = opts.fileBase ?? 'ee/'
@@ -172,7 +175,7 @@ export async function createBucketViews(
       }
     }
   }
-  opts.onProgress?.({ done: CATALOG.length, total: CATALOG.length, table: '' })
+  opts.onProgress?.({ done: tables.length, total: tables.length, table: '' })
   return { created, problems, notes, reads }
 }
 
@@ -317,7 +320,7 @@ async function vendorPartitionColumns(engine: SqlEngine, t: { schema: string; ta
 
 /** The objects the views read (ready folders' files and _SUCCESS markers, and the first v2 manifest that
  * decides the version): what an engine elsewhere needs to rebuild the same views with `buildInventory`. */
-export function objectsForViews(inventory: Inventory, opts: AsOf = {}): ListedObject[] {
+export function objectsForViews(inventory: Inventory, opts: AsOf & { readonly tables?: readonly CatalogTable[] } = {}): ListedObject[] {
   const out: ListedObject[] = []
   const seen = new Set<string>()
   const add = (f: { dataFiles: readonly ListedObject[]; marker: ListedObject | null }): void => {
@@ -328,7 +331,7 @@ export function objectsForViews(inventory: Inventory, opts: AsOf = {}): ListedOb
       }
     }
   }
-  for (const t of CATALOG) {
+  for (const t of opts.tables ?? CATALOG) {
     for (const f of foldersForLogicalTable(inventory, t, opts)) add(f)
     if (t.mode === 'parts') for (const f of readyPartsFolders(inventory, t, opts)) add(f)
   }

@@ -21,7 +21,7 @@ const HOURS = Number(process.env['BENCH_HOURS'] ?? 520)
 const ROWS_PER_HOUR = Number(process.env['BENCH_ROWS_PER_HOUR'] ?? 4000)
 const START = Date.UTC(2026, 10, 3, 3)
 
-async function writeBucket(root: string): Promise<void> {
+export async function writeBucket(root: string): Promise<void> {
   const db = await DuckDBInstance.create(':memory:')
   const c = await db.connect()
   await c.run(`CREATE TABLE ids AS SELECT range AS i FROM range(${HOURS * ROWS_PER_HOUR})`)

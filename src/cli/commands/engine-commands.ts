@@ -3,6 +3,8 @@
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { missingViewReason } from '../../shared/bucket-views'
+import type { CatalogTable } from '../../shared/catalog'
+import { tablesNamed } from '../../shared/tables-named'
 import { errorMessage } from '../../shared/error-message'
 import type { ExportFormat } from '../../shared/export-format'
 import { warehouseDdl, warehouseLocation } from '../../shared/warehouse-ddl/warehouse-ddl'
@@ -36,7 +38,7 @@ function interrupted(): AbortController {
 type OpenedEngine = BucketEngine & { readonly unreadable: Set<string> }
 
 /** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
-async function openEngine(run: BucketRun): Promise<OpenedEngine> {
+async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Promise<OpenedEngine> {
   const { provider, id, refreshed, show, request } = run
   // Files found unreadable never reach the engine (a hostile footer would cost native DuckDB gigabytes).
   const unreadable = new Set(refreshed.unreadable)
@@ -55,6 +57,7 @@ async function openEngine(run: BucketRun): Promise<OpenedEngine> {
     mirror,
     unreadable,
     unlisted: refreshed.unlisted,
+    ...(tables ? { tables } : {}),
     ...(request.asOf !== undefined ? { asOf: request.asOf } : {}),
     onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
   })
@@ -64,7 +67,7 @@ async function openEngine(run: BucketRun): Promise<OpenedEngine> {
 
 async function exportCommand(run: BucketRun): Promise<number> {
   const { request, show } = run
-  const { engine, views } = await openEngine(run)
+  const { engine, views } = await openEngine(run, tablesNamed(request.sql as string))
   for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
   const ac = interrupted()
   const target = resolve(request.flags.out as string)
@@ -122,7 +125,8 @@ async function ddlCommand(run: BucketRun): Promise<number> {
 async function queryCommand(run: BucketRun): Promise<number> {
   const { request } = run
   const sql = request.sql as string
-  const { engine, views } = await openEngine(run)
+  // Only the views the statement names are opened: each costs a schema read (SELECT 1 opens none).
+  const { engine, views } = await openEngine(run, tablesNamed(sql))
   for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
   for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
   const ac = interrupted()

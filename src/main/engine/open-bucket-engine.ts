@@ -6,7 +6,7 @@ import type { AsOf, Inventory } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { FileStore, type StoreProgress } from '../store/file-store'
-import { CATALOG } from '../../shared/catalog'
+import { CATALOG, type CatalogTable } from '../../shared/catalog'
 import { mirrorRead } from '../../shared/mirror-plan'
 import { mirrorKey } from '../../shared/mirror-sql'
 import type { Mirror } from '../mirror/mirror'
@@ -28,6 +28,8 @@ export interface OpenEngineOptions extends AsOf {
   readonly unlisted?: readonly UnlistedPrefix[]
   readonly onDownload?: (p: StoreProgress) => void
   readonly onProgress?: (p: { done: number; total: number; table: string }) => void
+  /** The tables to open (those the statement names: src/shared/tables-named.ts); every table when absent. */
+  readonly tables?: readonly CatalogTable[]
 }
 
 /** The file store of a connection, under a data folder (the app's, or the CLI's cache folder). */
@@ -51,7 +53,7 @@ export async function openBucketEngine(
   const unreadable = new Set(opts.unreadable ?? [])
   // Parts tables the mirror holds whole are read from its segments: their raw files are not needed.
   const segments = opts.mirror ? await opts.mirror.segments() : []
-  const mirrored = CATALOG.filter((t) => t.mode === 'parts' && segments.length > 0 && mirrorRead(inventory, t, segments, opts) !== null)
+  const mirrored = (opts.tables ?? CATALOG).filter((t) => t.mode === 'parts' && segments.length > 0 && mirrorRead(inventory, t, segments, opts) !== null)
   const fromMirror = (key: string): boolean => mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
   const paths = new Map<string, string>()
   const failed = new Map<string, string>()
