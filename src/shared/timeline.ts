@@ -89,6 +89,10 @@ export type FindingKind =
   | 'corrupt_file'
   /** Nothing (no folder, no manifest) for 6 hours or more: one finding for those hours instead of one `missing` per table and hour. */
   | 'feed_stopped'
+  /** A delivery's rows or bytes far from the table's own recent history (delivery-monitors.ts). */
+  | 'volume_anomaly'
+  /** A column added (info), dropped or retyped (warning) between a table's consecutive deliveries, said once. */
+  | 'schema_change'
 
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -107,6 +111,9 @@ export const FINDING_SEVERITY: Readonly<Record<FindingKind, Severity>> = {
   manifest_contradiction: 'warning',
   manifest_warning: 'warning',
   empty_copy: 'warning',
+  volume_anomaly: 'warning',
+  /** The worst it can be: an added column is said as 'info' on the finding itself. */
+  schema_change: 'warning',
   ignored_key: 'info',
   off_schedule: 'info'
 }

@@ -17,7 +17,9 @@ export const KIND_WORDS: Record<FindingKind, { one: string; many: (n: number) =>
   manifest_warning: { one: 'Manifest warning', many: (n) => `${n} manifest warnings` },
   empty_copy: { one: 'Empty copy (no Parquet file)', many: (n) => `${n} empty copies (no Parquet file)` },
   corrupt_file: { one: 'Unreadable file left out', many: (n) => `${n} tables with unreadable files left out` },
-  feed_stopped: { one: 'The feed stopped', many: (n) => `The feed stopped ${n} times` }
+  feed_stopped: { one: 'The feed stopped', many: (n) => `The feed stopped ${n} times` },
+  volume_anomaly: { one: 'Rows or bytes far from the usual', many: (n) => `${n} deliveries far from the usual volume` },
+  schema_change: { one: 'A column added, dropped or retyped', many: (n) => `${n} column changes` }
 }
 
 export const MANIFEST_WORDS: Record<ManifestState, string> = {

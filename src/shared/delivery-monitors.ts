@@ -1,0 +1,238 @@
+// Volume and schema monitors: each table's deliveries (rows, bytes, columns from the Parquet footers already read, and
+// the manifest's rows) judged against the table's own recent history, as `volume_anomaly`, `schema_change` and `manifest_mismatch`.
+import { numberText } from './counts'
+import { formatBytes } from './counts'
+import type { Finding } from './timeline'
+
+const HOUR_MS = 3_600_000
+const DAY_MS = 24 * HOUR_MS
+
+/** What the footers and the manifest say of one table's delivery (one folder). */
+export interface DeliveryFacts {
+  /** The catalog's table name. */
+  readonly table: string
+  readonly date: string
+  readonly hour: string
+  /** The delivery's instant (UTC ms): history is what came before it. */
+  readonly instant: number
+  /** The folder (ending "/"). */
+  readonly key: string
+  /** Rows in the folder's readable data files (their footers' sum). */
+  readonly rows: number
+  /** Bytes of its data files (the listing's sizes). */
+  readonly bytes: number
+  /** Columns and types of its files (the first file's footer), or null when no file was read. */
+  readonly columns: readonly { readonly name: string; readonly type: string }[] | null
+  /** The manifest's `rows` for the table, when it gives them. */
+  readonly manifestRows?: number | null
+  /** Files in the folder; a folder with none (an empty copy) is said by `empty_copy`, never judged here twice. */
+  readonly files: number
+  /** Whether a file of the folder is unreadable: `corrupt_file` says so, the volume is not judged on a part of it. */
+  readonly hasUnreadable?: boolean
+}
+
+/** How a table's volume is judged; a connection may change any of them, per table. */
+export interface MonitorThresholds {
+  /** Deliveries of history needed before judging. */
+  readonly minHistory: number
+  /** How many MADs (scaled to a standard deviation, × 1.4826) from the median is still usual. */
+  readonly madFactor: number
+  /** The band is never narrower than this share of the median either side (steady tables have a MAD of 0). */
+  readonly minRelativeBand: number
+  /** The same hour of day on this many earlier days. */
+  readonly days: number
+  /** And this many previous deliveries, while the same hour has too little history. */
+  readonly trailing: number
+}
+
+export const DEFAULT_MONITOR_THRESHOLDS: MonitorThresholds = { minHistory: 5, madFactor: 3, minRelativeBand: 0.25, days: 7, trailing: 6 }
+
+/** A connection's setting: defaults for all tables, and per table (catalog name). */
+export interface MonitorConfig {
+  readonly all?: Partial<MonitorThresholds>
+  readonly tables?: Readonly<Record<string, Partial<MonitorThresholds>>>
+}
+
+export function thresholdsFor(table: string, config: MonitorConfig = {}): MonitorThresholds {
+  return { ...DEFAULT_MONITOR_THRESHOLDS, ...config.all, ...config.tables?.[table] }
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
+}
+
+/** The usual range of a figure: median ± max(k × 1.4826 × MAD, share × median), never below 0. */
+export interface UsualBand {
+  readonly low: number
+  readonly high: number
+  readonly median: number
+  readonly n: number
+  /** How it was computed, in plain words. */
+  readonly how: string
+}
+
+export function usualBand(history: readonly number[], t: MonitorThresholds, what: string): UsualBand {
+  const m = median(history)
+  const mad = median(history.map((x) => Math.abs(x - m)))
+  const half = Math.max(t.madFactor * 1.4826 * mad, t.minRelativeBand * m)
+  return {
+    low: Math.max(0, Math.floor(m - half)),
+    high: Math.ceil(m + half),
+    median: m,
+    n: history.length,
+    how: `median of ${what} ± ${t.madFactor} MAD`
+  }
+}
+
+/**
+ * The deliveries a delivery is judged against, and their words. The same hour of day on the last days when there are
+ * enough of them (a daily rhythm is then no alarm); else those with the trailing deliveries before it (a young table).
+ */
+export function historyOf(sorted: readonly DeliveryFacts[], i: number, t: MonitorThresholds): { list: DeliveryFacts[]; what: string } {
+  const d = sorted[i] as DeliveryFacts
+  const sameHour: DeliveryFacts[] = []
+  const since = d.instant - t.days * DAY_MS
+  for (let j = i - 1; j >= 0 && (sorted[j] as DeliveryFacts).instant >= since; j--) {
+    const h = sorted[j] as DeliveryFacts
+    if (judgeable(h) && (d.instant - h.instant) % DAY_MS === 0) sameHour.push(h)
+  }
+  if (sameHour.length >= t.minHistory) return { list: sameHour, what: `the same hour on the last ${sameHour.length} days` }
+  const picked = new Set<DeliveryFacts>(sameHour)
+  for (let j = i - 1, n = 0; j >= 0 && n < t.trailing; j--) {
+    const h = sorted[j] as DeliveryFacts
+    if (judgeable(h)) {
+      picked.add(h)
+      n++
+    }
+  }
+  return { list: [...picked], what: `the ${picked.size} deliveries before it (the same hour on earlier days and the ${t.trailing} previous)` }
+}
+
+function judgeable(d: DeliveryFacts): boolean {
+  return d.files > 0 && !d.hasUnreadable
+}
+
+export interface VolumeJudgement {
+  readonly rows: number
+  readonly bytes: number
+  readonly rowsBand: UsualBand | null
+  readonly bytesBand: UsualBand | null
+  readonly anomalous: boolean
+}
+
+/** One delivery's figures beside the usual band (null bands: too little history, or not judged). */
+export function judgeVolume(sorted: readonly DeliveryFacts[], i: number, t: MonitorThresholds, full: boolean): VolumeJudgement {
+  const d = sorted[i] as DeliveryFacts
+  const { list: h, what } = judgeable(d) ? historyOf(sorted, i, t) : { list: [], what: '' }
+  const unjudged = { rows: d.rows, bytes: d.bytes, rowsBand: null, bytesBand: null, anomalous: false }
+  if (h.length < t.minHistory) return unjudged
+  // A parts table's hours follow a daily rhythm the trailing hours do not know: until the same hour has its history,
+  // only an hour with no rows where every one before had some is judged.
+  if (!full && !what.startsWith('the same hour') && !(d.rows === 0 && h.every((x) => x.rows > 0))) return unjudged
+  const rowsBand = usualBand(
+    h.map((x) => x.rows),
+    t,
+    what
+  )
+  const bytesBand = usualBand(
+    h.map((x) => x.bytes),
+    t,
+    what
+  )
+  const out = (v: number, b: UsualBand): boolean => v < b.low || v > b.high
+  return { rows: d.rows, bytes: d.bytes, rowsBand, bytesBand, anomalous: out(d.rows, rowsBand) || (rowsBand.median > 0 && out(d.bytes, bytesBand)) }
+}
+
+/** "912 rows; usual 1,800–2,400 (median of … ± 3 MAD)". */
+export function volumeWords(j: VolumeJudgement): string {
+  if (!j.rowsBand || !j.bytesBand) return `${numberText(j.rows)} rows (too little history to judge)`
+  const rowsOut = j.rows < j.rowsBand.low || j.rows > j.rowsBand.high
+  const r = `${numberText(j.rows)} rows; usual ${numberText(j.rowsBand.low)}–${numberText(j.rowsBand.high)}`
+  const b = `${formatBytes(j.bytes)}; usual ${formatBytes(j.bytesBand.low)}–${formatBytes(j.bytesBand.high)}`
+  return `${rowsOut ? r : b} (${j.rowsBand.how})`
+}
+
+export interface MonitorOptions {
+  readonly config?: MonitorConfig
+  /** Whether a table is delivered as full copies (a later usual copy then resolves an anomaly: it is read instead). */
+  readonly isFull: (table: string) => boolean
+}
+
+/**
+ * The monitors' findings over every table's deliveries. A volume anomaly of a full table resolves (superseded) at the
+ * next copy that is usual again, since that copy is read instead; a parts table's stays open (its rows stay in the table).
+ * A schema change is said once, at the first delivery that shows it, and stays as information of record (never resolves).
+ */
+export function monitorFindings(all: readonly DeliveryFacts[], opts: MonitorOptions): Finding[] {
+  const byTable = new Map<string, DeliveryFacts[]>()
+  for (const d of all) {
+    const list = byTable.get(d.table) ?? []
+    list.push(d)
+    byTable.set(d.table, list)
+  }
+  const findings: Finding[] = []
+  for (const [table, list] of byTable) {
+    const sorted = list.sort((a, b) => a.instant - b.instant)
+    const t = thresholdsFor(table, opts.config)
+    const full = opts.isFull(table)
+    const judged = sorted.map((_, i) => judgeVolume(sorted, i, t, full))
+    let prevColumns: DeliveryFacts['columns'] = null
+    sorted.forEach((d, i) => {
+      const j = judged[i] as VolumeJudgement
+      const base = { date: d.date, hour: d.hour, table, key: d.key }
+      if (j.anomalous) {
+        let resolved: Finding['resolved'] = null
+        if (full) {
+          const k = sorted.findIndex(
+            (x, m) => m > i && judgeable(x) && (judged[m] as VolumeJudgement).rowsBand !== null && !(judged[m] as VolumeJudgement).anomalous
+          )
+          if (k >= 0) resolved = { how: 'superseded', at: (sorted[k] as DeliveryFacts).instant }
+        }
+        findings.push({
+          kind: 'volume_anomaly',
+          severity: 'warning',
+          ...base,
+          message: `${table} ${d.date} ${d.hour}:00: ${volumeWords(j)}. ${full ? 'The copy is read as it is; check it with the vendor.' : 'The hour is read as it is; check it with the vendor.'}`,
+          resolved
+        })
+      }
+      if (d.manifestRows != null && judgeable(d) && d.manifestRows !== d.rows) {
+        findings.push({
+          kind: 'manifest_mismatch',
+          severity: 'warning',
+          ...base,
+          message: `${table} ${d.date} ${d.hour}:00: the manifest says ${numberText(d.manifestRows)} rows, the files' footers hold ${numberText(d.rows)}. The files are read; tell the vendor.`,
+          resolved: null
+        })
+      }
+      if (d.columns && judgeable(d)) {
+        if (prevColumns)
+          findings.push(
+            ...schemaChanges(prevColumns, d.columns).map((c) => ({ ...c, ...base, message: `${table} ${d.date} ${d.hour}:00: ${c.message}`, resolved: null }))
+          )
+        prevColumns = d.columns
+      }
+    })
+  }
+  return findings
+}
+
+/** Columns added (info), dropped or retyped (warning) from one delivery's columns to the next. */
+export function schemaChanges(
+  before: readonly { readonly name: string; readonly type: string }[],
+  after: readonly { readonly name: string; readonly type: string }[]
+): { kind: 'schema_change'; severity: 'info' | 'warning'; message: string }[] {
+  const was = new Map(before.map((c) => [c.name, c.type]))
+  const now = new Map(after.map((c) => [c.name, c.type]))
+  const out: { kind: 'schema_change'; severity: 'info' | 'warning'; message: string }[] = []
+  const say = (severity: 'info' | 'warning', message: string): void => void out.push({ kind: 'schema_change', severity, message })
+  for (const [name, type] of now) {
+    const old = was.get(name)
+    if (old === undefined) say('info', `column ${name} (${type}) added; earlier rows read it as NULL.`)
+    else if (old !== type) say('warning', `column ${name} retyped from ${old} to ${type}; the logical table reads the widest type, check queries on it.`)
+  }
+  for (const [name, type] of was) if (!now.has(name)) say('warning', `column ${name} (${type}) dropped; later rows read it as NULL.`)
+  return out
+}

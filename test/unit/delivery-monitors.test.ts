@@ -1,0 +1,155 @@
+// The volume and schema monitors: planted anomalies found at their hour with their kind, severity and words; steady
+// and noisy histories raise nothing.
+import { describe, expect, it } from 'vitest'
+import { type DeliveryFacts, DEFAULT_MONITOR_THRESHOLDS, monitorFindings, schemaChanges, thresholdsFor } from '../../src/shared/delivery-monitors'
+
+const H = 3_600_000
+const T0 = Date.UTC(2026, 10, 1)
+const COLS = [
+  { name: 'id', type: 'BIGINT' },
+  { name: 'name', type: 'VARCHAR' }
+]
+
+function day(i: number): { date: string; hour: string; instant: number } {
+  const instant = T0 + i * H
+  const iso = new Date(instant).toISOString()
+  return { date: iso.slice(0, 10), hour: iso.slice(11, 13), instant }
+}
+
+/** A month of hourly deliveries of one table, rows from `rows(i)`, with a deterministic jitter. */
+function month(table: string, rows: (i: number) => number, over: (i: number, d: DeliveryFacts) => DeliveryFacts = (_, d) => d): DeliveryFacts[] {
+  return Array.from({ length: 30 * 24 }, (_, i) => {
+    const r = Math.round(rows(i))
+    const d: DeliveryFacts = { table, ...day(i), key: `${table}/${i}/`, rows: r, bytes: 1000 + r * 40, columns: COLS, files: r > 0 ? 1 : 0, manifestRows: r }
+    return over(i, d)
+  })
+}
+
+const jitter = (i: number): number => ((i * 7919) % 101) - 50
+const opts = { isFull: (t: string) => t === 'users' }
+
+describe('volume monitors', () => {
+  it('a clean noisy month raises nothing', () => {
+    const parts = month('messages', (i) => 2000 + 10 * jitter(i) + 600 * Math.sin(((i % 24) / 24) * 2 * Math.PI))
+    const full = month('users', (i) => 5000 + Math.floor(i / 24) * 20 + jitter(i))
+    expect(monitorFindings([...parts, ...full], opts)).toEqual([])
+  })
+
+  it('a shrunken full copy is a warning at its hour, with the figure, the band and how; the next usual copy resolves it', () => {
+    const full = month('users', (i) => (i === 400 ? 250 : 5000 + jitter(i)))
+    const f = monitorFindings(full, opts)
+    expect(f).toHaveLength(1)
+    const a = f[0]!
+    expect(a).toMatchObject({ kind: 'volume_anomaly', severity: 'warning', table: 'users', ...{ date: day(400).date, hour: day(400).hour } })
+    expect(a.message).toMatch(/250 rows; usual [\d,]+–[\d,]+ \(median of the same hour on the last 7 days ± 3 MAD\)/)
+    expect(a.resolved).toEqual({ how: 'superseded', at: day(401).instant })
+  })
+
+  it('a parts hour with no rows where the table always has some is a warning that stays open', () => {
+    const parts = month(
+      'messages',
+      (i) => 2000 + jitter(i),
+      (i, d) => (i === 500 ? { ...d, rows: 0, bytes: 300 } : d)
+    )
+    const f = monitorFindings(parts, opts)
+    expect(f.map((x) => [x.kind, x.hour, x.resolved])).toEqual([
+      ['volume_anomaly', day(500).hour, null],
+      ['manifest_mismatch', day(500).hour, null]
+    ])
+    expect(f[0]!.message).toMatch(/^messages .* 0 rows; usual/)
+  })
+
+  it('a young parts table is judged only for an hour with no rows; a young full table against its previous copies', () => {
+    const parts = month(
+      'messages',
+      (i) => 2000 + jitter(i) + 900 * Math.sin(((i % 24) / 24) * 2 * Math.PI),
+      (i, d) => (i === 30 ? { ...d, rows: 0 } : d)
+    )
+    expect(
+      monitorFindings(parts, opts)
+        .filter((x) => x.kind === 'volume_anomaly')
+        .map((x) => x.key)
+    ).toEqual(['messages/30/'])
+    const full = monitorFindings(
+      month('users', (i) => (i === 10 ? 100 : 5000)),
+      opts
+    )
+    expect(full[0]!.message).toContain(
+      '100 rows; usual 3,750–6,250 (median of the 6 deliveries before it (the same hour on earlier days and the 6 previous) ± 3 MAD)'
+    )
+  })
+
+  it('a jump far above the usual is found', () => {
+    const f = monitorFindings(
+      month('messages', (i) => (i === 600 ? 40000 : 2000 + jitter(i))),
+      opts
+    )
+    expect(f.filter((x) => x.kind === 'volume_anomaly').map((x) => x.hour)).toEqual([day(600).hour])
+  })
+
+  it('an empty copy (no file) or one with an unreadable file is not judged twice; too little history is not judged', () => {
+    const full = month(
+      'users',
+      () => 5000,
+      (i, d) => (i === 300 ? { ...d, rows: 0, files: 0 } : i === 301 ? { ...d, rows: 10, hasUnreadable: true } : d)
+    )
+    expect(monitorFindings(full, opts).filter((x) => x.kind === 'volume_anomaly')).toEqual([])
+    expect(
+      monitorFindings(
+        month('users', (i) => (i === 3 ? 1 : 5000)),
+        opts
+      )
+    ).toEqual([])
+  })
+
+  it('thresholds per table, changed by the connection', () => {
+    const data = month('messages', (i) => (i === 600 ? 2900 : 2000 + jitter(i)))
+    expect(monitorFindings(data, opts)).toHaveLength(1)
+    expect(monitorFindings(data, { ...opts, config: { tables: { messages: { minRelativeBand: 0.5 } } } })).toHaveLength(0)
+    expect(thresholdsFor('x', { all: { days: 3 } })).toEqual({ ...DEFAULT_MONITOR_THRESHOLDS, days: 3 })
+  })
+})
+
+describe('schema monitors', () => {
+  it('a dropped and a retyped column are warnings, an added one is info, each said once at the first delivery that shows it', () => {
+    const data = month(
+      'users',
+      () => 5000,
+      (i, d) =>
+        i >= 200 && i < 300
+          ? { ...d, columns: [{ name: 'id', type: 'VARCHAR' }, ...COLS.slice(1)] }
+          : i >= 300
+            ? { ...d, columns: [COLS[0]!, { name: 'email', type: 'VARCHAR' }] }
+            : d
+    )
+    const f = monitorFindings(data, opts)
+    expect(f.map((x) => [x.kind, x.severity, x.hour, x.date])).toEqual([
+      ['schema_change', 'warning', day(200).hour, day(200).date],
+      ['schema_change', 'warning', day(300).hour, day(300).date],
+      ['schema_change', 'info', day(300).hour, day(300).date],
+      ['schema_change', 'warning', day(300).hour, day(300).date]
+    ])
+    expect(f[0]!.message).toContain('column id retyped from BIGINT to VARCHAR')
+    expect(f.map((x) => x.message).join('\n')).toMatch(/column email \(VARCHAR\) added[\s\S]*column name \(VARCHAR\) dropped/)
+  })
+
+  it('the same columns in another order are no change', () => {
+    expect(schemaChanges(COLS, [...COLS].reverse())).toEqual([])
+  })
+})
+
+describe('manifest rows', () => {
+  it('rows the footers disagree with are a manifest_mismatch naming both figures', () => {
+    const f = monitorFindings(
+      month(
+        'users',
+        () => 5000,
+        (i, d) => (i === 100 ? { ...d, manifestRows: 5100 } : d)
+      ),
+      opts
+    )
+    expect(f).toHaveLength(1)
+    expect(f[0]).toMatchObject({ kind: 'manifest_mismatch', severity: 'warning', hour: day(100).hour })
+    expect(f[0]!.message).toContain('the manifest says 5,100 rows, the files\u2019 footers hold 5,000'.replace('\u2019', "'"))
+  })
+})
