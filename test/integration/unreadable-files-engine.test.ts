@@ -108,7 +108,8 @@ describe('the CLI', () => {
         [
           ...CLI_COMMAND,
           'query',
-          'SELECT tag, count(*) AS n FROM claudia_csat GROUP BY 1',
+          // Both tables named: the engine opens (and notes) only the views a statement names.
+          'SELECT tag, count(*) AS n FROM claudia_csat WHERE (SELECT count(*) FROM claudia_messages) >= 0 GROUP BY 1',
           '--format',
           'csv',
           '--bucket',

@@ -5,7 +5,7 @@ import type { TimelineView } from '../../src/shared/api/views'
 import { CATALOG } from '../../src/shared/catalog'
 import { incidentsOf } from '../../src/shared/incidents'
 import { incidentChanges, NO_LONGER_FOUND, pendingFor, rememberTold, TOLD_MEMORY } from '../../src/shared/follow/incident-changes'
-import { dueHourAt, markerKeys, markerPrefixes, nextCheck, POLL_LISTINGS, pollPrefixes } from '../../src/shared/follow/check-schedule'
+import { awaitedMarkers, dueHourAt, markerKeys, markerPrefixes, nextCheck, POLL_LISTINGS, pollPrefixes } from '../../src/shared/follow/check-schedule'
 import { incidentPayload, payloadEnv } from '../../src/shared/follow/incident-payload'
 import { type Finding, FINDING_SEVERITY, type FindingKind, type Resolution } from '../../src/shared/timeline'
 
@@ -78,6 +78,14 @@ describe('incident changes', () => {
 })
 
 describe('check schedule', () => {
+  it('awaits every marker not listed until the manifest lands, then none (its missing tables come later)', () => {
+    const hour = Date.UTC(2026, 10, 14, 5)
+    const [manifest, first, ...rest] = markerKeys(hour) as [string, string, ...string[]]
+    expect(awaitedMarkers(hour, () => false)).toEqual(markerKeys(hour))
+    expect(awaitedMarkers(hour, (k) => k === first)).toEqual([manifest, ...rest])
+    expect(awaitedMarkers(hour, (k) => k === manifest)).toEqual([])
+  })
+
   it('the due hour is the one that started at least 40 minutes ago', () => {
     expect(dueHourAt(T0 + 39 * 60_000)).toEqual({ hour: T0 - H, nextDue: T0 + 40 * 60_000 })
     expect(dueHourAt(T0 + 40 * 60_000)).toEqual({ hour: T0, nextDue: T0 + H + 40 * 60_000 })

@@ -12,7 +12,7 @@ import { countText } from '../../shared/counts'
 import { deliveryHeadline, type DeliveryHeadline } from '../../shared/delivery-headline'
 import { deliveryInstant } from '../../shared/delivery-order'
 import { errorMessage } from '../../shared/error-message'
-import { markerKeys, nextCheck } from '../../shared/follow/check-schedule'
+import { awaitedMarkers, nextCheck } from '../../shared/follow/check-schedule'
 import { type IncidentChange, type KnownIncident, incidentChanges, pendingFor, rememberTold } from '../../shared/follow/incident-changes'
 import { incidentPayload, payloadEnv, type IncidentPayload } from '../../shared/follow/incident-payload'
 import { incidentsOf } from '../../shared/incidents'
@@ -241,7 +241,7 @@ async function waitForNextCheck(
 ): Promise<boolean> {
   const missing = (keys: readonly string[], have: (k: string) => boolean): string[] => keys.filter((k) => !have(k))
   let plan = nextCheck(nowOf(), { awaiting: true, pollMs })
-  let awaiting = missing(markerKeys(plan.hour), (k) => refreshed.objects.has(k))
+  let awaiting = awaitedMarkers(plan.hour, (k) => refreshed.objects.has(k))
   plan = nextCheck(nowOf(), { awaiting: awaiting.length > 0, pollMs })
   say(plan.at)
   for (let round = 0; ; round++) {

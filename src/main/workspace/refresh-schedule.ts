@@ -3,7 +3,7 @@
 // minutes after it starts) and, while the due hour's markers (its manifest, each table's _SUCCESS) have not all
 // landed, a poll of a few of their folders every minute, which refreshes as soon as one lands. Progress and end are pushed as events.
 import type { RefreshStatus } from '../../shared/api/views'
-import { DEFAULT_POLL_MS, type NextCheck, dueHourAt, markerKeys, nextCheck } from '../../shared/follow/check-schedule'
+import { DEFAULT_POLL_MS, type NextCheck, awaitedMarkers, dueHourAt, nextCheck } from '../../shared/follow/check-schedule'
 import type { IndexProgress } from '../bucket/bucket-index'
 import { pollMarkers } from '../follow/marker-poll'
 import type { MainEvents } from '../main-events'
@@ -96,12 +96,12 @@ export class RefreshSchedule {
   }
 
   /**
-   * After a refresh of the session: polls while some of the due hour's markers are not in its listing, else the next due
+   * After a refresh of the session: polls while the due hour's markers are awaited (awaitedMarkers), else the next due
    * time. Which hour is due is the session's instant (the demo bucket's own); when to check is the clock's.
    */
   private planAfter(session: ConnectionSession): void {
     const { hour } = dueHourAt(session.snapshot.now())
-    this.awaiting = markerKeys(hour).filter((k) => session.snapshot.object(k) === undefined)
+    this.awaiting = awaitedMarkers(hour, (k) => session.snapshot.object(k) !== undefined)
     this.round = 0
     this.next = { ...nextCheck(this.opts.clock(), { awaiting: this.awaiting.length > 0, pollMs: this.pollMs }), hour }
   }

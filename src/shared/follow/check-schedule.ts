@@ -29,6 +29,15 @@ export function markerKeys(hour: number): string[] {
 /** How often the due hour's markers are polled while they have not landed (watch's --poll, the app's follow timer). */
 export const DEFAULT_POLL_MS = 60_000
 
+/**
+ * The markers of `hour` still awaited, given what the listing has (`has`): none once its manifest is there (the vendor's
+ * trigger: a table it lists as missing or pending comes in a later hour), else every marker not listed yet.
+ */
+export function awaitedMarkers(hour: number, has: (key: string) => boolean): string[] {
+  const [manifest, ...folders] = markerKeys(hour)
+  return manifest !== undefined && has(manifest) ? [] : [manifest as string, ...folders].filter((k) => !has(k))
+}
+
 export type NextCheck = { readonly at: number; readonly kind: 'full' | 'poll'; readonly hour: number }
 
 /**
