@@ -1,4 +1,5 @@
-// The window's permissions, with the values Electron passes its handlers: notifications for our page only (the
+// Attack kept: a page other than ours (or our page asking for more) gets no permission from the shell. The window's
+// permissions, with the values Electron passes its handlers: notifications for our page only (the
 // check handler's origin, with or without a slash; the request handler's frame URL), nothing else for anyone.
 import { describe, expect, it } from 'vitest'
 import { isPermissionAllowed } from '../../src/main/shell/permissions'
