@@ -39,7 +39,8 @@ export interface BucketRun {
 export async function openBucketRun(request: CliRequest): Promise<BucketRun | number> {
   const { flags: values, command, now, conn } = request
   const secrets = new MemorySecretStore()
-  const provider = await openConnection(conn, secrets)
+  const open = { ...(request.idleMs !== undefined ? { timeouts: { idleMs: request.idleMs } } : {}) }
+  const provider = await openConnection(conn, secrets, open)
   // Could not check is not "missing": a folder that is not there or not an export, or a refused listing, exits 2 with
   // what to fix, before any hour is judged (the app's connection test, with its look one level around). Queries and
   // exports run on whatever the folder holds (SQL needs no table).
@@ -50,7 +51,7 @@ export async function openBucketRun(request: CliRequest): Promise<BucketRun | nu
         config: conn,
         openAbove: async () => {
           const above = configAbove(conn)
-          return above ? openConnection(above, secrets) : null
+          return above ? openConnection(above, secrets, open) : null
         }
       })
   if (verdict && !verdict.ok) {

@@ -19,6 +19,7 @@ export const USAGE = `usage: export-explorer <command> --bucket <url> [options]
   --now ISO-8601   evaluate as of that instant (default: the clock)
   --json           machine-readable output on stdout, nothing else on stdout
   --no-cache       list everything again instead of refreshing the saved index
+  --timeout SECONDS  how long a request may stay silent before it fails, naming the object (default 30)
 commands:
   status                        version (v1|v2) and, per table, its latest ready partition or folders
   timeline [--from D] [--to D]  per hour: manifest state and each table's cell state (default: last 48 hours)
@@ -78,6 +79,7 @@ const OPTIONS = {
   exec: { type: 'string' },
   once: { type: 'boolean' },
   poll: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
 
@@ -100,6 +102,8 @@ export interface CliRequest {
   readonly until: number
   /** watch: where to tell, and how often to poll for the due hour's markers. */
   readonly watch?: WatchRequest
+  /** --timeout: the idle timeout of every request (ms); the providers' default when absent. */
+  readonly idleMs?: number
 }
 
 export interface WatchRequest {
@@ -183,5 +187,21 @@ export function parseCommandLine(argv: readonly string[], clock: () => number = 
   const mismatch = command === 'ddl' ? engineMismatch(values.engine as 'athena' | 'bigquery', warehouseLocation(conn), true) : null
   if (mismatch) throw new UsageError(mismatch)
   const watch = command === 'watch' ? watchRequest(values) : undefined
-  return { help: false, command, flags: values, conn, now, sql, format: format as OutputFormat, asOf, since, until, ...(watch ? { watch } : {}) }
+  const timeout = values.timeout === undefined ? undefined : Number(values.timeout)
+  if (timeout !== undefined && (!Number.isFinite(timeout) || timeout < 1 || timeout > 600))
+    throw new UsageError(`--timeout is a number of seconds from 1 to 600, not "${values.timeout}"`)
+  return {
+    help: false,
+    command,
+    flags: values,
+    conn,
+    now,
+    sql,
+    format: format as OutputFormat,
+    asOf,
+    since,
+    until,
+    ...(watch ? { watch } : {}),
+    ...(timeout !== undefined ? { idleMs: Math.round(timeout * 1000) } : {})
+  }
 }

@@ -9,6 +9,8 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
 import { readLocalBucket } from '../helpers/local-bucket'
+import { objectsForViews } from '../../src/shared/bucket-views'
+import { SMALL_FILE_BYTES } from '../../src/renderer/src/engine/wasm-engine'
 import { CATALOG } from '../../src/shared/catalog'
 import { foldersForLogicalTable } from '../../src/shared/inventory'
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
@@ -77,7 +79,13 @@ describe('renderer engine in Chromium', () => {
       expect(results[CATALOG.findIndex((t) => t.table === 'claudia_messages')]).toEqual({ error: expect.stringContaining('claudia_messages does not exist') })
       const tracked = demo.expected.newest_values.find((v) => v.key === 'prompt_revision_tracked_a')!
       expect(out.results.at(-1)).toEqual([{ content: tracked.value }])
+      // Small files are read whole (wasm-engine.ts): one GET each, at most, for every view bound and query; over HTTP
+      // it was a HEAD and a footer read each time a view was bound or a query opened the file.
+      const readable = objectsForViews((await readLocalBucket(demo.bucketDir)).inventory).filter(
+        (o) => o.key.endsWith('.parquet') && o.size <= SMALL_FILE_BYTES
+      )
       expect(bytes.stats.requests).toBeGreaterThan(0)
+      expect(bytes.stats.requests).toBeLessThanOrEqual(readable.length)
     } finally {
       await browser.close()
     }

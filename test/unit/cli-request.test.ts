@@ -61,4 +61,15 @@ describe('parseCommandLine', () => {
     if (d.help) throw new Error('not a request')
     expect(d.watch).toMatchObject({ webhooks: [], once: false, pollMs: 60_000 })
   })
+
+  it("--timeout: the idle timeout of every request, in seconds from 1 to 600; absent, the providers' default", () => {
+    expect(() => parse('status', '--bucket', '/b', '--timeout', '0')).toThrow(/--timeout is a number of seconds from 1 to 600/)
+    expect(() => parse('status', '--bucket', '/b', '--timeout', 'soon')).toThrow(/--timeout is a number of seconds/)
+    const r = parse('status', '--bucket', '/b', '--timeout', '2.5')
+    if (r.help) throw new Error('not a request')
+    expect(r.idleMs).toBe(2500)
+    const d = parse('status', '--bucket', '/b')
+    if (d.help) throw new Error('not a request')
+    expect(d.idleMs).toBeUndefined()
+  })
 })

@@ -17,14 +17,23 @@ export interface BrowserEngine extends SqlEngine {
   terminate(): void
 }
 
-/** How many bytes of whole files (mirror segments) one engine holds in memory; the rest is read over HTTP. */
+/** How many bytes of whole files (mirror segments, small files) one engine holds in memory; the rest is read over HTTP. */
 export const WHOLE_FILE_BUDGET_BYTES = 256 * 1024 * 1024
+
+/**
+ * A bucket file this small is read whole too (within the budget): over HTTP, DuckDB-WASM 0.9.1 makes at least two
+ * blocking requests for it (a HEAD and its footer) each time a view is bound or a query opens it, ~10 ms each in
+ * Chromium, which for the hundreds of small hourly files of a table was most of the time a table took to open.
+ */
+export const SMALL_FILE_BYTES = 256 * 1024
 
 const plain = (v: unknown): unknown => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v)
 
 export interface EngineOptions {
-  /** Bytes of files registered `whole` held in memory (default WHOLE_FILE_BUDGET_BYTES). */
+  /** Bytes of files read whole held in memory (default WHOLE_FILE_BUDGET_BYTES). */
   readonly wholeFileBudgetBytes?: number
+  /** Files up to this size are read whole like those registered `whole` (default SMALL_FILE_BYTES). */
+  readonly smallFileBytes?: number
   /** Registers a file read by URL (the browser: DuckDB-WASM's HTTP protocol with range requests). */
   readonly registerUrl: (name: string, url: string) => Promise<void>
   /** The worker the database runs in, ended with it. */
@@ -34,6 +43,7 @@ export interface EngineOptions {
 /** `urlOf` gives the byte-server URL (token included) of a bucket key. */
 export function engineOn(db: AsyncDuckDB, conn: AsyncDuckDBConnection, urlOf: (key: string) => string, opts: EngineOptions): BrowserEngine {
   const budget = opts.wholeFileBudgetBytes ?? WHOLE_FILE_BUDGET_BYTES
+  const small = opts.smallFileBytes ?? SMALL_FILE_BYTES
   const registered = new Set<string>()
   const keysByName = new Map<string, string>()
   // Bytes of the files held in the worker's memory (registered as buffers), by name.
@@ -46,7 +56,7 @@ export function engineOn(db: AsyncDuckDB, conn: AsyncDuckDBConnection, urlOf: (k
     heldBytes -= held.get(name) ?? 0
     held.delete(name)
   }
-  // A file read whole (a mirror segment): one GET, its bytes in the worker, instead of DuckDB-WASM's blocking ranged
+  // A file read whole (a mirror segment, a small file): one GET, its bytes in the worker, instead of DuckDB-WASM's blocking ranged
   // requests for each footer and column chunk, again for each view bound and each query. Within the budget only;
   // past it, or if the GET fails, the file is read over HTTP as any other (and a failure then names its key).
   const registerWhole = async (f: { name: string; key: string; size: number }): Promise<boolean> => {
@@ -82,7 +92,7 @@ export function engineOn(db: AsyncDuckDB, conn: AsyncDuckDBConnection, urlOf: (k
             if (registered.has(f.name)) await forget(f.name)
             registered.add(f.name)
             keysByName.set(f.name, f.key)
-            if (f.whole && f.size > 0 && (await registerWhole(f))) return
+            if ((f.whole || f.size <= small) && f.size > 0 && (await registerWhole(f))) return
             await opts.registerUrl(f.name, urlOf(f.key))
           })
       )
