@@ -1,6 +1,7 @@
 // The index and the caches on disk: a saved index of the wrong shape is dropped and the bucket listed again (the
 // refresh succeeds with the right objects and says why), the manifest cache ignores damaged entries and merges
-// concurrent refreshes, and index, manifest cache and footer blocks are 0600 in 0700 folders.
+// concurrent refreshes, index, manifest cache and cached blocks are 0600 in 0700 folders, and the byte server reads
+// the blocks the refresh's frame check fetched, without asking the bucket again.
 import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -11,8 +12,11 @@ import { listAll } from '../../src/main/bucket/bucket-provider'
 import { indexPath, saveIndex } from '../../src/main/bucket/index-store'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { readManifests } from '../../src/main/bucket/manifest-reader'
+import { startByteServer } from '../../src/main/byte-server/byte-server'
+import { blockCacheDir } from '../../src/main/byte-server/block-cache'
 import { refreshConnectionIndex } from '../../src/main/bucket/refresh-connection'
 import { buildInventory } from '../../src/shared/inventory'
+import { objectsForViews } from '../../src/shared/bucket-views'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
 
@@ -177,7 +181,7 @@ describe('file modes of the index and caches', () => {
     await chmod(join(dataDir, 'index'), 0o755)
     const service = new ConnectionSnapshot({ provider, connectionId: 'conn', dataDir, now: () => NOW })
     await service.refresh()
-    // The hour inspector reads each Parquet footer through the footer block cache.
+    // The hour inspector reads each Parquet footer through the connection's block cache (the byte server's too).
     const detail = await service.hour({ start: '2026-11-20T04:00:00.000Z' })
     expect(detail.tables.find((t) => t.table === 'claudia_csat')?.files[0]?.rows).toBe(1)
     const index = indexPath(dataDir, 'conn')
@@ -186,7 +190,7 @@ describe('file modes of the index and caches', () => {
     expect(await modeOf(dirname(index))).toBe(0o700)
     expect(await modeOf(manifests)).toBe(0o600)
     expect(await modeOf(dirname(manifests))).toBe(0o700)
-    const footers = join(dataDir, 'footers', 'conn')
+    const footers = join(dataDir, 'blocks', 'conn')
     expect(await modeOf(footers)).toBe(0o700)
     const objects = await readdir(footers)
     expect(objects.length).toBeGreaterThan(0)
@@ -206,5 +210,45 @@ describe('file modes of the index and caches', () => {
     await saveIndex(path, { location: 'l', refreshedAt: NOW, units: [], objects: new Map() })
     expect(await modeOf(path)).toBe(0o600)
     expect(await modeOf(dirname(path))).toBe(0o700)
+  })
+})
+
+describe('one block cache per connection', () => {
+  it('the byte server serves the footers the refresh fetched from disk, and the folder of earlier versions goes', async () => {
+    const dataDir = fresh()
+    await mkdir(join(dataDir, 'footers', 'conn', 'old'), { recursive: true })
+    let reads = 0
+    const counting = new Proxy(provider, {
+      get(target, p, receiver) {
+        const v = Reflect.get(target, p, receiver) as unknown
+        if (p === 'readRange' && typeof v === 'function')
+          return (...args: unknown[]) => {
+            reads++
+            return (v as (...a: unknown[]) => unknown).apply(target, args)
+          }
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+      }
+    })
+    const service = new ConnectionSnapshot({ provider: counting, connectionId: 'conn', dataDir, now: () => NOW })
+    await service.refresh()
+    expect(reads).toBeGreaterThan(0)
+    const { inventory } = await service.snapshot()
+    // A file the views read (the frame check reads those).
+    const o = objectsForViews(inventory).find((x) => x.key.endsWith('.parquet') && x.size > 0)!
+    const server = await startByteServer({ provider: counting, lookup: (k) => (k === o.key ? o : undefined), cacheDir: blockCacheDir(dataDir, 'conn') })
+    try {
+      const before = reads
+      const res = await fetch(server.url(o.key), { headers: { range: `bytes=${o.size - 8}-${o.size - 1}` } })
+      expect(res.status).toBe(206)
+      expect(
+        Buffer.from(await res.arrayBuffer())
+          .subarray(4)
+          .toString('latin1')
+      ).toBe('PAR1')
+      expect(reads).toBe(before)
+    } finally {
+      await server.close()
+    }
+    await expect.poll(() => readdir(join(dataDir, 'footers'))).toEqual([])
   })
 })

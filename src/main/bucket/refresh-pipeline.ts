@@ -1,5 +1,5 @@
 // The refresh pipeline, written once for the app, the CLI and the tests: list (incrementally, the index saved) ->
-// inventory -> manifests -> frame check (through the connection's footer cache) -> what the analysis needs.
+// inventory -> manifests -> frame check (through the connection's block cache) -> what the analysis needs.
 import { join } from 'node:path'
 import type { UnlistedPrefix } from '../../shared/bucket-views'
 import { type Inventory, buildInventory } from '../../shared/inventory'
@@ -10,19 +10,8 @@ import type { IndexProgress, ListingProblem } from './bucket-index'
 import type { BucketProvider } from './bucket-provider'
 import { readManifests } from './manifest-reader'
 import { refreshConnectionIndex } from './refresh-connection'
-import { BlockCache } from '../byte-server/block-cache'
+import { type BlockCache, blockIdentity, connectionBlockCache } from '../byte-server/block-cache'
 import { findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
-
-/** The footer cache of a connection: the frame check and the hour inspector read the same ends of the same files. */
-export function footerCache(dataDir: string, connectionId: string, provider: BucketProvider): BlockCache {
-  // Footers only: a smaller cap than the byte server's.
-  return new BlockCache(join(dataDir, 'footers', connectionId), provider, { maxBytes: 256 * 1024 ** 2 })
-}
-
-/** The identity the footer cache keys an object's bytes by. */
-export function footerId(o: ListedObject): { key: string; etag: string; size: number } {
-  return { key: o.key, etag: o.etag ?? o.lastModified, size: o.size }
-}
 
 export interface BucketRefreshOptions {
   /** The instant the bucket is evaluated as of (listing plan, inventory, archive tiers). */
@@ -37,7 +26,7 @@ export interface BucketRefreshOptions {
   readonly manifests?: boolean | ((key: string) => boolean)
   /** Whether to check the data files' frames (default true); unchecked, no file is known unreadable. */
   readonly frames?: boolean
-  /** The connection's footer cache, when the caller reads footers too; else one is opened under the data folder. */
+  /** The connection's block cache, when the caller reads from it too; else one is opened under the data folder. */
   readonly footers?: BlockCache
 }
 
@@ -83,9 +72,9 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
   let unreadable: ReadonlySet<string> = new Set()
   let unreadableWhy: ReadonlyMap<string, string> = new Map()
   if (opts.frames ?? true) {
-    const footers = opts.footers ?? footerCache(dataDir, connectionId, provider)
+    const footers = opts.footers ?? connectionBlockCache(dataDir, connectionId, provider)
     // Each file's ends and footer (bounded, off the main thread), remembered by key + ETag with what the mirror's builds found.
-    const frames = await findUnreadableFiles(inventory, (o, start, end, sig) => footers.read(footerId(o), { start, end }, sig).then((x) => x.body), {
+    const frames = await findUnreadableFiles(inventory, (o, start, end, sig) => footers.read(blockIdentity(o), { start, end }, sig).then((x) => x.body), {
       now,
       cacheFile: frameCacheFile(dataDir, connectionId),
       ...(signal ? { signal } : {}),

@@ -3,9 +3,10 @@
 // its cap the least recently used blocks are deleted (blocks being read are never). Files 0600 in 0700 folders.
 import { createHash } from 'node:crypto'
 import type { Dirent } from 'node:fs'
-import { open, readdir, rmdir, stat, unlink, utimes } from 'node:fs/promises'
+import { open, readdir, rm, rmdir, stat, unlink, utimes } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { ByteRange, BucketProvider } from '../bucket/bucket-provider'
+import type { ListedObject } from '../../shared/listing'
 import { writePrivateFile } from '../files/private-file'
 import { swallowed } from '../log/main-log'
 
@@ -32,6 +33,24 @@ export interface BlockCacheOptions {
   /** Bytes of blocks kept on disk at most (default 2 GiB); past it the least recently used go. */
   readonly maxBytes?: number
 }
+
+/** The identity a listed object's bytes are cached by: its key and ETag (else its size and time), and its size. */
+export function blockIdentity(o: ListedObject): ObjectIdentity {
+  return { key: o.key, etag: o.etag ?? `${o.size}-${o.lastModified}`, size: o.size }
+}
+
+/**
+ * A connection's block cache under a data folder: the refresh's frame check, the hour inspector and the byte server
+ * read the same blocks, so a footer fetched once for the check is what the query pane reads next, not fetched again.
+ * (Earlier versions kept the footers in a folder of their own, `footers/<id>`: removed, it is only a cache.)
+ */
+export function connectionBlockCache(dataDir: string, connectionId: string, provider: BucketProvider): BlockCache {
+  void rm(join(dataDir, 'footers', connectionId), { recursive: true, force: true }).catch(swallowed('removing the footer cache of an earlier version'))
+  return new BlockCache(blockCacheDir(dataDir, connectionId), provider)
+}
+
+/** The folder of a connection's block cache (every BlockCache of one folder shares what is on disk). */
+export const blockCacheDir = (dataDir: string, connectionId: string): string => join(dataDir, 'blocks', connectionId)
 
 /** A block file's modification time is refreshed at most this often, so the order survives a restart. */
 const TOUCH_EVERY_MS = 60_000

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import { BucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
-import { BLOCK_SIZE, BlockCache, type ObjectIdentity } from './block-cache'
+import { BLOCK_SIZE, BlockCache, type ObjectIdentity, blockIdentity } from './block-cache'
 import { errorMessage } from '../../shared/error-message'
 
 /** What the server serves: one connection's bucket. Swapped when another connection opens. */
@@ -203,7 +203,7 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
       await pipeline(held.createReadStream({ start: range.start, end: range.end, highWaterMark: PIECE_SIZE }), res, { signal: ac.signal })
       return
     }
-    const id = { key, etag: obj.etag ?? `${obj.size}-${obj.lastModified}`, size: obj.size }
+    const id = blockIdentity(obj)
     // The first piece before the status line: an object that cannot be read still gets its own status (409, 404, 502).
     const first = (
       await cache.read(id, { start: range.start, end: Math.min(range.end, (Math.floor(range.start / PIECE_SIZE) + 1) * PIECE_SIZE - 1) }, ac.signal)

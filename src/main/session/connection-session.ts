@@ -13,6 +13,7 @@ import { GCS_NO_RESTORE, planRestore } from '../../shared/restore-plan'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { indexPath, markRestored } from '../bucket/index-store'
 import type { ByteServer } from '../byte-server/byte-server'
+import { blockCacheDir } from '../byte-server/block-cache'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from '../engine/open-bucket-engine'
 import type { MainEvents } from '../main-events'
 import { ConnectionMirror } from '../mirror/connection-mirror'
@@ -121,7 +122,8 @@ export class ConnectionSession {
       server.setSource({
         provider: this.provider,
         lookup,
-        cacheDir: join(this.opts.dataDir, 'blocks', this.connectionId),
+        // The folder of connectionBlockCache: the blocks the refresh's frame check fetched are served from disk.
+        cacheDir: blockCacheDir(this.opts.dataDir, this.connectionId),
         now: () => snapshot.now(),
         store: mirror.heldFiles(store)
       })

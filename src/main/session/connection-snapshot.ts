@@ -17,8 +17,8 @@ import { BucketError, bucketError } from '../bucket/bucket-errors'
 import { abortable } from '../bucket/bounded-wait'
 import type { IndexProgress } from '../bucket/bucket-index'
 import type { BucketProvider } from '../bucket/bucket-provider'
-import { footerCache, footerId, refreshBucket } from '../bucket/refresh-pipeline'
-import type { BlockCache } from '../byte-server/block-cache'
+import { refreshBucket } from '../bucket/refresh-pipeline'
+import { type BlockCache, blockIdentity, connectionBlockCache } from '../byte-server/block-cache'
 import { readParquetFooter } from '../store/parquet-footer'
 import { errorMessage } from '../../shared/error-message'
 
@@ -50,8 +50,8 @@ export class ConnectionSnapshot {
   private readonly footers: BlockCache
 
   constructor(private readonly opts: ConnectionSnapshotOptions) {
-    // The hour inspector's row counts read the footers the refresh's frame check read.
-    this.footers = footerCache(opts.dataDir, opts.connectionId, opts.provider)
+    // The hour inspector's row counts read the footers the refresh's frame check read (the byte server's blocks too).
+    this.footers = connectionBlockCache(opts.dataDir, opts.connectionId, opts.provider)
   }
 
   get connectionId(): string {
@@ -148,7 +148,7 @@ export class ConnectionSnapshot {
   private async footerRows(o: ListedObject): Promise<{ rows: number | null; rowsError?: string }> {
     if (!o.key.endsWith('.parquet') || o.size < 12) return { rows: null }
     if (isArchived(o, this.now())) return { rows: null, rowsError: `archived (${o.storageClass}): restore it to read its footer` }
-    const id = footerId(o)
+    const id = blockIdentity(o)
     try {
       const r = await readParquetFooter(o.size, async (start, end, sig) => (await this.footers.read(id, { start, end }, sig)).body, {
         signal: this.lifetime.signal
