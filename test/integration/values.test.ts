@@ -179,6 +179,16 @@ describe('every value leaves the engine right', () => {
     )
   })
 
+  it('JSON writes the year 1 BC as DuckDB does (the property above found node-api writing "0000-12-31")', async () => {
+    const bc = `(DATE '1970-01-01' - 719163)`
+    const sql = `SELECT ${bc} AS d, ${bc}::TIMESTAMP + INTERVAL 5 HOUR AS ts, (${bc}::TIMESTAMP)::TIMESTAMPTZ AS tz, (${bc}::TIMESTAMP)::TIMESTAMP_MS AS ms, DATE '1970-01-01' - 800000 AS d2`
+    const names = ['d', 'ts', 'tz', 'ms', 'd2']
+    const ref = await plain.rows(`SELECT ${names.map((n) => `CAST(${n} AS VARCHAR) AS ${n}`).join(', ')} FROM (${sql})`)
+    const typed = await engine.selectAll(sql)
+    expect(typed.rows[0]?.map((v) => toJsonValue(v))).toEqual(names.map((n) => ref[0]?.[n]))
+    expect(ref[0]?.['d']).toBe('0001-12-31 (BC)')
+  })
+
   it('an export of sum() over an INTEGER column holds the right number, in CSV and in Parquet', async () => {
     const sql = 'SELECT sum(x) AS s FROM (SELECT 2147483647::INTEGER AS x FROM range(5000000))'
     const csv = join(work, 'sum.csv')

@@ -5,10 +5,16 @@
 import {
   DuckDBArrayValue,
   DuckDBBlobValue,
+  DuckDBDateValue,
   DuckDBDecimalValue,
   DuckDBListValue,
   DuckDBMapValue,
   DuckDBStructValue,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
+  DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
   DuckDBUnionValue,
   type DuckDBValue
 } from '@duckdb/node-api'
@@ -33,6 +39,14 @@ function decimalJson(text: string): number | string {
   return Number.isFinite(n) && String(n) === (canonical === '-0' ? '0' : canonical) ? n : text
 }
 
+/**
+ * A date or instant as DuckDB casts it to VARCHAR. @duckdb/node-api 1.5's own text gives the year 1 BC as "0000-…"
+ * where DuckDB writes "0001-… (BC)" (earlier years it already writes as DuckDB does: the values test found it).
+ */
+function dateText(text: string): string {
+  return text.startsWith('0000-') ? `0001${text.slice(4, 10)} (BC)${text.slice(10)}` : text
+}
+
 /** A BLOB as DuckDB casts it to VARCHAR: printable ASCII as is, other bytes (and \\ ' ") as \\xNN. */
 function blobText(bytes: Uint8Array): string {
   let out = ''
@@ -52,5 +66,14 @@ export function toJsonValue(v: DuckDBValue, isFloat = false): JsonValue {
   if (v instanceof DuckDBMapValue) return Object.fromEntries(v.entries.map((e) => [typeof e.key === 'string' ? e.key : String(e.key), toJsonValue(e.value)]))
   if (v instanceof DuckDBUnionValue) return toJsonValue(v.value)
   if (v instanceof DuckDBBlobValue) return blobText(v.bytes)
+  if (
+    v instanceof DuckDBDateValue ||
+    v instanceof DuckDBTimestampValue ||
+    v instanceof DuckDBTimestampTZValue ||
+    v instanceof DuckDBTimestampSecondsValue ||
+    v instanceof DuckDBTimestampMillisecondsValue ||
+    v instanceof DuckDBTimestampNanosecondsValue
+  )
+    return dateText(String(v))
   return String(v)
 }
