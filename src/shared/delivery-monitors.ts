@@ -39,13 +39,31 @@ export interface MonitorThresholds {
   readonly madFactor: number
   /** The band is never narrower than this share of the median either side (steady tables have a MAD of 0). */
   readonly minRelativeBand: number
+  /** Nor, for rows, narrower than this many square roots of the median (plus 2): a count's own noise, which a
+   * table of a few rows an hour has far above its share. */
+  readonly countNoise: number
+  /** Nor reaching less than this many times the median above it: hours of events vary by half and more (later
+   * versions of rows land together), so only a jump far above the usual is out of it. */
+  readonly maxRatio: number
   /** The same hour of day on this many earlier days. */
   readonly days: number
   /** And this many previous deliveries, while the same hour has too little history. */
   readonly trailing: number
+  /** A parts table judged on its trailing hours (a daily rhythm they do not know) is out of the usual only this many
+   * times below or above their median, or with no rows where each had some. */
+  readonly youngRatio: number
 }
 
-export const DEFAULT_MONITOR_THRESHOLDS: MonitorThresholds = { minHistory: 5, madFactor: 3, minRelativeBand: 0.25, days: 7, trailing: 6 }
+export const DEFAULT_MONITOR_THRESHOLDS: MonitorThresholds = {
+  minHistory: 5,
+  madFactor: 3,
+  minRelativeBand: 0.5,
+  countNoise: 3,
+  maxRatio: 3,
+  days: 7,
+  trailing: 6,
+  youngRatio: 4
+}
 
 /** A connection's setting: defaults for all tables, and per table (catalog name). */
 export interface MonitorConfig {
@@ -63,7 +81,10 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
-/** The usual range of a figure: median ± max(k × 1.4826 × MAD, share × median), never below 0. */
+/**
+ * The usual range of a figure: median ± max(k × 1.4826 × MAD, share × median[, c × √median + 2 for a count]), never
+ * below 0 (nor below 1 for a count that was never 0), and reaching at least maxRatio × median.
+ */
 export interface UsualBand {
   readonly low: number
   readonly high: number
@@ -73,13 +94,14 @@ export interface UsualBand {
   readonly how: string
 }
 
-export function usualBand(history: readonly number[], t: MonitorThresholds, what: string): UsualBand {
+export function usualBand(history: readonly number[], t: MonitorThresholds, what: string, count = false): UsualBand {
   const m = median(history)
   const mad = median(history.map((x) => Math.abs(x - m)))
-  const half = Math.max(t.madFactor * 1.4826 * mad, t.minRelativeBand * m)
+  const half = Math.max(t.madFactor * 1.4826 * mad, t.minRelativeBand * m, count ? t.countNoise * Math.sqrt(m) + 2 : 0)
   return {
-    low: Math.max(0, Math.floor(m - half)),
-    high: Math.ceil(m + half),
+    // A count whose every delivery had some is not usual at none: an hour with no rows is out of the band.
+    low: Math.max(count && history.every((x) => x > 0) ? 1 : 0, Math.floor(m - half)),
+    high: Math.ceil(Math.max(m + half, m * t.maxRatio)),
     median: m,
     n: history.length,
     how: `median of ${what} ± ${t.madFactor} MAD`
@@ -128,13 +150,11 @@ export function judgeVolume(sorted: readonly DeliveryFacts[], i: number, t: Moni
   const { list: h, what } = judgeable(d) ? historyOf(sorted, i, t) : { list: [], what: '' }
   const unjudged = { rows: d.rows, bytes: d.bytes, rowsBand: null, bytesBand: null, anomalous: false }
   if (h.length < t.minHistory) return unjudged
-  // A parts table's hours follow a daily rhythm the trailing hours do not know: until the same hour has its history,
-  // only an hour with no rows where every one before had some is judged.
-  if (!full && !what.startsWith('the same hour') && !(d.rows === 0 && h.every((x) => x.rows > 0))) return unjudged
   const rowsBand = usualBand(
     h.map((x) => x.rows),
     t,
-    what
+    what,
+    true
   )
   const bytesBand = usualBand(
     h.map((x) => x.bytes),
@@ -142,6 +162,13 @@ export function judgeVolume(sorted: readonly DeliveryFacts[], i: number, t: Moni
     what
   )
   const out = (v: number, b: UsualBand): boolean => v < b.low || v > b.high
+  // A parts table's hours follow a daily rhythm the trailing hours do not know: until the same hour has its history,
+  // only an hour far off their median (youngRatio), or with no rows where each had some, is out of the usual.
+  if (!full && !what.startsWith('the same hour')) {
+    const m = rowsBand.median
+    const far = d.rows * t.youngRatio < m || d.rows > m * t.youngRatio || (d.rows === 0 && rowsBand.low > 0)
+    return { rows: d.rows, bytes: d.bytes, rowsBand, bytesBand, anomalous: far && out(d.rows, rowsBand) }
+  }
   return { rows: d.rows, bytes: d.bytes, rowsBand, bytesBand, anomalous: out(d.rows, rowsBand) || (rowsBand.median > 0 && out(d.bytes, bytesBand)) }
 }
 

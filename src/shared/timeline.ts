@@ -4,6 +4,7 @@ import { type Version, folderPrefix, manifestKey } from './bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
+import { type DeliveryFacts, type MonitorConfig, monitorFindings } from './delivery-monitors'
 import { countText } from './counts'
 import { lowerBound, upperBound } from './sorted-search'
 import { durationText } from './durations'
@@ -181,6 +182,10 @@ export interface TimelineOptions {
   readonly unreadable?: ReadonlySet<string>
   /** Why each is not readable, in the finding's words when known ("its footer claims 16777225 bytes, more than the 8 MiB allowed"). */
   readonly unreadableWhy?: ReadonlyMap<string, string>
+  /** Each table's deliveries from their footers (delivery-facts.ts): judged by the volume and schema monitors. */
+  readonly deliveries?: readonly DeliveryFacts[]
+  /** The monitors' thresholds (defaults, and per table). */
+  readonly monitors?: MonitorConfig
 }
 
 const floorHour = (t: number): number => Math.floor(t / HOUR_MS) * HOUR_MS
@@ -480,6 +485,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       resolved: last === null ? null : { how: 'resumed', at: last }
     })
   }
+  folded.push(...deliveryMonitorFindings(inv, opts).filter((f) => inRange(findingHour(f))))
   const resolvedFindings = folded.map((f) => (f.resolved ? f : { ...f, resolved: resolutionOf(f, idx, history, through) }))
   resolvedFindings.sort(
     (a, b) =>
@@ -531,6 +537,19 @@ function foldStoppedHours(findings: readonly Finding[], runs: readonly StoppedRu
   if (runs.length === 0) return [...findings]
   const inRun = (t: number | null): boolean => t !== null && runs.some((r) => t >= r.from && t <= r.to)
   return findings.filter((f) => !((f.kind === 'missing' || f.kind === 'manifest_absent') && inRun(findingHour(f))))
+}
+
+/** The volume and schema monitors over the deliveries the bucket held at `now`, each layout's apart (a v1 daily
+ * folder and a v2 hourly one hold different spans of rows: one is no history for the other). */
+function deliveryMonitorFindings(inv: Inventory, opts: TimelineOptions): Finding[] {
+  const held = (opts.deliveries ?? []).filter((d) => inv.folders.has(d.key))
+  const isFull = (table: string): boolean => CATALOG.find((c) => c.table === table)?.mode !== 'parts'
+  return (['v1/', 'v2/'] as const).flatMap((v) =>
+    monitorFindings(
+      held.filter((d) => d.key.startsWith(v)),
+      { isFull, ...(opts.monitors ? { config: opts.monitors } : {}) }
+    )
+  )
 }
 
 /** How a finding resolved, from the whole history: a full table's problem by a later copy it reads, a parts table's

@@ -4,7 +4,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listLocalFolder, readLocalBucket } from '../helpers/local-bucket'
-import type { RefreshedBucket } from '../../src/main/bucket/refresh-pipeline'
+import { type RefreshedBucket, findingInputs } from '../../src/main/bucket/refresh-pipeline'
 import { planDemoBucket } from '../../src/main/demo-bucket/demo-plan'
 import { CATALOG, type CatalogTable } from '../../src/shared/catalog'
 import { buildInventory, foldersForLogicalTable, latestReady, readyPartsFolders } from '../../src/shared/inventory'
@@ -39,8 +39,8 @@ function logicalSql(t: CatalogTable): string {
 }
 
 describe('timeline analysis of the generated bucket', () => {
-  it('reports exactly the planted faults', () => {
-    const tl = analyzeTimeline(snap.inventory, snap.manifests, { now: Date.parse(demo.expected.now), unreadable: snap.unreadable })
+  it('reports exactly the planted faults (the monitors included: its two schema changes, and no volume anomaly)', () => {
+    const tl = analyzeTimeline(snap.inventory, snap.manifests, { now: Date.parse(demo.expected.now), ...findingInputs(snap) })
     expect(tl.findings.map(fault).sort()).toEqual(demo.expected.faults.map(fault).sort())
   })
 
@@ -253,7 +253,7 @@ describe('an export that starts mid-day (--start)', () => {
 
   it('nothing is due before its first delivery: no finding before 14:00, the hours before it are no delivery, and the truth holds', async () => {
     const s = await readLocalBucket(mid.bucketDir)
-    const tl = analyzeTimeline(s.inventory, s.manifests, { now: Date.parse(mid.expected.now), unreadable: s.unreadable })
+    const tl = analyzeTimeline(s.inventory, s.manifests, { now: Date.parse(mid.expected.now), ...findingInputs(s) })
     expect(mid.expected.first_delivery).toBe('2026-11-03T14:00:00Z')
     expect(tl.hours[0]?.start).toBe(Date.UTC(2026, 10, 3))
     expect(tl.findings.map(fault).sort()).toEqual(mid.expected.faults.map(fault).sort())

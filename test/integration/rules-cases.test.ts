@@ -344,4 +344,28 @@ describe('what a vendor reader sees (item 9)', () => {
       { table: 'datamart_cloudchat_saas.cloud_chat_messages', message: expect.stringMatching(/files have their own etl_date column.*kept/) }
     ])
   })
+
+  it('the monitors: a parts hour with a twentieth of its usual rows is a volume_anomaly, a dropped column a schema_change, in doctor', async () => {
+    const b = await bucket()
+    await b.manifest(H03, { delivered: [MSGS], complete: true })
+    const keys = (k: number, n: number): string[] => Array.from({ length: n }, (_, i) => `m${k}_${i}`)
+    for (let k = 0; k < 10; k++) {
+      const at = H03 + k * HOUR
+      // Hour 6 shrinks to 2 rows; hour 8 comes without its content column, and hour 9 brings it back.
+      const select = k === 8 ? `SELECT message_id, tenant_id FROM (${msgSelect(keys(k, 40), 'x')})` : msgSelect(keys(k, k === 6 ? 2 : 40), 'x')
+      await b.folder(folderPrefix(MSGS, 'v2', d(at), h(at)), at, { 'part-0.parquet': select })
+    }
+    const now = H03 + 10 * HOUR
+    const r = await cli(['doctor', '--bucket', b.root, '--now', new Date(now).toISOString(), '--since', d(H03), '--json', '--no-cache'])
+    const found = (JSON.parse(r.stdout) as { findings: { kind: string; severity: string; hour: string; table: string; message: string }[] }).findings.filter(
+      (f) => f.kind === 'volume_anomaly' || f.kind === 'schema_change'
+    )
+    expect(found.map((f) => [f.kind, f.severity, f.hour, f.table])).toEqual([
+      ['volume_anomaly', 'warning', h(H03 + 6 * HOUR), 'claudia_messages'],
+      ['schema_change', 'warning', h(H03 + 8 * HOUR), 'claudia_messages'],
+      ['schema_change', 'info', h(H03 + 9 * HOUR), 'claudia_messages']
+    ])
+    expect(found[0]?.message).toMatch(/: 2 rows; usual 19–120 \(/)
+    expect(found[1]?.message).toMatch(/column content \(VARCHAR\) dropped/)
+  })
 })

@@ -1,6 +1,8 @@
 // The volume and schema monitors: planted anomalies found at their hour with their kind, severity and words; steady
 // and noisy histories raise nothing.
 import { describe, expect, it } from 'vitest'
+import { deliveryFacts } from '../../src/shared/delivery-facts'
+import { buildInventory } from '../../src/shared/inventory'
 import { type DeliveryFacts, DEFAULT_MONITOR_THRESHOLDS, monitorFindings, schemaChanges, thresholdsFor } from '../../src/shared/delivery-monitors'
 
 const H = 3_600_000
@@ -75,7 +77,7 @@ describe('volume monitors', () => {
       opts
     )
     expect(full[0]!.message).toContain(
-      '100 rows; usual 3,750–6,250 (median of the 6 deliveries before it (the same hour on earlier days and the 6 previous) ± 3 MAD)'
+      '100 rows; usual 2,500–15,000 (median of the 6 deliveries before it (the same hour on earlier days and the 6 previous) ± 3 MAD)'
     )
   })
 
@@ -103,9 +105,9 @@ describe('volume monitors', () => {
   })
 
   it('thresholds per table, changed by the connection', () => {
-    const data = month('messages', (i) => (i === 600 ? 2900 : 2000 + jitter(i)))
+    const data = month('messages', (i) => (i === 600 ? 7000 : 2000 + jitter(i)))
     expect(monitorFindings(data, opts)).toHaveLength(1)
-    expect(monitorFindings(data, { ...opts, config: { tables: { messages: { minRelativeBand: 0.5 } } } })).toHaveLength(0)
+    expect(monitorFindings(data, { ...opts, config: { tables: { messages: { maxRatio: 4 } } } })).toHaveLength(0)
     expect(thresholdsFor('x', { all: { days: 3 } })).toEqual({ ...DEFAULT_MONITOR_THRESHOLDS, days: 3 })
   })
 })
@@ -151,5 +153,42 @@ describe('manifest rows', () => {
     expect(f).toHaveLength(1)
     expect(f[0]).toMatchObject({ kind: 'manifest_mismatch', severity: 'warning', hour: day(100).hour })
     expect(f[0]!.message).toContain('the manifest says 5,100 rows, the files\u2019 footers hold 5,000'.replace('\u2019', "'"))
+  })
+})
+
+describe('deliveryFacts: each ready folder from the footers already read', () => {
+  const at = '2026-11-05T03:30:00.000Z'
+  const obj = (key: string, size: number): { key: string; size: number; lastModified: string } => ({ key, size, lastModified: at })
+  const base = 'v2/datamart_claudia/claudia_messages/etl_date=2026-11-05/'
+  const inv = buildInventory(
+    [
+      obj('v2/_manifests/snapshot_date=2026-11-05/snapshot_hour=03/manifest.json', 10),
+      obj(`${base}etl_hour=03/part-0.parquet`, 100),
+      obj(`${base}etl_hour=03/part-1.parquet`, 50),
+      obj(`${base}etl_hour=03/_SUCCESS`, 0),
+      obj(`${base}etl_hour=04/part-0.parquet`, 70),
+      obj(`${base}etl_hour=04/_SUCCESS`, 0),
+      obj(`${base}etl_hour=05/part-0.parquet`, 70),
+      obj(`${base}etl_hour=05/part-1.parquet`, 70),
+      obj(`${base}etl_hour=05/_SUCCESS`, 0),
+      // Not ready: never judged.
+      obj(`${base}etl_hour=06/part-0.parquet`, 70)
+    ],
+    { now: Date.parse('2026-11-05T08:00:00Z') }
+  )
+  const facts = new Map([
+    [`${base}etl_hour=03/part-0.parquet`, { rows: 7, columns: COLS }],
+    [`${base}etl_hour=03/part-1.parquet`, { rows: 5, columns: COLS }],
+    [`${base}etl_hour=05/part-0.parquet`, { rows: 3, columns: COLS }],
+    [`${base}etl_hour=06/part-0.parquet`, { rows: 3, columns: COLS }]
+  ])
+
+  it('sums rows and bytes per folder, leaves out a folder whose footers are not all known, and marks an unreadable file', () => {
+    const got = deliveryFacts(inv, facts, new Set([`${base}etl_hour=05/part-1.parquet`]))
+    expect(got.map((d) => [d.key.slice(base.length), d.hour, d.rows, d.bytes, d.files, d.hasUnreadable])).toEqual([
+      ['etl_hour=03/', '03', 12, 150, 2, false],
+      ['etl_hour=05/', '05', 3, 140, 2, true]
+    ])
+    expect(got[0]?.columns).toEqual(COLS)
   })
 })

@@ -7,6 +7,7 @@ import { resolutionWords } from '../../shared/incidents'
 import { latestReady, readyPartsFolders } from '../../shared/inventory'
 import { analyzeTimeline, type Finding, type Timeline } from '../../shared/timeline'
 import type { BucketRun } from '../bucket-run'
+import { findingInputs } from '../../main/bucket/refresh-pipeline'
 
 function statusCommand(run: BucketRun): number {
   const { refreshed, request, provider } = run
@@ -60,8 +61,7 @@ function analysis(run: BucketRun): Timeline {
     now: request.now,
     from: request.since,
     to: request.until,
-    unreadable: refreshed.unreadable,
-    unreadableWhy: refreshed.unreadableWhy
+    ...findingInputs(refreshed)
   })
 }
 

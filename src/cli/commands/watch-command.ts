@@ -19,7 +19,7 @@ import { incidentsOf } from '../../shared/incidents'
 import { latestReady, readyPartsFolders } from '../../shared/inventory'
 import { analyzeTimeline, type Finding } from '../../shared/timeline'
 import { pollMarkers } from '../../main/follow/marker-poll'
-import type { RefreshedBucket } from '../../main/bucket/refresh-pipeline'
+import { type RefreshedBucket, findingInputs } from '../../main/bucket/refresh-pipeline'
 import { SavedStateFile, type SavedStateFormat } from '../../main/files/saved-state-file'
 import { type BucketRun, refreshRun, stateDir } from '../bucket-run'
 import type { WatchRequest } from '../cli-request'
@@ -125,8 +125,7 @@ function evaluate(run: BucketRun, refreshed: RefreshedBucket, now: number): { vi
     now,
     from: since,
     to: now,
-    unreadable: refreshed.unreadable,
-    unreadableWhy: refreshed.unreadableWhy
+    ...findingInputs(refreshed)
   })
   // doctor's range: what a table leaves out now is said whatever --since.
   const standing = (f: Finding): boolean => f.resolved === null && (f.kind === 'archived' || f.kind === 'corrupt_file')

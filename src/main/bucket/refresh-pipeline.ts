@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import type { UnlistedPrefix } from '../../shared/bucket-views'
 import { type Inventory, buildInventory } from '../../shared/inventory'
 import type { ListedObject } from '../../shared/listing'
-import type { ManifestText } from '../../shared/timeline'
+import type { ManifestText, TimelineOptions } from '../../shared/timeline'
+import { type FooterFacts, deliveryFacts } from '../../shared/delivery-facts'
 import { bucketError } from './bucket-errors'
 import type { IndexProgress, ListingProblem } from './bucket-index'
 import type { BucketProvider } from './bucket-provider'
@@ -39,6 +40,8 @@ export interface RefreshedBucket {
   /** Data files the logical tables need that are not readable Parquet, and why each is not. */
   readonly unreadable: ReadonlySet<string>
   readonly unreadableWhy: ReadonlyMap<string, string>
+  /** Rows and columns of the data files, from the footers the frame check read (now or before): the monitors' facts. */
+  readonly footerFacts: ReadonlyMap<string, FooterFacts>
   /** The listings that failed (a table they cover has no view, and says so). */
   readonly listingProblems: readonly ListingProblem[]
   readonly unlisted: readonly UnlistedPrefix[]
@@ -71,6 +74,7 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
   check()
   let unreadable: ReadonlySet<string> = new Set()
   let unreadableWhy: ReadonlyMap<string, string> = new Map()
+  let footerFacts: ReadonlyMap<string, FooterFacts> = new Map()
   if (opts.frames ?? true) {
     const footers = opts.footers ?? connectionBlockCache(dataDir, connectionId, provider)
     // Each file's ends and footer (bounded, off the main thread), remembered by key + ETag with what the mirror's builds found.
@@ -83,6 +87,7 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
     check()
     unreadable = frames.unreadable
     unreadableWhy = frames.reasons
+    footerFacts = frames.facts
   }
   return {
     inventory,
@@ -90,8 +95,15 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
     manifests,
     unreadable,
     unreadableWhy,
+    footerFacts,
     listingProblems: r.problems,
     unlisted: r.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })),
     problems: [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
   }
+}
+
+/** What the analysis judges of a refresh beside its listing and manifests: unreadable files, and each delivery's
+ * footer facts for the volume and schema monitors (the app, doctor, timeline and watch pass the same). */
+export function findingInputs(r: RefreshedBucket): Pick<TimelineOptions, 'unreadable' | 'unreadableWhy' | 'deliveries'> {
+  return { unreadable: r.unreadable, unreadableWhy: r.unreadableWhy, deliveries: deliveryFacts(r.inventory, r.footerFacts, r.unreadable) }
 }

@@ -557,6 +557,12 @@ export function planDemoBucket(options: DemoOptions): DemoPlan {
   fault('corrupt_file', at.corruptFile, T.corrupt, corruptKey)
   if (options.start === undefined) fault('archived', null, msgs, archivedKey, v1(0).date)
   else fault('archived', h0, msgs, archivedKey)
+  // The column added and the column retyped, said once (schema_change) at the first delivered folder that shows each.
+  for (const change of [addedColumn, typeChange]) {
+    let h = (deliveries[change.fromIndex] as Delivery).h as number
+    while (!folderByPrefix.has(prefixOf(msgs, v2(h)))) h++
+    fault('schema_change', h, msgs, prefixOf(msgs, v2(h)))
+  }
 
   const latest_ready: Expected['latest_ready'] = {}
   const tables: Expected['tables'] = {}

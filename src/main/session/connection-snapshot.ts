@@ -17,7 +17,7 @@ import { BucketError, bucketError } from '../bucket/bucket-errors'
 import { abortable } from '../bucket/bounded-wait'
 import type { IndexProgress } from '../bucket/bucket-index'
 import type { BucketProvider } from '../bucket/bucket-provider'
-import { refreshBucket } from '../bucket/refresh-pipeline'
+import { findingInputs, refreshBucket } from '../bucket/refresh-pipeline'
 import { type BlockCache, blockIdentity, connectionBlockCache } from '../byte-server/block-cache'
 import { readParquetFooter } from '../store/parquet-footer'
 import { errorMessage } from '../../shared/error-message'
@@ -92,8 +92,7 @@ export class ConnectionSnapshot {
       this.timelineCache = analyzeTimeline(r.inventory, r.manifests, {
         now,
         parsedCache: this.parsedManifests,
-        unreadable: this.unreadable,
-        unreadableWhy: this.unreadableWhy
+        ...findingInputs(r)
       })
       this.problems = r.problems
       this.unlisted = r.unlisted

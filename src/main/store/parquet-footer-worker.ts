@@ -2,6 +2,7 @@
 // parsed here, under the worker's own heap limit and the caller's time limit, never on the main thread.
 import { parentPort } from 'node:worker_threads'
 import { parquetMetadata } from 'hyparquet'
+import { parquetTypeName } from './parquet-type-name'
 import { checkThriftBounds } from './thrift-compact-bounds'
 import { errorMessage } from '../../shared/error-message'
 
@@ -39,7 +40,7 @@ function parse(job: FooterJob): FooterAnswer {
     }
     for (let k = 0; k < (root?.num_children ?? 0) && at < meta.schema.length; k++) {
       const e = meta.schema[at]
-      if (e) columns.push({ name: e.name, type: e.type ?? 'GROUP' })
+      if (e) columns.push({ name: e.name, type: parquetTypeName(e) })
       at = skip(at)
     }
     return { id: job.id, ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns }

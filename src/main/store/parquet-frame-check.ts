@@ -13,6 +13,7 @@ import { withFileLock } from '../files/file-lock'
 import { writePrivateFile } from '../files/private-file'
 import { type FooterParser, readParquetFooter } from './parquet-footer'
 import { errorMessage } from '../../shared/error-message'
+import type { FooterFacts } from '../../shared/delivery-facts'
 
 /** Reads the inclusive byte range of an object (a provider's readRange, or a block cache in front of it). */
 export type RangeReader = (o: ListedObject, start: number, end: number, signal?: AbortSignal) => Promise<Uint8Array>
@@ -25,8 +26,12 @@ export function frameCacheFile(dataDir: string, connectionId: string): string {
 // Format 2 holds footer checks and reasons; format 1 (a bare map of booleans, frame only) is read as empty, so every
 // file is checked again with its footer.
 const CACHE_FORMAT = 2
-/** Per key + ETag: true when readable, else why not. */
-type Cache = Record<string, true | string>
+/** Per key + ETag: its footer's facts when readable (true: readable, checked before the facts were kept), else why not. */
+type Cache = Record<string, true | FooterFacts | string>
+
+function isFacts(v: unknown): v is FooterFacts {
+  return typeof v === 'object' && v !== null && typeof (v as FooterFacts).rows === 'number' && Array.isArray((v as FooterFacts).columns)
+}
 
 async function loadCache(path: string | undefined): Promise<Cache> {
   if (!path) return {}
@@ -34,7 +39,7 @@ async function loadCache(path: string | undefined): Promise<Cache> {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as { format?: unknown; files?: unknown }
     if (parsed?.format !== CACHE_FORMAT || typeof parsed.files !== 'object' || parsed.files === null) return {}
     // Entries of another shape are ignored: those files are checked again.
-    return Object.fromEntries(Object.entries(parsed.files).filter(([, v]) => v === true || typeof v === 'string')) as Cache
+    return Object.fromEntries(Object.entries(parsed.files).filter(([, v]) => v === true || typeof v === 'string' || isFacts(v))) as Cache
   } catch {
     return {}
   }
@@ -78,6 +83,9 @@ export interface FrameCheckResult {
   readonly reasons: ReadonlyMap<string, string>
   /** Files whose ends were read from the bucket this time (the rest were known from the cache, or too small to be Parquet). */
   readonly read: number
+  /** Rows and columns of each listed data file whose footer was read (now or at an earlier refresh), by key: the
+   * monitors' facts, without a request of their own. */
+  readonly facts: ReadonlyMap<string, FooterFacts>
   /** Files that could not be read (network, denied): not judged, the engine tells when it downloads them. */
   readonly errors: readonly { readonly key: string; readonly message: string }[]
 }
@@ -92,6 +100,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   const added: Cache = {}
   const unreadable = new Set<string>()
   const reasons = new Map<string, string>()
+  const facts = new Map<string, FooterFacts>()
   const checked = new Set<string>()
   const errors: { key: string; message: string }[] = []
   const limit = pLimit(opts.concurrency ?? 32)
@@ -107,14 +116,15 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
           opts.signal?.throwIfAborted()
           checked.add(o.key)
           let verdict = cache[objectIdentity(o)]
-          if (verdict === undefined) {
+          // `true`: readable, checked by a version that kept no facts: read once more for them.
+          if (verdict === undefined || verdict === true) {
             try {
               if (o.size >= 12) fetched++
               const r = await readParquetFooter(o.size, (start, end, sig) => read(o, start, end, sig), {
                 ...(opts.signal ? { signal: opts.signal } : {}),
                 ...(opts.parser ? { parser: opts.parser } : {})
               })
-              verdict = r.ok ? true : r.why
+              verdict = r.ok ? { rows: r.footer.rows, columns: r.footer.columns } : r.why
               // A parse out of time is unreadable now, and checked again next time (the machine may have been busy).
               if (r.ok || !r.transient) added[objectIdentity(o)] = verdict
             } catch (e) {
@@ -123,7 +133,8 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
               return
             }
           }
-          if (verdict !== true) {
+          if (isFacts(verdict)) facts.set(o.key, verdict)
+          else {
             unreadable.add(o.key)
             reasons.set(o.key, verdict)
           }
@@ -134,5 +145,10 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   }
   const cacheFile = opts.cacheFile
   if (cacheFile && Object.keys(added).length > 0) await mergeCache(cacheFile, added)
-  return { unreadable, reasons, read: fetched, errors }
+  // Files read at earlier refreshes (a full table's earlier copies, read while they were the newest) give history too.
+  for (const o of inventory.objects) {
+    const known = added[objectIdentity(o)] ?? cache[objectIdentity(o)]
+    if (!facts.has(o.key) && o.key.endsWith('.parquet') && isFacts(known)) facts.set(o.key, known)
+  }
+  return { unreadable, reasons, facts, read: fetched, errors }
 }
