@@ -267,6 +267,8 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
   }
   /** Due delivery hours where nothing at all arrived (no folder of any table, no manifest), in order. */
   const silent: number[] = []
+  /** Rows each ready folder's manifest gives (by folder prefix): checked against the footers by the monitors. */
+  const manifestRows = new Map<string, number>()
   /** Parts tables: each ready delivery's `delivered_through` (UTC ms) from its manifest, by table, in hour order. */
   const through = new Map<string, { readonly at: number; readonly through: number }[]>()
 
@@ -420,6 +422,8 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       if (dt !== undefined && !Number.isNaN(parseInstant(dt))) through.set(c.table, [...(through.get(c.table) ?? []), { at: t, through: parseInstant(dt) }])
 
       if (m) checkManifestEntry(c, state, folder, prefix, mKey, t, date, hour, m, add)
+      const saidRows = m?.delivered.find((e) => e.name === qualifiedName(c))?.rows
+      if (folder && saidRows !== undefined) manifestRows.set(folder.ref.prefix, saidRows)
     }
     hours.push({
       start: t,
@@ -485,7 +489,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       resolved: last === null ? null : { how: 'resumed', at: last }
     })
   }
-  folded.push(...deliveryMonitorFindings(inv, opts).filter((f) => inRange(findingHour(f))))
+  folded.push(...deliveryMonitorFindings(inv, opts, manifestRows).filter((f) => inRange(findingHour(f))))
   const resolvedFindings = folded.map((f) => (f.resolved ? f : { ...f, resolved: resolutionOf(f, idx, history, through) }))
   resolvedFindings.sort(
     (a, b) =>
@@ -539,10 +543,11 @@ function foldStoppedHours(findings: readonly Finding[], runs: readonly StoppedRu
   return findings.filter((f) => !((f.kind === 'missing' || f.kind === 'manifest_absent') && inRun(findingHour(f))))
 }
 
-/** The volume and schema monitors over the deliveries the bucket held at `now`, each layout's apart (a v1 daily
+/** The volume and schema monitors over the deliveries the bucket held at `now` (with the rows their hour's manifest
+ * gives, for the hours in range), each layout's apart (a v1 daily
  * folder and a v2 hourly one hold different spans of rows: one is no history for the other). */
-function deliveryMonitorFindings(inv: Inventory, opts: TimelineOptions): Finding[] {
-  const held = (opts.deliveries ?? []).filter((d) => inv.folders.has(d.key))
+function deliveryMonitorFindings(inv: Inventory, opts: TimelineOptions, manifestRows: ReadonlyMap<string, number>): Finding[] {
+  const held = (opts.deliveries ?? []).filter((d) => inv.folders.has(d.key)).map((d) => ({ ...d, manifestRows: manifestRows.get(d.key) ?? null }))
   const isFull = (table: string): boolean => CATALOG.find((c) => c.table === table)?.mode !== 'parts'
   return (['v1/', 'v2/'] as const).flatMap((v) =>
     monitorFindings(

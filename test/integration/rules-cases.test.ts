@@ -68,7 +68,7 @@ class HandBucket {
   }
   async manifest(
     at: number,
-    body: { delivered?: CatalogTable[]; missing?: CatalogTable[]; pending?: CatalogTable[]; complete?: boolean },
+    body: { delivered?: CatalogTable[]; missing?: CatalogTable[]; pending?: CatalogTable[]; complete?: boolean; rows?: number },
     writtenAfter = 25
   ): Promise<string> {
     const key = manifestKey('v2', d(at), h(at))
@@ -84,7 +84,8 @@ class HandBucket {
         mode: c.mode,
         path: folderPrefix(c, 'v2', d(at), h(at)),
         format: 'parquet',
-        files: 1
+        files: 1,
+        ...(body.rows !== undefined ? { rows: body.rows } : {})
       })),
       tables_missing: missing,
       tables_pending: pending
@@ -345,9 +346,11 @@ describe('what a vendor reader sees (item 9)', () => {
     ])
   })
 
-  it('the monitors: a parts hour with a twentieth of its usual rows is a volume_anomaly, a dropped column a schema_change, in doctor', async () => {
+  it('the monitors: a parts hour with a twentieth of its usual rows is a volume_anomaly, a dropped column a schema_change, rows the manifest miscounts a manifest_mismatch, in doctor', async () => {
     const b = await bucket()
-    await b.manifest(H03, { delivered: [MSGS], complete: true })
+    await b.manifest(H03, { delivered: [MSGS], complete: true, rows: 40 })
+    // Hour 7's manifest says 41 rows; its file holds 40.
+    await b.manifest(H03 + 7 * HOUR, { delivered: [MSGS], complete: true, rows: 41 })
     const keys = (k: number, n: number): string[] => Array.from({ length: n }, (_, i) => `m${k}_${i}`)
     for (let k = 0; k < 10; k++) {
       const at = H03 + k * HOUR
@@ -358,14 +361,16 @@ describe('what a vendor reader sees (item 9)', () => {
     const now = H03 + 10 * HOUR
     const r = await cli(['doctor', '--bucket', b.root, '--now', new Date(now).toISOString(), '--since', d(H03), '--json', '--no-cache'])
     const found = (JSON.parse(r.stdout) as { findings: { kind: string; severity: string; hour: string; table: string; message: string }[] }).findings.filter(
-      (f) => f.kind === 'volume_anomaly' || f.kind === 'schema_change'
+      (f) => f.table === 'claudia_messages' && ['volume_anomaly', 'schema_change', 'manifest_mismatch'].includes(f.kind)
     )
     expect(found.map((f) => [f.kind, f.severity, f.hour, f.table])).toEqual([
       ['volume_anomaly', 'warning', h(H03 + 6 * HOUR), 'claudia_messages'],
+      ['manifest_mismatch', 'warning', h(H03 + 7 * HOUR), 'claudia_messages'],
       ['schema_change', 'warning', h(H03 + 8 * HOUR), 'claudia_messages'],
       ['schema_change', 'info', h(H03 + 9 * HOUR), 'claudia_messages']
     ])
     expect(found[0]?.message).toMatch(/: 2 rows; usual 19–120 \(/)
-    expect(found[1]?.message).toMatch(/column content \(VARCHAR\) dropped/)
+    expect(found[1]?.message).toMatch(/the manifest says 41 rows, the files' footers hold 40/)
+    expect(found[2]?.message).toMatch(/column content \(VARCHAR\) dropped/)
   })
 })
