@@ -1,4 +1,4 @@
-// npm run demo:generate -- --out DIR [--seed N] [--days N] [--scale N] [--start ISO] [--if-missing]
+// npm run demo:generate -- --out DIR [--seed N] [--days N] [--scale N] [--start ISO] [--anomalies] [--if-missing]
 // Writes a synthetic bucket (DIR/bucket) and the truth it planted (DIR/expected.json).
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -8,7 +8,7 @@ import { writeDemoBucket } from '../main/demo-bucket/write-demo-bucket'
 import { errorMessage } from '../shared/error-message'
 
 const usage =
-  "usage: npm run demo:generate -- --out DIR [--seed N] [--days N (>= 8)] [--scale N] [--start ISO (the export's first delivery, a v2 hour such as 2026-11-03T14:00:00Z)] [--if-missing]"
+  "usage: npm run demo:generate -- --out DIR [--seed N] [--days N (>= 8)] [--scale N] [--start ISO (the export's first delivery, a v2 hour such as 2026-11-03T14:00:00Z)] [--anomalies (plant a shrunken copy, an hour with no rows and a dropped column for the monitors)] [--if-missing]"
 
 async function main(): Promise<number> {
   let values
@@ -21,6 +21,7 @@ async function main(): Promise<number> {
         scale: { type: 'string' },
         start: { type: 'string' },
         'if-missing': { type: 'boolean' },
+        anomalies: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
       }
     }))
@@ -57,7 +58,8 @@ async function main(): Promise<number> {
     seed: num('seed', values.seed, DEFAULT_DEMO_OPTIONS.seed),
     days: num('days', values.days, DEFAULT_DEMO_OPTIONS.days),
     scale: num('scale', values.scale, DEFAULT_DEMO_OPTIONS.scale),
-    ...(values.start !== undefined ? { start: instant('start', values.start) } : {})
+    ...(values.start !== undefined ? { start: instant('start', values.start) } : {}),
+    ...(values.anomalies ? { anomalies: true } : {})
   }
   const started = Date.now()
   const tty = process.stderr.isTTY

@@ -4,6 +4,7 @@ import { type Version, folderPrefix, manifestKey } from './bucket-key'
 import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
+import { manifestFacts } from './delivery-facts'
 import { type DeliveryFacts, type MonitorConfig, monitorFindings } from './delivery-monitors'
 import { countText } from './counts'
 import { lowerBound, upperBound } from './sorted-search'
@@ -547,7 +548,8 @@ function foldStoppedHours(findings: readonly Finding[], runs: readonly StoppedRu
  * gives, for the hours in range), each layout's apart (a v1 daily
  * folder and a v2 hourly one hold different spans of rows: one is no history for the other). */
 function deliveryMonitorFindings(inv: Inventory, opts: TimelineOptions, manifestRows: ReadonlyMap<string, number>): Finding[] {
-  const held = (opts.deliveries ?? []).filter((d) => inv.folders.has(d.key)).map((d) => ({ ...d, manifestRows: manifestRows.get(d.key) ?? null }))
+  const fromFooters = (opts.deliveries ?? []).filter((d) => inv.folders.has(d.key)).map((d) => ({ ...d, manifestRows: manifestRows.get(d.key) ?? null }))
+  const held = [...fromFooters, ...manifestFacts(inv, manifestRows, new Set(fromFooters.map((d) => d.key)), opts.unreadable)]
   const isFull = (table: string): boolean => CATALOG.find((c) => c.table === table)?.mode !== 'parts'
   return (['v1/', 'v2/'] as const).flatMap((v) =>
     monitorFindings(

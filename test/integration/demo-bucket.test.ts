@@ -1,11 +1,14 @@
 // The core against a generated bucket: the timeline reports exactly the planted faults, and the logical
 // tables computed by the core's SQL on native DuckDB match the generator's own truth.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listLocalFolder, readLocalBucket } from '../helpers/local-bucket'
 import { type RefreshedBucket, findingInputs } from '../../src/main/bucket/refresh-pipeline'
-import { planDemoBucket } from '../../src/main/demo-bucket/demo-plan'
+import { type Expected, planDemoBucket } from '../../src/main/demo-bucket/demo-plan'
+import { ANOMALY_TABLES, DROPPED_COLUMN } from '../../src/main/demo-bucket/plant-anomalies'
+import { writeDemoBucket } from '../../src/main/demo-bucket/write-demo-bucket'
 import { CATALOG, type CatalogTable } from '../../src/shared/catalog'
 import { buildInventory, foldersForLogicalTable, latestReady, readyPartsFolders } from '../../src/shared/inventory'
 import { logicalTableSql, versionsSql } from '../../src/shared/logical-table-sql'
@@ -268,5 +271,40 @@ describe('an export that starts mid-day (--start)', () => {
       expect(row?.['n'], t.table).toBe(mid.expected.tables[t.table]!.rows)
     }
     expect(latestReady(s.inventory, table(mid.expected.switch_fallback.table), { asOf: Date.parse(mid.expected.switch_fallback.as_of) })).toBeNull()
+  })
+})
+
+describe('the monitors on a bucket with planted anomalies (--anomalies)', () => {
+  let dir: string
+  let planted: Expected
+  let s: RefreshedBucket
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ee-anomalies-'))
+    const w = await writeDemoBucket(dir, { seed: 7, days: 8, scale: 1, v1Days: 5, anomalies: true })
+    planted = w.plan.expected
+    s = await readLocalBucket(w.bucketDir)
+  }, 180_000)
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+
+  it('finds each at its hour (a shrunken full copy, an hour with no rows, a dropped column and its return), and nothing else', () => {
+    const tl = analyzeTimeline(s.inventory, s.manifests, { now: Date.parse(planted.now), ...findingInputs(s) })
+    expect(tl.findings.map(fault).sort()).toEqual(planted.faults.map(fault).sort())
+    const monitors = tl.findings.filter((f) => f.kind === 'volume_anomaly' || f.kind === 'schema_change')
+    const of = (table: string, kind: string): string[] => monitors.filter((f) => f.table === table && f.kind === kind).map((f) => f.message)
+    // The full copy shrunk to a twentieth: read from the manifest's rows (its footers are not read), against the copies before it.
+    expect(of(ANOMALY_TABLES.shrunk, 'volume_anomaly')).toEqual([
+      expect.stringMatching(/: [\d,]+ rows; usual [\d,]+–[\d,]+ \(median of .*\)\. The copy is read as it is/)
+    ])
+    expect(of(ANOMALY_TABLES.empty, 'volume_anomaly')).toEqual([
+      expect.stringMatching(/: 0 rows; usual 1–[\d,]+ \(median of the same hour on the last \d days/)
+    ])
+    expect(of(ANOMALY_TABLES.dropped, 'schema_change')).toEqual([
+      expect.stringMatching(new RegExp(`column ${DROPPED_COLUMN} \\(VARCHAR\\) dropped`)),
+      expect.stringMatching(new RegExp(`column ${DROPPED_COLUMN} \\(VARCHAR\\) added`))
+    ])
+    // Kept in step with the files: the planted hours are no manifest mismatch.
+    expect(tl.findings.filter((f) => f.kind === 'manifest_mismatch' && f.message.includes(' rows'))).toEqual([])
   })
 })

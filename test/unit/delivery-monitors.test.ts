@@ -1,7 +1,7 @@
 // The volume and schema monitors: planted anomalies found at their hour with their kind, severity and words; steady
 // and noisy histories raise nothing.
 import { describe, expect, it } from 'vitest'
-import { deliveryFacts } from '../../src/shared/delivery-facts'
+import { deliveryFacts, manifestFacts } from '../../src/shared/delivery-facts'
 import { buildInventory } from '../../src/shared/inventory'
 import { type DeliveryFacts, DEFAULT_MONITOR_THRESHOLDS, monitorFindings, schemaChanges, thresholdsFor } from '../../src/shared/delivery-monitors'
 
@@ -190,5 +190,16 @@ describe('deliveryFacts: each ready folder from the footers already read', () =>
       ['etl_hour=05/', '05', 3, 140, 2, true]
     ])
     expect(got[0]?.columns).toEqual(COLS)
+  })
+
+  it('a ready folder whose footers are not known is judged on the rows its manifest gives, with no columns', () => {
+    const have = new Set(deliveryFacts(inv, facts).map((d) => d.key))
+    const rows = new Map([
+      [`${base}etl_hour=04/`, 9],
+      [`${base}etl_hour=03/`, 12],
+      [`${base}etl_hour=06/`, 4]
+    ])
+    const got = manifestFacts(inv, rows, have)
+    expect(got.map((d) => [d.key.slice(base.length), d.rows, d.manifestRows, d.columns])).toEqual([['etl_hour=04/', 9, 9, null]])
   })
 })

@@ -24,6 +24,9 @@ export interface DemoOptions {
   /** The export's first delivery (a v2 hour, UTC ms): nothing exists before it, and everything that arrived
    * before it comes in it. Absent: the export starts with v1's __initial__ load. */
   readonly start?: number
+  /** Plant the monitors' anomalies once written (plant-anomalies.ts): a shrunken full copy, an hour with no rows, a
+   * dropped column. Absent: a clean bucket, in which the monitors find only the schema changes planned here. */
+  readonly anomalies?: boolean
 }
 
 export const DEFAULT_DEMO_OPTIONS: DemoOptions = { seed: 7, days: 10, scale: 1, v1Days: 5 }

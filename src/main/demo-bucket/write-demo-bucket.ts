@@ -6,6 +6,7 @@ import { copyFile, mkdir, rm, stat, truncate, utimes, writeFile } from 'node:fs/
 import { dirname, join } from 'node:path'
 import { DEMO_TABLES, type DemoTable } from './demo-tables'
 import { type DemoOptions, type DemoPlan, type FolderWrite, planDemoBucket } from './demo-plan'
+import { plantMonitorAnomalies } from './plant-anomalies'
 import { LOCAL_METADATA_DIR, STORAGE_CLASS_SIDECAR } from '../bucket/local-sidecar'
 import { tablePrefix } from '../../shared/bucket-key'
 
@@ -140,6 +141,8 @@ export async function writeDemoBucket(outDir: string, options: DemoOptions, onPr
   await mkdir(join(bucketDir, LOCAL_METADATA_DIR), { recursive: true })
   await writeFile(join(bucketDir, LOCAL_METADATA_DIR, STORAGE_CLASS_SIDECAR), JSON.stringify(plan.storageClasses, null, 2))
   const expectedPath = join(outDir, 'expected.json')
-  await writeFile(expectedPath, JSON.stringify(plan.expected, null, 2))
-  return { bucketDir, expectedPath, plan }
+  const planted = options.anomalies ? await plantMonitorAnomalies(bucketDir, plan) : []
+  const expected = { ...plan.expected, faults: [...plan.expected.faults, ...planted] }
+  await writeFile(expectedPath, JSON.stringify(expected, null, 2))
+  return { bucketDir, expectedPath, plan: { ...plan, expected } }
 }
