@@ -7,9 +7,7 @@ import { readFile, rename, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DemoPlan, Fault, FolderWrite } from './demo-plan'
 import { manifestKey } from '../../shared/bucket-key'
-
-const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`
-const sqlIdent = (s: string): string => `"${s.replaceAll('"', '""')}"`
+import { quoteIdent as sqlIdent, quoteLiteral as sqlString } from '../../shared/sql-quote'
 
 /** The tables the anomalies go to (a full table of several rows an hour; the two busiest parts tables). */
 export const ANOMALY_TABLES = { shrunk: 'claudia_conversation', empty: 'claudia_messages', dropped: 'cloud_chat_messages' } as const
