@@ -29,8 +29,19 @@ const CACHE_FORMAT = 2
 /** Per key + ETag: its footer's facts when readable (true: readable, checked before the facts were kept), else why not. */
 type Cache = Record<string, true | FooterFacts | string>
 
+/** A cache entry of the facts' shape, every column a name and a type: anything else is checked again, never trusted. */
 function isFacts(v: unknown): v is FooterFacts {
-  return typeof v === 'object' && v !== null && typeof (v as FooterFacts).rows === 'number' && Array.isArray((v as FooterFacts).columns)
+  if (typeof v !== 'object' || v === null) return false
+  const f = v as FooterFacts
+  return (
+    Number.isSafeInteger(f.rows) &&
+    f.rows >= 0 &&
+    Array.isArray(f.columns) &&
+    f.columns.every(
+      (c: unknown) =>
+        typeof c === 'object' && c !== null && typeof (c as { name: unknown }).name === 'string' && typeof (c as { type: unknown }).type === 'string'
+    )
+  )
 }
 
 async function loadCache(path: string | undefined): Promise<Cache> {
