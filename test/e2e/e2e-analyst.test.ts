@@ -284,6 +284,17 @@ describe('analyst flows against S3 on loopback', () => {
     await page.getByRole('button', { name: 'Cancel' }).click()
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Cancelled after /)
     expect(await note.count()).toBe(0)
+    // The new worker's files are held until the query below has been asked (an event, not a wait): on a fast
+    // machine the restart could otherwise end before it, and the test would not show a query waiting for it.
+    let release = (): void => {}
+    const released = new Promise<void>((r) => (release = r))
+    const bucketBytes = (u: URL): boolean => /^\/[^/]+\/o\//.test(u.pathname)
+    let held = 0
+    await page.route(bucketBytes, async (route) => {
+      held++
+      await released
+      await route.continue()
+    })
     // One call of the worker that runs for many seconds (a scalar function over a 40 MB string): DuckDB-WASM's
     // interrupt cannot land in it, so only a new worker stops it.
     await runSql(`SELECT length(regexp_replace(repeat('ab', 20000000), '(a|b)', 'x', 'g')) AS n`)
@@ -297,6 +308,12 @@ describe('analyst flows against S3 on loopback', () => {
     expect(await note.getAttribute('data-kind')).toBe('restarting')
     await page.screenshot({ path: 'test-results/sql-cancel-restarting.png' })
     await runSql('SELECT count(*) AS n FROM claudia_messages')
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Running… /)
+    // The new worker is reading the tables' files, and held there.
+    await expect.poll(() => held, { timeout: 60_000 }).toBeGreaterThan(0)
+    expect(await note.getAttribute('data-kind')).toBe('restarting')
+    release()
+    await page.unrouteAll({ behavior: 'wait' })
     await expect.poll(() => note.textContent(), { timeout: 60_000 }).toBe('The query engine was restarted to stop the query; the tables are ready again.')
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(wantAsOf))
     expect(await page.locator('[data-testid=sql-error]').count()).toBe(0)
