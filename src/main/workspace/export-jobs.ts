@@ -107,7 +107,7 @@ export class ExportJobs {
     const update = (patch: Partial<ExportJob>): void => {
       entry.job = { ...entry.job, ...patch }
       if (entry.job.state === 'running') this.opts.events.emitThrottled('exportProgress', entry.job, id)
-      else this.opts.events.emit('exportProgress', entry.job)
+      else this.opts.events.emit('exportProgress', entry.job, id)
     }
     void (async () => {
       try {
