@@ -36,6 +36,7 @@ const HANDLERS: Handlers = {
   overview: async (w) => (await w.sessionOrOpenFirst()).snapshot.overview(),
   timeline: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.timeline(a),
   hour: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.hour(a),
+  tableVolume: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.tableVolume(a),
   connections: (w) => w.connections(),
   connectionGet: (w, a) => w.connectionGet(a),
   connectionSave: (w, a) => w.connectionSave(a),

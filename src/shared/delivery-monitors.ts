@@ -1,8 +1,11 @@
 // Volume and schema monitors: each table's deliveries (rows, bytes, columns from the Parquet footers already read, and
 // the manifest's rows) judged against the table's own recent history, as `volume_anomaly`, `schema_change` and `manifest_mismatch`.
-import { numberText } from './counts'
-import { formatBytes } from './counts'
-import type { Finding } from './timeline'
+import { formatBytes, numberText } from './counts'
+import type { Finding, FindingKind } from './timeline'
+
+/** The kinds the monitors find (a manifest's rows or files that disagree with the folder are one): what the
+ * timeline marks on a cell, over its state. */
+export const MONITOR_KINDS: readonly FindingKind[] = ['volume_anomaly', 'schema_change', 'manifest_mismatch']
 
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
@@ -187,24 +190,55 @@ export interface MonitorOptions {
   readonly isFull: (table: string) => boolean
 }
 
-/**
- * The monitors' findings over every table's deliveries. A volume anomaly of a full table resolves (superseded) at the
- * next copy that is usual again, since that copy is read instead; a parts table's stays open (its rows stay in the table).
- * A schema change is said once, at the first delivery that shows it, and stays as information of record (never resolves).
- */
-export function monitorFindings(all: readonly DeliveryFacts[], opts: MonitorOptions): Finding[] {
+/** One delivery as the volume chart and the hour inspector show it: its figures, the usual band it was judged
+ * against (null: too little history, or not judged), and whether it is out of it. */
+export interface VolumePoint {
+  readonly table: string
+  readonly instant: number
+  readonly key: string
+  readonly rows: number
+  readonly bytes: number
+  readonly rowsBand: UsualBand | null
+  readonly bytesBand: UsualBand | null
+  readonly anomalous: boolean
+}
+
+/** Each table's deliveries judged once, oldest first: what the findings and the volume points are read from. */
+function judgeTables(
+  all: readonly DeliveryFacts[],
+  opts: MonitorOptions
+): { table: string; full: boolean; sorted: DeliveryFacts[]; judged: VolumeJudgement[] }[] {
   const byTable = new Map<string, DeliveryFacts[]>()
   for (const d of all) {
     const list = byTable.get(d.table) ?? []
     list.push(d)
     byTable.set(d.table, list)
   }
-  const findings: Finding[] = []
-  for (const [table, list] of byTable) {
+  return [...byTable].map(([table, list]) => {
     const sorted = list.sort((a, b) => a.instant - b.instant)
     const t = thresholdsFor(table, opts.config)
     const full = opts.isFull(table)
-    const judged = sorted.map((_, i) => judgeVolume(sorted, i, t, full))
+    return { table, full, sorted, judged: sorted.map((_, i) => judgeVolume(sorted, i, t, full)) }
+  })
+}
+
+/**
+ * The monitors over every table's deliveries: their findings, and each delivery's volume beside its band (by table,
+ * oldest first). A volume anomaly of a full table resolves (superseded) at the next copy that is usual again, since
+ * that copy is read instead; a parts table's stays open (its rows stay in the table). A schema change is said once, at
+ * the first delivery that shows it, and stays as information of record (never resolves).
+ */
+export function monitorDeliveries(all: readonly DeliveryFacts[], opts: MonitorOptions): { findings: Finding[]; volumes: Map<string, VolumePoint[]> } {
+  const findings: Finding[] = []
+  const volumes = new Map<string, VolumePoint[]>()
+  for (const { table, full, sorted, judged } of judgeTables(all, opts)) {
+    volumes.set(
+      table,
+      sorted.map((d, i) => {
+        const j = judged[i] as VolumeJudgement
+        return { table, instant: d.instant, key: d.key, rows: d.rows, bytes: d.bytes, rowsBand: j.rowsBand, bytesBand: j.bytesBand, anomalous: j.anomalous }
+      })
+    )
     let prevColumns: DeliveryFacts['columns'] = null
     sorted.forEach((d, i) => {
       const j = judged[i] as VolumeJudgement
@@ -243,7 +277,12 @@ export function monitorFindings(all: readonly DeliveryFacts[], opts: MonitorOpti
       }
     })
   }
-  return findings
+  return { findings, volumes }
+}
+
+/** The monitors' findings alone (monitorDeliveries). */
+export function monitorFindings(all: readonly DeliveryFacts[], opts: MonitorOptions): Finding[] {
+  return monitorDeliveries(all, opts).findings
 }
 
 /** Columns added (info), dropped or retyped (warning) from one delivery's columns to the next. */

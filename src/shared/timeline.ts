@@ -5,7 +5,7 @@ import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
 import { manifestFacts } from './delivery-facts'
-import { type DeliveryFacts, type MonitorConfig, monitorFindings } from './delivery-monitors'
+import { type DeliveryFacts, type MonitorConfig, type VolumePoint, monitorDeliveries } from './delivery-monitors'
 import { countText } from './counts'
 import { lowerBound, upperBound } from './sorted-search'
 import { durationText } from './durations'
@@ -166,6 +166,9 @@ export interface Timeline {
   readonly version: Version
   readonly hours: readonly TimelineHour[]
   readonly findings: readonly Finding[]
+  /** Each table's deliveries (catalog name) beside their usual band, oldest first: the volume chart's and the
+   * inspector's figures (delivery-monitors.ts), every delivery the footers or manifests gave, not only the range's. */
+  readonly volumes: ReadonlyMap<string, readonly VolumePoint[]>
 }
 
 /** A manifest's text, or why it could not be read. */
@@ -490,7 +493,8 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       resolved: last === null ? null : { how: 'resumed', at: last }
     })
   }
-  folded.push(...deliveryMonitorFindings(inv, opts, manifestRows).filter((f) => inRange(findingHour(f))))
+  const monitored = deliveryMonitors(inv, opts, manifestRows)
+  folded.push(...monitored.findings.filter((f) => inRange(findingHour(f))))
   const resolvedFindings = folded.map((f) => (f.resolved ? f : { ...f, resolved: resolutionOf(f, idx, history, through) }))
   resolvedFindings.sort(
     (a, b) =>
@@ -499,7 +503,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       (a.table ?? '').localeCompare(b.table ?? '') ||
       a.kind.localeCompare(b.kind)
   )
-  return { version: inv.version, hours, findings: resolvedFindings }
+  return { version: inv.version, hours, findings: resolvedFindings, volumes: monitored.volumes }
 }
 
 const hourWords = (t: number): string => `${dateOf(t)} ${hourOf(t)}:00 UTC`
@@ -547,16 +551,25 @@ function foldStoppedHours(findings: readonly Finding[], runs: readonly StoppedRu
 /** The volume and schema monitors over the deliveries the bucket held at `now` (with the rows their hour's manifest
  * gives, for the hours in range), each layout's apart (a v1 daily
  * folder and a v2 hourly one hold different spans of rows: one is no history for the other). */
-function deliveryMonitorFindings(inv: Inventory, opts: TimelineOptions, manifestRows: ReadonlyMap<string, number>): Finding[] {
+function deliveryMonitors(
+  inv: Inventory,
+  opts: TimelineOptions,
+  manifestRows: ReadonlyMap<string, number>
+): { findings: Finding[]; volumes: Map<string, VolumePoint[]> } {
   const fromFooters = (opts.deliveries ?? []).filter((d) => inv.folders.has(d.key)).map((d) => ({ ...d, manifestRows: manifestRows.get(d.key) ?? null }))
   const held = [...fromFooters, ...manifestFacts(inv, manifestRows, new Set(fromFooters.map((d) => d.key)), opts.unreadable)]
   const isFull = (table: string): boolean => CATALOG.find((c) => c.table === table)?.mode !== 'parts'
-  return (['v1/', 'v2/'] as const).flatMap((v) =>
-    monitorFindings(
+  const findings: Finding[] = []
+  const volumes = new Map<string, VolumePoint[]>()
+  for (const v of ['v1/', 'v2/'] as const) {
+    const m = monitorDeliveries(
       held.filter((d) => d.key.startsWith(v)),
       { isFull, ...(opts.monitors ? { config: opts.monitors } : {}) }
     )
-  )
+    findings.push(...m.findings)
+    for (const [table, points] of m.volumes) volumes.set(table, [...(volumes.get(table) ?? []), ...points])
+  }
+  return { findings, volumes }
 }
 
 /** How a finding resolved, from the whole history: a full table's problem by a later copy it reads, a parts table's

@@ -81,6 +81,10 @@ describe("main's answers fit the contract's answer schemas", () => {
     // An hour with a manifest and files, and one without: the inspector's two shapes.
     const withManifest = hours.findLast((h) => h.manifest === 'complete')
     for (const h of [withManifest, hours[0]]) if (h) await call('hour', { start: h.start })
+    const volume = await call('tableVolume', { table: 'datamart_claudia.claudia_messages', fromHours: 7 * 24 })
+    expect(volume?.points.length).toBeGreaterThan(100)
+    expect(volume?.points.some((p) => p.rowsBand !== null)).toBe(true)
+    await call('tableVolume', { table: 'nosuch.table', fromHours: 48 })
     await call('engineSource', { asOf: null })
     if (withManifest) await call('engineSource', { asOf: withManifest.start })
 

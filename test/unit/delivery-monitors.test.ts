@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest'
 import { deliveryFacts, manifestFacts } from '../../src/shared/delivery-facts'
 import { buildInventory } from '../../src/shared/inventory'
-import { type DeliveryFacts, DEFAULT_MONITOR_THRESHOLDS, monitorFindings, schemaChanges, thresholdsFor } from '../../src/shared/delivery-monitors'
+import {
+  type DeliveryFacts,
+  DEFAULT_MONITOR_THRESHOLDS,
+  monitorDeliveries,
+  monitorFindings,
+  schemaChanges,
+  thresholdsFor
+} from '../../src/shared/delivery-monitors'
 
 const H = 3_600_000
 const T0 = Date.UTC(2026, 10, 1)
@@ -45,6 +52,24 @@ describe('volume monitors', () => {
     expect(a).toMatchObject({ kind: 'volume_anomaly', severity: 'warning', table: 'users', ...{ date: day(400).date, hour: day(400).hour } })
     expect(a.message).toMatch(/250 rows; usual [\d,]+–[\d,]+ \(median of the same hour on the last 7 days ± 3 MAD\)/)
     expect(a.resolved).toEqual({ how: 'superseded', at: day(401).instant })
+  })
+
+  it("each delivery's volume point is what the finding says: its rows outside its band, the others inside or unjudged", () => {
+    const full = month('users', (i) => (i === 400 ? 250 : 5000 + jitter(i)))
+    const { findings, volumes } = monitorDeliveries(full, opts)
+    const points = volumes.get('users') ?? []
+    expect(points).toHaveLength(full.length)
+    expect(points.map((p) => p.instant)).toEqual(full.map((d) => d.instant))
+    // Too little history at first: no band, never anomalous.
+    expect(points.slice(0, DEFAULT_MONITOR_THRESHOLDS.minHistory).every((p) => p.rowsBand === null && !p.anomalous)).toBe(true)
+    const out = points.filter((p) => p.anomalous)
+    expect(out.map((p) => p.instant)).toEqual([day(400).instant])
+    const band = out[0]?.rowsBand
+    expect(band && out[0]!.rows < band.low).toBe(true)
+    expect(findings.filter((f) => f.kind === 'volume_anomaly').map((f) => f.message)[0]).toContain(
+      `usual ${band?.low.toLocaleString('en-US')}–${band?.high.toLocaleString('en-US')}`
+    )
+    for (const p of points.filter((x) => x.rowsBand && !x.anomalous)) expect(p.rows >= p.rowsBand!.low && p.rows <= p.rowsBand!.high).toBe(true)
   })
 
   it('a parts hour with no rows where the table always has some is a warning that stays open', () => {

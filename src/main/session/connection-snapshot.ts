@@ -1,6 +1,7 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
-import type { HourDetail, HourTable, Overview, TimelineView } from '../../shared/api/views'
+import type { HourDetail, HourTable, Overview, TableVolumeView, TimelineView, VolumePointView } from '../../shared/api/views'
+import type { VolumePoint } from '../../shared/delivery-monitors'
 import { TIMELINE_MAX_HOURS } from '../../shared/api/calls'
 import { encodeCells } from '../../shared/api/cell-encoding'
 import { folderPrefix } from '../../shared/bucket-key'
@@ -228,7 +229,8 @@ export class ConnectionSnapshot {
               )
             : [],
           success: f?.marker?.lastModified ?? null,
-          deliveredThrough: through
+          deliveredThrough: through,
+          volume: volumeView(timeline.volumes.get(c.table)?.find((p) => p.key === prefix))
         }
       })
     )
@@ -250,10 +252,25 @@ export class ConnectionSnapshot {
     }
   }
 
+  /** A table's deliveries of the last fromHours beside their usual band; an unknown table has none. */
+  async tableVolume(args: { table: string; fromHours: number }): Promise<TableVolumeView> {
+    const { timeline } = await this.ready()
+    const from = this.rangeStart(args.fromHours)
+    const c = CATALOG.find((t) => `${t.schema}.${t.table}` === args.table)
+    const [schema = '', table = ''] = args.table.split('.')
+    const points = c ? (timeline.volumes.get(c.table) ?? []).filter((p) => p.instant >= from) : []
+    return { schema, table, points: points.map((p) => volumeView(p) as VolumePointView) }
+  }
+
+  /** The first hour of a range of the last `hours` hours (the hour holding now included), capped at the service's. */
+  private rangeStart(hours: number): number {
+    const last = Math.floor(this.now() / HOUR_MS) * HOUR_MS
+    return last - Math.max(1, Math.min(TIMELINE_MAX_HOURS, hours)) * HOUR_MS + HOUR_MS
+  }
+
   async timeline(args: { fromHours: number }): Promise<TimelineView> {
     const { timeline } = await this.ready()
-    const last = Math.floor(this.now() / HOUR_MS) * HOUR_MS
-    const from = last - Math.max(1, Math.min(TIMELINE_MAX_HOURS, args.fromHours)) * HOUR_MS + HOUR_MS
+    const from = this.rangeStart(args.fromHours)
     const hours = timeline.hours.filter((h) => h.start >= from)
     const names = CATALOG.map((t) => t.table)
     return {
@@ -262,5 +279,19 @@ export class ConnectionSnapshot {
       // Every finding of the export (the list jumps to its hour, widening the range if need be).
       findings: timeline.findings
     }
+  }
+}
+
+/** A delivery's volume as the API sends it. */
+function volumeView(p: VolumePoint | undefined): VolumePointView | null {
+  if (!p) return null
+  return {
+    start: new Date(p.instant).toISOString(),
+    key: p.key,
+    rows: p.rows,
+    bytes: p.bytes,
+    rowsBand: p.rowsBand,
+    bytesBand: p.bytesBand,
+    anomalous: p.anomalous
   }
 }

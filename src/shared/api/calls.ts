@@ -20,6 +20,7 @@ import {
   RefreshStatusSchema,
   RestorePlanViewSchema,
   RestoreStatusViewSchema,
+  TableVolumeViewSchema,
   TimelineViewSchema
 } from './views'
 
@@ -84,6 +85,14 @@ export const CALLS = {
     answer: TimelineViewSchema
   },
   hour: { args: args({ start: hour('start') }), answer: HourDetailSchema },
+  /** One table's deliveries of the last fromHours, beside their usual band (the volume monitor's figures). */
+  tableVolume: {
+    args: args({
+      table: v.pipe(v.string('table must be schema.table'), v.regex(/^[A-Za-z_]\w{0,127}\.[A-Za-z_]\w{0,127}$/, 'table must be schema.table')),
+      fromHours: wholeNumber(`fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`, 1, TIMELINE_MAX_HOURS)
+    }),
+    answer: TableVolumeViewSchema
+  },
   connections: { args: none, answer: ConnectionsViewSchema },
   connectionGet: { args: byId, answer: savedConnection },
   connectionSave: { args: connectionInput, answer: shape({ id: connectionId }) },

@@ -1,6 +1,7 @@
 // The answers main gives and the renderer shows (the views of the open connection, its jobs, its saved
 // connections), as schemas from which their types derive: plain data as they travel over IPC and HTTP.
 import * as v from 'valibot'
+import type { UsualBand } from '../delivery-monitors'
 import type { Severity } from '../timeline'
 import { count, exactly, instant, list, shape } from './answer-schema'
 import {
@@ -68,6 +69,29 @@ export const TimelineViewSchema = shape({
 })
 export type TimelineView = v.InferOutput<typeof TimelineViewSchema>
 
+/** The usual range a delivery's rows or bytes were judged against (delivery-monitors.ts). */
+const UsualBandSchema = exactly<UsualBand>()(
+  shape({ low: count, high: count, median: v.pipe(v.number(), v.finite(), v.minValue(0)), n: count, how: v.string() })
+)
+
+/** One delivery's volume beside its usual bands (null: too little history to judge). */
+export const VolumePointViewSchema = shape({
+  /** The delivery's hour, UTC ISO. */
+  start: instant,
+  /** Its folder. */
+  key: v.string(),
+  rows: count,
+  bytes: count,
+  rowsBand: v.nullable(UsualBandSchema),
+  bytesBand: v.nullable(UsualBandSchema),
+  anomalous: v.boolean()
+})
+export type VolumePointView = v.InferOutput<typeof VolumePointViewSchema>
+
+/** A table's deliveries in a range, oldest first: the Tables view's chart of rows per delivery. */
+export const TableVolumeViewSchema = shape({ ...tableName, points: list(VolumePointViewSchema) })
+export type TableVolumeView = v.InferOutput<typeof TableVolumeViewSchema>
+
 export const HourTableSchema = shape({
   ...tableName,
   state: CellStateSchema,
@@ -86,7 +110,9 @@ export const HourTableSchema = shape({
   /** When _SUCCESS was written, or null when there is none. */
   success: v.nullable(v.string()),
   /** From the manifest, for a parts table. */
-  deliveredThrough: v.nullable(v.string())
+  deliveredThrough: v.nullable(v.string()),
+  /** The delivery's rows and bytes beside the table's usual band, when the monitors judged it. */
+  volume: v.nullable(VolumePointViewSchema)
 })
 export type HourTable = v.InferOutput<typeof HourTableSchema>
 

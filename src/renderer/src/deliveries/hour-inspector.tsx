@@ -1,9 +1,9 @@
 // The hour inspector: the findings of the hour by severity, the manifest (state, warnings, raw JSON) and one line
-// per table (state, _SUCCESS time, files, rows) that opens to its folder: files, object times, storage classes and
-// delivered_through. A side panel beside the timeline, as wide as its edge is dragged, kept in view (sticky) and
+// per table (state, _SUCCESS time, files, rows) that opens to its folder: files, object times, storage classes,
+// delivered_through, and its rows beside the table's usual band (the volume monitor's figures). A side panel beside the timeline, as wide as its edge is dragged, kept in view (sticky) and
 // scrolled to when it opens; focused when opened from outside the timeline.
 import { useEffect, useMemo, useRef } from 'react'
-import type { HourDetail, HourTable } from '../../../shared/api/views'
+import type { HourDetail, HourTable, VolumePointView } from '../../../shared/api/views'
 import type { ManifestTableEntry } from '../../../shared/manifest'
 import { countText, formatBytes, numberText } from '../../../shared/counts'
 import { resolutionWords } from '../../../shared/incidents'
@@ -63,6 +63,33 @@ function rowsOf(t: HourTable): number | null {
     sum += f.rows
   }
   return t.files.length ? sum : null
+}
+
+/** A delivery's rows beside the table's usual band (a bar: the band shaded, the figure a tick) and its bytes. */
+function VolumeLine({ volume }: { volume: VolumePointView }): React.JSX.Element {
+  const b = volume.rowsBand
+  const bytes = volume.bytesBand
+    ? `${formatBytes(volume.bytes)}; usual ${formatBytes(volume.bytesBand.low)}–${formatBytes(volume.bytesBand.high)}`
+    : formatBytes(volume.bytes)
+  if (!b)
+    return (
+      <div data-testid="volume-band" className={css.volume}>
+        {countText(volume.rows, 'row')} · {bytes} · too little history yet to judge its volume
+      </div>
+    )
+  const max = Math.max(1, volume.rows, b.high) * 1.05
+  const pct = (n: number): string => `${((n / max) * 100).toFixed(1)}%`
+  return (
+    <div data-testid="volume-band" data-anomalous={volume.anomalous} className={volume.anomalous ? `${css.volume} ${css.volumeOut}` : css.volume}>
+      <span className={css.bandTrack} aria-hidden="true">
+        <span className={css.bandRange} style={{ left: pct(b.low), width: pct(b.high - b.low) }} />
+        <span className={css.bandMark} style={{ left: pct(volume.rows) }} />
+      </span>
+      <span>
+        {countText(volume.rows, 'row')}; usual {numberText(b.low)}–{numberText(b.high)} ({b.how}){volume.anomalous ? ': out of the usual band' : ''} · {bytes}
+      </span>
+    </div>
+  )
 }
 
 export function HourInspector(props: {
@@ -180,11 +207,18 @@ export function HourInspector(props: {
                   <span className={unread ? `${css.number} ${css.rowsError}` : css.number} title={unread ? `${unread} unreadable` : undefined}>
                     {t.files.length}
                   </span>
-                  <span className={css.number}>{rows === null ? '—' : numberText(rows)}</span>
+                  <span
+                    className={t.volume?.anomalous ? `${css.number} ${css.rowsError}` : css.number}
+                    title={t.volume?.rowsBand ? `usual ${numberText(t.volume.rowsBand.low)}–${numberText(t.volume.rowsBand.high)}` : undefined}
+                  >
+                    {t.volume?.anomalous ? '⚠ ' : ''}
+                    {rows === null ? '—' : numberText(rows)}
+                  </span>
                 </summary>
                 <div className={css.folder}>
                   <code className={css.prefix}>{t.prefix}</code>
                   {t.deliveredThrough ? <div title={t.deliveredThrough}>delivered through {at(t.deliveredThrough)}</div> : null}
+                  {t.volume ? <VolumeLine volume={t.volume} /> : null}
                   {t.files.length === 0 ? <div className={css.noFiles}>no files</div> : null}
                   {t.files.map((f) => (
                     <div key={f.key} className={css.file}>

@@ -3,7 +3,8 @@
 // are drawn, and when an hour is narrower than a pixel each pixel shows the most alarming state of its hours.
 // Mouse: drag or Shift+wheel to pan (the wheel alone scrolls the page), Ctrl/⌘+wheel (or +/−) to zoom, click to inspect. Keyboard: arrows move the
 // focused cell (Shift: a day), Home/End, Enter inspects; tabbing in focuses the latest cell of the first table. The
-// focused cell is drawn, and read out in a status line the canvas is described by.
+// focused cell is drawn, and read out in a status line the canvas is described by. A cell with a monitors' finding
+// (volume, schema, manifest rows) carries a mark in its corner that leaves its state's colour seen.
 import { useCallback, useEffect, useEffectEvent, useId, useMemo, useRef, useState } from 'react'
 import type { TimelineView } from '../../../shared/api/views'
 import { cellStateIndex, decodeCell } from '../../../shared/api/cell-encoding'
@@ -11,7 +12,9 @@ import { CELL_STATES } from '../../../shared/timeline'
 import { type AxisZone, ZONE_LABEL, allZones, wallClock, zoneOffsetMinutes } from '../common/time'
 import { cssToken, tokenVar } from '../common/css-tokens'
 import { ERA_TOKEN, MANIFEST_CELLS, MANIFEST_STYLE, STATE_STYLE } from './cell-states'
+import { KIND_WORDS } from './finding-words'
 import { manifestCells } from './manifest-cells'
+import { monitorMarks } from './monitor-marks'
 import { TableLabel } from './table-label'
 import {
   AXIS_H,
@@ -63,6 +66,7 @@ export function TimelineHeatmap(props: {
     return a
   }, [view, n])
   const manifests = useMemo(() => manifestCells(view), [view])
+  const marks = useMemo(() => monitorMarks(view), [view])
   const tableNames = useMemo(() => view.tables.map((t) => t.table), [view])
   const statusId = useId()
   const focusRef = useRef(focus)
@@ -149,6 +153,21 @@ export function TimelineHeatmap(props: {
     const { first, last } = visibleHours(vp, n, plotW)
     const eraColor = { v1: cssToken(ERA_TOKEN.v1), gap: cssToken(ERA_TOKEN.gap), v2: cssToken(ERA_TOKEN.v2) }
     const blank = cssToken('--color-surface')
+    // A monitors' finding: a corner triangle where the cell is wide enough, else a strip along its top, so the
+    // state's colour stays seen either way.
+    const markColor = cssToken('--monitor-mark')
+    const drawMark = (x: number, y: number, w: number): void => {
+      g.fillStyle = markColor
+      if (w >= 6) {
+        const s = Math.min(7, w - 1)
+        g.beginPath()
+        g.moveTo(x + w - s, y + 1)
+        g.lineTo(x + w, y + 1)
+        g.lineTo(x + w, y + 1 + s)
+        g.closePath()
+        g.fill()
+      } else g.fillRect(x, y + 1, w, 3)
+    }
     if (pxh >= 1) {
       const gap = pxh >= 4 ? 1 : 0
       for (let i = first; i <= last; i++) {
@@ -162,6 +181,7 @@ export function TimelineHeatmap(props: {
         for (const r of tableRows) {
           g.fillStyle = colors[codes[i * t + r.index] ?? 0] ?? blank
           g.fillRect(x, r.y + 1, Math.max(1, pxh - gap), ROW_H - 2)
+          if (marks.flags[i * t + r.index]) drawMark(x, r.y, Math.max(1, pxh - gap))
         }
       }
     } else {
@@ -187,6 +207,11 @@ export function TimelineHeatmap(props: {
         for (const r of tableRows) {
           g.fillStyle = colors[worst[r.index] ?? 0] ?? blank
           g.fillRect(x, r.y + 1, 1, ROW_H - 2)
+          for (let i = h0; i < h1; i++)
+            if (marks.flags[i * t + r.index]) {
+              drawMark(x, r.y, 1)
+              break
+            }
         }
       }
     }
@@ -234,7 +259,7 @@ export function TimelineHeatmap(props: {
         g.lineWidth = 1
       }
     }
-  }, [view, rows, height, codes, manifests, starts, n, vp, pxh, offset, plotW, zone, focus])
+  }, [view, rows, height, codes, manifests, marks, starts, n, vp, pxh, offset, plotW, zone, focus])
 
   const cellAt = (clientX: number, clientY: number): { hour: number; table: number } | null => {
     const rect = canvasRef.current?.getBoundingClientRect()
@@ -384,6 +409,11 @@ export function TimelineHeatmap(props: {
           style={{ ...(hover.x > plotW / 2 ? { right: width - labelW - hover.x + 12 } : { left: labelW + hover.x + 12 }), top: hover.y + 14 }}
         >
           <b>{view.tables[hover.table]?.table}</b> · {STATE_STYLE[decodeCell(hoverHour.cells, hover.table)].label}
+          {marks.kindsAt(hover.hour, hover.table).map((k) => (
+            <span key={k} data-monitor-kind={k}>
+              <br />▲ {KIND_WORDS[k].one}
+            </span>
+          ))}
           <br />
           {allZones(Date.parse(hoverHour.start))} · {MANIFEST_STYLE[MANIFEST_CELLS[manifests[hover.hour] ?? 0] ?? 'none'].label}
         </div>
@@ -397,9 +427,13 @@ export function TimelineHeatmap(props: {
           data-table={focus ? view.tables[focus.table]?.table : undefined}
           data-hour={focusHour?.start}
           data-state={focusState ?? undefined}
+          data-monitors={focus ? marks.kindsAt(focus.hour, focus.table).join(' ') || undefined : undefined}
         >
           {focus && focusHour && focusState
-            ? `${view.tables[focus.table]?.table} · ${allZones(Date.parse(focusHour.start))} · ${STATE_STYLE[focusState].label}`
+            ? `${view.tables[focus.table]?.table} · ${allZones(Date.parse(focusHour.start))} · ${STATE_STYLE[focusState].label}${marks
+                .kindsAt(focus.hour, focus.table)
+                .map((k) => ` · ${KIND_WORDS[k].one}`)
+                .join('')}`
             : 'Click a cell or focus the timeline and use the arrow keys.'}
         </span>
         <span>
@@ -426,6 +460,10 @@ export function Legend(): React.JSX.Element {
           {MANIFEST_STYLE[m].label}
         </li>
       ))}
+      <li className={css.legendItem} title="A volume anomaly, a column added, dropped or retyped, or a manifest that disagrees with the folder">
+        <span className={css.markSwatch} />
+        monitors' finding
+      </li>
       <li className={css.legendItem}>
         <span className={css.eraV1} />
         v1 daily

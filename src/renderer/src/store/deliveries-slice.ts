@@ -1,9 +1,11 @@
 // The deliveries view's state: the overview, the timeline of the chosen range, the axis zone, the focused
 // cell (by its hour, not its column: a refresh or another range moves the columns, not the focus), the hour
-// open in the inspector, the findings filter and the menu's zoom commands. Its actions own the calls.
-import type { HourDetail, Overview, TimelineView } from '../../../shared/api/views'
+// open in the inspector, the findings filter, the menu's zoom commands, and the rows per delivery of the table the
+// Tables view shows (its volume chart). Its actions own the calls.
+import type { HourDetail, Overview, TableVolumeView, TimelineView } from '../../../shared/api/views'
 import { type Finding, type Severity, findingHour } from '../../../shared/timeline'
 import type { StateCreator } from 'zustand/vanilla'
+import { errorMessage } from '../../../shared/error-message'
 import type { AxisZone } from '../common/time'
 import type { AppState, StoreDeps } from './app-store'
 
@@ -33,7 +35,12 @@ export interface DeliveriesSlice {
   readonly zoomCommand: { readonly n: number; readonly dir: 1 | -1 }
   /** A finding whose hour is outside the range: jumped to once the wider range has loaded. */
   readonly pendingJump: Finding | null
+  /** The rows per delivery of one table over the timeline's range (null until asked, or when the ask failed). */
+  readonly volume: TableVolumeView | null
+  readonly volumeError: string | null
   reloadDeliveries(): Promise<void>
+  /** Loads `volume` for a table (schema.table) over the range; an answer for a table or range left since is dropped. */
+  loadVolume(table: string): Promise<void>
   clearDeliveries(): void
   setRange(hours: number): Promise<void>
   setZone(zone: AxisZone): void
@@ -78,6 +85,18 @@ export const createDeliveriesSlice =
       severities: { error: true, warning: true, info: false },
       zoomCommand: { n: 0, dir: 1 },
       pendingJump: null,
+      volume: null,
+      volumeError: null,
+      loadVolume: async (table) => {
+        const hours = get().rangeHours
+        const stale = (): boolean => get().rangeHours !== hours || `${get().selectedTable.schema}.${get().selectedTable.table}` !== table
+        try {
+          const volume = await api.call('tableVolume', { table, fromHours: hours })
+          if (!stale()) set({ volume, volumeError: null })
+        } catch (e) {
+          if (!stale()) set({ volume: null, volumeError: errorMessage(e) })
+        }
+      },
       reloadDeliveries: async () => {
         set({ error: null })
         const overview = api.call('overview', {}).then(
@@ -92,7 +111,7 @@ export const createDeliveriesSlice =
         )
         await Promise.all([overview, loadTimeline()])
       },
-      clearDeliveries: () => set({ overview: null, timeline: null, inspected: null, focused: null, pendingJump: null }),
+      clearDeliveries: () => set({ overview: null, timeline: null, inspected: null, focused: null, pendingJump: null, volume: null, volumeError: null }),
       setRange: async (hours) => {
         set({ rangeHours: hours })
         await loadTimeline()

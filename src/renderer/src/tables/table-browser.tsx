@@ -20,6 +20,7 @@ import { TenantPicker } from './tenant-picker'
 import { call } from '../common/api-transport'
 import { type FetchDdl, WarehouseDdlPanel } from './warehouse-ddl-panel'
 import { RestorePanel } from './restore-panel'
+import { VolumeChart } from './volume-chart'
 import { LocalMirrorPanel } from '../mirror/local-mirror-panel'
 import css from './table-browser.module.css'
 import { mirrorWaitWords } from '../engine/missing-view'
@@ -189,6 +190,7 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
           </p>
         ) : null}
         <RestorePanel table={qualified} />
+        <VolumeChart table={qualified} />
         {!views && !viewsError ? (
           <>
             <p>Opening the tables…</p>
