@@ -66,7 +66,9 @@ const HANDLERS: Handlers = {
   mirrorClear: (w) => w.mirror.clear(),
   mirrorSetLimit: (w, a) => w.mirror.setLimit(a),
   followSettings: (w) => w.followSettings(),
-  followSetNotify: (w, a) => w.followSetNotify(a)
+  followSetNotify: (w, a) => w.followSetNotify(a),
+  monitorThresholds: (w) => w.monitorThresholds(),
+  monitorSetThresholds: (w, a) => w.monitorSetThresholds(a)
 }
 
 const refused = (e: RefusalError): Reply => ({ ok: false, status: STATUS_OF[e.code], ...refusedAnswer(e) })

@@ -118,5 +118,23 @@ describe('the monitors in the window', () => {
     await expect.poll(() => chart.getAttribute('data-table'), { timeout: 60_000 }).toMatch(/\.cloud_chat_messages$/)
     expect(await chart.getAttribute('data-anomalies')).toBe('0')
     expect(await chart.locator('figcaption').textContent()).toContain('none out of the usual band')
+
+    // The connection narrows this table's band to its least: its usual noise is now out of it, judged at once.
+    const form = page.locator('[data-testid=volume-thresholds]')
+    await form.locator('summary').click()
+    expect(await form.locator('summary').textContent()).toContain('(the defaults)')
+    for (const [name, value] of [
+      ['madFactor', '0.5'],
+      ['minRelativeBand', '0'],
+      ['countNoise', '0'],
+      ['maxRatio', '1']
+    ] as const)
+      await form.locator(`input[name=${name}]`).fill(value)
+    await form.getByRole('button', { name: 'Save for this table' }).click()
+    await expect.poll(async () => Number(await chart.getAttribute('data-anomalies')), { timeout: 60_000 }).toBeGreaterThan(0)
+    expect(await form.locator('summary').textContent()).toContain('(set for this table)')
+    await chart.screenshot({ path: 'test-results/monitors-thresholds.png' })
+    await form.getByRole('button', { name: 'Use the defaults' }).click()
+    await expect.poll(() => chart.getAttribute('data-anomalies'), { timeout: 60_000 }).toBe('0')
   })
 })

@@ -127,6 +127,9 @@ describe("main's answers fit the contract's answer schemas", () => {
 
     await call('followSettings', {})
     await call('followSetNotify', { notify: 'all' })
+    await call('monitorSetThresholds', { table: 'claudia_messages', thresholds: { madFactor: 4 } })
+    await call('monitorThresholds', {})
+    await call('monitorSetThresholds', { table: 'claudia_messages', thresholds: null })
 
     await call('connectionOpen', { id: saved?.id ?? '' })
     await w.running

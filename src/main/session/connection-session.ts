@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { ArgsOf } from '../../shared/api/calls'
 import type { RestorePlanView, RestoreStatusView } from '../../shared/api/views'
 import type { ConnectionConfig } from '../../shared/connection-config'
+import type { MonitorConfig } from '../../shared/delivery-monitors'
 import type { Inventory } from '../../shared/inventory'
 import type { ListedObject } from '../../shared/listing'
 import { mirroredKeys } from '../../shared/mirror-plan'
@@ -35,6 +36,8 @@ export interface ConnectionSessionOptions {
   readonly mirrorLimit: () => Promise<MirrorLimit>
   /** The bulk restore's check interval (default a few minutes). */
   readonly restoreIntervalMs?: number
+  /** The connection's monitor thresholds, read at each analysis. */
+  readonly monitors?: () => Promise<MonitorConfig>
   /** The workspace's refresh of this connection: wait for the running one; run one and fail with its error. */
   readonly refresh: { readonly settled: () => Promise<void>; readonly again: () => Promise<void> }
 }
@@ -63,7 +66,7 @@ export class ConnectionSession {
   constructor(private readonly opts: ConnectionSessionOptions) {
     const { provider, dataDir, events } = opts
     const id = opts.config.id
-    this.snapshot = new ConnectionSnapshot({ provider, connectionId: id, dataDir, now: opts.now })
+    this.snapshot = new ConnectionSnapshot({ provider, connectionId: id, dataDir, now: opts.now, ...(opts.monitors ? { monitors: opts.monitors } : {}) })
     this.mirror = new ConnectionMirror(dataDir, id, provider, {
       limit: opts.mirrorLimit,
       onChange: (status, final) => {

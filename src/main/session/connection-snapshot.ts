@@ -1,7 +1,7 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
 import type { HourDetail, HourTable, Overview, TableVolumeView, TimelineView, VolumePointView } from '../../shared/api/views'
-import type { VolumePoint } from '../../shared/delivery-monitors'
+import type { MonitorConfig, VolumePoint } from '../../shared/delivery-monitors'
 import { TIMELINE_MAX_HOURS } from '../../shared/api/calls'
 import { encodeCells } from '../../shared/api/cell-encoding'
 import { folderPrefix } from '../../shared/bucket-key'
@@ -29,6 +29,8 @@ export interface ConnectionSnapshotOptions {
   readonly dataDir: string
   /** Evaluate as of this instant instead of the clock (the demo bucket's own "now"). */
   readonly now?: () => number
+  /** The connection's monitor thresholds, read at each analysis (the defaults without). */
+  readonly monitors?: () => Promise<MonitorConfig>
 }
 
 export class ConnectionSnapshot {
@@ -41,6 +43,8 @@ export class ConnectionSnapshot {
   /** Increases with each successful refresh. */
   generation = 0
   private timelineCache: Timeline | null = null
+  /** What the last refresh analysed (its instant and the footers' facts): analysed again when the thresholds change. */
+  private analysed: { readonly now: number; readonly inputs: ReturnType<typeof findingInputs> } | null = null
   private problems: readonly string[] = []
   /** Prefixes the last refresh could not list, and why (a table they cover has no view, and says so). */
   private unlisted: readonly UnlistedPrefix[] = []
@@ -90,11 +94,8 @@ export class ConnectionSnapshot {
       this.manifests = r.manifests
       this.objectMap = r.objects
       this.generation++
-      this.timelineCache = analyzeTimeline(r.inventory, r.manifests, {
-        now,
-        parsedCache: this.parsedManifests,
-        ...findingInputs(r)
-      })
+      this.analysed = { now, inputs: findingInputs(r) }
+      this.timelineCache = await this.analyze(r.inventory, r.manifests, this.analysed)
       this.problems = r.problems
       this.unlisted = r.unlisted
     }
@@ -107,6 +108,22 @@ export class ConnectionSnapshot {
       // Nothing lost: this copy only clears inflight; the promise itself is returned and its caller sees the failure.
       .catch(() => {})
     return entry.promise
+  }
+
+  private async analyze(
+    inventory: Inventory,
+    manifests: ReadonlyMap<string, ManifestText>,
+    a: { readonly now: number; readonly inputs: ReturnType<typeof findingInputs> }
+  ): Promise<Timeline> {
+    const monitors = await this.opts.monitors?.()
+    return analyzeTimeline(inventory, manifests, { now: a.now, parsedCache: this.parsedManifests, ...a.inputs, ...(monitors ? { monitors } : {}) })
+  }
+
+  /** The last refresh's bucket analysed again (the monitor thresholds changed); nothing is listed or read. */
+  async reanalyze(): Promise<void> {
+    await this.inflight?.promise.catch(() => undefined)
+    if (!this.inventory || !this.analysed) return
+    this.timelineCache = await this.analyze(this.inventory, this.manifests, this.analysed)
   }
 
   /** Ends what the snapshot waits for: its refresh and footer reads reject as cancelled. */

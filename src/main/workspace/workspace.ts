@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import type { ArgsOf } from '../../shared/api/calls'
 import type { ConnectionVerdictView, ConnectionsView, EngineSource, ExportJob, FollowSettingsView, HistoryEntry } from '../../shared/api/views'
-import type { NotifySetting, RefreshStatus, RestorePlanView, RestoreStatusView } from '../../shared/api/views'
+import type { MonitorThresholdsView, NotifySetting, RefreshStatus, RestorePlanView, RestoreStatusView } from '../../shared/api/views'
 import type { ConnectionConfig } from '../../shared/connection-config'
 import { type ByteServer, startByteServer } from '../byte-server/byte-server'
 import { QueryHistory } from '../history/query-history'
@@ -12,6 +12,8 @@ import { swallowed } from '../log/main-log'
 import { MainEvents } from '../main-events'
 import { MirrorLimits } from '../mirror/mirror-limits'
 import { FollowSettingsStore } from '../follow/follow-settings'
+import { MonitorSettingsStore } from '../session/monitor-settings'
+import { DEFAULT_MONITOR_THRESHOLDS } from '../../shared/delivery-monitors'
 import { ConnectionSession } from '../session/connection-session'
 import { engineSourceOf } from '../session/engine-source'
 import { warehouseDefinitions } from '../session/warehouse-definitions'
@@ -39,6 +41,7 @@ export class Workspace {
   /** The mirror calls of the contract. */
   readonly mirror: MirrorCommands
   private readonly follow: FollowSettingsStore
+  private readonly monitorSettings: MonitorSettingsStore
   private readonly schedule: RefreshSchedule
   private readonly exports: ExportJobs
   /** The open connection, or none. */
@@ -54,6 +57,7 @@ export class Workspace {
     this.queryHistory = new QueryHistory(join(opts.dataDir, 'query-history.json'))
     this.mirrorLimits = new MirrorLimits(join(opts.dataDir, 'mirror-limits.json'), opts.dataDir)
     this.follow = new FollowSettingsStore(join(opts.dataDir, 'follow-settings.json'))
+    this.monitorSettings = new MonitorSettingsStore(join(opts.dataDir, 'monitor-thresholds.json'))
     this.schedule = new RefreshSchedule({
       clock: () => this.clock(),
       events: this.events,
@@ -110,6 +114,7 @@ export class Workspace {
       clock: () => this.clock(),
       events: this.events,
       mirrorLimit: () => this.mirrorLimits.get(config.id),
+      monitors: () => this.monitorSettings.config(config.id),
       ...(this.opts.restore?.intervalMs !== undefined ? { restoreIntervalMs: this.opts.restore.intervalMs } : {}),
       refresh: { settled: () => this.schedule.settled(), again: () => this.schedule.again(session) }
     })
@@ -181,6 +186,19 @@ export class Workspace {
   }
   async followSetNotify(args: { notify: NotifySetting }): Promise<FollowSettingsView> {
     return this.follow.setNotify((await this.sessionOrOpenFirst()).connectionId, args.notify)
+  }
+
+  /** The open connection's monitor thresholds: the defaults, and what it set for every table and per table. */
+  async monitorThresholds(): Promise<MonitorThresholdsView> {
+    const id = (await this.sessionOrOpenFirst()).connectionId
+    return { connectionId: id, defaults: DEFAULT_MONITOR_THRESHOLDS, ...(await this.monitorSettings.config(id)) }
+  }
+  /** Saves one table's thresholds (or every table's; null: back to the defaults) and judges the last refresh again. */
+  async monitorSetThresholds(args: ArgsOf<'monitorSetThresholds'>): Promise<MonitorThresholdsView> {
+    const session = await this.sessionOrOpenFirst()
+    await this.monitorSettings.set(session.connectionId, args.table, args.thresholds)
+    await session.snapshot.reanalyze()
+    return this.monitorThresholds()
   }
 
   async engineSource(args: { asOf: string | null }): Promise<EngineSource> {

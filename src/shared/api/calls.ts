@@ -5,6 +5,8 @@ import * as v from 'valibot'
 import { type ConnectionConfig, CONNECTION_ID, ConnectionDraftSchema, ConnectionSchema } from '../connection-config'
 import { RESTORE_MAX_DAYS, RESTORE_TIERS } from '../restore-plan'
 import { list, shape } from './answer-schema'
+import { MonitorThresholdsSchema } from './core-values'
+import { CATALOG } from '../catalog'
 import { secretLookingField } from './secret-fields'
 import {
   ConnectionVerdictViewSchema,
@@ -15,6 +17,7 @@ import {
   HistoryEntrySchema,
   HourDetailSchema,
   MirrorStatusViewSchema,
+  MonitorThresholdsViewSchema,
   NOTIFY_SETTINGS,
   OverviewSchema,
   RefreshStatusSchema,
@@ -150,6 +153,21 @@ export const CALLS = {
   mirrorSetLimit: {
     args: args({ bytes: v.nullable(wholeNumber('bytes must be null (the default) or a whole number of bytes', 0, Number.MAX_SAFE_INTEGER)) }),
     answer: MirrorStatusViewSchema
+  },
+  /** The open connection's volume monitor thresholds. */
+  monitorThresholds: { args: none, answer: MonitorThresholdsViewSchema },
+  /** Sets one table's thresholds (table: its catalog name), or every table's (null); thresholds null: the defaults. */
+  monitorSetThresholds: {
+    args: args({
+      table: v.nullable(
+        v.picklist(
+          CATALOG.map((c) => c.table),
+          'table must be null (every table) or a table of the catalog'
+        )
+      ),
+      thresholds: v.nullable(MonitorThresholdsSchema)
+    }),
+    answer: MonitorThresholdsViewSchema
   },
   /** The open connection's follow settings (desktop notifications). */
   followSettings: { args: none, answer: FollowSettingsViewSchema },

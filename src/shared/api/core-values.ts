@@ -2,6 +2,7 @@
 // segment, a restore plan's figures): each compiles only while its output is exactly the core's own type.
 import * as v from 'valibot'
 import type { Version } from '../bucket-key'
+import type { MonitorConfig, MonitorThresholds } from '../delivery-monitors'
 import { JOB_STATES, type JobStatus } from '../job-state'
 import type { ListedObject } from '../listing'
 import type { Manifest, ManifestTableEntry } from '../manifest'
@@ -111,3 +112,40 @@ export const RESTORE_PLAN_FIELDS = {
   summary: v.string()
 }
 exactly<Omit<RestorePlan, 'files'>>()(shape(RESTORE_PLAN_FIELDS))
+
+/** Each monitor threshold a connection may set, with the range it may take (outside it the monitor says nonsense). */
+const threshold = (what: string, min: number, max: number, whole = false) =>
+  v.pipe(
+    v.number(`${what} must be a number`),
+    v.check((x) => !whole || Number.isInteger(x), `${what} must be a whole number`),
+    v.minValue(min, `${what} must be from ${min} to ${max}`),
+    v.maxValue(max, `${what} must be from ${min} to ${max}`)
+  )
+const THRESHOLDS = {
+  minHistory: threshold('minHistory', 1, 60, true),
+  madFactor: threshold('madFactor', 0.5, 20),
+  minRelativeBand: threshold('minRelativeBand', 0, 5),
+  countNoise: threshold('countNoise', 0, 20),
+  maxRatio: threshold('maxRatio', 1, 100),
+  days: threshold('days', 1, 60, true),
+  trailing: threshold('trailing', 1, 168, true),
+  youngRatio: threshold('youngRatio', 1, 100)
+}
+/** Every threshold (the defaults as main answers them). */
+export const AllMonitorThresholdsSchema = exactly<MonitorThresholds>()(shape(THRESHOLDS))
+/** Some thresholds (what a connection sets): unknown names refused. */
+export const MonitorThresholdsSchema = exactly<Partial<MonitorThresholds>>()(
+  v.pipe(
+    v.strictObject(
+      v.partial(v.object(THRESHOLDS)).entries,
+      'thresholds must be an object of minHistory, madFactor, minRelativeBand, countNoise, maxRatio, days, trailing, youngRatio'
+    ),
+    v.readonly()
+  )
+)
+/** A connection's monitor thresholds' fields: for every table, and per table (its catalog name). */
+export const MONITOR_CONFIG_FIELDS = {
+  all: v.optional(MonitorThresholdsSchema),
+  tables: v.optional(v.pipe(v.record(v.string(), MonitorThresholdsSchema), v.readonly()))
+}
+export const MonitorConfigSchema = exactly<MonitorConfig>()(shape(MONITOR_CONFIG_FIELDS))

@@ -12,6 +12,8 @@ import {
   ManifestSchema,
   ManifestStateSchema,
   MirroredSegmentSchema,
+  AllMonitorThresholdsSchema,
+  MONITOR_CONFIG_FIELDS,
   RESTORE_PLAN_FIELDS,
   RestoreTierSchema,
   VersionSchema
@@ -321,3 +323,7 @@ export type NotifySetting = (typeof NOTIFY_SETTINGS)[number]
 /** How the app follows the open connection for the user (issue 22): what its desktop notifications tell. */
 export const FollowSettingsViewSchema = shape({ connectionId: v.string(), notify: v.picklist(NOTIFY_SETTINGS) })
 export type FollowSettingsView = v.InferOutput<typeof FollowSettingsViewSchema>
+
+/** The open connection's monitor thresholds: the defaults, and those it set for every table (all) and per table. */
+export const MonitorThresholdsViewSchema = shape({ connectionId: v.string(), defaults: AllMonitorThresholdsSchema, ...MONITOR_CONFIG_FIELDS })
+export type MonitorThresholdsView = v.InferOutput<typeof MonitorThresholdsViewSchema>

@@ -2,7 +2,8 @@
 // cell (by its hour, not its column: a refresh or another range moves the columns, not the focus), the hour
 // open in the inspector, the findings filter, the menu's zoom commands, and the rows per delivery of the table the
 // Tables view shows (its volume chart). Its actions own the calls.
-import type { HourDetail, Overview, TableVolumeView, TimelineView } from '../../../shared/api/views'
+import type { HourDetail, MonitorThresholdsView, Overview, TableVolumeView, TimelineView } from '../../../shared/api/views'
+import type { MonitorThresholds } from '../../../shared/delivery-monitors'
 import { type Finding, type Severity, findingHour } from '../../../shared/timeline'
 import type { StateCreator } from 'zustand/vanilla'
 import { errorMessage } from '../../../shared/error-message'
@@ -38,7 +39,12 @@ export interface DeliveriesSlice {
   /** The rows per delivery of one table over the timeline's range (null until asked, or when the ask failed). */
   readonly volume: TableVolumeView | null
   readonly volumeError: string | null
+  /** The open connection's monitor thresholds (null until loaded). */
+  readonly monitorThresholds: MonitorThresholdsView | null
   reloadDeliveries(): Promise<void>
+  loadMonitorThresholds(): Promise<void>
+  /** Saves a table's thresholds (catalog name; null thresholds: the defaults), then shows the findings judged again. */
+  setMonitorThresholds(table: string, thresholds: Partial<MonitorThresholds> | null): Promise<void>
   /** Loads `volume` for a table (schema.table) over the range; an answer for a table or range left since is dropped. */
   loadVolume(table: string): Promise<void>
   clearDeliveries(): void
@@ -87,6 +93,24 @@ export const createDeliveriesSlice =
       pendingJump: null,
       volume: null,
       volumeError: null,
+      monitorThresholds: null,
+      loadMonitorThresholds: async () => {
+        try {
+          set({ monitorThresholds: await api.call('monitorThresholds', {}) })
+        } catch (e) {
+          get().fail(e)
+        }
+      },
+      setMonitorThresholds: async (table, thresholds) => {
+        try {
+          set({ monitorThresholds: await api.call('monitorSetThresholds', { table, thresholds }) })
+        } catch (e) {
+          get().fail(e)
+          return
+        }
+        // The timeline, its findings and the chart, judged again (a new timeline reloads the chart).
+        await get().reloadDeliveries()
+      },
       loadVolume: async (table) => {
         const hours = get().rangeHours
         const stale = (): boolean => get().rangeHours !== hours || `${get().selectedTable.schema}.${get().selectedTable.table}` !== table
@@ -111,7 +135,8 @@ export const createDeliveriesSlice =
         )
         await Promise.all([overview, loadTimeline()])
       },
-      clearDeliveries: () => set({ overview: null, timeline: null, inspected: null, focused: null, pendingJump: null, volume: null, volumeError: null }),
+      clearDeliveries: () =>
+        set({ overview: null, timeline: null, inspected: null, focused: null, pendingJump: null, volume: null, volumeError: null, monitorThresholds: null }),
       setRange: async (hours) => {
         set({ rangeHours: hours })
         await loadTimeline()

@@ -7,6 +7,7 @@ import type { TableVolumeView, VolumePointView } from '../../../shared/api/views
 import { countText, numberText } from '../../../shared/counts'
 import { timeText } from '../common/time'
 import { useApp } from '../store/use-app-store'
+import { VolumeThresholds } from './volume-thresholds'
 import css from './volume-chart.module.css'
 
 const W = 600
@@ -125,6 +126,7 @@ export function VolumeChart({ table }: { table: string }): React.JSX.Element | n
           </div>
         </>
       )}
+      <VolumeThresholds table={shown.table} />
     </figure>
   )
 }
