@@ -11,6 +11,8 @@ import { openConnection } from '../main/connections/open-connection'
 import { MemorySecretStore } from '../main/connections/secret-store'
 import { type Progress, progress } from './progress-line'
 import type { CliRequest } from './cli-request'
+import { readThresholdsFile } from './thresholds-file'
+import type { MonitorConfig } from '../shared/delivery-monitors'
 
 /** Where the CLI keeps what it can download again (listings, files, the mirror). */
 export function cacheDir(): string {
@@ -33,11 +35,18 @@ export interface BucketRun {
   readonly id: string
   readonly refreshed: RefreshedBucket
   readonly show: Progress
+  /** --thresholds: the volume monitor's thresholds (the defaults without). */
+  readonly monitors?: MonitorConfig
 }
 
 /** The bucket opened and refreshed, or the exit code when it could not be checked (said on stderr, and as JSON with --json). */
 export async function openBucketRun(request: CliRequest): Promise<BucketRun | number> {
   const { flags: values, command, now, conn } = request
+  const thresholds = values.thresholds === undefined ? null : await readThresholdsFile(values.thresholds)
+  if (thresholds && !thresholds.ok) {
+    process.stderr.write(`export-explorer: ${thresholds.message}. Fix the file or leave --thresholds out for the defaults.\n`)
+    return 2
+  }
   const secrets = new MemorySecretStore()
   const open = { ...(request.idleMs !== undefined ? { timeouts: { idleMs: request.idleMs } } : {}) }
   const provider = await openConnection(conn, secrets, open)
@@ -75,7 +84,7 @@ export async function openBucketRun(request: CliRequest): Promise<BucketRun | nu
   const firstProblem = refreshed.listingProblems[0]
   if (firstProblem && refreshed.objects.size === 0) throw firstProblem.error
   for (const p of refreshed.listingProblems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
-  return { request, provider, id, refreshed, show }
+  return { request, provider, id, refreshed, show, ...(thresholds?.ok ? { monitors: thresholds.config } : {}) }
 }
 
 /** The saved index refreshed as of `now` (watch refreshes again at each check, with the clock's time). */

@@ -20,6 +20,8 @@ export const USAGE = `usage: export-explorer <command> --bucket <url> [options]
   --json           machine-readable output on stdout, nothing else on stdout
   --no-cache       list everything again instead of refreshing the saved index
   --timeout SECONDS  how long a request may stay silent before it fails, naming the object (default 30)
+  --thresholds FILE  the volume monitor's thresholds (timeline, doctor, watch): JSON {"all": {...}, "tables": {"<table>":
+                   {...}}} of minHistory, madFactor, minRelativeBand, countNoise, maxRatio, days, trailing, youngRatio
 commands:
   status                        version (v1|v2) and, per table, its latest ready partition or folders
   timeline [--from D] [--to D]  per hour: manifest state and each table's cell state (default: last 48 hours)
@@ -80,6 +82,7 @@ const OPTIONS = {
   once: { type: 'boolean' },
   poll: { type: 'string' },
   timeout: { type: 'string' },
+  thresholds: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
 

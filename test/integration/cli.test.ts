@@ -155,6 +155,24 @@ describe('could not check is not "missing"', () => {
     return out.could_not_check
   }
 
+  it("doctor --thresholds judges volume with the file's thresholds; a bad file exits 2 naming it and the field", async () => {
+    const at = ['--bucket', demo.bucketDir, '--now', demo.expected.now, '--json', '--since', '2026-10-01']
+    const volume = (stdout: string): string[] =>
+      (JSON.parse(stdout) as { findings: { kind: string; table: string | null }[] }).findings
+        .filter((f) => f.kind === 'volume_anomaly')
+        .map((f) => f.table ?? '')
+    expect(volume((await cli(['doctor', ...at])).stdout)).toEqual([])
+    const file = join(cache, 'thresholds.json')
+    await writeFile(file, JSON.stringify({ tables: { claudia_messages: { madFactor: 0.5, minRelativeBand: 0, countNoise: 0, maxRatio: 1, youngRatio: 1 } } }))
+    const narrowed = volume((await cli(['doctor', ...at, '--thresholds', file])).stdout)
+    expect(narrowed.length).toBeGreaterThan(5)
+    expect(new Set(narrowed)).toEqual(new Set(['claudia_messages']))
+    await writeFile(file, JSON.stringify({ all: { madFactor: 'wide' } }))
+    const bad = await cli(['doctor', ...at, '--thresholds', file])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain(`--thresholds ${file}: all.madFactor: madFactor must be a number`)
+  })
+
   it('a folder that does not exist, the folder above the export, a folder that is not an export: exit 2 with what to fix', async () => {
     const at = ['--now', demo.expected.now, '--json']
     expectCouldNotCheck(await cli(['doctor', '--bucket', join(demo.dir, 'no-such-folder'), ...at]), /does not exist|no such|not found/i)

@@ -61,7 +61,8 @@ function analysis(run: BucketRun): Timeline {
     now: request.now,
     from: request.since,
     to: request.until,
-    ...findingInputs(refreshed)
+    ...findingInputs(refreshed),
+    ...(run.monitors ? { monitors: run.monitors } : {})
   })
 }
 

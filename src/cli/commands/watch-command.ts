@@ -125,7 +125,8 @@ function evaluate(run: BucketRun, refreshed: RefreshedBucket, now: number): { vi
     now,
     from: since,
     to: now,
-    ...findingInputs(refreshed)
+    ...findingInputs(refreshed),
+    ...(run.monitors ? { monitors: run.monitors } : {})
   })
   // doctor's range: what a table leaves out now is said whatever --since.
   const standing = (f: Finding): boolean => f.resolved === null && (f.kind === 'archived' || f.kind === 'corrupt_file')
