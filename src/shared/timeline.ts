@@ -5,7 +5,7 @@ import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import { dateOf, hourOf, instantOf, isValidDate, parseInstant } from './dates'
 import { deliveryInstant } from './delivery-order'
 import { manifestFacts } from './delivery-facts'
-import { type DeliveryFacts, type MonitorConfig, type VolumePoint, monitorDeliveries } from './delivery-monitors'
+import { DEFAULT_MONITOR_THRESHOLDS, type DeliveryFacts, type MonitorConfig, type VolumePoint, monitorDeliveries } from './delivery-monitors'
 import { countText } from './counts'
 import { lowerBound, upperBound } from './sorted-search'
 import { durationText } from './durations'
@@ -14,6 +14,7 @@ import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt, isRea
 import { isArchived } from './listing'
 import { type ParsedManifest, parseManifest } from './manifest'
 import {
+  DAY_MS,
   DELIVERED_THROUGH_LAG_MS,
   DUE_AFTER_MS,
   type Era,
@@ -493,6 +494,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
       resolved: last === null ? null : { how: 'resumed', at: last }
     })
   }
+  historyManifestRows(inv, manifestTexts, opts, first, manifestRows)
   const monitored = deliveryMonitors(inv, opts, manifestRows)
   folded.push(...monitored.findings.filter((f) => inRange(findingHour(f))))
   const resolvedFindings = folded.map((f) => (f.resolved ? f : { ...f, resolved: resolutionOf(f, idx, history, through) }))
@@ -546,6 +548,33 @@ function foldStoppedHours(findings: readonly Finding[], runs: readonly StoppedRu
   if (runs.length === 0) return [...findings]
   const inRun = (t: number | null): boolean => t !== null && runs.some((r) => t >= r.from && t <= r.to)
   return findings.filter((f) => !((f.kind === 'missing' || f.kind === 'manifest_absent') && inRun(findingHour(f))))
+}
+
+/**
+ * The rows the manifests of the hours just before the range give (as far back as the monitors' history reaches): a
+ * range that starts late (doctor --since, the CLI timeline's 48 hours) still judges its first deliveries against
+ * the copies before it, whose footers are not read. Into `rows`, by folder prefix, for ready folders only.
+ */
+function historyManifestRows(inv: Inventory, texts: ReadonlyMap<string, ManifestText>, opts: TimelineOptions, first: number, rows: Map<string, number>): void {
+  const c = opts.monitors
+  const days = Math.max(DEFAULT_MONITOR_THRESHOLDS.days, c?.all?.days ?? 0, ...Object.values(c?.tables ?? {}).map((t) => t.days ?? 0))
+  const from = first - (days + 1) * DAY_MS
+  for (const [key, { ref }] of inv.manifests) {
+    if (!isValidDate(ref.date)) continue
+    const t = instantOf(ref.date, ref.hour ?? V1_DELIVERY_HOUR)
+    if (t < from || t >= first) continue
+    const text = texts.get(key)
+    if (typeof text !== 'string') continue
+    const cached = opts.parsedCache?.get(key)
+    const parsed = cached && cached.text === text ? cached.parsed : readManifest(key, text, ref.version, ref.date, ref.hour)
+    if (opts.parsedCache && cached?.parsed !== parsed) opts.parsedCache.set(key, { text, parsed })
+    for (const e of parsed.manifest?.delivered ?? []) {
+      const table = CATALOG.find((x) => qualifiedName(x) === e.name)
+      if (!table || e.rows === undefined) continue
+      const folder = inv.folders.get(folderPrefix(table, ref.version, ref.date, ref.version === 'v1' ? null : ref.hour))
+      if (folder && isReady(folder) && !rows.has(folder.ref.prefix)) rows.set(folder.ref.prefix, e.rows)
+    }
+  }
 }
 
 /** The volume and schema monitors over the deliveries the bucket held at `now` (with the rows their hour's manifest

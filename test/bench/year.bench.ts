@@ -3,7 +3,10 @@
 // the v1 history) laid out in a local folder (~93,000 objects; data files empty, manifests real), opened as a
 // connection. Times the first overview (cold listing, manifests, analysis), an incremental refresh, the
 // timeline of the whole year (the API answer and its size), and in Chromium: drawing the year, and frames
-// while zooming and panning it.
+// while zooming and panning it. And the volume and schema monitors' cost on the year: the analysis with every ready
+// folder's footer facts (as a refresh that read them all holds) against the analysis without, the monitors alone,
+// and a table's year of volume points (the Tables chart's answer); they make no request (the facts are the footers
+// the frame check already read).
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -13,6 +16,55 @@ import { startWebHost } from '../../src/main/web-host'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { buildRenderer } from '../helpers/app-page'
 import { launchChromium } from '../helpers/chromium'
+import { readLocalBucket } from '../helpers/local-bucket'
+import { CATALOG } from '../../src/shared/catalog'
+import { type FooterFacts, deliveryFacts } from '../../src/shared/delivery-facts'
+import { monitorDeliveries } from '../../src/shared/delivery-monitors'
+import { analyzeTimeline } from '../../src/shared/timeline'
+
+/** The monitors' cost on the bucket: every ready folder given footer facts (rows with a daily rhythm and noise). */
+async function monitorCost(
+  bucket: string,
+  now: number
+): Promise<{ deliveries: number; withMs: number; withoutMs: number; aloneMs: number; findings: number; points: number; pointsBytes: number }> {
+  const r = await readLocalBucket(bucket, now)
+  const columns = [
+    { name: 'id', type: 'BIGINT' },
+    { name: 'body', type: 'VARCHAR' }
+  ]
+  // Each data file's footer as the frame check would have read it: rows with a daily rhythm and some noise.
+  const footers = new Map<string, FooterFacts>()
+  for (const f of r.inventory.folders.values())
+    for (const o of f.dataFiles) {
+      const t = Date.parse(o.lastModified)
+      const rows = Math.round(2000 + 800 * Math.sin((new Date(t).getUTCHours() / 24) * 2 * Math.PI) + ((t / 3_600_000) % 97) - 48)
+      footers.set(o.key, { rows, columns })
+    }
+  const deliveries = deliveryFacts(r.inventory, footers)
+  const time = <T>(fn: () => T): { ms: number; value: T } => {
+    const t0 = performance.now()
+    const value = fn()
+    return { ms: performance.now() - t0, value }
+  }
+  // Each twice, the second timed: the first warms the parsed-manifest cache and the JIT alike for both.
+  const parsedCache = new Map()
+  analyzeTimeline(r.inventory, r.manifests, { now, parsedCache })
+  const without = time(() => analyzeTimeline(r.inventory, r.manifests, { now, parsedCache }))
+  analyzeTimeline(r.inventory, r.manifests, { now, parsedCache, deliveries })
+  const withFacts = time(() => analyzeTimeline(r.inventory, r.manifests, { now, parsedCache, deliveries }))
+  const isFull = (table: string): boolean => CATALOG.find((c) => c.table === table)?.mode !== 'parts'
+  const alone = time(() => monitorDeliveries(deliveries, { isFull }))
+  const points = withFacts.value.volumes.get('claudia_messages') ?? []
+  return {
+    deliveries: deliveries.length,
+    withMs: withFacts.ms,
+    withoutMs: without.ms,
+    aloneMs: alone.ms,
+    findings: alone.value.findings.length,
+    points: points.length,
+    pointsBytes: Buffer.byteLength(JSON.stringify(points))
+  }
+}
 
 export async function benchYear(): Promise<void> {
   const days = Number(process.env['BENCH_DAYS'] ?? 365)
@@ -38,6 +90,7 @@ export async function benchYear(): Promise<void> {
       )
     }
     const now = Date.parse(plan.expected.now)
+    const monitors = await monitorCost(bucket, now)
     const workspace = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), demo: { bucketDir: bucket, now }, autoRefresh: false })
     let t0 = performance.now()
     const overview = await workspace.sessionOrOpenFirst().then((s) => s.snapshot.overview())
@@ -97,7 +150,10 @@ export async function benchYear(): Promise<void> {
         `  first overview (cold listing, ${overview.tables.length} tables, manifests, analysis): ${(cold / 1000).toFixed(2)} s`,
         `  refresh with nothing new: ${(warm / 1000).toFixed(2)} s`,
         `  timeline API for the whole year: ${view.hours.length} hours, ${view.findings.length} findings, ${timelineMs.toFixed(0)} ms, ${(bytes / 1024 / 1024).toFixed(2)} MB of JSON`,
-        `  Chromium: the year on screen ${(drawMs / 1000).toFixed(2)} s after choosing "1 year"; zoom (3 s): ${pct(zoom)}; pan zoomed in (3 s): ${pct(pan)}`
+        `  Chromium: the year on screen ${(drawMs / 1000).toFixed(2)} s after choosing "1 year"; zoom (3 s): ${pct(zoom)}; pan zoomed in (3 s): ${pct(pan)}`,
+        `  monitors on ${monitors.deliveries} deliveries: analysis ${monitors.withMs.toFixed(0)} ms with the footers' facts vs ${monitors.withoutMs.toFixed(0)} ms without ` +
+          `(+${(monitors.withMs - monitors.withoutMs).toFixed(0)} ms, ${(monitors.withMs / monitors.withoutMs).toFixed(2)}×; goal: ≤ 1 s added); the monitors alone ${monitors.aloneMs.toFixed(0)} ms; ` +
+          `${monitors.findings} findings; claudia_messages' year of points: ${monitors.points} (${(monitors.pointsBytes / 1024).toFixed(0)} KiB of JSON)`
       ].join('\n')
     )
   } finally {

@@ -307,4 +307,13 @@ describe('the monitors on a bucket with planted anomalies (--anomalies)', () => 
     // Kept in step with the files: the planted hours are no manifest mismatch.
     expect(tl.findings.filter((f) => f.kind === 'manifest_mismatch' && f.message.includes(' rows'))).toEqual([])
   })
+
+  it('judges a range that starts at the shrunken copy against the copies before it (their manifests, outside the range)', () => {
+    const shrunk = planted.faults.find((f) => f.kind === 'volume_anomaly' && f.table === ANOMALY_TABLES.shrunk)!
+    const from = Date.parse(`${shrunk.date}T${shrunk.hour}:00:00Z`)
+    const tl = analyzeTimeline(s.inventory, s.manifests, { now: Date.parse(planted.now), from, ...findingInputs(s) })
+    expect(tl.findings.filter((f) => f.kind === 'volume_anomaly' && f.table === ANOMALY_TABLES.shrunk).map((f) => [f.date, f.hour])).toEqual([
+      [shrunk.date, shrunk.hour]
+    ])
+  })
 })
