@@ -157,7 +157,7 @@ describe('analyst flows against S3 on loopback', () => {
     // Columns: types and statistics with histograms.
     await page.getByRole('tab', { name: 'Columns' }).click()
     await page.getByRole('button', { name: 'Compute column statistics' }).click()
-    await expect.poll(() => page.locator('[data-column-stats=tokens] svg[aria-label=histogram]').count(), { timeout: 60_000 }).toBe(1)
+    await expect.poll(() => page.locator('[data-column-stats=tokens] svg[aria-label=histogram]').count(), { timeout: 120_000 }).toBe(1)
     expect(await page.locator('[data-column-stats=send_at]').textContent()).toMatch(/TIMESTAMP/)
     await page.screenshot({ path: 'test-results/tables-column-stats.png' })
     await page.getByRole('tab', { name: 'Rows' }).click()
