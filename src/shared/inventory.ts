@@ -182,6 +182,17 @@ export function latestReady(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'ta
   return newest(version) ?? (version === 'v2' ? newest('v1') : null)
 }
 
+/** A full table's ready copies in the order latestReady tries them, whatever their files: the bucket's version newest
+ * first, then (on v2) the v1 copies newest first. */
+function fullCopiesInReadOrder(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf): Folder[] {
+  const of = (v: Version): Folder[] =>
+    foldersOf(seen(inv, opts), t)
+      .filter((f) => f.ref.mode === 'full' && f.ref.version === v && readyAsOf(f, opts))
+      .sort((a, b) => compareDelivery(b.ref, a.ref))
+  const version = versionAt(inv, opts)
+  return version === 'v2' ? [...of('v2'), ...of('v1')] : of(version)
+}
+
 /** The newest ready copy of a full table older than `than` that holds Parquet files: where an empty copy takes its columns from. */
 export function previousCopyWithFiles(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, than: Folder, opts: AsOf = {}): Folder | null {
   let best: Folder | null = null
@@ -219,15 +230,12 @@ export function unreadableLeftOut(inv: Inventory, t: Pick<CatalogTable, 'schema'
   if (!bad || bad.size === 0) return { copies: [], files: [] }
   if (t.mode === 'parts') return { copies: [], files: readyPartsFoldersWhole(inv, t, opts).flatMap((f) => f.dataFiles.filter((o) => bad.has(o.key))) }
   const read = latestReady(inv, t, opts)
-  const newest = latestReady(inv, t, { ...opts, unreadable: new Set() })
-  if (!newest || newest === read) return { copies: [], files: [] }
-  // The copies the rule would have read in turn, from the newest down to the one it reads.
+  // The copies the rule would have read in turn, from the newest down to the one it reads (all of them when none is
+  // readable): latestReady's order, walked once (asking it again per copy passed over was quadratic on a year).
   const copies: { folder: Folder; files: ListedObject[] }[] = []
-  const passed = new Set<string>()
-  for (let f: Folder | null = newest; f && f !== read;) {
+  for (const f of fullCopiesInReadOrder(inv, t, opts)) {
+    if (f === read) break
     copies.push({ folder: f, files: f.dataFiles.filter((o) => bad.has(o.key)) })
-    for (const o of f.dataFiles) passed.add(o.key)
-    f = latestReady(inv, t, { ...opts, unreadable: passed })
   }
   return { copies, files: [] }
 }
