@@ -6,6 +6,10 @@ import type { EventName, EventOf } from '../shared/api/events'
 
 export type PushedEvent = { [E in EventName]: { readonly name: E; readonly payload: EventOf<E> } }[EventName]
 
+/** A final event that ends another kind's progress: sending it drops that kind's message held back, which would
+ * otherwise arrive after it (a refresh "running" after its "done", and the page waiting for an end it was told). */
+const ENDS: Partial<Record<EventName, EventName>> = { refreshDone: 'refreshProgress' }
+
 export class MainEvents {
   private readonly listeners = new Set<(e: PushedEvent) => void>()
   private readonly lastSent = new Map<string, number>()
@@ -21,6 +25,8 @@ export class MainEvents {
   /** Sends at once; a throttled message of the same kind and key still held back is dropped (this one is newer). */
   emit<E extends EventName>(name: E, payload: EventOf<E>, key = ''): void {
     this.dropTrailing(`${name}|${key}`)
+    const ended = ENDS[name]
+    if (ended) this.dropTrailing(`${ended}|${key}`)
     const e = { name, payload } as PushedEvent
     for (const l of this.listeners) {
       // A transport that fails (a closed window, a dropped stream) must not stop the refresh or the export.

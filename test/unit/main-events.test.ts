@@ -41,4 +41,16 @@ describe('MainEvents', () => {
     vi.advanceTimersByTime(1000)
     expect(seen).toEqual(['a:1:running', 'b:1:running', 'a:3:done', 'b:2:running'])
   })
+
+  it("drops a refresh's progress held back when the refresh's end is sent: nothing says running after done", () => {
+    const events = new MainEvents()
+    const seen: string[] = []
+    events.on((e) => seen.push(`${e.name}:${(e.payload as { running: boolean }).running}`))
+    const status = (running: boolean) => ({ running }) as never
+    events.emitThrottled('refreshProgress', status(true))
+    events.emitThrottled('refreshProgress', status(true))
+    events.emit('refreshDone', status(false))
+    vi.advanceTimersByTime(1000)
+    expect(seen).toEqual(['refreshProgress:true', 'refreshDone:false'])
+  })
 })
