@@ -88,14 +88,18 @@ export class ConnectionSnapshot {
         footers: this.footers
       })
       check()
+      const analysed = { now, inputs: findingInputs(r) }
+      const timeline = await this.analyze(r.inventory, r.manifests, analysed)
+      check()
+      // All of it at once: nothing reads a new listing beside an old analysis.
       this.unreadable = r.unreadable
       this.unreadableWhy = r.unreadableWhy
       this.inventory = r.inventory
       this.manifests = r.manifests
       this.objectMap = r.objects
       this.generation++
-      this.analysed = { now, inputs: findingInputs(r) }
-      this.timelineCache = await this.analyze(r.inventory, r.manifests, this.analysed)
+      this.analysed = analysed
+      this.timelineCache = timeline
       this.problems = r.problems
       this.unlisted = r.unlisted
     }
