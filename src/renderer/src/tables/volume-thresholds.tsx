@@ -1,7 +1,7 @@
 // The volume monitor's thresholds for the table shown, as the connection may change them: how much history it needs
-// before judging, how wide the usual band is (MADs, and at least a share of the median and a count's own noise), and how far above the
-// median a jump must go. Saved with the connection (main judges the last refresh again at once); "Use the defaults"
-// forgets the table's own.
+// before judging, how wide the usual band is (MADs, and at least a share of the median and a count's own noise),
+// and how far above the median a jump must go. Saved with the connection (main judges the last refresh again at
+// once); "Use the defaults" forgets the table's own.
 import { useEffect, useState } from 'react'
 import { type MonitorThresholds, thresholdsFor } from '../../../shared/delivery-monitors'
 import { useApp } from '../store/use-app-store'
