@@ -253,6 +253,22 @@ function readManifest(key: string, text: ManifestText | undefined, version: Vers
   return parseManifest(text, { version, date, hour: version === 'v1' ? null : hour })
 }
 
+/** A manifest parsed once per text: from the cache when its text is the same, else parsed and kept there. */
+function cachedManifest(
+  cache: TimelineOptions['parsedCache'],
+  key: string,
+  text: ManifestText | undefined,
+  version: Version,
+  date: string,
+  hour: string | null
+): ParsedManifest {
+  const cached = cache?.get(key)
+  if (cached && cached.text === text) return cached.parsed
+  const parsed = readManifest(key, text, version, date, hour)
+  cache?.set(key, { text, parsed })
+  return parsed
+}
+
 export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<string, ManifestText>, opts: TimelineOptions): Timeline {
   const { now } = opts
   // Objects written after `now` do not exist yet: no _SUCCESS, manifest or folder from the future.
@@ -292,9 +308,7 @@ export function analyzeTimeline(listed: Inventory, manifestTexts: ReadonlyMap<st
     const mKey = manifestKey(version, date, version === 'v1' ? null : hour)
     const listed = inv.manifests.has(mKey)
     const text = listed ? manifestTexts.get(mKey) : undefined
-    const cached = listed ? opts.parsedCache?.get(mKey) : undefined
-    const parsed = !listed ? null : cached && cached.text === text ? cached.parsed : readManifest(mKey, text, version, date, hour)
-    if (listed && parsed && opts.parsedCache && cached?.parsed !== parsed) opts.parsedCache.set(mKey, { text, parsed })
+    const parsed = listed ? cachedManifest(opts.parsedCache, mKey, text, version, date, hour) : null
     const manifestState: ManifestState = parsed ? parsed.state : due ? 'absent' : 'not_due'
     const m = parsed?.manifest ?? null
     const listedIn = (list: 'delivered' | 'missing' | 'pending', c: CatalogTable) => m?.[list].find((e) => e.name === qualifiedName(c))
@@ -565,9 +579,7 @@ function historyManifestRows(inv: Inventory, texts: ReadonlyMap<string, Manifest
     if (t < from || t >= first) continue
     const text = texts.get(key)
     if (typeof text !== 'string') continue
-    const cached = opts.parsedCache?.get(key)
-    const parsed = cached && cached.text === text ? cached.parsed : readManifest(key, text, ref.version, ref.date, ref.hour)
-    if (opts.parsedCache && cached?.parsed !== parsed) opts.parsedCache.set(key, { text, parsed })
+    const parsed = cachedManifest(opts.parsedCache, key, text, ref.version, ref.date, ref.hour)
     for (const e of parsed.manifest?.delivered ?? []) {
       const table = CATALOG.find((x) => qualifiedName(x) === e.name)
       if (!table || e.rows === undefined) continue
