@@ -1,18 +1,17 @@
 // Google Cloud Storage through @google-cloud/storage (7.x: the 8.x line needs Node 22). Credentials are
-// Application Default Credentials or a service-account key file, resolved here in main. withRetry retries
+// Application Default Credentials or a service-account key file (gcs-key-file.ts), resolved here in main. withRetry retries
 // 429, 5xx and dropped connections with backoff and jitter (the client's own retries are off: see below).
 // The client takes no AbortSignal: each call is awaited abortably and within its timeouts (the client's own
 // per-request timeout then ends the request left behind), and each body stream is guarded (guarded-stream.ts).
 import { type File, Storage } from '@google-cloud/storage'
-import { readFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
-import { errorMessage } from '../../shared/error-message'
 import type { ListedObject } from '../../shared/listing'
 import type { RestoreTier } from '../../shared/restore-plan'
 import { BucketError, bucketError, classifyGcsError, timeoutError } from './bucket-errors'
 import { abortable, within } from './bounded-wait'
 import { type BucketProvider, type ByteRange, DEFAULT_TIMEOUTS, type ListOptions, type ListPage, type RangeRead, type RequestTimeouts } from './bucket-provider'
 import { guardStream } from './guarded-stream'
+import { keyFileAuthClient, readServiceAccountKey } from './gcs-key-file'
 import { withRetry } from './retry'
 import { normalizePrefix } from './bucket-provider'
 
@@ -43,37 +42,10 @@ interface GcsMetadata {
   storageClass?: string
 }
 
-const KEY_FILE_FIX = 'Choose the JSON key file of a service account (IAM → Service accounts → Keys → Add key → JSON) in the connection.'
-
-async function checkKeyFile(path: string): Promise<void> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    const what =
-      code === 'ENOENT'
-        ? 'does not exist'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'cannot be read (permission denied)'
-          : `cannot be read (${code ?? errorMessage(e)})`
-    throw bucketError('auth', '', `The key file ${path} ${what}`, KEY_FILE_FIX)
-  }
-  let key: unknown
-  try {
-    key = JSON.parse(text)
-  } catch {
-    throw bucketError('auth', '', `The key file ${path} is not JSON`, KEY_FILE_FIX)
-  }
-  const k = (key ?? {}) as Record<string, unknown>
-  if (typeof k['client_email'] !== 'string' || typeof k['private_key'] !== 'string')
-    throw bucketError('auth', '', `The key file ${path} is not a service-account key (it has no client_email and private_key)`, KEY_FILE_FIX)
-}
-
 export class GcsProvider implements BucketProvider {
   readonly location: string
   private readonly root: string
-  private readonly storage: Storage
+  private storageReady: Promise<Storage> | null = null
 
   private readonly timeouts: RequestTimeouts
 
@@ -81,28 +53,34 @@ export class GcsProvider implements BucketProvider {
     this.root = normalizePrefix(options.prefix)
     this.location = `gs://${options.bucket}/${this.root}`
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
+  }
+
+  /** The client, once the key file (if any) has been read and checked: a bad one is said by name before any request.
+   * A failure is not kept, so a file put right is read on the next call. */
+  private storage(): Promise<Storage> {
+    this.storageReady ??= this.makeStorage().catch((e: unknown) => {
+      this.storageReady = null
+      throw e
+    })
+    return this.storageReady
+  }
+
+  private async makeStorage(): Promise<Storage> {
+    const { options, timeouts } = this
     const c = options.credentials
-    this.storage = new Storage({
+    const requestMs = timeouts.connectMs + timeouts.idleMs
+    const key = c.kind === 'key_file' ? await readServiceAccountKey(c.keyFile) : null
+    const projectId = options.projectId ?? key?.projectId
+    return new Storage({
       // Per HTTP request, up to its answer's headers (node-fetch's timeout: connect included, body not).
-      timeout: this.timeouts.connectMs + this.timeouts.idleMs,
-      ...(options.projectId ? { projectId: options.projectId } : {}),
+      timeout: requestMs,
+      ...(projectId ? { projectId } : {}),
       ...(options.endpoint ? { apiEndpoint: options.endpoint, useAuthWithCustomEndpoint: c.kind !== 'none' } : {}),
-      ...(c.kind === 'key_file' ? { keyFilename: c.keyFile } : {}),
+      ...(key ? { authClient: keyFileAuthClient(key, requestMs) } : {}),
       // Retries are ours (withRetry), not the client's: it retries every request error, timeouts included, out of
       // reach of any signal (measured: a silent server held one call 30 s and 5 connections with a 1.5 s timeout).
       retryOptions: { autoRetry: false }
     })
-  }
-
-  private keyFileChecked: Promise<void> | null = null
-
-  /** A key file that is missing, not JSON or not a service-account key is said by name before any request: the client
-   * would only say "key must be a string, a buffer or an object". */
-  private keyFileReady(): Promise<void> {
-    const c = this.options.credentials
-    if (c.kind !== 'key_file') return Promise.resolve()
-    this.keyFileChecked ??= checkKeyFile(c.keyFile)
-    return this.keyFileChecked
   }
 
   private toListed(m: GcsMetadata): ListedObject {
@@ -115,12 +93,12 @@ export class GcsProvider implements BucketProvider {
     }
   }
 
-  private file(key: string): File {
-    return this.storage.bucket(this.options.bucket).file(this.root + key)
+  private async file(key: string): Promise<File> {
+    return (await this.storage()).bucket(this.options.bucket).file(this.root + key)
   }
 
   async *list(prefix: string, options: ListOptions = {}): AsyncIterable<ListPage> {
-    const bucket = this.storage.bucket(this.options.bucket)
+    const bucket = (await this.storage()).bucket(this.options.bucket)
     const after = options.startAfter !== undefined ? this.root + options.startAfter : undefined
     let pageToken: string | undefined
     do {
@@ -157,7 +135,6 @@ export class GcsProvider implements BucketProvider {
    * mid-answer, which then looks exactly like a silent server; a second silence is final (retry.ts).
    */
   private async retried<T>(run: () => Promise<T>, key: string, signal: AbortSignal | undefined): Promise<T> {
-    await this.keyFileReady()
     const attempt = (): Promise<T> => withRetry(run, (e) => classifyGcsError(e, key), signal)
     try {
       return await attempt()
@@ -187,7 +164,16 @@ export class GcsProvider implements BucketProvider {
   }
 
   async head(key: string, signal?: AbortSignal): Promise<ListedObject> {
-    const [m] = await this.retried(() => this.bounded(key, signal, this.file(key).getMetadata()), key, signal)
+    const [m] = await this.retried(
+      () =>
+        this.bounded(
+          key,
+          signal,
+          this.file(key).then((f) => f.getMetadata())
+        ),
+      key,
+      signal
+    )
     return this.toListed(m as GcsMetadata)
   }
 
@@ -203,7 +189,7 @@ export class GcsProvider implements BucketProvider {
   /** Reads [start, end]; a short body counts as a dropped connection (retried), silence as a timeout. */
   private async readBytes(key: string, start: number, end: number, signal?: AbortSignal): Promise<Buffer> {
     const chunks: Buffer[] = []
-    for await (const c of this.guarded(key, this.file(key).createReadStream({ start, end, validation: false }), signal)) chunks.push(c as Buffer)
+    for await (const c of this.guarded(key, (await this.file(key)).createReadStream({ start, end, validation: false }), signal)) chunks.push(c as Buffer)
     const body = Buffer.concat(chunks)
     if (body.length !== end - start + 1) throw Object.assign(new Error(`short read: ${body.length} of ${end - start + 1} bytes`), { code: 'ECONNRESET' })
     return body
@@ -222,7 +208,7 @@ export class GcsProvider implements BucketProvider {
 
   async readStream(key: string, signal?: AbortSignal): Promise<Readable> {
     await this.head(key, signal)
-    return this.guarded(key, this.file(key).createReadStream({ validation: false }), signal)
+    return this.guarded(key, (await this.file(key)).createReadStream({ validation: false }), signal)
   }
 
   async restore(key: string, _days: number, _tier: RestoreTier, signal?: AbortSignal): Promise<'started' | 'in_progress' | 'done'> {

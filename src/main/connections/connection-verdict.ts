@@ -78,6 +78,8 @@ export function failureVerdict(error: BucketError, location: string): Connection
   const bucket = /^[a-z0-9]+:\/\/([^/]+)/.exec(location)?.[1] ?? location
   const where = local ? `the folder ${location}` : location
   const message = ((): string => {
+    // A key file's fault (unreadable, not a key, refused by its token endpoint) is said by the file, whatever its kind.
+    if (error.message.startsWith('The key file ')) return `${error.message.replace(/\.+$/, '')}, so ${where} was not read. ${error.fix}`
     switch (error.kind) {
       case 'denied':
         if (local) return `Permission denied reading ${where}. Check that your user may read this folder.`
