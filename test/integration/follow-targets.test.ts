@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
+import type { PushedEvent } from '../../src/main/main-events'
 import { Workspace } from '../../src/main/workspace/workspace'
+import { payloadProblem } from '../../src/shared/api/check-answer'
 import { createAppStore } from '../../src/renderer/src/store/app-store'
 import type { IncidentPayload } from '../../src/shared/follow/incident-payload'
 import { type Demo, generateDemo } from '../helpers/demo'
@@ -21,7 +23,7 @@ let work: string
 let hook: WebhookReceiver
 // One secret store for both runs of the app (the keychain outlives the app).
 const secrets = new MemorySecretStore()
-const events: string[] = []
+const events: PushedEvent[] = []
 
 const open = (): Workspace => {
   const w = new Workspace({
@@ -31,7 +33,7 @@ const open = (): Workspace => {
     autoRefresh: false,
     webhook: { retries: 2, minTimeoutMs: 5 }
   })
-  w.events.on((e) => events.push(JSON.stringify(e)))
+  w.events.on((e) => events.push(e))
   return w
 }
 
@@ -67,6 +69,12 @@ describe('the follow targets of the app', () => {
   it('tests each target, tells a missing copy once per target, says a dead webhook and repeats nothing after a restart', async () => {
     const out = join(work, 'told.jsonl')
     const deadUrl = `http://127.0.0.1:${await closedPort()}/hooks/dead?token=${RECEIVER_TOKEN}`
+    const tableDir = join(demo.bucketDir, 'v2/datamart_claudia/claudia_csat')
+    const newest = (await readdir(tableDir, { recursive: true }))
+      .filter((f) => f.endsWith('_SUCCESS'))
+      .sort()
+      .at(-1)!
+    const folder = newest.replace(/\/_SUCCESS$/, '')
     let w = open()
     const store = createAppStore({ api: workspacePort(w) })
     const off = store.getState().followEvents()
@@ -93,19 +101,16 @@ describe('the follow targets of the app', () => {
       expect(shown(command!.id).deliveries[0]).toMatchObject({ test: true, ok: true, answer: 'exit code 0' })
       await store.getState().testFollowTarget(dead!.id)
       expect(shown(dead!.id).deliveries[0]).toMatchObject({ test: true, ok: false })
-      expect(shown(dead!.id).deliveries[0]!.answer).toMatch(/the webhook http:\/\/127\.0\.0\.1:\d+\/hooks\/dead could not be told after 3 attempts: ECONNREFUSED/)
+      expect(shown(dead!.id).deliveries[0]!.answer).toMatch(
+        /the webhook http:\/\/127\.0\.0\.1:\d+\/hooks\/dead could not be told after 3 attempts: ECONNREFUSED/
+      )
 
       // The baseline: what was open when the targets were added is not news.
       await refreshed(w)
       expect(hook.bodies).toHaveLength(1)
 
-      const tableDir = join(demo.bucketDir, 'v2/datamart_claudia/claudia_csat')
-      const newest = (await readdir(tableDir, { recursive: true }))
-        .filter((f) => f.endsWith('_SUCCESS'))
-        .sort()
-        .at(-1)!
       // The newest ready copy's folder taken aside (renamed: its files keep their times): that hour's copy is missing.
-      await rename(join(tableDir, newest.replace(/\/_SUCCESS$/, '')), join(work, 'aside'))
+      await rename(join(tableDir, folder), join(work, 'aside'))
       await refreshed(w)
       const told = hook.bodies.slice(1)
       const missing = told.filter((b) => b.kind === 'missing' && b.tables.includes('claudia_csat') && b.status === 'open')
@@ -125,7 +130,9 @@ describe('the follow targets of the app', () => {
       await w.dispose()
     }
 
-    // A restart: the same refresh tells nothing again; the dead webhook is tried again and still says why.
+    // A restart, the folder back meanwhile: its return is told once after the restart, nothing told before is
+    // repeated, and the dead webhook, tried again, still says why and owes the return too.
+    await rename(join(work, 'aside'), join(tableDir, folder))
     const before = hook.bodies.length
     const commandBefore = (await lines(out)).length
     w = open()
@@ -134,16 +141,29 @@ describe('the follow targets of the app', () => {
       await w.running
       await w.telling
       await refreshed(w)
-      expect(hook.bodies).toHaveLength(before)
-      expect(await lines(out)).toHaveLength(commandBefore)
+      const back = hook.bodies.slice(before)
+      // The copy back: the manifest agrees again (resolved), and the hour's missing tables no longer hold it.
+      expect(
+        back.filter((b) => b.change === 'resolved' && b.tables.includes('claudia_csat')),
+        JSON.stringify(back)
+      ).toHaveLength(1)
+      expect(back.some((b) => b.kind === 'missing' && b.status === 'open' && !b.tables.includes('claudia_csat'))).toBe(true)
+      expect(new Set(hook.bodies.slice(1).map((b) => b.fingerprint)).size).toBe(hook.bodies.length - 1)
+      expect((await lines(out)).slice(commandBefore).map((b) => b.fingerprint)).toEqual(back.map((b) => b.fingerprint))
+      await refreshed(w)
+      expect(hook.bodies).toHaveLength(before + back.length)
       const view = await w.followSettings()
-      expect(view.targets.find((t) => t.name.endsWith('/hooks/dead'))?.problem).toMatch(/ECONNREFUSED/)
+      const stillDead = view.targets.find((t) => t.name.endsWith('/hooks/dead'))
+      expect(stillDead?.problem).toMatch(/ECONNREFUSED/)
+      expect(stillDead?.pending).toBe(hook.bodies.length - 1)
     } finally {
       await w.dispose()
     }
+    expect(events.map((e) => payloadProblem(e.name, e.payload)).filter((p) => p !== null)).toEqual([])
     // The webhook's URL (its token) is in no answer, no event and no file the app wrote.
     expect(events.length).toBeGreaterThan(0)
-    expect(events.filter((e) => e.includes(RECEIVER_TOKEN))).toEqual([])
+    expect(events.filter((e) => e.name === 'followDelivered').length).toBeGreaterThan(0)
+    expect(events.map((e) => JSON.stringify(e)).filter((e) => e.includes(RECEIVER_TOKEN))).toEqual([])
     const files = (await readdir(join(work, 'data'), { recursive: true, withFileTypes: true })).filter((d) => d.isFile())
     // A temporary file the mirror renamed meanwhile is gone: nothing in it to find.
     for (const f of files) expect(await readFile(join(f.parentPath, f.name), 'utf8').catch(() => ''), f.name).not.toContain(RECEIVER_TOKEN)

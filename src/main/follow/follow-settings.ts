@@ -37,7 +37,8 @@ function decode(parsed: unknown): Decoded<Record<string, FollowSettings>> {
     if (!isNotify(notify)) problems.push(`the notifications of connection ${id} are not one of ${NOTIFY_SETTINGS.join(', ')}`)
     const listed: unknown[] = Array.isArray(saved?.targets) ? saved.targets : []
     const targets = listed.map(targetOf).filter((t): t is SavedTarget => t !== null)
-    if (targets.length < listed.length) problems.push(`${listed.length - targets.length} follow target(s) of connection ${id} could not be read: add them again`)
+    if (targets.length < listed.length)
+      problems.push(`${listed.length - targets.length} follow target(s) of connection ${id} could not be read: add them again`)
     value[id] = { notify: isNotify(notify) ? notify : DEFAULT_FOLLOW_SETTINGS.notify, targets }
   }
   return { value, problems }

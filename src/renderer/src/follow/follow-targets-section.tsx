@@ -29,8 +29,8 @@ export function FollowTargetsSection({ follow }: { readonly follow: FollowSettin
     <div className={css.targets}>
       <h3 className={css.subtitle}>Webhooks and commands</h3>
       <p className={css.muted}>
-        After each refresh, an incident that opens, changes or resolves is told once to each target: a webhook gets it as JSON (Slack’s incoming
-        webhooks take it too), a command on its standard input and as EE_* variables. A new target is told the changes from the next refresh on.
+        After each refresh, an incident that opens, changes or resolves is told once to each target: a webhook gets it as JSON (Slack’s incoming webhooks take
+        it too), a command on its standard input and as EE_* variables. A new target is told the changes from the next refresh on.
       </p>
       <form className={css.row} onSubmit={(e) => void submit(e)}>
         <select aria-label="target kind" value={kind} onChange={(e) => setKind(e.target.value as FollowTargetKind)}>
