@@ -67,6 +67,9 @@ const HANDLERS: Handlers = {
   mirrorSetLimit: (w, a) => w.mirror.setLimit(a),
   followSettings: (w) => w.followSettings(),
   followSetNotify: (w, a) => w.followSetNotify(a),
+  followTargetAdd: (w, a) => w.followTargetAdd(a),
+  followTargetRemove: (w, a) => w.followTargetRemove(a),
+  followTargetTest: (w, a) => w.followTargetTest(a),
   monitorThresholds: (w) => w.monitorThresholds(),
   monitorSetThresholds: (w, a) => w.monitorSetThresholds(a)
 }

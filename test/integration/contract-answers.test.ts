@@ -127,6 +127,9 @@ describe("main's answers fit the contract's answer schemas", () => {
 
     await call('followSettings', {})
     await call('followSetNotify', { notify: 'all' })
+    const added = await call('followTargetAdd', { kind: 'command', value: 'true' })
+    await call('followTargetTest', { id: added?.targets[0]?.id ?? '' })
+    await call('followTargetRemove', { id: added?.targets[0]?.id ?? '' })
     await call('monitorSetThresholds', { table: 'claudia_messages', thresholds: { madFactor: 4 } })
     await call('monitorThresholds', {})
     await call('monitorSetThresholds', { table: 'claudia_messages', thresholds: null })

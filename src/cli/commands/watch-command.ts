@@ -1,10 +1,7 @@
 // `watch`: follows the feed headless. A full check at each hour's due time and when the due hour's markers land
 // (found by listing only their prefixes), the incidents compared with the last check, and each change told once to
 // every target (webhooks, a command); what was told is kept in a state file so a restart repeats nothing.
-import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import pRetry from 'p-retry'
 import type { TimelineView } from '../../shared/api/views'
 import { encodeCells } from '../../shared/api/cell-encoding'
 import { CATALOG } from '../../shared/catalog'
@@ -14,10 +11,11 @@ import { deliveryInstant } from '../../shared/delivery-order'
 import { errorMessage } from '../../shared/error-message'
 import { awaitedMarkers, nextCheck } from '../../shared/follow/check-schedule'
 import { type IncidentChange, type KnownIncident, incidentChanges, pendingFor, rememberTold } from '../../shared/follow/incident-changes'
-import { incidentPayload, payloadEnv, type IncidentPayload } from '../../shared/follow/incident-payload'
+import { incidentPayload } from '../../shared/follow/incident-payload'
 import { incidentsOf } from '../../shared/incidents'
 import { latestReady, readyPartsFolders } from '../../shared/inventory'
 import { analyzeTimeline, type Finding } from '../../shared/timeline'
+import { type Target, commandTarget, targetHash, webhookTarget } from '../../main/follow/follow-targets'
 import { pollMarkers } from '../../main/follow/marker-poll'
 import { type RefreshedBucket, findingInputs } from '../../main/bucket/refresh-pipeline'
 import { SavedStateFile, type SavedStateFormat } from '../../main/files/saved-state-file'
@@ -48,74 +46,7 @@ const STATE_FORMAT: SavedStateFormat<WatchState> = {
   encode: (v) => `${JSON.stringify(v)}\n`
 }
 
-const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 24)
-
-/** A target as the user may see it: a webhook's origin and path (its query may hold a token), or the command. */
-interface Target {
-  readonly key: string
-  readonly name: string
-  send(p: IncidentPayload, signal: AbortSignal): Promise<void>
-}
-
-/** Per request; a webhook that does not answer in time is retried like one that failed. */
-const WEBHOOK_TIMEOUT_MS = 10_000
-const WEBHOOK_RETRIES = Number(process.env['EXPORT_EXPLORER_WEBHOOK_RETRIES'] ?? 3)
-const EXEC_TIMEOUT_MS = 60_000
-
-function webhookTarget(url: string): Target {
-  const u = new URL(url)
-  const name = `${u.origin}${u.pathname}`
-  return {
-    key: `webhook:${hash(url)}`,
-    name,
-    async send(p, signal) {
-      await pRetry(
-        async () => {
-          const res = await fetch(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(p),
-            signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)])
-          })
-          await res.arrayBuffer().catch(() => undefined)
-          if (res.status < 200 || res.status > 299) throw new Error(`it answered HTTP ${res.status}`)
-        },
-        { retries: WEBHOOK_RETRIES, minTimeout: 500, factor: 2, signal }
-      ).catch((e: unknown) => {
-        // fetch's own error hides the cause ("fetch failed"): say the cause, never the URL's query.
-        const cause = (e as { cause?: { code?: string; message?: string } }).cause
-        throw new Error(
-          `the webhook ${name} could not be told after ${countText(WEBHOOK_RETRIES + 1, 'attempt')}: ${cause?.code ?? cause?.message ?? errorMessage(e)}`
-        )
-      })
-    }
-  }
-}
-
-function execTarget(cmd: string): Target {
-  return {
-    key: `exec:${hash(cmd)}`,
-    name: `the command "${cmd}"`,
-    send: (p, signal) =>
-      new Promise<void>((resolve, reject) => {
-        const child = spawn(cmd, {
-          shell: true,
-          stdio: ['pipe', 'inherit', 'inherit'],
-          env: { ...process.env, ...payloadEnv(p) },
-          signal,
-          timeout: EXEC_TIMEOUT_MS
-        })
-        child.on('error', (e) => reject(new Error(`the command "${cmd}" could not run: ${errorMessage(e)}`)))
-        child.on('close', (code, sig) =>
-          code === 0
-            ? resolve()
-            : reject(new Error(`the command "${cmd}" ended with ${sig ? `signal ${sig}` : `exit code ${code}`}; it is told again at the next check`))
-        )
-        child.stdin.on('error', () => undefined)
-        child.stdin.end(`${JSON.stringify(p)}\n`)
-      })
-  }
-}
+const hash = targetHash
 
 /** The incidents and headline of a refreshed bucket, with doctor's range and exit code. */
 function evaluate(run: BucketRun, refreshed: RefreshedBucket, now: number): { view: TimelineView; headline: DeliveryHeadline; code: number } {
@@ -164,7 +95,7 @@ export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Prom
   const opts = request.watch as WatchRequest
   const fixedNow = request.flags.now !== undefined ? request.now : null
   const nowOf = (): number => fixedNow ?? Date.now()
-  const targets = [...opts.webhooks.map(webhookTarget), ...(opts.exec ? [execTarget(opts.exec)] : [])]
+  const targets = [...opts.webhooks.map((u) => webhookTarget(u)), ...(opts.exec ? [commandTarget(opts.exec)] : [])]
   const file = new SavedStateFile<WatchState>(
     join(
       stateDir(),

@@ -16,6 +16,8 @@ export interface RefreshScheduleOptions {
   /** Follow the feed by itself (default true): `tick` is called every 30 s. */
   readonly autoRefresh: boolean
   readonly tick: () => Promise<unknown>
+  /** After each successful refresh of the session (its incidents told to the follow targets). */
+  readonly refreshed?: (session: ConnectionSession) => void
   /** How often the due hour's manifest is polled while it has not landed (default a minute). */
   readonly pollMs?: number
 }
@@ -144,6 +146,7 @@ export class RefreshSchedule {
             this.lastRefreshed = this.opts.clock()
             this.lastError = null
             void session.mirror.update(session.mirrorSnapshot())
+            this.opts.refreshed?.(session)
           },
           (e: unknown) => {
             if (session.closed) return

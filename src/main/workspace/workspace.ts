@@ -11,7 +11,10 @@ import { QueryHistory } from '../history/query-history'
 import { swallowed } from '../log/main-log'
 import { MainEvents } from '../main-events'
 import { MirrorLimits } from '../mirror/mirror-limits'
-import { FollowSettingsStore } from '../follow/follow-settings'
+import { FollowDeliveries, type FollowWhere } from '../follow/follow-deliveries'
+import type { WebhookOptions } from '../follow/follow-targets'
+import { deliveryHeadline } from '../../shared/delivery-headline'
+import { type Incident, incidentsOf } from '../../shared/incidents'
 import { MonitorSettingsStore } from '../session/monitor-settings'
 import { DEFAULT_MONITOR_THRESHOLDS } from '../../shared/delivery-monitors'
 import { ConnectionSession } from '../session/connection-session'
@@ -30,6 +33,8 @@ export interface WorkspaceOptions extends SavedConnectionsOptions, Omit<ExportJo
   readonly autoRefresh?: boolean
   /** The bulk restore's check interval (default a few minutes; tests pass a few milliseconds). */
   readonly restore?: { readonly intervalMs?: number }
+  /** The follow targets' webhook retries and back-off (tests shorten them). */
+  readonly webhook?: WebhookOptions
 }
 
 export class Workspace {
@@ -40,7 +45,7 @@ export class Workspace {
   private readonly mirrorLimits: MirrorLimits
   /** The mirror calls of the contract. */
   readonly mirror: MirrorCommands
-  private readonly follow: FollowSettingsStore
+  private readonly follow: FollowDeliveries
   private readonly monitorSettings: MonitorSettingsStore
   private readonly schedule: RefreshSchedule
   private readonly exports: ExportJobs
@@ -56,13 +61,20 @@ export class Workspace {
     this.saved = new SavedConnections(opts)
     this.queryHistory = new QueryHistory(join(opts.dataDir, 'query-history.json'))
     this.mirrorLimits = new MirrorLimits(join(opts.dataDir, 'mirror-limits.json'), opts.dataDir)
-    this.follow = new FollowSettingsStore(join(opts.dataDir, 'follow-settings.json'))
+    this.follow = new FollowDeliveries({
+      dataDir: opts.dataDir,
+      secrets: opts.secrets,
+      events: this.events,
+      clock: () => this.clock(),
+      ...(opts.webhook ? { webhook: opts.webhook } : {})
+    })
     this.monitorSettings = new MonitorSettingsStore(join(opts.dataDir, 'monitor-thresholds.json'))
     this.schedule = new RefreshSchedule({
       clock: () => this.clock(),
       events: this.events,
       autoRefresh: opts.autoRefresh !== false,
-      tick: () => this.autoRefreshTick()
+      tick: () => this.autoRefreshTick(),
+      refreshed: (session) => void this.tellTargets(session)
     })
     this.exports = new ExportJobs({ events: this.events, ...opts })
     this.mirror = new MirrorCommands({
@@ -187,6 +199,32 @@ export class Workspace {
   async followSetNotify(args: { notify: NotifySetting }): Promise<FollowSettingsView> {
     return this.follow.setNotify((await this.sessionOrOpenFirst()).connectionId, args.notify)
   }
+  async followTargetAdd(args: ArgsOf<'followTargetAdd'>): Promise<FollowSettingsView> {
+    return this.follow.add((await this.sessionOrOpenFirst()).connectionId, args.kind, args.value)
+  }
+  async followTargetRemove(args: ArgsOf<'followTargetRemove'>): Promise<FollowSettingsView> {
+    return this.follow.remove((await this.sessionOrOpenFirst()).connectionId, args.id)
+  }
+  async followTargetTest(args: ArgsOf<'followTargetTest'>): Promise<FollowSettingsView> {
+    const session = await this.sessionOrOpenFirst()
+    return this.follow.test(session.connectionId, args.id, { location: session.provider.location, headline: null })
+  }
+
+  /** After a refresh of the session: its incident changes told to the connection's targets (in the background). */
+  tellTargets(session: ConnectionSession): Promise<void> {
+    const where = async (): Promise<FollowWhere> => {
+      const s = session.snapshot
+      return { location: session.provider.location, headline: deliveryHeadline(await s.overview(), await s.timeline({ fromHours: 48 })) }
+    }
+    // Every finding comes with any range: the shortest is the cheapest.
+    const incidents = async (): Promise<Incident[]> => incidentsOf(await session.snapshot.timeline({ fromHours: 1 }))
+    return this.follow.afterRefresh(session.connectionId, incidents, where)
+  }
+
+  /** Resolves once the follow targets were told what the refreshes so far found (tests wait on it). */
+  get telling(): Promise<void> {
+    return this.follow.settled()
+  }
 
   /** The open connection's monitor thresholds: the defaults, and what it set for every table and per table. */
   async monitorThresholds(): Promise<MonitorThresholdsView> {
@@ -261,5 +299,6 @@ export class Workspace {
     const byteServer = this.byteServer
     this.byteServer = null
     await Promise.allSettled([this.closing, this.exports.close(), byteServer?.then((s) => s.close()), this.schedule.running])
+    await this.follow.close()
   }
 }

@@ -18,6 +18,7 @@ import {
   HourDetailSchema,
   MirrorStatusViewSchema,
   MonitorThresholdsViewSchema,
+  FOLLOW_TARGET_KINDS,
   NOTIFY_SETTINGS,
   OverviewSchema,
   RefreshStatusSchema,
@@ -39,6 +40,9 @@ const args = <E extends v.ObjectEntries>(entries: E) =>
     return issue.received === 'undefined' ? `the argument ${key} is missing` : 'arguments must be an object'
   })
 const none = v.strictObject({}, 'this call takes no arguments')
+/** The longest webhook URL or command a follow target takes. */
+export const FOLLOW_TARGET_MAX = 2000
+const targetId = v.pipe(v.string('id must be a target of the Follow panel'), v.regex(/^[\w-]{1,64}$/, 'id must be a target of the Follow panel'))
 const hour = (what: string) =>
   v.pipe(v.string(`${what} must be an hour, YYYY-MM-DDTHH:00:00Z`), v.regex(HOUR_RE, `${what} must be an hour, YYYY-MM-DDTHH:00:00Z`))
 const AS_OF_WORDS = 'asOf must be null or an hour, YYYY-MM-DDTHH:00:00Z'
@@ -174,7 +178,24 @@ export const CALLS = {
   followSetNotify: {
     args: args({ notify: v.picklist(NOTIFY_SETTINGS, `notify must be one of ${NOTIFY_SETTINGS.join(', ')}`) }),
     answer: FollowSettingsViewSchema
-  }
+  },
+  /** Adds a target to the open connection: a webhook (http or https; its URL goes to the secret store) or a command. */
+  followTargetAdd: {
+    args: args({
+      kind: v.picklist(FOLLOW_TARGET_KINDS, `kind must be one of ${FOLLOW_TARGET_KINDS.join(', ')}`),
+      value: v.pipe(
+        v.string('value must be the webhook URL or the command'),
+        v.trim(),
+        v.minLength(1, 'value must be the webhook URL or the command'),
+        v.maxLength(FOLLOW_TARGET_MAX, `value must be at most ${FOLLOW_TARGET_MAX} characters`),
+        v.regex(/^[^\0\r\n]*$/, 'value must be one line')
+      )
+    }),
+    answer: FollowSettingsViewSchema
+  },
+  followTargetRemove: { args: args({ id: targetId }), answer: FollowSettingsViewSchema },
+  /** Sends a payload marked as a test to one target; the answer lists it with the target's answer. */
+  followTargetTest: { args: args({ id: targetId }), answer: FollowSettingsViewSchema }
 } as const satisfies { readonly [name: string]: { readonly args: v.GenericSchema; readonly answer: v.GenericSchema } }
 
 export type ApiName = keyof typeof CALLS

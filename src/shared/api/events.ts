@@ -2,7 +2,7 @@
 // (the preload turns each into a method; nothing else sees a channel name).
 import * as v from 'valibot'
 import type { ApiName } from './calls'
-import { ExportJobSchema, MirrorStatusViewSchema, RefreshStatusSchema, RestoreStatusViewSchema } from './views'
+import { ExportJobSchema, FollowSettingsViewSchema, MirrorStatusViewSchema, RefreshStatusSchema, RestoreStatusViewSchema } from './views'
 
 /** The IPC channel of a call. */
 export const channelOf = (name: ApiName): string => `export-explorer:${name}`
@@ -18,7 +18,9 @@ export const EVENTS = {
   /** The connection's bulk restore changed (keys requested, checked, done; the listing brought up to date). */
   restoreProgress: RestoreStatusViewSchema,
   /** The local mirror's build moved on, ended, stopped, or the mirror was cleared. */
-  mirrorProgress: MirrorStatusViewSchema
+  mirrorProgress: MirrorStatusViewSchema,
+  /** The open connection's follow targets were told something (after a refresh): their deliveries and problems. */
+  followDelivered: FollowSettingsViewSchema
 } as const satisfies { readonly [name: string]: v.GenericSchema }
 
 export type EventName = keyof typeof EVENTS

@@ -320,8 +320,36 @@ export type RestoreStatusView = v.InferOutput<typeof RestoreStatusViewSchema>
 export const NOTIFY_SETTINGS = ['errors', 'all', 'never'] as const
 export type NotifySetting = (typeof NOTIFY_SETTINGS)[number]
 
-/** How the app follows the open connection for the user (issue 22): what its desktop notifications tell. */
-export const FollowSettingsViewSchema = shape({ connectionId: v.string(), notify: v.picklist(NOTIFY_SETTINGS) })
+/** What a follow target is: a webhook (its URL a secret, in the secret store) or a command run as the user. */
+export const FOLLOW_TARGET_KINDS = ['webhook', 'command'] as const
+export type FollowTargetKind = (typeof FOLLOW_TARGET_KINDS)[number]
+
+/** One thing told to a target: when, what (an incident change's summary, or the test), and its answer or error. */
+export const FollowDeliverySchema = shape({ at: instant, summary: v.string(), test: v.boolean(), ok: v.boolean(), answer: v.string() })
+export type FollowDelivery = v.InferOutput<typeof FollowDeliverySchema>
+
+/** A target as the renderer sees it: a webhook by its origin and path only (its query may hold a token), a command whole. */
+export const FollowTargetViewSchema = shape({
+  id: v.string(),
+  kind: v.picklist(FOLLOW_TARGET_KINDS),
+  name: v.string(),
+  /** The changes it was not told yet (failed, told again after the next refresh). */
+  pending: count,
+  /** The last failure, until a delivery succeeds; null when all is well. */
+  problem: v.nullable(v.string()),
+  /** The last deliveries, newest first. */
+  deliveries: list(FollowDeliverySchema)
+})
+export type FollowTargetView = v.InferOutput<typeof FollowTargetViewSchema>
+
+/** How the app follows the open connection for the user (issue 22): what its desktop notifications tell, its targets. */
+export const FollowSettingsViewSchema = shape({
+  connectionId: v.string(),
+  notify: v.picklist(NOTIFY_SETTINGS),
+  targets: list(FollowTargetViewSchema),
+  /** Why a webhook cannot be saved here (no keychain), or null. */
+  secretStorage: v.nullable(v.string())
+})
 export type FollowSettingsView = v.InferOutput<typeof FollowSettingsViewSchema>
 
 /** The open connection's monitor thresholds: the defaults, and those it set for every table (all) and per table. */

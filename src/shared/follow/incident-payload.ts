@@ -23,6 +23,8 @@ export interface IncidentPayload {
   readonly summary: string
   /** Slack's incoming webhooks show this. */
   readonly text: string
+  /** Only on a test sent from the app's Follow panel: nothing happened to the feed. */
+  readonly test?: true
 }
 
 const hourText = (t: number | null): string => (t === null ? 'no delivery hour' : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
@@ -58,6 +60,29 @@ export function incidentPayload(c: IncidentChange, where: { readonly location: s
   }
 }
 
+/** What "Send a test" sends: a payload of the usual shape, marked as a test in every field a reader looks at. */
+export function testPayload(where: { readonly location: string; readonly at: number }): IncidentPayload {
+  const summary = 'a test sent from the Follow panel of Export Explorer: nothing happened to the feed'
+  return {
+    change: 'opened',
+    fingerprint: `test|${where.at}`,
+    id: 'test',
+    kind: 'test',
+    severity: 'info',
+    hour: null,
+    tables: [],
+    status: 'open',
+    resolved: null,
+    words: 'This is a test. The incidents of this connection are told here as they open, change and resolve.',
+    keys: [],
+    location: where.location,
+    headline: null,
+    summary,
+    text: `[TEST] ${where.location}: ${summary}`,
+    test: true
+  }
+}
+
 /** The environment variables an `--exec` command gets (the JSON is on its stdin). */
 export function payloadEnv(p: IncidentPayload): Record<string, string> {
   return {
@@ -70,6 +95,7 @@ export function payloadEnv(p: IncidentPayload): Record<string, string> {
     EE_KEYS: p.keys.join(','),
     EE_LOCATION: p.location,
     EE_SUMMARY: p.summary,
-    EE_FINGERPRINT: p.fingerprint
+    EE_FINGERPRINT: p.fingerprint,
+    ...(p.test ? { EE_TEST: '1' } : {})
   }
 }

@@ -1,11 +1,12 @@
 // The "Follow" panel of the open connection: what its desktop notifications tell (errors, everything, never; saved
 // with the connection), the button that asks this window for the permission (never asked on load), and the
-// notifications told since the window opened, each opening its hour in the inspector.
+// notifications told since the window opened, each opening its hour in the inspector; then its webhooks and commands.
 import { NOTIFY_SETTINGS, type NotifySetting } from '../../../shared/api/views'
 import { timeText } from '../common/time'
 import type { NotifyPermission } from '../store/follow-slice'
 import { appStore, useApp } from '../store/use-app-store'
 import css from './follow-panel.module.css'
+import { FollowTargetsSection } from './follow-targets-section'
 
 const SETTING_WORDS: Record<NotifySetting, string> = { errors: 'errors only', all: 'every change', never: 'never' }
 
@@ -74,6 +75,7 @@ export function FollowPanel(): React.JSX.Element | null {
           {follow.notify === 'never' ? '' : ' and on the desktop'}.
         </p>
       )}
+      <FollowTargetsSection follow={follow} />
     </section>
   )
 }

@@ -12,7 +12,8 @@ const HANDLERS: Handlers = {
   refreshDone: (s, status) => s.applyRefreshStatus(status),
   exportProgress: (s, job) => s.applyExportJob(job),
   restoreProgress: (s, status) => s.applyRestoreStatus(status),
-  mirrorProgress: (s, status) => s.applyMirrorStatus(status)
+  mirrorProgress: (s, status) => s.applyMirrorStatus(status),
+  followDelivered: (s, view) => s.applyFollowDelivered(view)
 }
 
 /** Subscribes every event; returns the one unsubscribe. */

@@ -1,8 +1,11 @@
 // Following the open connection for the user: what its desktop notifications tell (saved in main per connection),
 // whether this window may show them (asked with a button, never on load), and, each time the timeline loads, what
 // changed since the previous load of the same connection, told as desktop notifications (follow/desktop-
-// notifications.ts) whose click opens that hour in the inspector. The window's title counts the open errors.
-import type { FollowSettingsView, NotifySetting, TimelineView } from '../../../shared/api/views'
+// notifications.ts) whose click opens that hour in the inspector. The window's title counts the open errors. Its
+// targets (webhooks, commands) live in main, which tells them; the slice adds, removes and tests them, and shows what
+// main pushes after each refresh (followDelivered). It never holds a webhook's URL after sending it once.
+import type { FollowSettingsView, FollowTargetKind, NotifySetting, TimelineView } from '../../../shared/api/views'
+import { errorMessage } from '../../../shared/error-message'
 import { incidentsOf } from '../../../shared/incidents'
 import type { StateCreator } from 'zustand/vanilla'
 import { timeText } from '../common/time'
@@ -34,8 +37,18 @@ export interface FollowSlice {
   readonly openErrors: number
   /** What changed and was told in this window, newest first (the last 20). */
   readonly told: readonly ToldNotification[]
+  /** The target whose test is on its way, or null. */
+  readonly followTesting: string | null
+  /** Why the last target could not be added (a bad URL, no keychain), or null. */
+  readonly followTargetError: string | null
   loadFollow(): Promise<void>
   setNotify(notify: NotifySetting): Promise<void>
+  /** Adds a webhook (its URL) or a command to the open connection; true when added. */
+  addFollowTarget(kind: FollowTargetKind, value: string): Promise<boolean>
+  removeFollowTarget(id: string): Promise<void>
+  testFollowTarget(id: string): Promise<void>
+  /** Main told the targets of a connection something: shown if it is the open one's. */
+  applyFollowDelivered(view: FollowSettingsView): void
   askNotifyPermission(): Promise<void>
   /** A timeline of connection `connectionId` loaded: count its open errors, tell what changed since the last one. */
   followIncidents(connectionId: string, timeline: TimelineView): void
@@ -49,6 +62,8 @@ export const createFollowSlice =
     const seen = new Map<string, FollowMemory>()
     return {
       follow: null,
+      followTesting: null,
+      followTargetError: null,
       notifyPermission: notifier?.permission() ?? 'unsupported',
       openErrors: 0,
       told: [],
@@ -65,6 +80,35 @@ export const createFollowSlice =
         } catch (e) {
           get().fail(e)
         }
+      },
+      addFollowTarget: async (kind, value) => {
+        try {
+          set({ follow: await api.call('followTargetAdd', { kind, value }), followTargetError: null })
+          return true
+        } catch (e) {
+          set({ followTargetError: errorMessage(e) })
+          return false
+        }
+      },
+      removeFollowTarget: async (id) => {
+        try {
+          set({ follow: await api.call('followTargetRemove', { id }) })
+        } catch (e) {
+          get().fail(e)
+        }
+      },
+      testFollowTarget: async (id) => {
+        set({ followTesting: id })
+        try {
+          set({ follow: await api.call('followTargetTest', { id }) })
+        } catch (e) {
+          get().fail(e)
+        } finally {
+          set({ followTesting: null })
+        }
+      },
+      applyFollowDelivered: (view) => {
+        if (get().follow?.connectionId === view.connectionId) set({ follow: view })
       },
       askNotifyPermission: async () => {
         if (!notifier) return
