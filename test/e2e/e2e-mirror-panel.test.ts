@@ -13,11 +13,17 @@ import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { type AppUnderTest, openS3Connection, startAppUnderTest } from '../helpers/app-under-test'
 import { runSqlInPane } from '../helpers/app-page'
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
 import type { S3Server } from '../helpers/s3-server'
 
 const BUCKET = 'mirror-panel'
+/** Whole-object downloads (the mirror's; a frame check reads ranges) let through before the first build is held. */
+const DOWNLOADS_BEFORE_HOLD = 20
 let app: AppUnderTest
 let page: Page
+let proxy: FaultProxy
+let downloads = 0
+let release: () => void = () => {}
 
 beforeAll(async () => {
   app = await startAppUnderTest({
@@ -30,14 +36,37 @@ beforeAll(async () => {
       }
     },
     workspace: async ({ demo, s3, work }) => {
-      const w = new Workspace({ dataDir: join(work, 'data'), secrets: new MemorySecretStore(), clock: () => Date.parse(demo.expected.now), autoRefresh: false })
-      await openS3Connection(w, s3 as S3Server, 'Mirror S3', BUCKET)
+      // The first build is held part-way, by a proxy that keeps the mirror's downloads unanswered until the test has
+      // seen it running and cancelled it: it is under way however fast or slow the machine (it used to be able to end
+      // before the page looked). Idle timeouts long enough that only Cancel ends the held downloads.
+      proxy = await startFaultProxy((s3 as S3Server).endpoint, {
+        hold: {
+          match: (req) =>
+            req.method === 'GET' &&
+            !req.headers.range &&
+            /\.parquet$/.test(new URL(req.url ?? '/', 'http://x').pathname) &&
+            ++downloads > DOWNLOADS_BEFORE_HOLD,
+          released: new Promise<void>((r) => (release = r)),
+          held: 0
+        }
+      })
+      const w = new Workspace({
+        dataDir: join(work, 'data'),
+        secrets: new MemorySecretStore(),
+        clock: () => Date.parse(demo.expected.now),
+        autoRefresh: false,
+        openOptions: { timeouts: { connectMs: 10_000, idleMs: 900_000 } }
+      })
+      await openS3Connection(w, s3 as S3Server, 'Mirror S3', BUCKET, proxy.endpoint)
       return w
     }
   })
   ;({ page } = app)
 }, 300_000)
 afterAll(async () => {
+  release()
+  // The proxy first: its connections closed, nothing of the workspace waits on it (its idle timeout is long).
+  await proxy?.close()
   await app?.close()
 })
 
@@ -63,8 +92,15 @@ describe('the local mirror panel', () => {
     await expect.poll(() => panel().getByRole('progressbar', { name: 'mirror build progress' }).count()).toBe(1)
     await page.screenshot({ path: 'test-results/mirror-panel-building.png' })
 
+    // Held, not ended: the downloads past the first ones wait on the proxy.
+    await expect.poll(() => proxy.rules.hold?.held ?? 0).toBeGreaterThan(0)
+    expect(await panel().getAttribute('data-state')).toBe('running')
+
     await panel().getByRole('button', { name: 'Cancel' }).click()
     await expect.poll(() => panel().getAttribute('data-state'), { timeout: 60_000 }).toBe('cancelled')
+    // The rest reads the bucket as it is (the raw files, then Resume): nothing held any more.
+    proxy.rules.hold = null
+    release()
     await expect
       .poll(() => page.locator('[data-testid=mirror-message]').textContent())
       .toMatch(/^Cancelled: the mirror keeps what it built \([\d,]+ of [\d,]+ folders\)\. Resume, or the next refresh, goes on from there/)

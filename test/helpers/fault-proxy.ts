@@ -62,6 +62,8 @@ export async function startFaultProxy(target: string, initial: Partial<FaultRule
     stats.requests++
     stats.authorizations.push(req.headers.authorization ?? '')
     const go = (): void => {
+      // A caller gone while its request was held: nothing to forward (an answer nobody reads would hold the server's connection open).
+      if (res.destroyed) return
       const matches = rules.match(req)
       if (rules.denyPrefix !== null && targetKey(req).startsWith(rules.denyPrefix)) {
         stats.denied++
@@ -110,6 +112,11 @@ export async function startFaultProxy(target: string, initial: Partial<FaultRule
         }
       )
       up.on('error', () => res.socket?.destroy())
+      // A caller gone before the answer ended (an aborted request, held until after the abort): the upstream answer is
+      // not read any more, so its connection is ended too (else the server's close waits on it for ever).
+      res.once('close', () => {
+        if (!res.writableFinished) up.destroy()
+      })
       req.pipe(up)
     }
     const hold = rules.hold

@@ -15,8 +15,8 @@ export interface S3Server {
   readonly directory: string
   /** CPU time the server has used so far (ms), where it runs in a process of its own (Linux /proc); else null. */
   cpuMs(): number | null
-  /** Copies a bucket folder into a bucket of the server (hard links; times and storage classes kept). */
-  seed(bucket: string, folder: string, keyPrefix?: string): Promise<number>
+  /** Copies a bucket folder into a bucket of the server (hard links; times and storage classes kept); only the keys `keep` takes (the folder's key, without keyPrefix), if given. */
+  seed(bucket: string, folder: string, keyPrefix?: string, keep?: (key: string) => boolean): Promise<number>
   /** Writes one object as if uploaded at `mtime`. */
   put(bucket: string, key: string, body: Buffer | string, mtime: Date): Promise<void>
   remove(bucket: string, key: string): Promise<void>
@@ -61,7 +61,7 @@ export async function startS3Server(opts: { childProcess?: boolean } = {}): Prom
         return null
       }
     },
-    async seed(bucket, folder, keyPrefix = '') {
+    async seed(bucket, folder, keyPrefix = '', keep = () => true) {
       const classes = await readStorageClasses(folder)
       const entries = await readdir(folder, { recursive: true, withFileTypes: true })
       let n = 0
@@ -73,7 +73,7 @@ export async function startS3Server(opts: { childProcess?: boolean } = {}): Prom
             .slice(folder.length + 1)
             .split('/')
             .join('/')
-        if (key.slice(keyPrefix.length).startsWith(`${LOCAL_METADATA_DIR}/`)) continue
+        if (key.slice(keyPrefix.length).startsWith(`${LOCAL_METADATA_DIR}/`) || !keep(key.slice(keyPrefix.length))) continue
         const parts = key.split('/')
         const name = parts.pop() as string
         const dir = join(directory, bucket, ...parts)

@@ -2,7 +2,7 @@
 // in the S3 server: the JSON shapes of the issue, the planted truth, and the exit codes.
 import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -14,7 +14,8 @@ import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
 import { type CliRun, CLI_COMMAND, runCli } from '../helpers/cli'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { copyTree } from '../helpers/copy-tree'
+import { type Demo, readDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
 const run = promisify(execFile)
@@ -23,7 +24,8 @@ let s3: S3Server
 let cache: string
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  // The run's shared demo, read in place: the tool reads it and writes only under its cache; s3rver gets hard links.
+  demo = await readDemo({ days: 8 })
   s3 = await startS3Server()
   await s3.seed('cli-bucket', demo.bucketDir, 'export/')
   cache = await mkdtemp(join(tmpdir(), 'ee-cli-cache-'))
@@ -195,7 +197,7 @@ describe('query and export', () => {
   beforeAll(async () => {
     // A copy without the planted GLACIER object, so that every table can be read.
     plain = join(cache, 'plain-bucket')
-    await cp(demo.bucketDir, plain, { recursive: true })
+    await copyTree(demo.bucketDir, plain)
     await writeFile(join(plain, '.export-explorer', 'storage-classes.json'), '{}')
     out = await mkdtemp(join(tmpdir(), 'ee-cli-out-'))
   }, 120_000)

@@ -88,6 +88,14 @@ async function s3Workspace(name: string, beforeOpen?: (w: Workspace, id: string)
   return { w, id, dataDir }
 }
 
+/**
+ * One workspace over S3 whose first build ran whole, for the file: the cancel test's reference, then the clear and
+ * limit test's start (it clears that mirror, after the cancel test has compared with it). A first refresh and build
+ * over s3rver costs ~20 CPU s between the client and the server; made once, not per test.
+ */
+let whole: Promise<{ w: Workspace; id: string; dataDir: string; done: MirrorStatusView }> | null = null
+const wholeBuild = (): NonNullable<typeof whole> => (whole ??= s3Workspace('whole').then(async (o) => ({ ...o, done: await settled(o.w) })))
+
 const segmentsOf = async (dataDir: string, id: string): Promise<MirroredSegment[]> =>
   new Mirror(join(dataDir, 'mirror', id), fileStoreFor(new LocalFolderProvider(demo.bucketDir), dataDir, id)).segments()
 const comparable = (segments: readonly MirroredSegment[]): unknown[] =>
@@ -187,8 +195,8 @@ describe('the mirror, shown', () => {
   }, 300_000)
 
   it('cancelled part-way over S3, keeps what it built; resumed, ends with the same mirror as an uninterrupted build', async () => {
-    const whole = await s3Workspace('whole')
-    const wholeDone = await settled(whole.w)
+    const whole = await wholeBuild()
+    const wholeDone = whole.done
     expect(wholeDone.state).toBe('done')
     // Over S3 the bucket's files are downloaded for the build: that is disk use too.
     expect(wholeDone.usage.downloaded).toBeGreaterThan(0)
@@ -231,8 +239,7 @@ describe('the mirror, shown', () => {
   }, 600_000)
 
   it('clears the mirror and its downloaded files (the next refresh builds it again); stops at the disk limit with a message, the tables reading the bucket meanwhile', async () => {
-    const { w, id, dataDir } = await s3Workspace('limit')
-    const first = await settled(w)
+    const { w, id, dataDir, done: first } = await wholeBuild()
     expect(first.state).toBe('done')
 
     const cleared = await call(w, 'mirrorClear', {})

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markerPrefixes } from '../../src/shared/follow/check-schedule'
 import type { IncidentPayload } from '../../src/shared/follow/incident-payload'
 import { CLI_COMMAND, runCli } from '../helpers/cli'
-import { type Demo, generateDemo } from '../helpers/demo'
+import { copyTree } from '../helpers/copy-tree'
+import { type Demo, readDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 
 let demo: Demo
@@ -20,7 +21,8 @@ const caches: string[] = []
 const servers: Server[] = []
 
 beforeAll(async () => {
-  demo = await generateDemo({ days: 8 })
+  // The run's shared demo, read in place: each test copies what it changes.
+  demo = await readDemo({ days: 8 })
 }, 300_000)
 afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
@@ -175,7 +177,7 @@ describe('watch --once', () => {
 /** The bucket's copy with the due hour taken out (its folders and manifest put aside, to land while the watch runs). */
 async function bucketWithoutDueHour(cache: string): Promise<{ bucket: string; aside: string; moved: string[]; due: number }> {
   const bucket = join(cache, 'bucket')
-  await cp(demo.bucketDir, bucket, { recursive: true, preserveTimestamps: true })
+  await copyTree(demo.bucketDir, bucket)
   const due = Math.floor((Date.parse(NOW()) - 40 * 60_000) / 3_600_000) * 3_600_000
   const aside = join(cache, 'aside')
   const moved: string[] = []
