@@ -185,8 +185,10 @@ export function parseCommandLine(argv: readonly string[], clock: () => number = 
   if (command === 'export') {
     if (!values.out) throw new UsageError('export needs --out FILE')
     if ((values.table === undefined) === (values.sql === undefined)) throw new UsageError('export needs either --table T or --sql "SQL"')
-    if (values['since-last'] && values.table === undefined) throw new UsageError('export --since-last needs --table T (an incremental export follows one table)')
-    if (values['since-last'] && values['as-of'] !== undefined) throw new UsageError('export --since-last exports what arrived since the last run; leave --as-of out')
+    if (values['since-last'] && values.table === undefined)
+      throw new UsageError('export --since-last needs --table T (an incremental export follows one table)')
+    if (values['since-last'] && values['as-of'] !== undefined)
+      throw new UsageError('export --since-last exports what arrived since the last run; leave --as-of out')
     if (values.table !== undefined) {
       const t = catalogTable(values.table)
       sql = `SELECT * FROM ${quoteIdent(t.schema)}.${quoteIdent(t.table)}${values.where ? ` WHERE ${values.where}` : ''}`
@@ -197,7 +199,13 @@ export function parseCommandLine(argv: readonly string[], clock: () => number = 
   if (values.cursor !== undefined && values.cursor.trim() === '') throw new UsageError('--cursor needs a name')
   const format =
     values.format ??
-    (command === 'export' ? (formatOfName(values.out as string) ?? 'csv') : command === 'watch' && values['export-dir'] !== undefined ? 'csv' : values.json ? 'json' : 'table')
+    (command === 'export'
+      ? (formatOfName(values.out as string) ?? 'csv')
+      : command === 'watch' && values['export-dir'] !== undefined
+        ? 'csv'
+        : values.json
+          ? 'json'
+          : 'table')
   const formats = command === 'export' || (command === 'watch' && values['export-dir'] !== undefined) ? ['csv', 'parquet'] : ['table', 'csv', 'json']
   if (!formats.includes(format)) throw new UsageError(`--format is ${formats.join(', ')}, not "${format}"`)
   const misnamed = command === 'export' ? nameFormatMismatch(values.out as string, format as ExportFormat) : null

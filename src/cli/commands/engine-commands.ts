@@ -22,6 +22,7 @@ import { cursorFile } from '../export-cursor'
 import { countText } from '../../shared/counts'
 import { defaultCursorName, incrementalWords } from '../../shared/incremental-export'
 import type { Inventory } from '../../shared/inventory'
+import type { RefreshedBucket } from '../../main/bucket/refresh-pipeline'
 import { SUPERSEDES_COLUMN, exportSinceLast } from '../../main/export/incremental-export'
 
 const megabytes = (n: number): string => `${(n / 1e6).toFixed(1)} MB`
@@ -52,15 +53,22 @@ async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Pro
 
 /** The mirror brought up to the listing once, then engines over any view of the bucket (an incremental export sees it
  * through some folders only), each in a folder of its own. */
-export async function engineOpener(run: BucketRun, tables?: readonly CatalogTable[]): Promise<(inventory: Inventory) => Promise<OpenedEngine>> {
-  const { provider, id, refreshed, show, request } = run
+export async function engineOpener(
+  run: BucketRun,
+  tables?: readonly CatalogTable[],
+  /** A later check's listing and instant (watch), instead of the run's first. */
+  at?: { readonly refreshed: RefreshedBucket; readonly now: number }
+): Promise<(inventory: Inventory) => Promise<OpenedEngine>> {
+  const { provider, id, show, request } = run
+  const refreshed = at?.refreshed ?? run.refreshed
+  const now = at?.now ?? request.now
   // Files found unreadable never reach the engine (a hostile footer would cost native DuckDB gigabytes).
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
   const store = fileStoreFor(provider, cacheDir(), id)
   // Files the views need that are not readable Parquet, remembered with what the mirror's builds found.
   const mirror = new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) })
-  const built = await mirror.refresh(refreshed.inventory, request.now, {
+  const built = await mirror.refresh(refreshed.inventory, now, {
     onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
   })
   for (const p of built.problems)
@@ -69,7 +77,7 @@ export async function engineOpener(run: BucketRun, tables?: readonly CatalogTabl
   return async (inventory) => {
     const workDir = join(cacheDir(), 'engine', `${id}-${process.pid}${engines++ > 0 ? `-${engines}` : ''}`)
     const opened = await openBucketEngine(store, inventory, refreshed.objects, workDir, {
-      now: request.now,
+      now,
       mirror,
       unreadable,
       unlisted: refreshed.unlisted,

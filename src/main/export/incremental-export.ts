@@ -143,7 +143,13 @@ async function previousVersions(
 }
 
 /** The rows with a last column naming the folder of the version each replaces (a name no column of the table has). */
-async function withSupersedes(opened: BucketEngine, rows: string, name: string, keyColumn: string, previous: readonly { key: string; folder: string }[]): Promise<string> {
+async function withSupersedes(
+  opened: BucketEngine,
+  rows: string,
+  name: string,
+  keyColumn: string,
+  previous: readonly { key: string; folder: string }[]
+): Promise<string> {
   const columns = (await opened.engine.selectAll(`SELECT * FROM ${name} LIMIT 0`)).columns.names
   const column = quoteIdent(freshName(SUPERSEDES_COLUMN, takenNames(columns)))
   if (previous.length === 0) return `SELECT *, CAST(NULL AS VARCHAR) AS ${column} FROM (${rows})`

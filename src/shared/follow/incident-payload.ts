@@ -5,7 +5,8 @@ import type { DeliveryHeadline } from '../delivery-headline'
 import type { IncidentChange } from './incident-changes'
 
 export interface IncidentPayload {
-  readonly change: IncidentChange['change']
+  /** An incident's change, or `exported`: a watch's file for a delivery hour (`export` says which). */
+  readonly change: IncidentChange['change'] | 'exported'
   readonly fingerprint: string
   readonly id: string
   readonly kind: string
@@ -23,6 +24,8 @@ export interface IncidentPayload {
   readonly summary: string
   /** Slack's incoming webhooks show this. */
   readonly text: string
+  /** `watch --export-dir`: the file written for a delivery hour and its rows (src/shared/follow/export-payload.ts). */
+  readonly export?: { readonly file: string; readonly rows: number; readonly table: string; readonly format: string; readonly superseding: number }
 }
 
 const hourText = (t: number | null): string => (t === null ? 'no delivery hour' : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
@@ -70,6 +73,7 @@ export function payloadEnv(p: IncidentPayload): Record<string, string> {
     EE_KEYS: p.keys.join(','),
     EE_LOCATION: p.location,
     EE_SUMMARY: p.summary,
-    EE_FINGERPRINT: p.fingerprint
+    EE_FINGERPRINT: p.fingerprint,
+    ...(p.export ? { EE_FILE: p.export.file, EE_ROWS: String(p.export.rows) } : {})
   }
 }
