@@ -21,6 +21,8 @@ const messages = CATALOG.find((t) => t.table === 'claudia_messages')!
 const conversation = CATALOG.find((t) => t.table === 'claudia_conversation')!
 const mp = (h: number): string => `v2/datamart_claudia/claudia_messages/etl_date=2026-11-10/etl_hour=${String(3 + h).padStart(2, '0')}/`
 const cp = (h: number): string => `v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-10/snapshot_hour=${String(3 + h).padStart(2, '0')}/`
+/** The new folders' prefixes of a parts table's plan. */
+const freshOf = (p: ReturnType<typeof incrementalPlan>): string[] => (p.mode === 'parts' ? p.fresh.map((f) => f.ref.prefix) : [])
 const manifest = obj('v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json')
 
 /** A v2 bucket with `n` hours of claudia_messages and claudia_conversation, plus the v1 history of messages. */
@@ -47,12 +49,12 @@ describe('folders new since a cursor', () => {
   it('a folder without _SUCCESS is not new until it is ready; an hour that lands late is new when it does', () => {
     const cursor = cursorAfter(null, incrementalPlan(bucket(2), messages, null), messages, null, T0)
     const inFlight = buildInventory([...bucket(2).objects, obj(`${mp(2)}part-0.parquet`)])
-    expect((incrementalPlan(inFlight, messages, cursor) as { fresh: unknown[] }).fresh).toHaveLength(0)
+    expect(freshOf(incrementalPlan(inFlight, messages, cursor))).toEqual([])
     // Hour 4 landed before hour 3: both are new, whatever the order they came in.
     const skipped = buildInventory([...bucket(2).objects, ...readyFolder(mp(3), T0 + 3 * HOUR)])
     const c2 = cursorAfter(cursor, incrementalPlan(skipped, messages, cursor), messages, null, T0)
     const late = buildInventory([...skipped.objects, ...readyFolder(mp(2), T0 + 4 * HOUR)])
-    expect((incrementalPlan(late, messages, c2) as { fresh: { ref: { prefix: string } }[] }).fresh.map((f) => f.ref.prefix)).toEqual([mp(2)])
+    expect(freshOf(incrementalPlan(late, messages, c2))).toEqual([mp(2)])
   })
 
   it('a full table: the latest ready copy when newer than the one exported last, else nothing', () => {
