@@ -1,7 +1,7 @@
 // What the command line asks for, checked before anything heavy loads: the usage text, the flags and their words
 // when they are wrong (exit 2). Pure: `--help` and a wrong flag answer without loading an SDK or DuckDB.
 import { parseArgs } from 'node:util'
-import { CATALOG } from '../shared/catalog'
+import { CATALOG, type CatalogTable } from '../shared/catalog'
 import { instantOf, isValidDate, parseInstant } from '../shared/dates'
 import { type ExportFormat, formatOfName, nameFormatMismatch } from '../shared/export-format'
 import { DEFAULT_POLL_MS } from '../shared/follow/check-schedule'
@@ -30,6 +30,8 @@ commands:
                                 --json: {ok, now, since, version, summary, listing, findings: [{kind, severity, status,
                                 resolved, date, hour, table, key, message}]}; could not check: {ok: false, could_not_check}
   export (--table T [--where "SQL predicate"] | --sql "SQL") --out FILE [--format csv|parquet] [--force] [--as-of ISO]
+                                --since-last [--cursor NAME] (with --table): only the rows of the folders delivered since
+                                the last run of that cursor (default: bucket, table and filter); the first run: everything
   query "SQL" [--format table|csv|json] [--as-of ISO]   runs SQL over the views: <schema>.<table>, <table>,
                                 <table>__versions (parts tables); as of an hour, the views hold what was delivered by then
   ddl --engine athena|bigquery [--table T] [--database D] [--json]   Athena / Glue (S3) or BigQuery (GCS) definitions
@@ -40,6 +42,8 @@ commands:
                                 60 s); tells each target once per incident opened, changed or resolved (webhook: POST JSON
                                 with a Slack "text"; exec: the JSON on stdin and EE_* variables); what was told is kept in
                                 a state file; --once: one check, then doctor's exit code; else until SIGTERM/SIGINT
+                                --export-dir DIR --table T [--format csv|parquet]: one file per new delivery hour,
+                                DIR/<table>/<date>T<hour>.csv, told to the targets (file, rows)
 query and export run native DuckDB ${DUCKDB_VERSION_NOTE} over local copies of the objects (downloaded once, kept in the cache
 folder); one SELECT (WITH, FROM, DESCRIBE, SHOW, SUMMARIZE; EXPLAIN of a SELECT, not EXPLAIN ANALYZE), anything else
 exits 2; SQL changes nothing and reads nothing else on the machine.
@@ -83,6 +87,9 @@ const OPTIONS = {
   poll: { type: 'string' },
   timeout: { type: 'string' },
   thresholds: { type: 'string' },
+  'since-last': { type: 'boolean' },
+  cursor: { type: 'string' },
+  'export-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
 
@@ -107,6 +114,8 @@ export interface CliRequest {
   readonly watch?: WatchRequest
   /** --timeout: the idle timeout of every request (ms); the providers' default when absent. */
   readonly idleMs?: number
+  /** export --since-last: the cursor's explicit name (--cursor), null for the default (bucket, table, filter). */
+  readonly sinceLast?: { readonly cursor: string | null; readonly table: CatalogTable; readonly where: string | null }
 }
 
 export interface WatchRequest {
@@ -114,6 +123,14 @@ export interface WatchRequest {
   readonly exec: string | null
   readonly once: boolean
   readonly pollMs: number
+  /** --export-dir: one file per new delivery hour of a table. */
+  readonly export: { readonly dir: string; readonly table: CatalogTable; readonly format: ExportFormat } | null
+}
+
+function catalogTable(name: string): CatalogTable {
+  const t = CATALOG.find((c) => c.table === name || `${c.schema}.${c.table}` === name)
+  if (!t) throw new UsageError(`--table ${name} is not a table of the catalog`)
+  return t
 }
 
 function watchRequest(values: CliFlags): WatchRequest {
@@ -127,11 +144,23 @@ function watchRequest(values: CliFlags): WatchRequest {
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--webhook must be an http(s) URL, not "${w.slice(0, 40)}"`)
   }
-  if (webhooks.length === 0 && values.exec === undefined) throw new UsageError('watch needs a target: --webhook URL (repeatable) or --exec CMD')
+  const exportDir = values['export-dir']
+  if (webhooks.length === 0 && values.exec === undefined && exportDir === undefined)
+    throw new UsageError('watch needs a target: --webhook URL (repeatable), --exec CMD or --export-dir DIR --table T')
+  if (exportDir !== undefined && values.table === undefined) throw new UsageError('watch --export-dir needs --table T (the table to export)')
+  if (exportDir === undefined && values.table !== undefined) throw new UsageError('watch --table goes with --export-dir DIR')
+  const format = values.format ?? 'csv'
+  if (exportDir !== undefined && format !== 'csv' && format !== 'parquet') throw new UsageError(`--format is csv or parquet, not "${format}"`)
   if (values.exec !== undefined && values.exec.trim() === '') throw new UsageError('--exec needs a command')
   const poll = values.poll === undefined ? DEFAULT_POLL_MS / 1000 : Number(values.poll)
   if (!Number.isFinite(poll) || poll < 1 || poll > 3600) throw new UsageError(`--poll is a number of seconds from 1 to 3600, not "${values.poll}"`)
-  return { webhooks, exec: values.exec ?? null, once: values.once === true, pollMs: Math.round(poll * 1000) }
+  return {
+    webhooks,
+    exec: values.exec ?? null,
+    once: values.once === true,
+    pollMs: Math.round(poll * 1000),
+    export: exportDir === undefined ? null : { dir: exportDir, table: catalogTable(values.table as string), format: format as ExportFormat }
+  }
 }
 
 export type ParsedCommandLine = { readonly help: true; readonly exitCode: 0 | 2 } | ({ readonly help: false } & CliRequest)
@@ -156,15 +185,28 @@ export function parseCommandLine(argv: readonly string[], clock: () => number = 
   if (command === 'export') {
     if (!values.out) throw new UsageError('export needs --out FILE')
     if ((values.table === undefined) === (values.sql === undefined)) throw new UsageError('export needs either --table T or --sql "SQL"')
+    if (values['since-last'] && values.table === undefined)
+      throw new UsageError('export --since-last needs --table T (an incremental export follows one table)')
+    if (values['since-last'] && values['as-of'] !== undefined)
+      throw new UsageError('export --since-last exports what arrived since the last run; leave --as-of out')
     if (values.table !== undefined) {
-      const t = CATALOG.find((c) => c.table === values.table || `${c.schema}.${c.table}` === values.table)
-      if (!t) throw new UsageError(`--table ${values.table} is not a table of the catalog`)
+      const t = catalogTable(values.table)
       sql = `SELECT * FROM ${quoteIdent(t.schema)}.${quoteIdent(t.table)}${values.where ? ` WHERE ${values.where}` : ''}`
     } else sql = values.sql
   }
   // An export's format follows its file's name unless --format says it (and then the name must agree).
-  const format = values.format ?? (command === 'export' ? (formatOfName(values.out as string) ?? 'csv') : values.json ? 'json' : 'table')
-  const formats = command === 'export' ? ['csv', 'parquet'] : ['table', 'csv', 'json']
+  if (values.cursor !== undefined && !values['since-last']) throw new UsageError('--cursor NAME goes with export --since-last')
+  if (values.cursor !== undefined && values.cursor.trim() === '') throw new UsageError('--cursor needs a name')
+  const format =
+    values.format ??
+    (command === 'export'
+      ? (formatOfName(values.out as string) ?? 'csv')
+      : command === 'watch' && values['export-dir'] !== undefined
+        ? 'csv'
+        : values.json
+          ? 'json'
+          : 'table')
+  const formats = command === 'export' || (command === 'watch' && values['export-dir'] !== undefined) ? ['csv', 'parquet'] : ['table', 'csv', 'json']
   if (!formats.includes(format)) throw new UsageError(`--format is ${formats.join(', ')}, not "${format}"`)
   const misnamed = command === 'export' ? nameFormatMismatch(values.out as string, format as ExportFormat) : null
   if (misnamed) throw new UsageError(misnamed)
@@ -205,6 +247,9 @@ export function parseCommandLine(argv: readonly string[], clock: () => number = 
     since,
     until,
     ...(watch ? { watch } : {}),
+    ...(command === 'export' && values['since-last']
+      ? { sinceLast: { cursor: values.cursor ?? null, table: catalogTable(values.table as string), where: values.where ?? null } }
+      : {}),
     ...(timeout !== undefined ? { idleMs: Math.round(timeout * 1000) } : {})
   }
 }

@@ -17,7 +17,8 @@ async function runCommand(request: CliRequest): Promise<number> {
   }
   if (command === 'watch') {
     const { watchCommand } = await import('./commands/watch-command')
-    return watchCommand(run)
+    const exports = request.watch?.export
+    return watchCommand(run, exports ? (await import('./commands/watch-export')).watchExportHooks(run, exports) : {})
   }
   const { REPORT_COMMANDS } = await import('./commands/report-commands')
   return REPORT_COMMANDS[command](run)

@@ -22,6 +22,20 @@ describe('parseCommandLine', () => {
     expect(() => parse('status')).toThrow(/--bucket is required/)
   })
 
+  it('takes --since-last with one table and a cursor name; watch --export-dir with its table and format', () => {
+    const r = parse('export', '--table', 'claudia_messages', '--where', 'tokens > 3', '--since-last', '--cursor', 'hourly', '--out', 'x.csv', '--bucket', '/b')
+    expect(r.help === false && r.sinceLast).toMatchObject({ cursor: 'hourly', where: 'tokens > 3', table: { table: 'claudia_messages' } })
+    expect(() => parse('export', '--sql', 'SELECT 1', '--since-last', '--out', 'x.csv', '--bucket', '/b')).toThrow(/--since-last needs --table/)
+    expect(() => parse('export', '--table', 'claudia_csat', '--since-last', '--as-of', '2026-11-12T00:00:00Z', '--out', 'x.csv', '--bucket', '/b')).toThrow(
+      /leave --as-of out/
+    )
+    expect(() => parse('export', '--table', 'claudia_csat', '--cursor', 'c', '--out', 'x.csv', '--bucket', '/b')).toThrow(/goes with export --since-last/)
+    const w = parse('watch', '--export-dir', 'd', '--table', 'claudia_csat', '--format', 'parquet', '--bucket', '/b')
+    expect(w.help === false && w.watch?.export).toMatchObject({ dir: 'd', format: 'parquet', table: { table: 'claudia_csat' } })
+    expect(() => parse('watch', '--export-dir', 'd', '--bucket', '/b')).toThrow(/--export-dir needs --table/)
+    expect(() => parse('watch', '--export-dir', 'd', '--table', 'claudia_csat', '--format', 'json', '--bucket', '/b')).toThrow(/--format is csv, parquet/)
+  })
+
   it('refuses an engine that does not fit the bucket before opening it', () => {
     expect(() => parse('ddl', '--engine', 'athena', '--bucket', 'gs://vendor/exports')).toThrow(UsageError)
     expect(() => parse('ddl', '--bucket', '/b')).toThrow(/--engine athena/)
@@ -55,7 +69,7 @@ describe('parseCommandLine', () => {
     expect(() => parse('watch', '--bucket', '/b', '--exec', 'true', '--poll', '0')).toThrow(/--poll is a number of seconds/)
     const r = parse('watch', '--bucket', '/b', '--webhook', 'https://h/a', '--webhook', 'http://127.0.0.1:9/b', '--exec', 'cat', '--once', '--poll', '5')
     if (r.help) throw new Error('not a request')
-    expect(r.watch).toEqual({ webhooks: ['https://h/a', 'http://127.0.0.1:9/b'], exec: 'cat', once: true, pollMs: 5000 })
+    expect(r.watch).toEqual({ webhooks: ['https://h/a', 'http://127.0.0.1:9/b'], exec: 'cat', once: true, pollMs: 5000, export: null })
     expect(r.since).toBe(Math.floor((NOW - 7 * 24 * 3_600_000) / 3_600_000) * 3_600_000)
     const d = parse('watch', '--bucket', '/b', '--exec', 'cat')
     if (d.help) throw new Error('not a request')

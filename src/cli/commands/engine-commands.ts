@@ -1,7 +1,7 @@
 // query, export and ddl: native DuckDB over local copies of the objects, with the bucket's views (the parts tables'
 // history compacted once into the cache's mirror). Loaded only for these commands: DuckDB is the heavy part of a start.
 import { stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { missingViewReason } from '../../shared/bucket-views'
 import type { CatalogTable } from '../../shared/catalog'
 import { tablesNamed } from '../../shared/tables-named'
@@ -17,7 +17,13 @@ import { Mirror } from '../../main/mirror/mirror'
 import { frameCacheFile } from '../../main/store/parquet-frame-check'
 import { type BucketRun, cacheDir } from '../bucket-run'
 import { writeCsv, writeJson, writeOut, writeTable } from '../cli-output'
-import { UsageError } from '../cli-request'
+import { type CliRequest, UsageError } from '../cli-request'
+import { cursorFile } from '../export-cursor'
+import { countText } from '../../shared/counts'
+import { defaultCursorName, incrementalWords } from '../../shared/incremental-export'
+import type { Inventory } from '../../shared/inventory'
+import type { RefreshedBucket } from '../../main/bucket/refresh-pipeline'
+import { SUPERSEDES_COLUMN, exportSinceLast } from '../../main/export/incremental-export'
 
 const megabytes = (n: number): string => `${(n / 1e6).toFixed(1)} MB`
 
@@ -37,36 +43,56 @@ function interrupted(): AbortController {
 
 type OpenedEngine = BucketEngine & { readonly unreadable: Set<string> }
 
+let engines = 0
+
 /** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
 async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Promise<OpenedEngine> {
-  const { provider, id, refreshed, show, request } = run
+  const open = await engineOpener(run, tables)
+  return open(run.refreshed.inventory)
+}
+
+/** The mirror brought up to the listing once, then engines over any view of the bucket (an incremental export sees it
+ * through some folders only), each in a folder of its own. */
+export async function engineOpener(
+  run: BucketRun,
+  tables?: readonly CatalogTable[],
+  /** A later check's listing and instant (watch), instead of the run's first. */
+  at?: { readonly refreshed: RefreshedBucket; readonly now: number }
+): Promise<(inventory: Inventory) => Promise<OpenedEngine>> {
+  const { provider, id, show, request } = run
+  const refreshed = at?.refreshed ?? run.refreshed
+  const now = at?.now ?? request.now
   // Files found unreadable never reach the engine (a hostile footer would cost native DuckDB gigabytes).
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
   const store = fileStoreFor(provider, cacheDir(), id)
   // Files the views need that are not readable Parquet, remembered with what the mirror's builds found.
   const mirror = new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) })
-  const built = await mirror.refresh(refreshed.inventory, request.now, {
+  const built = await mirror.refresh(refreshed.inventory, now, {
     onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
   })
   for (const p of built.problems)
     process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
   for (const u of built.unreadable) unreadable.add(u.key)
-  const opened = await openBucketEngine(store, refreshed.inventory, refreshed.objects, join(cacheDir(), 'engine', `${id}-${process.pid}`), {
-    now: request.now,
-    mirror,
-    unreadable,
-    unlisted: refreshed.unlisted,
-    ...(tables ? { tables } : {}),
-    ...(request.asOf !== undefined ? { asOf: request.asOf } : {}),
-    onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
-  })
-  show.done()
-  return { ...opened, unreadable }
+  return async (inventory) => {
+    const workDir = join(cacheDir(), 'engine', `${id}-${process.pid}${engines++ > 0 ? `-${engines}` : ''}`)
+    const opened = await openBucketEngine(store, inventory, refreshed.objects, workDir, {
+      now,
+      mirror,
+      unreadable,
+      unlisted: refreshed.unlisted,
+      ...(tables ? { tables } : {}),
+      ...(request.asOf !== undefined ? { asOf: request.asOf } : {}),
+      onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
+    })
+    show.done()
+    return { ...opened, unreadable }
+  }
 }
 
 async function exportCommand(run: BucketRun): Promise<number> {
   const { request, show } = run
+  if (request.sinceLast) return incrementalExportCommand(run, request.sinceLast)
   const { engine, views } = await openEngine(run, tablesNamed(request.sql as string))
   for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
   const ac = interrupted()
@@ -95,6 +121,59 @@ async function exportCommand(run: BucketRun): Promise<number> {
   } finally {
     await engine.close()
   }
+}
+
+/** export --since-last: the rows of the folders new since the cursor's last run, then the cursor moved. */
+async function incrementalExportCommand(run: BucketRun, since: NonNullable<CliRequest['sinceLast']>): Promise<number> {
+  const { request, show } = run
+  const t = since.table
+  const label = since.cursor ?? `${t.table}${since.where ? ` where ${since.where}` : ''}`
+  const file = cursorFile(run.id, since.cursor ?? defaultCursorName(t, since.where), since.cursor ?? t.table)
+  const open = await engineOpener(run, [t])
+  const ac = interrupted()
+  const target = resolve(request.flags.out as string)
+  try {
+    const r = await exportSinceLast({
+      table: t,
+      where: since.where,
+      inventory: run.refreshed.inventory,
+      unreadable: new Set(run.refreshed.unreadable),
+      now: request.now,
+      target,
+      format: request.format as ExportFormat,
+      overwrite: request.flags.force === true,
+      cursor: file,
+      cursorName: label,
+      open,
+      signal: ac.signal,
+      onProgress: (p) => show(`exporting… ${megabytes(p.bytesWritten ?? 0)} written`)
+    })
+    show.done()
+    for (const n of r.notices) process.stderr.write(`export-explorer: cursor file ${file.path}: ${n}\n`)
+    process.stderr.write(
+      `wrote ${countText(r.rows, 'row')} (${megabytes((await stat(target)).size)}) to ${target} from ${request.flags.bucket as string}, ${incrementalWords(r.plan, label)}${supersedeWords(r.superseding)}\n`
+    )
+    return 0
+  } catch (e) {
+    show.done()
+    const why = ac.signal.aborted ? 'export cancelled' : `the export failed: ${placeProblem(e, target) ?? explain(e, [])}`
+    const force = e instanceof ExportError && /already exists/.test(e.message) ? ' (--force replaces it)' : ''
+    process.stderr.write(`export-explorer: ${why}${force}; no file was written and the cursor was not moved\n`)
+    return ac.signal.aborted ? 130 : e instanceof ExportError || e instanceof StatementRefused ? 2 : 1
+  }
+}
+
+/** A target folder that is missing or not writable, in words (the engine's own message names its scratch file). */
+export function placeProblem(e: unknown, target: string): string | null {
+  const code = (e as { code?: string }).code
+  if (code === 'ENOENT') return `the folder ${dirname(target)} does not exist; create it or choose another file`
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `${dirname(target)} cannot be written to (${code}); choose another file`
+  return null
+}
+
+/** "; 3 rows replace a version exported before (_ee_supersedes names its folder)", or nothing. */
+export function supersedeWords(n: number): string {
+  return n > 0 ? `; ${countText(n, 'row')} ${n === 1 ? 'replaces' : 'replace'} a version exported before (${SUPERSEDES_COLUMN} names its folder)` : ''
 }
 
 async function ddlCommand(run: BucketRun): Promise<number> {

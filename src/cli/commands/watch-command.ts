@@ -11,7 +11,7 @@ import { deliveryInstant } from '../../shared/delivery-order'
 import { errorMessage } from '../../shared/error-message'
 import { awaitedMarkers, nextCheck } from '../../shared/follow/check-schedule'
 import { type IncidentChange, type KnownIncident, incidentChanges, pendingFor, rememberTold } from '../../shared/follow/incident-changes'
-import { incidentPayload } from '../../shared/follow/incident-payload'
+import { type IncidentPayload, incidentPayload } from '../../shared/follow/incident-payload'
 import { incidentsOf } from '../../shared/incidents'
 import { latestReady, readyPartsFolders } from '../../shared/inventory'
 import { analyzeTimeline, type Finding } from '../../shared/timeline'
@@ -81,10 +81,10 @@ function evaluate(run: BucketRun, refreshed: RefreshedBucket, now: number): { vi
 
 export interface WatchHooks {
   /**
-   * Called after a check with the delivery hours (UTC ms) whose manifest became complete since the previous check:
-   * where `--export-dir` (incremental exports, src/main/export/incremental-export.ts) plugs in.
+   * Called after each check (the first included) with its listing and instant, and a way to tell every target a
+   * payload once (failures said on stderr): where `--export-dir` plugs in (watch-export.ts).
    */
-  readonly onNewDeliveries?: (hours: readonly number[], refreshed: RefreshedBucket) => Promise<void>
+  readonly onCheck?: (refreshed: RefreshedBucket, now: number, tell: (p: IncidentPayload) => Promise<void>, signal: AbortSignal) => Promise<void>
 }
 
 const clock = (t: number): string => new Date(t).toISOString().slice(11, 16)
@@ -117,7 +117,6 @@ export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Prom
   process.once('SIGINT', onSignal)
 
   let refreshed = run.refreshed
-  let completeBefore: Set<number> | null = null
   let noticesSaid = 0
   let code = 0
   try {
@@ -138,12 +137,7 @@ export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Prom
       // Said once: the file's notices accumulate over the process.
       for (const p of file.problems().slice(noticesSaid)) process.stderr.write(`export-explorer: state file ${file.path}: ${p}\n`)
       noticesSaid = file.problems().length
-      const complete = new Set(view.hours.filter((h) => h.manifest === 'complete').map((h) => Date.parse(h.start)))
-      if (completeBefore && hooks.onNewDeliveries) {
-        const fresh = [...complete].filter((h) => !completeBefore?.has(h)).sort((a, b) => a - b)
-        if (fresh.length > 0) await hooks.onNewDeliveries(fresh, refreshed)
-      }
-      completeBefore = complete
+      if (hooks.onCheck) await hooks.onCheck(refreshed, now, (p) => tellOnce(targets, p, stop.signal), stop.signal)
       if (opts.once || stop.signal.aborted) {
         process.stderr.write(`checked ${stamp(now)}: ${countText(told, 'change')} told\n`)
         break
@@ -159,6 +153,11 @@ export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Prom
     process.off('SIGINT', onSignal)
   }
   return code === 2 ? 2 : code
+}
+
+/** Tells every target one payload (an exported file), once; a target that fails is said on stderr. */
+async function tellOnce(targets: readonly Target[], p: IncidentPayload, signal: AbortSignal): Promise<void> {
+  for (const t of targets) await t.send(p, signal).catch((e: unknown) => void process.stderr.write(`export-explorer: ${errorMessage(e)}\n`))
 }
 
 /** Sleeps until the next check is due; true when it is, false when the watch was stopped. */

@@ -5,7 +5,8 @@ import type { DeliveryHeadline } from '../delivery-headline'
 import type { IncidentChange } from './incident-changes'
 
 export interface IncidentPayload {
-  readonly change: IncidentChange['change']
+  /** An incident's change, or `exported`: a watch's file for a delivery hour (`export` says which). */
+  readonly change: IncidentChange['change'] | 'exported'
   readonly fingerprint: string
   readonly id: string
   readonly kind: string
@@ -25,6 +26,8 @@ export interface IncidentPayload {
   readonly text: string
   /** Only on a test sent from the app's Follow panel: nothing happened to the feed. */
   readonly test?: true
+  /** `watch --export-dir`: the file written for a delivery hour and its rows (src/shared/follow/export-payload.ts). */
+  readonly export?: { readonly file: string; readonly rows: number; readonly table: string; readonly format: string; readonly superseding: number }
 }
 
 const hourText = (t: number | null): string => (t === null ? 'no delivery hour' : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
@@ -96,6 +99,7 @@ export function payloadEnv(p: IncidentPayload): Record<string, string> {
     EE_LOCATION: p.location,
     EE_SUMMARY: p.summary,
     EE_FINGERPRINT: p.fingerprint,
-    ...(p.test ? { EE_TEST: '1' } : {})
+    ...(p.test ? { EE_TEST: '1' } : {}),
+    ...(p.export ? { EE_FILE: p.export.file, EE_ROWS: String(p.export.rows) } : {})
   }
 }
