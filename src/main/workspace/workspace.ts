@@ -90,7 +90,7 @@ export class Workspace {
   }
 
   async connections(): Promise<ConnectionsView> {
-    return this.saved.view(this.session?.connectionId ?? null, await this.queryHistory.problems())
+    return this.saved.view(this.session?.connectionId ?? null, [...(await this.queryHistory.problems()), ...(await this.follow.problems())])
   }
 
   connectionGet(args: { id: string }): Promise<ConnectionConfig> {
