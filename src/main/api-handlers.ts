@@ -22,7 +22,8 @@ const STATUS_OF: { readonly [C in RefusalCode]: 400 | 403 | 404 | 409 | 422 } = 
   not_supported: 422,
   sql_refused: 422,
   busy: 409,
-  nothing_to_do: 422
+  nothing_to_do: 422,
+  declined: 403
 }
 
 export type Reply =

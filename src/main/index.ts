@@ -13,6 +13,7 @@ import { SafeStorageSecretStore } from './connections/secret-store'
 import { ensureDemoBucket } from './demo-bucket/demo-location'
 import { APP_SCHEME_PRIVILEGES, appResponseHeaders, resolveAppPath } from './shell/app-protocol'
 import { contentSecurityPolicy } from './shell/content-security-policy'
+import { commandConsentDialog, consentGiven } from './shell/command-consent'
 import { windowOpenDecision } from './shell/external-links'
 import { menuTemplate } from './shell/menu-template'
 import { isPermissionAllowed } from './shell/permissions'
@@ -50,6 +51,11 @@ async function start(): Promise<void> {
         return r.canceled || !r.filePath ? null : r.filePath
       },
       showInFolder: (path) => shell.showItemInFolder(path)
+    },
+    // A command target runs as the user: only a yes in main's own dialog saves one.
+    async confirmCommand(command, connectionName) {
+      const options = commandConsentDialog(command, connectionName)
+      return consentGiven(win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options))
     }
   })
   workspace.setRendererOrigin(location.origin)

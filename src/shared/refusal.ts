@@ -24,7 +24,9 @@ export const REFUSAL_CODES = [
   /** Something running stands in the way (an export reading the mirror, a restore already running). */
   'busy',
   /** There is nothing to do (no archived file to restore). */
-  'nothing_to_do'
+  'nothing_to_do',
+  /** The user said no in a dialog of main's own (a command target not confirmed). */
+  'declined'
 ] as const
 export type RefusalCode = (typeof REFUSAL_CODES)[number]
 

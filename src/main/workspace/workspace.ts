@@ -35,6 +35,12 @@ export interface WorkspaceOptions extends SavedConnectionsOptions, Omit<ExportJo
   readonly restore?: { readonly intervalMs?: number }
   /** The follow targets' webhook retries and back-off (tests shorten them). */
   readonly webhook?: WebhookOptions
+  /**
+   * Asks the user, in a dialog of main's own, before a command target is saved (Electron: shell/command-consent.ts):
+   * a command runs as the user, so the page alone must not add one. Without it (the web host, which the user started
+   * from a terminal and opened with its one-time address) the session's page is trusted to have asked.
+   */
+  readonly confirmCommand?: (command: string, connectionName: string) => Promise<boolean>
 }
 
 export class Workspace {
@@ -200,7 +206,10 @@ export class Workspace {
     return this.follow.setNotify((await this.sessionOrOpenFirst()).connectionId, args.notify)
   }
   async followTargetAdd(args: ArgsOf<'followTargetAdd'>): Promise<FollowSettingsView> {
-    return this.follow.add((await this.sessionOrOpenFirst()).connectionId, args.kind, args.value)
+    const session = await this.sessionOrOpenFirst()
+    if (args.kind === 'command' && this.opts.confirmCommand && !(await this.opts.confirmCommand(args.value, session.provider.location)))
+      throw refusal('declined', 'The command was not added: it was not confirmed in the dialog.')
+    return this.follow.add(session.connectionId, args.kind, args.value)
   }
   async followTargetRemove(args: ArgsOf<'followTargetRemove'>): Promise<FollowSettingsView> {
     return this.follow.remove((await this.sessionOrOpenFirst()).connectionId, args.id)
