@@ -12,6 +12,8 @@ export interface GcsServer {
   readonly endpoint: string
   /** Uploads a bucket folder, keeping each file's modification time as the object's time. */
   seed(bucket: string, folder: string, keyPrefix?: string): Promise<number>
+  /** Uploads one object, its time the one given (a delivery landing while a test runs). */
+  put(bucket: string, key: string, data: Buffer, mtime: Date): Promise<void>
   close(): Promise<void>
 }
 
@@ -61,8 +63,15 @@ export async function startGcsServer(): Promise<GcsServer> {
   emulator._persistence.reset(blobs)
   // The registry tells the emulator its own address (object metadata carries URLs).
   await registry.EmulatorRegistry.start(emulator)
+  const put = async (bucket: string, key: string, data: Buffer, mtime: Date): Promise<void> => {
+    const upload = emulator.uploadService.mediaUpload({ bucketId: bucket, objectId: key, dataRaw: data, authorization: 'Bearer owner' })
+    const md = await emulator.adminStorageLayer.uploadObject(upload)
+    md.updated = mtime
+    md.timeCreated = mtime
+  }
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    put,
     async seed(bucket, folder, keyPrefix = '') {
       const entries = await readdir(folder, { recursive: true, withFileTypes: true })
       const { stat } = await import('node:fs/promises')
@@ -75,16 +84,7 @@ export async function startGcsServer(): Promise<GcsServer> {
           .split('/')
           .join('/')
         if (rel.startsWith(`${LOCAL_METADATA_DIR}/`)) continue
-        const upload = emulator.uploadService.mediaUpload({
-          bucketId: bucket,
-          objectId: keyPrefix + rel,
-          dataRaw: await readFile(abs),
-          authorization: 'Bearer owner'
-        })
-        const md = await emulator.adminStorageLayer.uploadObject(upload)
-        const mtime = (await stat(abs)).mtime
-        md.updated = mtime
-        md.timeCreated = mtime
+        await put(bucket, keyPrefix + rel, await readFile(abs), (await stat(abs)).mtime)
         n++
       }
       return n

@@ -14,6 +14,7 @@ import type { IncidentPayload } from '../../src/shared/follow/incident-payload'
 import { CLI_COMMAND, runCli } from '../helpers/cli'
 import { copyTree } from '../helpers/copy-tree'
 import { type Demo, readDemo } from '../helpers/demo'
+import { startGcsServer } from '../helpers/gcs-server'
 import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 
 let demo: Demo
@@ -191,6 +192,16 @@ async function bucketWithoutDueHour(cache: string): Promise<{ bucket: string; as
 }
 
 /** Runs a watch, waits for its first check, lands the due hour, and checks the change is told once; then SIGTERM. */
+/** The files of the hour set aside, as the vendor writes them: data files, then _SUCCESS, then the manifest last. */
+async function landingOrder(aside: string, moved: readonly string[]): Promise<{ key: string; path: string }[]> {
+  const files: { key: string; path: string }[] = []
+  for (const prefix of moved)
+    for (const name of await readdir(join(aside, prefix), { recursive: true }))
+      if (!(await stat(join(aside, prefix, name))).isDirectory()) files.push({ key: `${prefix}${name}`, path: join(aside, prefix, name) })
+  const rank = (k: string): number => (k.endsWith('manifest.json') ? 2 : k.endsWith('_SUCCESS') ? 1 : 0)
+  return files.sort((a, b) => rank(a.key) - rank(b.key))
+}
+
 async function watchSeesTheHourLand(cache: string, bucketArgs: string[], env: Record<string, string>, due: number, land: () => Promise<void>): Promise<void> {
   const hook = await startReceiver()
   const child = spawn(process.execPath, [...CLI_COMMAND, 'watch', ...bucketArgs, '--now', NOW(), '--poll', '1', '--webhook', hook.url], {
@@ -246,17 +257,24 @@ describe('watch, running', () => {
       await s3.seed('watch-bucket', bucket, 'export/')
       const env = { AWS_ACCESS_KEY_ID: S3_TEST_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_TEST_KEYS.secretAccessKey, AWS_REGION: 'us-east-1' }
       await watchSeesTheHourLand(cache, ['--bucket', 's3://watch-bucket/export', '--endpoint', s3.endpoint], env, due, async () => {
-        // Markers last, as the vendor writes them: data files, then _SUCCESS, then the manifest.
-        const files: { key: string; path: string }[] = []
-        for (const prefix of moved)
-          for (const name of await readdir(join(aside, prefix), { recursive: true }))
-            if (!(await stat(join(aside, prefix, name))).isDirectory()) files.push({ key: `${prefix}${name}`, path: join(aside, prefix, name) })
-        const rank = (k: string): number => (k.endsWith('manifest.json') ? 2 : k.endsWith('_SUCCESS') ? 1 : 0)
-        files.sort((a, b) => rank(a.key) - rank(b.key))
-        for (const f of files) await s3.put('watch-bucket', `export/${f.key}`, await readFile(f.path), (await stat(f.path)).mtime)
+        for (const f of await landingOrder(aside, moved)) await s3.put('watch-bucket', `export/${f.key}`, await readFile(f.path), (await stat(f.path)).mtime)
       })
     } finally {
       await s3.close()
+    }
+  }, 240_000)
+
+  it('the GCS emulator: the same hour lands, uploaded while the watch runs', async () => {
+    const cache = await newCache()
+    const { bucket, aside, moved, due } = await bucketWithoutDueHour(cache)
+    const gcs = await startGcsServer()
+    try {
+      await gcs.seed('watch-gcs', bucket, 'export/')
+      await watchSeesTheHourLand(cache, ['--bucket', 'gs://watch-gcs/export', '--endpoint', gcs.endpoint], {}, due, async () => {
+        for (const f of await landingOrder(aside, moved)) await gcs.put('watch-gcs', `export/${f.key}`, await readFile(f.path), (await stat(f.path)).mtime)
+      })
+    } finally {
+      await gcs.close()
     }
   }, 240_000)
 })
