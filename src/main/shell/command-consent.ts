@@ -33,6 +33,6 @@ export function commandConsentDialog(command: string, connectionName: string): C
 }
 
 /** Whether the dialog's answer is the user's yes (anything else, a missing answer included, is a no). */
-export function consentGiven(answer: { readonly response?: unknown } | null | undefined): boolean {
+export function consentGiven(answer: { readonly response?: unknown; readonly checkboxChecked?: boolean } | null | undefined): boolean {
   return answer?.response === RUN
 }
