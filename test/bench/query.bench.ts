@@ -21,7 +21,10 @@ const HOURS = Number(process.env['BENCH_HOURS'] ?? 520)
 const ROWS_PER_HOUR = Number(process.env['BENCH_ROWS_PER_HOUR'] ?? 4000)
 const START = Date.UTC(2026, 10, 3, 3)
 
-export async function writeBucket(root: string): Promise<void> {
+/** claudia_messages' hourly folders from the v2 switch on (`hours` of them, `rowsPerHour` new rows each plus 10% re-deliveries). */
+export async function writeBucket(root: string, hours = HOURS, rowsPerHour = ROWS_PER_HOUR): Promise<void> {
+  const HOURS = hours
+  const ROWS_PER_HOUR = rowsPerHour
   const db = await DuckDBInstance.create(':memory:')
   const c = await db.connect()
   await c.run(`CREATE TABLE ids AS SELECT range AS i FROM range(${HOURS * ROWS_PER_HOUR})`)

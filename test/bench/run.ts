@@ -1,5 +1,6 @@
-// npm run bench -- [cli] [footer] [listing] [mirror] [query] [ui] [watch] [year]   (no argument: every benchmark)
+// npm run bench -- [cli] [cli-year] [footer] [listing] [mirror] [query] [ui] [watch] [year]   (no argument: every benchmark)
 import { benchCli } from './cli.bench'
+import { benchCliYear } from './cli-year.bench'
 import { benchFooter } from './footer.bench'
 import { benchListing } from './listing.bench'
 import { benchMirror } from './mirror.bench'
@@ -10,6 +11,7 @@ import { benchYear } from './year.bench'
 
 const benches: Record<string, () => Promise<void>> = {
   cli: benchCli,
+  'cli-year': benchCliYear,
   footer: benchFooter,
   listing: benchListing,
   mirror: benchMirror,
