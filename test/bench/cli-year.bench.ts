@@ -19,6 +19,7 @@ import type { ListedObject } from '../../src/shared/listing'
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
 // @ts-expect-error: a plain ES module of the scripts folder, without types
 import { currentBuiltCli } from '../../scripts/cli.mjs'
+import { median as medianOf } from './cli.bench'
 import { writeBucket } from './query.bench'
 
 const HOURS = Number(process.env['BENCH_HOURS'] ?? 8760)
@@ -29,15 +30,7 @@ const RUNS = 5
 const BIN = resolve('out/main/export-explorer.js')
 const COUNT = 'SELECT count(*) FROM claudia_messages'
 
-async function median(run: () => Promise<unknown>): Promise<number> {
-  const times: number[] = []
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now()
-    await run()
-    times.push(performance.now() - t0)
-  }
-  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)] as number
-}
+const median = (run: () => Promise<unknown>): Promise<number> => medianOf(run, RUNS)
 
 /** Native DuckDB, a fresh instance each time: the rule's SQL over the raw files (what a user without the tool runs). */
 async function nativeCount(root: string, now: number): Promise<number> {

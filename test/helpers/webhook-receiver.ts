@@ -1,4 +1,4 @@
-// A webhook receiver on 127.0.0.1 for the follow targets' tests: it records each JSON body it is sent (answering 200)
+// A webhook receiver on 127.0.0.1 for the follow targets' and watch's tests: it records each JSON body it is sent (answering 200)
 // and resolves whoever waits for the bodies to meet a condition; and a port nothing listens on, for a dead webhook.
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'

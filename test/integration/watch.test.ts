@@ -4,8 +4,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,17 +14,18 @@ import { copyTree } from '../helpers/copy-tree'
 import { type Demo, readDemo } from '../helpers/demo'
 import { startGcsServer } from '../helpers/gcs-server'
 import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
+import { RECEIVER_TOKEN, type WebhookReceiver, closedPort, startWebhookReceiver } from '../helpers/webhook-receiver'
 
 let demo: Demo
 const caches: string[] = []
-const servers: Server[] = []
+const receivers: WebhookReceiver[] = []
 
 beforeAll(async () => {
   // The run's shared demo, read in place: each test copies what it changes.
   demo = await readDemo({ days: 8 })
 }, 300_000)
 afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
+  await Promise.all(receivers.map((r) => r.close()))
   await demo?.cleanup()
   await Promise.all(caches.map((c) => rm(c, { recursive: true, force: true })))
 })
@@ -37,49 +36,11 @@ const newCache = async (): Promise<string> => {
   return c
 }
 
-/** A webhook receiver that records every body and tells whoever waits for a count of them. */
-interface Receiver {
-  readonly url: string
-  readonly bodies: IncidentPayload[]
-  waitFor(pred: (b: readonly IncidentPayload[]) => boolean): Promise<void>
-}
-async function startReceiver(): Promise<Receiver> {
-  const bodies: IncidentPayload[] = []
-  const waiters: { pred: (b: readonly IncidentPayload[]) => boolean; resolve: () => void }[] = []
-  const read = async (req: IncomingMessage): Promise<string> => {
-    const chunks: Buffer[] = []
-    for await (const c of req) chunks.push(c as Buffer)
-    return Buffer.concat(chunks).toString('utf8')
-  }
-  const server = createServer((req, res) => {
-    void read(req).then((text) => {
-      expect(req.headers['content-type']).toBe('application/json')
-      bodies.push(JSON.parse(text) as IncidentPayload)
-      res.writeHead(200).end('ok')
-      for (const w of [...waiters])
-        if (w.pred(bodies)) {
-          waiters.splice(waiters.indexOf(w), 1)
-          w.resolve()
-        }
-    })
-  })
-  servers.push(server)
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/hooks/T000?token=s3cr3t`,
-    bodies,
-    waitFor: (pred) => (pred(bodies) ? Promise.resolve() : new Promise((resolve) => waiters.push({ pred, resolve })))
-  }
-}
-
-/** A port nothing listens on: a listener opened and closed again. */
-async function closedPort(): Promise<number> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
-  const { port } = s.address() as AddressInfo
-  await new Promise((r) => s.close(r))
-  return port
+/** The file's receivers, closed after all. */
+const startReceiver = async (): Promise<WebhookReceiver> => {
+  const r = await startWebhookReceiver()
+  receivers.push(r)
+  return r
 }
 
 const NOW = (): string => demo.expected.now
@@ -117,7 +78,7 @@ describe('watch --once', () => {
     // The state file: private, and no webhook URL (a secret) in it.
     const [stateName] = await readdir(join(cache, 'state'))
     const stateText = await readFile(join(cache, 'state', stateName as string), 'utf8')
-    expect(stateText).not.toContain('s3cr3t')
+    expect(stateText).not.toContain(RECEIVER_TOKEN)
     const { mode } = await stat(join(cache, 'state', stateName as string))
     expect(mode & 0o777).toBe(0o600)
 
@@ -132,13 +93,13 @@ describe('watch --once', () => {
   it('a dead webhook: retried, said with its origin and path only, and the command is still told', async () => {
     const cache = await newCache()
     const out = join(cache, 'exec.jsonl')
-    const dead = `http://127.0.0.1:${await closedPort()}/hooks/dead?token=s3cr3t`
+    const dead = `http://127.0.0.1:${await closedPort()}/hooks/dead?token=${RECEIVER_TOKEN}`
     const r = await runCli(['watch', '--bucket', demo.bucketDir, '--now', NOW(), '--once', '--webhook', dead, '--exec', execTo(out)], cache, {
       EXPORT_EXPLORER_WEBHOOK_RETRIES: '2'
     })
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/the webhook http:\/\/127\.0\.0\.1:\d+\/hooks\/dead could not be told after 3 attempts: ECONNREFUSED/)
-    expect(r.stderr).not.toContain('s3cr3t')
+    expect(r.stderr).not.toContain(RECEIVER_TOKEN)
     expect((await execLines(out)).length).toBeGreaterThan(0)
   }, 120_000)
 
