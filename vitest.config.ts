@@ -10,7 +10,7 @@ const TIMEOUTS = { testTimeout: 300_000, hookTimeout: 300_000, expect: { poll: {
 const ALONE = [
   'test/integration/hangs.test.ts',
   'test/security/hostile-parquet.test.ts',
-  'test/integration/engine.test.ts',
+  'test/integration/engine-cancel.test.ts',
   'test/integration/workspace-alone.test.ts'
 ]
 
