@@ -5,12 +5,13 @@ import { defineConfig } from 'vitest/config'
 const TIMEOUTS = { testTimeout: 300_000, hookTimeout: 300_000, expect: { poll: { timeout: 60_000 } } }
 
 // Files that time something on the wall clock against a bound (a stall, a cancel, an idle timeout, the event loop's
-// delay) or that use both cores on purpose: they run after the rest, one at a time, with the machine to themselves.
+// delay), that use both cores on purpose, or that change the shared demo bucket in place: they run after the rest, one
+// at a time, with the machine to themselves. A file times one case only? That case goes to a small file of its own here.
 const ALONE = [
   'test/integration/hangs.test.ts',
   'test/security/hostile-parquet.test.ts',
-  'test/integration/engine.test.ts',
-  'test/integration/workspace.test.ts'
+  'test/integration/engine-cancel.test.ts',
+  'test/integration/workspace-alone.test.ts'
 ]
 
 export default defineConfig({

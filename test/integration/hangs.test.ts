@@ -116,6 +116,19 @@ const calls = (p: BucketProvider, key: string): [string, (signal?: AbortSignal) 
   ['restore', (signal) => p.restore(key, 1, 'Standard', signal)]
 ]
 
+/**
+ * A silent server of the test's own, closed after it: the cases of a group run side by side (each mostly waits on a
+ * timeout), so each counts its requests on a server no other case asks.
+ */
+async function withSilent<T>(run: (server: HungServer) => Promise<T>): Promise<T> {
+  const server = await startHungServer('silent')
+  try {
+    return await run(server)
+  } finally {
+    await server.close()
+  }
+}
+
 /** Aborts 300 ms after the call starts (it is then stuck on the server) and measures how long it takes to end. */
 async function abortedAfter(run: (signal: AbortSignal) => Promise<unknown>): Promise<{ error: BucketError | null; ms: number }> {
   const abort = new AbortController()
@@ -127,21 +140,22 @@ async function abortedAfter(run: (signal: AbortSignal) => Promise<unknown>): Pro
   return { error: r.error, ms: Date.now() - t0 }
 }
 
-describe('S3 provider against a server that accepts and never answers', () => {
+// Its cases run side by side: each waits on its own timeout or abort, not on the others.
+describe.concurrent('S3 provider against a server that accepts and never answers', () => {
   it.each(calls(s3At('http://unused', SHORT), DATA_KEY).map(([name]) => name))(
     '%s fails with a timeout naming the key within the idle timeout, asked once',
-    async (name) => {
-      const before = silent.accepted()
-      const [, run] = calls(s3At(silent.endpoint, SHORT), dataKey).find(([n]) => n === name)!
-      const r = await outcome(run())
-      expect(r.error?.kind).toBe('timeout')
-      expect(r.error?.userMessage).toContain(dataKey)
-      expect(r.error?.userMessage).toMatch(/sent nothing for 1 s.*check the network/)
-      expect(r.ms).toBeGreaterThanOrEqual(900)
-      expect(r.ms).toBeLessThan(2500)
-      // A timeout is final: neither the SDK (5 attempts) nor withRetry asked again.
-      expect(silent.accepted() - before).toBe(1)
-    }
+    (name) =>
+      withSilent(async (own) => {
+        const [, run] = calls(s3At(own.endpoint, SHORT), dataKey).find(([n]) => n === name)!
+        const r = await outcome(run())
+        expect(r.error?.kind).toBe('timeout')
+        expect(r.error?.userMessage).toContain(dataKey)
+        expect(r.error?.userMessage).toMatch(/sent nothing for 1 s.*check the network/)
+        expect(r.ms).toBeGreaterThanOrEqual(900)
+        expect(r.ms).toBeLessThan(2500)
+        // A timeout is final: neither the SDK (5 attempts) nor withRetry asked again.
+        expect(own.accepted()).toBe(1)
+      })
   )
 
   it.each(calls(s3At('http://unused', LONG), DATA_KEY).map(([name]) => name))('%s ends as cancelled within 2 s of an abort', async (name) => {
@@ -152,21 +166,22 @@ describe('S3 provider against a server that accepts and never answers', () => {
     expect(r.ms).toBeLessThan(2000)
   })
 
-  it('refuses at once when the signal has already aborted, without a request', async () => {
-    const before = silent.accepted()
-    const abort = new AbortController()
-    abort.abort()
-    for (const [, run] of calls(s3At(silent.endpoint, LONG), dataKey)) {
-      const r = await outcome(run(abort.signal))
-      expect(r.error?.kind).toBe('cancelled')
-      expect(r.ms).toBeLessThan(200)
-    }
-    expect(silent.accepted() - before).toBe(0)
-  })
+  it('refuses at once when the signal has already aborted, without a request', () =>
+    withSilent(async (own) => {
+      const abort = new AbortController()
+      abort.abort()
+      for (const [, run] of calls(s3At(own.endpoint, LONG), dataKey)) {
+        const r = await outcome(run(abort.signal))
+        expect(r.error?.kind).toBe('cancelled')
+        expect(r.ms).toBeLessThan(200)
+      }
+      expect(own.accepted()).toBe(0)
+    }))
 })
 
 describe('S3 provider when the body stalls after the headers', () => {
-  it('a ranged read and a whole-object stream fail with a timeout naming the key (a server that stalls the body)', async () => {
+  // The cases without the shared proxy run side by side; those that set what it stalls, one after the other.
+  it.concurrent('a ranged read and a whole-object stream fail with a timeout naming the key (a server that stalls the body)', async () => {
     const p = s3At(stalledBody.endpoint, SHORT)
     const range = await outcome(p.readRange(dataKey, { start: 0, end: 99_999 }))
     expect(range.error?.kind).toBe('timeout')
@@ -176,6 +191,25 @@ describe('S3 provider when the body stalls after the headers', () => {
     expect(stream.error?.kind).toBe('timeout')
     expect(stream.error?.key).toBe(dataKey)
     expect(stream.ms).toBeLessThan(2500)
+  })
+
+  it.concurrent('an abort ends a stream stalled mid-body within 2 s, as cancelled', async () => {
+    const p = s3At(stalledBody.endpoint, LONG)
+    const r = await abortedAfter(async (signal) => drain(await p.readStream(dataKey, signal)))
+    expect(r.error?.kind).toBe('cancelled')
+    expect(r.error?.key).toBe(dataKey)
+    expect(r.ms).toBeLessThan(2000)
+  })
+
+  it.concurrent('a slow reader is not a stalled server: backpressure does not time out', async () => {
+    // Larger than every buffer between s3rver and the reader, so the server really waits for the reader.
+    const size = 48 * 1024 * 1024
+    await s3.put(BUCKET, `${ROOT}big/blob.bin`, Buffer.alloc(size, 7), new Date())
+    const p = s3At(s3.endpoint, { connectMs: 1000, idleMs: 1000 })
+    const stream = await p.readStream('big/blob.bin')
+    // Nothing read for three idle timeouts, then all of it.
+    await new Promise((r) => setTimeout(r, 3000))
+    expect(await drain(stream)).toBe(size)
   })
 
   it('a proxy in front of s3rver stalls one key: its stream times out, the others read', async () => {
@@ -210,25 +244,6 @@ describe('S3 provider when the body stalls after the headers', () => {
       s3Proxy.stall = () => null
     }
   })
-
-  it('an abort ends a stream stalled mid-body within 2 s, as cancelled', async () => {
-    const p = s3At(stalledBody.endpoint, LONG)
-    const r = await abortedAfter(async (signal) => drain(await p.readStream(dataKey, signal)))
-    expect(r.error?.kind).toBe('cancelled')
-    expect(r.error?.key).toBe(dataKey)
-    expect(r.ms).toBeLessThan(2000)
-  })
-
-  it('a slow reader is not a stalled server: backpressure does not time out', async () => {
-    // Larger than every buffer between s3rver and the reader, so the server really waits for the reader.
-    const size = 48 * 1024 * 1024
-    await s3.put(BUCKET, `${ROOT}big/blob.bin`, Buffer.alloc(size, 7), new Date())
-    const p = s3At(s3.endpoint, { connectMs: 1000, idleMs: 1000 })
-    const stream = await p.readStream('big/blob.bin')
-    // Nothing read for three idle timeouts, then all of it.
-    await new Promise((r) => setTimeout(r, 3000))
-    expect(await drain(stream)).toBe(size)
-  })
 })
 
 describe('GCS provider (the Storage emulator) against servers that hang', () => {
@@ -254,25 +269,20 @@ describe('GCS provider (the Storage emulator) against servers that hang', () => 
 
   // The GCS client can miss a connection cut mid-answer (node-fetch 2), which looks like silence: a timeout is
   // asked once more, so a silent server fails after two waits of connect + idle, never more.
-  it.each(['list', 'head', 'readRange', 'readStream'])('%s against a silent server fails with a timeout naming the key after two waits', async (name) => {
-    const before = silent.accepted()
-    const [, run] = calls(gcsAt(silent.endpoint, GCS_TIMEOUTS), dataKey).find(([n]) => n === name)!
-    const r = await outcome(run())
-    expect(r.error?.kind).toBe('timeout')
-    expect(r.error?.userMessage).toContain(dataKey)
-    const wait = GCS_TIMEOUTS.connectMs + GCS_TIMEOUTS.idleMs
-    expect(r.ms).toBeGreaterThanOrEqual(2 * wait - 100)
-    expect(r.ms).toBeLessThan(2 * wait + 1500)
-    expect(silent.accepted() - before).toBe(2)
-  })
-
-  it.each(['list', 'head', 'readRange', 'readStream'])('%s ends as cancelled within 2 s of an abort', async (name) => {
-    const [, run] = calls(gcsAt(silent.endpoint, LONG), dataKey).find(([n]) => n === name)!
-    const r = await abortedAfter(run)
-    expect(r.error?.kind).toBe('cancelled')
-    expect(r.error?.key).toBe(dataKey)
-    expect(r.ms).toBeLessThan(2000)
-  })
+  // The timeouts run side by side, each on a silent server of its own; the aborts side by side last: a call aborted
+  // leaves the client's request behind until its own (long) timeout; the timeouts run beside those (and the proxy case) took 6 s.
+  it.concurrent.each(['list', 'head', 'readRange', 'readStream'])('%s against a silent server fails with a timeout naming the key after two waits', (name) =>
+    withSilent(async (own) => {
+      const [, run] = calls(gcsAt(own.endpoint, GCS_TIMEOUTS), dataKey).find(([n]) => n === name)!
+      const r = await outcome(run())
+      expect(r.error?.kind).toBe('timeout')
+      expect(r.error?.userMessage).toContain(dataKey)
+      const wait = GCS_TIMEOUTS.connectMs + GCS_TIMEOUTS.idleMs
+      expect(r.ms).toBeGreaterThanOrEqual(2 * wait - 100)
+      expect(r.ms).toBeLessThan(2 * wait + 1500)
+      expect(own.accepted()).toBe(2)
+    })
+  )
 
   it('a body stalled by a proxy in front of the emulator times out; abort ends it at once; unstalled it reads', async () => {
     const whole = await readFile(join(demo.bucketDir, dataKey))
@@ -299,6 +309,14 @@ describe('GCS provider (the Storage emulator) against servers that hang', () => 
       gcsProxy.stall = () => null
     }
     expect(await drain(await gcsAt(gcsProxy.endpoint, GCS_TIMEOUTS).readStream(dataKey))).toBe(whole.length)
+  })
+
+  it.concurrent.each(['list', 'head', 'readRange', 'readStream'])('%s ends as cancelled within 2 s of an abort', async (name) => {
+    const [, run] = calls(gcsAt(silent.endpoint, LONG), dataKey).find(([n]) => n === name)!
+    const r = await abortedAfter(run)
+    expect(r.error?.kind).toBe('cancelled')
+    expect(r.error?.key).toBe(dataKey)
+    expect(r.ms).toBeLessThan(2000)
   })
 })
 
