@@ -174,4 +174,29 @@ describe('watch --export-dir', () => {
     }
     expect([...keys].sort()).toEqual((await csv('m3.csv')).map((x) => x['message_id']).sort())
   })
+
+  it('replaces no file: an hour written again (its cursor lost) gets a file of its own', async () => {
+    const dir = join(cache, 'feed-again')
+    const watch = () => cli(['watch', '--now', T1, '--once', '--export-dir', dir, '--table', 'claudia_messages'])
+    expect((await watch()).code).toBe((await cli(['doctor', '--now', T1])).code)
+    const first = await readFile(join(dir, 'claudia_messages', '2026-11-10T20.csv'), 'utf8')
+    for (const n of await cursorFiles()) if (n.startsWith('cursor-watch-')) await rm(join(cache, 'state', n))
+    const again = await watch()
+    expect(again.stderr).toMatch(/exported 2026-11-10 20:00 UTC: \d+ rows to .*2026-11-10T20-2\.csv/)
+    expect((await readdir(join(dir, 'claudia_messages'))).sort()).toEqual(['2026-11-10T20-2.csv', '2026-11-10T20.csv'])
+    expect(await readFile(join(dir, 'claudia_messages', '2026-11-10T20.csv'), 'utf8')).toBe(first)
+    expect(await readFile(join(dir, 'claudia_messages', '2026-11-10T20-2.csv'), 'utf8')).toBe(first)
+  })
+
+  it('a folder it cannot write into is said, and the watch still checks and tells', async () => {
+    const dir = join(cache, 'feed-blocked')
+    await mkdir(dir)
+    // A file where the table's folder must go: the folder cannot be made.
+    await writeFile(join(dir, 'claudia_messages'), 'not a folder')
+    const r = await cli(['watch', '--now', T1, '--once', '--export-dir', dir, '--table', 'claudia_messages'])
+    expect(r.stderr).toMatch(/the export failed: .*; tried again at the next check/)
+    expect(r.stderr).toMatch(/checked 2026-11-10 20:50 UTC: \d+ changes? told/)
+    // The exit code is doctor's, as without --export-dir.
+    expect(r.code).toBe((await cli(['doctor', '--now', T1])).code)
+  })
 })

@@ -112,7 +112,7 @@ describe('watch --once', () => {
     const cmd = `node -e "if(require('fs').existsSync(process.argv[1]))process.exit(3)" ${flag} && ${execTo(out)}`
     const args = ['watch', '--bucket', demo.bucketDir, '--now', NOW(), '--once', '--exec', cmd]
     const failed = await runCli(args, cache)
-    expect(failed.stderr).toMatch(/ended with exit code 3; it is told again at the next check/)
+    expect(failed.stderr).toMatch(/ended with exit code 3; the watch goes on and tells it again at the next check/)
     expect(await execLines(out)).toEqual([])
     await rm(flag)
     const ok = await runCli(args, cache)

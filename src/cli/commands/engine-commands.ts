@@ -23,7 +23,7 @@ import { countText } from '../../shared/counts'
 import { defaultCursorName, incrementalWords } from '../../shared/incremental-export'
 import type { Inventory } from '../../shared/inventory'
 import type { RefreshedBucket } from '../../main/bucket/refresh-pipeline'
-import { SUPERSEDES_COLUMN, exportSinceLast } from '../../main/export/incremental-export'
+import { CursorNotSaved, SUPERSEDES_COLUMN, exportSinceLast } from '../../main/export/incremental-export'
 
 const megabytes = (n: number): string => `${(n / 1e6).toFixed(1)} MB`
 
@@ -156,6 +156,10 @@ async function incrementalExportCommand(run: BucketRun, since: NonNullable<CliRe
     return 0
   } catch (e) {
     show.done()
+    if (e instanceof CursorNotSaved) {
+      process.stderr.write(`export-explorer: ${e.message}\n`)
+      return 1
+    }
     const why = ac.signal.aborted ? 'export cancelled' : `the export failed: ${placeProblem(e, target) ?? explain(e, [])}`
     const force = e instanceof ExportError && /already exists/.test(e.message) ? ' (--force replaces it)' : ''
     process.stderr.write(`export-explorer: ${why}${force}; no file was written and the cursor was not moved\n`)

@@ -137,7 +137,14 @@ export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Prom
       // Said once: the file's notices accumulate over the process.
       for (const p of file.problems().slice(noticesSaid)) process.stderr.write(`export-explorer: state file ${file.path}: ${p}\n`)
       noticesSaid = file.problems().length
-      if (hooks.onCheck) await hooks.onCheck(refreshed, now, (p) => tellOnce(targets, p, stop.signal), stop.signal)
+      // An export that fails (a listing, a download, the mirror) is said and tried again at the next check.
+      if (hooks.onCheck)
+        await hooks
+          .onCheck(refreshed, now, (p) => tellOnce(targets, p, stop.signal), stop.signal)
+          .catch(
+            (e: unknown) =>
+              void (stop.signal.aborted || process.stderr.write(`export-explorer: the export failed: ${errorMessage(e)}; tried again at the next check\n`))
+          )
       if (opts.once || stop.signal.aborted) {
         process.stderr.write(`checked ${stamp(now)}: ${countText(told, 'change')} told\n`)
         break

@@ -1,7 +1,9 @@
 // `watch --export-dir DIR --table T`: at each check, one file per delivery hour new since the watch's cursor,
-// DIR/<table>/<date>T<hour>.<csv|parquet>, written by the incremental export (whole or not at all, then the cursor
-// moved), and told to the watch's targets (file, rows). A watch's first check starts at the newest hour: the
-// history before it is marked as had (export --table T gives it), never written as a file per hour.
+// DIR/<table>/<date>T<hour>.<csv|parquet> (a late folder of an hour already written: -2, -3, …), written by the
+// incremental export (whole or not at all, then the cursor moved), and told to the watch's targets (file, rows). A
+// watch's first check starts at the newest hour: the history before it is marked as had (export --table T gives it),
+// never written as a file per hour.
+import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { CatalogTable } from '../../shared/catalog'
@@ -26,6 +28,15 @@ interface WatchExport {
 }
 
 const stamp = (t: number | null): string => (t === null ? 'etl_date=__initial__' : `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`)
+
+/** `<stem>.<ext>`, or `<stem>-2.<ext>`, `-3`, … when taken: a folder of an hour already written that lands late (or an
+ * hour written again after a lost cursor) gets a file of its own, and no file is replaced. */
+function freeName(folder: string, stem: string, ext: string): string {
+  for (let n = 1; ; n++) {
+    const path = join(folder, `${stem}${n === 1 ? '' : `-${n}`}.${ext}`)
+    if (!existsSync(path)) return path
+  }
+}
 
 export function watchExportHooks(run: BucketRun, spec: WatchExport): WatchHooks {
   const t = spec.table
@@ -54,7 +65,7 @@ export function watchExportHooks(run: BucketRun, spec: WatchExport): WatchHooks 
       const open = await engineOpener(run, [t], { refreshed, now })
       for (const h of hours) {
         if (signal.aborted) return
-        const target = join(dir, t.table, `${hourFileStem(h.hour)}.${spec.format}`)
+        const target = freeName(join(dir, t.table), hourFileStem(h.hour), spec.format)
         try {
           const r = await exportSinceLast({
             table: t,
@@ -64,8 +75,6 @@ export function watchExportHooks(run: BucketRun, spec: WatchExport): WatchHooks 
             now,
             target,
             format: spec.format,
-            // The watch's own file for that hour: written again when its cursor was lost.
-            overwrite: true,
             cursor: file,
             cursorName: label,
             only: () => h.folders,

@@ -4,6 +4,7 @@
 // replace a version exported before name that version's folder in a last column, `_ee_supersedes`.
 import { freshName, takenNames } from '../../shared/bookkeeping-columns'
 import type { CatalogTable } from '../../shared/catalog'
+import { errorMessage } from '../../shared/error-message'
 import type { ExportFormat } from '../../shared/export-format'
 import {
   type ExportCursor,
@@ -78,24 +79,24 @@ export async function exportSinceLast(input: IncrementalInput): Promise<Incremen
   const name = `${quoteIdent(t.schema)}.${quoteIdent(t.table)}`
   let superseding = 0
   let sql: string
-  let opened: BucketEngine
-  if (plan.mode === 'full') {
-    opened = await input.open(inventory)
-    sql = plan.copy ? `SELECT * FROM ${name}${where(input.where)}` : `SELECT * FROM ${name} WHERE false`
-  } else {
-    // No new folder: the newest ready one gives the columns of an empty file.
-    const newest = plan.exported.at(-1)
-    const reads = plan.fresh.length > 0 ? plan.fresh : newest ? [newest] : []
-    opened = await input.open(inventoryWith(inventory, t, reads))
-    const rows = plan.fresh.length > 0 ? `SELECT * FROM ${name}${where(input.where)}` : `SELECT * FROM ${name} WHERE false`
-    if (t.keyColumn === null) sql = rows
-    else {
-      const previous = plan.fresh.length > 0 && plan.exported.length > 0 ? await previousVersions(input, opened, plan.exported, t.keyColumn) : []
-      superseding = previous.length
-      sql = await withSupersedes(opened, rows, name, t.keyColumn, previous)
-    }
-  }
+  let opened: BucketEngine | null = null
   try {
+    if (plan.mode === 'full') {
+      opened = await input.open(inventory)
+      sql = plan.copy ? `SELECT * FROM ${name}${where(input.where)}` : `SELECT * FROM ${name} WHERE false`
+    } else {
+      // No new folder: the newest ready one gives the columns of an empty file.
+      const newest = plan.exported.at(-1)
+      const reads = plan.fresh.length > 0 ? plan.fresh : newest ? [newest] : []
+      opened = await input.open(inventoryWith(inventory, t, reads))
+      const rows = plan.fresh.length > 0 ? `SELECT * FROM ${name}${where(input.where)}` : `SELECT * FROM ${name} WHERE false`
+      if (t.keyColumn === null) sql = rows
+      else {
+        const previous = plan.fresh.length > 0 && plan.exported.length > 0 ? await previousVersions(input, opened, plan.exported, t.keyColumn) : []
+        superseding = previous.length
+        sql = await withSupersedes(opened, rows, name, t.keyColumn, previous)
+      }
+    }
     const { rows } = await exportQuery(opened.engine, sql, input.target, {
       format: input.format,
       ...(input.overwrite ? { overwrite: true } : {}),
@@ -104,11 +105,25 @@ export async function exportSinceLast(input: IncrementalInput): Promise<Incremen
     })
     // Only now, with the file in its place, does the cursor move.
     const next = cursorAfter(read.value, plan, t, input.where, input.now)
-    await file.update(() => next)
+    await file
+      .update(() => next)
+      .catch((e: unknown) => {
+        throw new CursorNotSaved(input.target, e)
+      })
     const kept = file.problems()
     return { rows, plan, superseding, notices: kept.length > 0 ? kept : read.problems }
   } finally {
-    await opened.engine.close()
+    await opened?.engine.close()
+  }
+}
+
+/** The file is in place but its cursor could not be saved: the next run exports the same folders again. */
+export class CursorNotSaved extends Error {
+  constructor(
+    readonly target: string,
+    cause: unknown
+  ) {
+    super(`${target} was written, but its cursor could not be saved (${errorMessage(cause)}): the next run exports the same folders again`)
   }
 }
 

@@ -95,9 +95,7 @@ export function commandTarget(cmd: string, opts: CommandOptions = {}): Target {
         })
         child.on('error', (e) => reject(new Error(`the command "${cmd}" could not run: ${errorMessage(e)}`)))
         child.on('close', (code, sig) =>
-          code === 0
-            ? resolve('exit code 0')
-            : reject(new Error(`the command "${cmd}" ended with ${sig ? `signal ${sig}` : `exit code ${code}`}; it is told again at the next check`))
+          code === 0 ? resolve('exit code 0') : reject(new Error(`the command "${cmd}" ended with ${sig ? `signal ${sig}` : `exit code ${code}`}`))
         )
         child.stdin.on('error', () => undefined)
         child.stdin.end(`${JSON.stringify(p)}\n`)
