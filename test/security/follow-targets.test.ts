@@ -102,4 +102,18 @@ describe('follow targets under attack', () => {
     // A temporary file the mirror renamed meanwhile is gone: nothing in it to find.
     for (const f of files) expect(await readFile(join(f.parentPath, f.name), 'utf8').catch(() => ''), f.name).not.toContain(RECEIVER_TOKEN)
   })
+
+  it('deleting a connection deletes its webhooks from the secret store, and its targets', async () => {
+    const { id } = await w.connectionSave({ connection: { name: 'A copy', provider: 'local', path: join(work, 'bucket') } })
+    await w.connectionOpen({ id })
+    await w.running
+    const added = await api.post('followTargetAdd', { kind: 'webhook', value: hook.url })
+    expect(added.status).toBe(200)
+    const [target] = (await w.followSettings()).targets
+    expect(await secrets.get(`follow-webhook-${target!.id}`)).toContain(RECEIVER_TOKEN)
+    await w.connectionDelete({ id })
+    expect(await secrets.get(`follow-webhook-${target!.id}`)).toBeNull()
+    const files = (await readdir(join(work, 'data'), { recursive: true, withFileTypes: true })).filter((d) => d.isFile())
+    for (const f of files) expect(await readFile(join(f.parentPath, f.name), 'utf8').catch(() => ''), f.name).not.toContain(target!.id)
+  })
 })

@@ -153,6 +153,13 @@ export class FollowDeliveries {
     return this.view(connectionId)
   }
 
+  /** A deleted connection: its targets, their webhooks' URLs in the secret store, and what they were told, gone. */
+  async forget(connectionId: string): Promise<void> {
+    const { targets } = await this.settings.forget(connectionId)
+    for (const t of targets) if (t.kind === 'webhook') await this.opts.secrets.delete(t.secretRef)
+    await this.state.update((all) => Object.fromEntries(Object.entries(all).filter(([id]) => id !== connectionId)))
+  }
+
   /** Sends a payload marked as a test; its answer (or error) is the target's newest delivery. */
   async test(connectionId: string, id: string, where: FollowWhere): Promise<FollowSettingsView> {
     const saved = await this.savedTarget(connectionId, id)

@@ -68,6 +68,13 @@ export class FollowSettingsStore {
     return this.change(connectionId, (s) => ({ ...s, targets: [...s.targets, target] }))
   }
 
+  /** A deleted connection's settings, gone; what they were (its webhooks' secrets are the caller's to delete). */
+  async forget(connectionId: string): Promise<FollowSettings> {
+    const before = await this.get(connectionId)
+    await this.saved.update((x) => Object.fromEntries(Object.entries(x).filter(([id]) => id !== connectionId)))
+    return before
+  }
+
   removeTarget(connectionId: string, id: string): Promise<FollowSettings> {
     return this.change(connectionId, (s) => ({ ...s, targets: s.targets.filter((t) => t.id !== id) }))
   }

@@ -114,6 +114,7 @@ export class Workspace {
 
   async connectionDelete(args: { id: string }): Promise<ConnectionsView> {
     await this.saved.delete(args)
+    await this.follow.forget(args.id)
     if (this.session?.connectionId === args.id) this.close()
     return this.connections()
   }
