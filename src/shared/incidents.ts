@@ -22,7 +22,7 @@ export interface Incident {
 
 /** How an hour reads in a resolution: UTC unless the caller (the window, in its chosen zone) says otherwise. */
 export type HourWords = (t: number) => string
-const utcHour: HourWords = (t) => `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`
+export const utcHour: HourWords = (t) => `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`
 
 /** How a resolved finding resolved, in plain words (the core decided it from the whole history). */
 export function resolutionWords(r: Resolution, fmtHour: HourWords = utcHour): string {

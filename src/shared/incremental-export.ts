@@ -2,7 +2,7 @@
 // the bucket seen through only some of them (so the logical-table rules run unchanged on the new folders alone), the
 // cursor after a run, and the words for what a file holds. Pure.
 import { type FolderRef, parseKey } from './bucket-key'
-import type { CatalogTable } from './catalog'
+import { type CatalogTable, qualifiedName } from './catalog'
 import { countText } from './counts'
 import { compareDelivery, deliveryInstant } from './delivery-order'
 import { type AsOf, type Folder, type Inventory, buildInventory, latestReady, readyPartsFolders } from './inventory'
@@ -42,7 +42,7 @@ export function decodeCursor(parsed: unknown): { readonly cursor: ExportCursor |
 /** Why a cursor cannot serve this export (another table or filter under the same --cursor NAME), or null. */
 export function cursorMismatch(cursor: ExportCursor | null, t: Pick<CatalogTable, 'schema' | 'table'>, where: string | null, name: string): string | null {
   if (!cursor) return null
-  const table = `${t.schema}.${t.table}`
+  const table = qualifiedName(t)
   if (cursor.table === table && cursor.where === where) return null
   const was = `${cursor.table}${cursor.where ? ` where ${cursor.where}` : ''}`
   return `the cursor "${name}" follows ${was}, not ${table}${where ? ` where ${where}` : ''}; name another cursor with --cursor NAME`
@@ -102,7 +102,7 @@ export function cursorAfter(
         ? [plan.copy.ref.prefix]
         : (cursor?.folders.slice(-1) ?? [])
       : [...new Set([...(cursor?.folders ?? []), ...plan.fresh.map((f) => f.ref.prefix)])]
-  return { table: `${t.schema}.${t.table}`, where, folders, movedAt: new Date(at).toISOString() }
+  return { table: qualifiedName(t), where, folders, movedAt: new Date(at).toISOString() }
 }
 
 /**

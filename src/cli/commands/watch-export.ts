@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { CatalogTable } from '../../shared/catalog'
+import { type CatalogTable, qualifiedName } from '../../shared/catalog'
+import { utcHour } from '../../shared/incidents'
 import { countText } from '../../shared/counts'
 import { deliveryInstant } from '../../shared/delivery-order'
 import { errorMessage } from '../../shared/error-message'
@@ -27,7 +28,7 @@ interface WatchExport {
   readonly format: ExportFormat
 }
 
-const stamp = (t: number | null): string => (t === null ? 'etl_date=__initial__' : `${new Date(t).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`)
+const stamp = (t: number | null): string => (t === null ? 'etl_date=__initial__' : utcHour(t))
 
 /** `<stem>.<ext>`, or `<stem>-2.<ext>`, `-3`, … when taken: a folder of an hour already written that lands late (or an
  * hour written again after a lost cursor) gets a file of its own, and no file is replaced. */
@@ -86,7 +87,7 @@ export function watchExportHooks(run: BucketRun, spec: WatchExport): WatchHooks 
           process.stderr.write(`exported ${stamp(h.hour)}: ${countText(r.rows, 'row')} to ${target}${supersedeWords(r.superseding)}\n`)
           await tell(
             exportPayload(
-              { file: target, rows: r.rows, table: `${t.schema}.${t.table}`, format: spec.format, hour: h.hour, superseding: r.superseding, words },
+              { file: target, rows: r.rows, table: qualifiedName(t), format: spec.format, hour: h.hour, superseding: r.superseding, words },
               run.provider.location
             )
           )

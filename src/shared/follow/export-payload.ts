@@ -1,7 +1,7 @@
 // What a watch's targets are told when it has written a delivery hour's file (`watch --export-dir`): the incident
 // payload's shape (so every target takes it as it is), with change "exported" and the file, its rows and table. Pure.
 import { countText } from '../counts'
-import type { IncidentPayload } from './incident-payload'
+import { type IncidentPayload, hourText } from './incident-payload'
 
 export interface ExportedFile {
   readonly file: string
@@ -19,7 +19,7 @@ export interface ExportedFile {
 
 export function exportPayload(f: ExportedFile, location: string): IncidentPayload {
   const hour = f.hour === null ? null : new Date(f.hour).toISOString()
-  const when = hour === null ? 'the initial history' : `${hour.slice(0, 16).replace('T', ' ')} UTC`
+  const when = f.hour === null ? 'the initial history' : hourText(f.hour)
   const replaced = f.superseding > 0 ? ` (${countText(f.superseding, 'row')} replacing versions exported before)` : ''
   const summary = `exported ${f.table} for ${when}: ${countText(f.rows, 'row')}${replaced} to ${f.file}`
   return {

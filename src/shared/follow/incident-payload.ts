@@ -30,7 +30,8 @@ export interface IncidentPayload {
   readonly export?: { readonly file: string; readonly rows: number; readonly table: string; readonly format: string; readonly superseding: number }
 }
 
-const hourText = (t: number | null): string => (t === null ? 'no delivery hour' : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
+/** "2026-11-14 05:00 UTC", or "no delivery hour". */
+export const hourText = (t: number | null): string => (t === null ? 'no delivery hour' : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
 
 /** "missing opened for 2026-11-14 05:00 UTC: 3 tables (a, b, c)". */
 export function changeSummary(c: IncidentChange): string {
