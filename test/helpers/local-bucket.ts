@@ -1,5 +1,5 @@
 // A local bucket folder as the tests read it: its whole listing, or what the app's refresh pipeline makes of it.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ListedObject } from '../../src/shared/listing'
@@ -22,4 +22,14 @@ export async function readLocalBucket(root: string, now = Date.now()): Promise<R
   } finally {
     await rm(dataDir, { recursive: true, force: true })
   }
+}
+
+/** The folder (relative to the table's) of a table's newest ready copy in a local bucket: the one a test takes aside
+ * to make that hour's copy missing. */
+export async function newestReadyFolder(bucketDir: string, table: string): Promise<{ tableDir: string; folder: string }> {
+  const tableDir = join(bucketDir, table)
+  const markers = (await readdir(tableDir, { recursive: true })).filter((f) => f.endsWith('_SUCCESS')).sort()
+  const newest = markers.at(-1)
+  if (!newest) throw new Error(`${tableDir} has no ready folder`)
+  return { tableDir, folder: newest.replace(/\/_SUCCESS$/, '') }
 }

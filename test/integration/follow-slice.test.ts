@@ -2,7 +2,7 @@
 // dispatch the web host and IPC use, with a notifier that keeps what the desktop would show: the setting saved with
 // the connection (and read back by another workspace); the first load is the baseline; a copy that goes missing
 // between two refreshes is told once, and its return as resolved; the open errors counted.
-import { mkdtemp, readdir, rename, rm } from 'node:fs/promises'
+import { mkdtemp, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +13,7 @@ import { createAppStore, type AppStore } from '../../src/renderer/src/store/app-
 import type { DesktopNotifier } from '../../src/renderer/src/store/follow-slice'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { until, workspacePort } from '../helpers/workspace-port'
+import { newestReadyFolder } from '../helpers/local-bucket'
 
 let demo: Demo
 let work: string
@@ -67,16 +68,11 @@ describe('the follow slice', () => {
       expect(shown).toEqual([])
       const openBefore = store.getState().openErrors
 
-      const tableDir = join(demo.bucketDir, 'v2/datamart_claudia/claudia_csat')
-      const newest = (await readdir(tableDir, { recursive: true }))
-        .filter((f) => f.endsWith('_SUCCESS'))
-        .sort()
-        .at(-1)!
       // The newest ready copy's folder taken aside (renamed: its files keep their times): that hour's copy is missing.
-      const folder = newest.replace(/\/_SUCCESS$/, '')
+      const { tableDir, folder } = await newestReadyFolder(demo.bucketDir, 'v2/datamart_claudia/claudia_csat')
       await rename(join(tableDir, folder), join(work, 'aside'))
       await refreshed()
-      const [, date, hour] = /snapshot_date=(\d{4}-\d{2}-\d{2})\/snapshot_hour=(\d{2})/.exec(newest) ?? []
+      const [, date, hour] = /snapshot_date=(\d{4}-\d{2}-\d{2})\/snapshot_hour=(\d{2})/.exec(folder) ?? []
       const missing = shown.filter((n) => n.title.startsWith(`${date} ${hour}:00 UTC: `) && n.body.includes('claudia_csat'))
       expect(missing, JSON.stringify(shown)).toHaveLength(1)
       expect(store.getState().told[0]).toMatchObject({ title: missing[0]!.title, shown: true })

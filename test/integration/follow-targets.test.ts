@@ -17,6 +17,7 @@ import type { IncidentPayload } from '../../src/shared/follow/incident-payload'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { RECEIVER_TOKEN, type WebhookReceiver, closedPort, startWebhookReceiver } from '../helpers/webhook-receiver'
 import { workspacePort } from '../helpers/workspace-port'
+import { newestReadyFolder } from '../helpers/local-bucket'
 
 let demo: Demo
 let work: string
@@ -69,12 +70,7 @@ describe('the follow targets of the app', () => {
   it('tests each target, tells a missing copy once per target, says a dead webhook and repeats nothing after a restart', async () => {
     const out = join(work, 'told.jsonl')
     const deadUrl = `http://127.0.0.1:${await closedPort()}/hooks/dead?token=${RECEIVER_TOKEN}`
-    const tableDir = join(demo.bucketDir, 'v2/datamart_claudia/claudia_csat')
-    const newest = (await readdir(tableDir, { recursive: true }))
-      .filter((f) => f.endsWith('_SUCCESS'))
-      .sort()
-      .at(-1)!
-    const folder = newest.replace(/\/_SUCCESS$/, '')
+    const { tableDir, folder } = await newestReadyFolder(demo.bucketDir, 'v2/datamart_claudia/claudia_csat')
     let w = open()
     const store = createAppStore({ api: workspacePort(w) })
     const off = store.getState().followEvents()
