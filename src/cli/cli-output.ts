@@ -2,7 +2,7 @@
 import { once } from 'node:events'
 import { createReadStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { DuckDBTypeId } from '@duckdb/node-api'
+import { duckdb } from '../main/engine/duckdb-api'
 import { toJsonValue } from '../main/engine/json-values'
 import type { NativeEngine } from '../main/engine/native-engine'
 
@@ -28,7 +28,7 @@ export async function writeJson(engine: NativeEngine, sql: string, signal: Abort
   await engine.select(
     sql,
     async (columns, rows) => {
-      const isFloat = columns.types.map((t) => t.typeId === DuckDBTypeId.FLOAT)
+      const isFloat = columns.types.map((t) => t.typeId === duckdb.DuckDBTypeId.FLOAT)
       for (const r of rows) {
         const obj = Object.fromEntries(columns.names.map((c, i) => [c, toJsonValue(r[i] ?? null, isFloat[i])]))
         await writeOut(`${first ? '[' : ','}\n${JSON.stringify(obj)}`)

@@ -323,17 +323,18 @@ async function vendorPartitionColumns(engine: SqlEngine, t: { schema: string; ta
 export function objectsForViews(inventory: Inventory, opts: AsOf & { readonly tables?: readonly CatalogTable[] } = {}): ListedObject[] {
   const out: ListedObject[] = []
   const seen = new Set<string>()
-  const add = (f: { dataFiles: readonly ListedObject[]; marker: ListedObject | null }): void => {
-    for (const o of [...f.dataFiles, ...(f.marker ? [f.marker] : [])]) {
-      if (!seen.has(o.key)) {
-        seen.add(o.key)
-        out.push(o)
-      }
+  const one = (o: ListedObject): void => {
+    if (!seen.has(o.key)) {
+      seen.add(o.key)
+      out.push(o)
     }
   }
+  // A parts table's logical view reads every ready folder; a full table's, its latest copy (and where its columns come from).
   for (const t of opts.tables ?? CATALOG) {
-    for (const f of foldersForLogicalTable(inventory, t, opts)) add(f)
-    if (t.mode === 'parts') for (const f of readyPartsFolders(inventory, t, opts)) add(f)
+    for (const f of foldersForLogicalTable(inventory, t, opts)) {
+      for (const o of f.dataFiles) one(o)
+      if (f.marker) one(f.marker)
+    }
   }
   // The first object written under v2/_manifests/ decides the version at any instant, there as here.
   if (inventory.v2Evidence) out.push(inventory.v2Evidence)

@@ -157,10 +157,23 @@ export function versionAt(inv: Inventory, opts: AsOf = {}): Version {
   return inv.v2Since !== null && inv.v2Since <= at ? 'v2' : 'v1'
 }
 
-function foldersOf(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>): Folder[] {
-  const out: Folder[] = []
-  for (const f of inv.folders.values()) if (f.ref.schema === t.schema && f.ref.table === t.table) out.push(f)
-  return out
+// Each inventory's folders grouped by table, built on the first question (a year holds ~10,000 folders per table, and
+// a run asks of each table many times: the views, the frame check, the mirror's plan). An inventory never changes.
+const byTable = new WeakMap<Inventory, ReadonlyMap<string, readonly Folder[]>>()
+
+function foldersOf(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>): readonly Folder[] {
+  let tables = byTable.get(inv)
+  if (!tables) {
+    const grouped = new Map<string, Folder[]>()
+    for (const f of inv.folders.values()) {
+      const name = `${f.ref.schema}.${f.ref.table}`
+      const list = grouped.get(name)
+      if (list) list.push(f)
+      else grouped.set(name, [f])
+    }
+    byTable.set(inv, (tables = grouped))
+  }
+  return tables.get(`${t.schema}.${t.table}`) ?? []
 }
 
 /**
@@ -209,11 +222,24 @@ export function readyPartsFolders(inv: Inventory, t: Pick<CatalogTable, 'schema'
   return readyPartsFoldersWhole(inv, t, opts).map((f) => withoutUnreadable(f, opts))
 }
 
-function readyPartsFoldersWhole(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf): Folder[] {
+// Each inventory's ready parts folders per table and instant, in delivery order (sorting a year's folders is the
+// costly part of asking).
+const readyParts = new WeakMap<Inventory, Map<string, readonly Folder[]>>()
+
+function readyPartsFoldersWhole(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf): readonly Folder[] {
   const onV2 = versionAt(inv, opts) === 'v2'
-  return foldersOf(seen(inv, opts), t)
-    .filter((f) => f.ref.mode === 'parts' && (f.ref.version === 'v1' || onV2) && readyAsOf(f, opts))
-    .sort((a, b) => compareDelivery(a.ref, b.ref))
+  const at = seen(inv, opts)
+  let known = readyParts.get(at)
+  if (!known) readyParts.set(at, (known = new Map()))
+  const key = `${t.schema}.${t.table}|${onV2}|${opts.asOf ?? ''}`
+  let folders = known.get(key)
+  if (!folders) {
+    folders = foldersOf(at, t)
+      .filter((f) => f.ref.mode === 'parts' && (f.ref.version === 'v1' || onV2) && readyAsOf(f, opts))
+      .sort((a, b) => compareDelivery(a.ref, b.ref))
+    known.set(key, folders)
+  }
+  return folders
 }
 
 /** What a table's logical view leaves out because files are unreadable: the newer ready copies of a full table passed

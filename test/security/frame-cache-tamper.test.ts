@@ -42,7 +42,15 @@ describe('a tampered frame-check cache', () => {
       { rows: 3, columns: 'id BIGINT' },
       { rows: 3, columns: [{ name: 7, type: 'BIGINT' }] },
       { rows: 3, columns: [{ name: 'id', type: { toString: 'x' } }] },
-      42
+      42,
+      // The compact form's [rows, column set]: rows out of range, or a set that is not there.
+      [-5, 0],
+      [1.5, 0],
+      [1e300, 0],
+      [3, 99],
+      [3, -1],
+      [3, 0.5],
+      [3]
     ]
     for (const [i, bad] of forged.entries()) {
       const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { format: unknown; files: Record<string, unknown> }
@@ -59,5 +67,38 @@ describe('a tampered frame-check cache', () => {
       // And the cache holds the real facts again.
       expect((JSON.parse(await readFile(cacheFile, 'utf8')) as { files: Record<string, unknown> }).files[id]).toEqual(real)
     }
+  })
+
+  it('a column set out of shape is not trusted either: every file of it is read again', async () => {
+    const provider = new LocalFolderProvider(root)
+    const inv = buildInventory((await refreshBucketIndex(provider, null, { now: NOW })).index.objects.values(), { now: NOW })
+    const read = async (o: { key: string }, start: number, end: number): Promise<Uint8Array> => (await provider.readRange(o.key, { start, end })).body
+    const cacheFile = join(work, 'frames-sets.json')
+    const first = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { columnSets: unknown[]; files: Record<string, unknown> }
+    const ofFirstSet = Object.values(cache.files).filter((v) => Array.isArray(v) && v[1] === 0).length
+    expect(ofFirstSet).toBeGreaterThan(0)
+    cache.columnSets[0] = [{ name: 'id', type: 5 }]
+    await writeFile(cacheFile, JSON.stringify(cache))
+    const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+    expect(again.read).toBe(ofFirstSet)
+    expect([...again.facts].sort()).toEqual([...first.facts].sort())
+  })
+
+  it("an earlier version's cache (facts per file) is still read: nothing is read again", async () => {
+    const provider = new LocalFolderProvider(root)
+    const inv = buildInventory((await refreshBucketIndex(provider, null, { now: NOW })).index.objects.values(), { now: NOW })
+    const read = async (o: { key: string }, start: number, end: number): Promise<Uint8Array> => (await provider.readRange(o.key, { start, end })).body
+    const cacheFile = join(work, 'frames-v2.json')
+    const first = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { columnSets: unknown[]; files: Record<string, unknown> }
+    const files = Object.fromEntries(
+      Object.entries(cache.files).map(([id, v]) => [id, Array.isArray(v) ? { rows: v[0], columns: cache.columnSets[v[1] as number] } : v])
+    )
+    await writeFile(cacheFile, JSON.stringify({ format: 2, files }))
+    const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+    expect(again.read).toBe(0)
+    expect([...again.facts].sort()).toEqual([...first.facts].sort())
+    expect([...again.unreadable].sort()).toEqual([...first.unreadable].sort())
   })
 })

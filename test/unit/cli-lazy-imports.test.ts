@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest'
 
 const HEAVY = [/^@aws-sdk\//, /^@google-cloud\//, /^@duckdb\//, /^@smithy\//, /^google-auth-library/]
 
-/** Static imports only (`import … from`, `export … from`); `await import(…)` is how heavy modules are meant to load. */
+/** Static imports only (`import … from`, `export … from`, and a module-level `createRequire(import.meta.url)('…')`,
+ * how DuckDB's API loads); `await import(…)` is how heavy modules are meant to load. */
 function staticImports(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  return [...text.matchAll(/^(?:import|export)\s(?!type\b)[^'"]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)].map((m) => (m[1] ?? m[2]) as string)
+  return [...text.matchAll(/^(?:import|export)\s(?!type\b)[^'"]*?from\s+'([^']+)'|^import\s+'([^']+)'|createRequire\(import\.meta\.url\)\('([^']+)'\)/gm)].map(
+    (m) => (m[1] ?? m[2] ?? m[3]) as string
+  )
 }
 
 function resolveSource(from: string, spec: string): string | null {

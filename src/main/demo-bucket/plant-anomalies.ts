@@ -2,7 +2,7 @@
 // twentieth, a parts hour with no rows, and a dropped column, each rewritten by native DuckDB with its object time
 // and its manifest's rows kept in step. Returns what the monitors must find, in expected.json's fault shape. The
 // rest of expected.json is the truth of the bucket before them: a planted bucket is for the monitors, not the rules.
-import { DuckDBInstance } from '@duckdb/node-api'
+import { duckdb } from '../engine/duckdb-api'
 import { readFile, rename, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DemoPlan, Fault, FolderWrite } from './demo-plan'
@@ -34,7 +34,7 @@ export async function plantMonitorAnomalies(bucketDir: string, plan: DemoPlan): 
   }
   const fault = (kind: string, f: FolderWrite): Fault => ({ kind, date: f.delivery.date, hour: f.delivery.hour, table: f.table.table, key: f.prefix })
 
-  const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' })
+  const instance = await duckdb.DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' })
   const conn = await instance.connect()
   /** Rewrites each of the folder's files as `select` over it (`FROM file`), keeping its object time; returns its rows. */
   const rewrite = async (f: FolderWrite, select: (from: string) => string): Promise<number> => {

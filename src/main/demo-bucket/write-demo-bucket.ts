@@ -1,7 +1,8 @@
 // Writes a planned demo bucket to a folder: real Parquet written by native DuckDB, _SUCCESS markers,
 // manifests, object times (file mtimes), the storage-class sidecar the local provider reads, and
 // expected.json beside the bucket.
-import { DuckDBConnection, DuckDBInstance, timestampValue } from '@duckdb/node-api'
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { duckdb } from '../engine/duckdb-api'
 import { copyFile, mkdir, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { DEMO_TABLES, type DemoTable } from './demo-tables'
@@ -40,7 +41,7 @@ async function loadRows(conn: DuckDBConnection, t: DemoTable, plan: DemoPlan): P
       else if (c.type === 'BIGINT') app.appendBigInt(BigInt(v as number))
       else if (c.type === 'DOUBLE') app.appendDouble(v as number)
       else if (c.type === 'BOOLEAN') app.appendBoolean(v as boolean)
-      else app.appendTimestamp(timestampValue(BigInt(v as number) * 1000n))
+      else app.appendTimestamp(duckdb.timestampValue(BigInt(v as number) * 1000n))
     }
   }
   if (t.mode === 'full') {
@@ -104,7 +105,7 @@ export async function writeDemoBucket(outDir: string, options: DemoOptions, onPr
   await mkdir(bucketDir, { recursive: true })
 
   const corrupt = new Set(plan.corruptFiles)
-  const instance = await DuckDBInstance.create(':memory:')
+  const instance = await duckdb.DuckDBInstance.create(':memory:')
   const conns: DuckDBConnection[] = []
   try {
     const first = await instance.connect()

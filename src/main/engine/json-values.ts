@@ -2,7 +2,10 @@
 // otherwise (HUGEINT past 2^53, most DECIMALs of 38 digits, NaN and ±Infinity); nested values as arrays and
 // objects; every other type as DuckDB writes it when cast to VARCHAR (dates, times, instants in UTC, intervals,
 // UUIDs, BLOBs as \xNN escapes). The CLI's `--help` states the same rule.
-import {
+import type { DuckDBValue } from '@duckdb/node-api'
+import { duckdb } from './duckdb-api'
+
+const {
   DuckDBArrayValue,
   DuckDBBlobValue,
   DuckDBDateValue,
@@ -15,9 +18,8 @@ import {
   DuckDBTimestampSecondsValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
-  DuckDBUnionValue,
-  type DuckDBValue
-} from '@duckdb/node-api'
+  DuckDBUnionValue
+} = duckdb
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue }
 

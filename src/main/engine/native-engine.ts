@@ -5,15 +5,8 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, rm, stat, symlink } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import {
-  type DuckDBConnection,
-  type DuckDBInstance,
-  type DuckDBType,
-  DuckDBTypeId,
-  type DuckDBValue,
-  DuckDBInstance as Instance,
-  StatementType
-} from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance, DuckDBType, DuckDBValue } from '@duckdb/node-api'
+import { duckdb } from './duckdb-api'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { EngineError, StatementRefused } from './engine-error'
 import { engineMemoryLimits, type EngineMemoryLimits } from './engine-memory-limits'
@@ -59,7 +52,7 @@ async function openSide(allowed: readonly string[], tempDir: string, limits: Eng
   await mkdir(tempDir, { recursive: true, mode: 0o700 })
   // httpfs and friends cannot be fetched offline, and nothing may be fetched: no extension is installed or loaded.
   // DuckDB's default temp folder is `.tmp` in the working directory, which it then allows reading: ours instead.
-  const instance = await Instance.create(':memory:', {
+  const instance = await duckdb.DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
     allow_community_extensions: 'false',
@@ -201,7 +194,7 @@ export class NativeEngine {
         // As text: every value exactly as DuckDB itself casts it to VARCHAR (what its CSV writer prints too).
         // Where it cannot be wrapped, its values are shown as they come.
         const wrapped = await conn.prepare(`SELECT CAST(COLUMNS(*) AS VARCHAR) FROM (\n${statement.sql}\n)`).catch(() => null)
-        if (wrapped?.statementType === StatementType.SELECT) prepared = wrapped
+        if (wrapped?.statementType === duckdb.StatementType.SELECT) prepared = wrapped
       }
       const result = await prepared.stream()
       const columns: QueryColumns = { names: result.deduplicatedColumnNames(), types: result.columnTypes() }
@@ -256,7 +249,7 @@ export class NativeEngine {
       const p = statement.prepared
       // DuckDB writes HUGEINT to Parquet as DOUBLE, which rounds past 2^53 (sum() of integers is a HUGEINT):
       // write it as DECIMAL(38,0) instead, exact (a value beyond 38 digits fails loudly rather than rounding).
-      const wide = [...Array(p.columnCount).keys()].filter((i) => [DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT].includes(p.columnTypeId(i)))
+      const wide = [...Array(p.columnCount).keys()].filter((i) => [duckdb.DuckDBTypeId.HUGEINT, duckdb.DuckDBTypeId.UHUGEINT].includes(p.columnTypeId(i)))
       return { sql: statement.sql, wide: wide.map((i) => quoteIdent(p.columnName(i))) }
     })
     const body =
@@ -268,7 +261,8 @@ export class NativeEngine {
       await this.catchUpOwn()
       const copy = await conn.extractStatements(`COPY (\n${body}\n) TO ${quoteLiteral(path)} (${options})`)
       const prepared = copy.count === 1 ? await copy.prepare(0) : null
-      if (prepared?.statementType !== StatementType.COPY) throw new StatementRefused('This query cannot be exported as it is written; write it as one SELECT.')
+      if (prepared?.statementType !== duckdb.StatementType.COPY)
+        throw new StatementRefused('This query cannot be exported as it is written; write it as one SELECT.')
       try {
         const r = await prepared.runAndReadAll()
         return { path, rows: Number(r.getRows()[0]?.[0] ?? 0) }

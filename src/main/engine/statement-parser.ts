@@ -1,6 +1,7 @@
 // A DuckDB that only parses: the user's SQL for an export is judged by it when the export is asked for, before
 // the bucket's engine (which may still wait for the mirror) is open. No file, no extension, no view.
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import { duckdb } from './duckdb-api'
 import { checkExportStatement } from './user-statement'
 
 export class StatementParser {
@@ -8,7 +9,7 @@ export class StatementParser {
 
   private open(): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
     this.opened ??= (async () => {
-      const instance = await DuckDBInstance.create(':memory:', {
+      const instance = await duckdb.DuckDBInstance.create(':memory:', {
         autoinstall_known_extensions: 'false',
         autoload_known_extensions: 'false',
         allow_community_extensions: 'false'

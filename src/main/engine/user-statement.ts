@@ -1,6 +1,9 @@
 // Decides what of the user's SQL main's engine runs, with DuckDB's own parser and never by matching text: one
 // SELECT (DESCRIBE, SHOW, SUMMARIZE, FROM …, VALUES, WITH … parse as SELECTs), or EXPLAIN of one, never ANALYZE.
-import { type DuckDBConnection, type DuckDBPreparedStatement, StatementType } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api'
+import { duckdb } from './duckdb-api'
+
+const { StatementType } = duckdb
 import { StatementRefused } from './engine-error'
 
 /** What a refusal says first: what may run here. */
