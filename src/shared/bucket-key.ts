@@ -50,8 +50,16 @@ function partitionValue(segment: string | undefined, name: string): string | und
   return segment.slice(name.length + 1)
 }
 
+// The folder of the last key parsed: a listing gives a folder's files one after the other, and each of them has the
+// same folder (the same object, parsed once).
+let lastFolder: FolderRef | null = null
+
 export function parseKey(key: string): KeyRef {
   if (key.length === 0) return unrecognized(key, 'empty key')
+  if (lastFolder !== null && key.length > lastFolder.prefix.length && key.startsWith(lastFolder.prefix)) {
+    const file = key.slice(lastFolder.prefix.length)
+    if (!file.includes('/') && !CONTROL_RE.test(file)) return fileRef(key, lastFolder, file)
+  }
   if (CONTROL_RE.test(key)) return unrecognized(key, 'the key contains control characters')
   if (key.endsWith('/')) return { kind: 'directory', key }
   const segs = key.split('/')
@@ -110,6 +118,12 @@ export function parseKey(key: string): KeyRef {
   if (segs.length !== depth + 1) return unrecognized(key, 'a file must sit directly in its partition folder; this key is nested deeper')
   const file = segs[depth] as string
   const folder: FolderRef = { version, schema, table, catalog, mode, partition, prefix: segs.slice(0, depth).join('/') + '/' }
+  lastFolder = folder
+  return fileRef(key, folder, file)
+}
+
+/** A file directly in a partition folder: data, marker or ignored, by its name. */
+function fileRef(key: string, folder: FolderRef, file: string): KeyRef {
   if (file === SUCCESS_MARKER) return { kind: 'marker', key, folder, file }
   // Spark and Hive readers, which the vendor's job uses, skip hidden names (temporary and checksum files).
   if (file.startsWith('_') || file.startsWith('.')) {

@@ -5,7 +5,7 @@
 // ready, a new hour of the day) is.
 import type { FolderRef } from './bucket-key'
 import { CATALOG, type CatalogTable } from './catalog'
-import { compareFileNames, deliveryOrderKey } from './delivery-order'
+import { deliveryOrderKey } from './delivery-order'
 import { type AsOf, type Folder, type Inventory, readyPartsFolders, writtenAt } from './inventory'
 import { identityTag, objectIdentity } from './identity-tag'
 import { isArchived, type ListedObject } from './listing'
@@ -36,11 +36,11 @@ export interface SegmentPlan {
   readonly identity: string
 }
 
-function periodOf(f: FolderRef, now: number): string {
+/** `today`: the evaluation instant's UTC date (YYYY-MM-DD). */
+function periodOf(f: FolderRef, today: string): string {
   const p = f.partition
   if (p.kind === 'etl' && p.initial) return 'initial'
   if (f.version === 'v1') return `v1-${p.date.slice(0, 7)}`
-  const today = new Date(now).toISOString().slice(0, 10)
   if (p.date.slice(0, 7) < today.slice(0, 7)) return `v2-${p.date.slice(0, 7)}`
   if (p.date < today) return `v2-${p.date}`
   return `v2-${p.date}T${p.hour ?? '00'}`
@@ -57,14 +57,17 @@ export function planTableSegments(
   held: ReadonlySet<string> = new Set()
 ): SegmentPlan[] {
   const byPeriod = new Map<string, SegmentFolder[]>()
+  const today = new Date(now).toISOString().slice(0, 10)
   for (const folder of readyPartsFolders(inventory, t, { now })) {
-    const sorted = [...folder.dataFiles].sort((a, b) => compareFileNames(a.key, b.key))
+    // The inventory keeps a folder's files sorted by name already.
     const files: SegmentFile[] = []
     const leftOut: ListedObject[] = []
-    sorted.forEach((o, fileRank) => (isArchived(o, now) && !held.has(o.key) ? leftOut.push(o) : files.push({ object: o, fileRank })))
+    folder.dataFiles.forEach((o, fileRank) => (isArchived(o, now) && !held.has(o.key) ? leftOut.push(o) : files.push({ object: o, fileRank })))
     const entry: SegmentFolder = { folder, order: deliveryOrderKey(folder.ref), readyAt: writtenAt(folder.marker as ListedObject), files, leftOut }
-    const period = periodOf(folder.ref, now)
-    byPeriod.set(period, [...(byPeriod.get(period) ?? []), entry])
+    const period = periodOf(folder.ref, today)
+    const list = byPeriod.get(period)
+    if (list) list.push(entry)
+    else byPeriod.set(period, [entry])
   }
   return [...byPeriod].map(([period, folders]) => ({
     table: `${t.schema}.${t.table}`,

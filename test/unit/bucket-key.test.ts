@@ -124,6 +124,27 @@ describe('parseKey: the layout', () => {
     )
   })
 
+  it('gives a key the same answer whatever key came before it (a folder is parsed once, then reused)', () => {
+    const folder = 'v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=07/'
+    const file = fc.oneof(fc.constantFrom('_SUCCESS', 'a.parquet', '.crc', 'x.csv', 'sub/a.parquet', 'a\u0000.parquet', ''), fc.string())
+    const key = fc.oneof(
+      file.map((f) => folder + f),
+      file.map((f) => `v2/datamart_claudia/claudia_conversation/etl_date=2026-11-03/etl_hour=07/${f}`),
+      fc.string()
+    )
+    fc.assert(
+      fc.property(fc.array(key, { minLength: 1, maxLength: 6 }), (keys) => {
+        const inSequence = keys.map((k) => parseKey(k))
+        // Each key again, right after a key of a folder none of them is in (nothing to reuse).
+        const elsewhere = 'v1/s/t/etl_date=2020-01-01/a.parquet'
+        expect(parseKey(elsewhere).kind).toBe('data')
+        const alone = keys.map((k) => (parseKey(elsewhere), parseKey(k)))
+        expect(inSequence).toEqual(alone)
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
   it('builds the keys it parses', () => {
     const t = { schema: 'datamart_claudia', table: 'claudia_messages', mode: 'parts' as const }
     expect(parseKey(`${folderPrefix(t, 'v2', '2026-11-05', '09')}x.parquet`)).toMatchObject({

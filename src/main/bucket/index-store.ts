@@ -92,14 +92,12 @@ export async function readIndex(path: string): Promise<LoadedIndex> {
     const why = rowProblem(row)
     if (why) return dropped(`has a damaged object row (#${i + 1} ${why})`)
     const [key, size, lm, etag, storageClass, restore] = row as Row
-    objects.set(key, {
-      key,
-      size,
-      lastModified: new Date(lm).toISOString(),
-      ...(etag !== null ? { etag } : {}),
-      ...(storageClass !== null ? { storageClass } : {}),
-      ...(restore ? { restore: { ongoing: restore[0], ...(restore[1] ? { expiry: restore[1] } : {}) } } : {})
-    })
+    // Built field by field: a year is ~20,000 rows read at every start, and spreading each optional field costs 3×.
+    const o: { -readonly [K in keyof ListedObject]: ListedObject[K] } = { key, size, lastModified: new Date(lm).toISOString() }
+    if (etag !== null) o.etag = etag
+    if (storageClass !== null) o.storageClass = storageClass
+    if (restore) o.restore = { ongoing: restore[0], ...(restore[1] ? { expiry: restore[1] } : {}) }
+    objects.set(key, o)
   }
   return { index: { location: p.location, refreshedAt: p.refreshedAt, units: p.units as IndexedUnit[], objects }, problem: null }
 }

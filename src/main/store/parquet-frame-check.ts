@@ -34,6 +34,7 @@ type Cache = Map<string, Verdict>
 type Columns = FooterFacts['columns']
 /** On disk: `[rows, index into columnSets]` for a readable file. */
 type StoredVerdict = true | string | readonly [rows: number, columnSet: number]
+const earlierFormat = new WeakSet<Cache>()
 
 const isColumns = (v: unknown): v is Columns =>
   Array.isArray(v) &&
@@ -48,13 +49,15 @@ function isFacts(v: unknown): v is FooterFacts {
   return typeof v === 'object' && v !== null && isRowCount((v as FooterFacts).rows) && isColumns((v as FooterFacts).columns)
 }
 
-/** The answers of a cache file in memory. Entries of another shape are left out: those files are checked again. */
+/** The answers of a cache file in memory (marked `earlierFormat` when written by an earlier version, to be written
+ * again in this one). Entries of another shape are left out: those files are checked again. */
 function fromDisk(parsed: { format?: unknown; files?: unknown; columnSets?: unknown }): Cache {
   const out: Cache = new Map()
   if (typeof parsed?.files !== 'object' || parsed.files === null) return out
   const files = Object.entries(parsed.files)
   if (parsed.format === FACTS_PER_FILE) {
     for (const [id, v] of files) if (v === true || typeof v === 'string' || isFacts(v)) out.set(id, v)
+    earlierFormat.add(out)
     return out
   }
   if (parsed.format !== CACHE_FORMAT || !Array.isArray(parsed.columnSets)) return out
@@ -218,7 +221,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     )
   }
   const cacheFile = opts.cacheFile
-  if (cacheFile && added.size > 0) await mergeCache(cacheFile, added)
+  if (cacheFile && (added.size > 0 || earlierFormat.has(cache))) await mergeCache(cacheFile, added)
   // Files read at earlier refreshes (a full table's earlier copies, read while they were the newest) give history too.
   for (const o of inventory.objects) {
     if (facts.has(o.key) || !o.key.endsWith('.parquet')) continue
