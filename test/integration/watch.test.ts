@@ -1,22 +1,21 @@
 // `watch`, run as a user would (the tool as a child process): a webhook receiver on 127.0.0.1 and a command target
 // told each incident change once, across restarts; a dead webhook said and passed over; a corrupt state file kept
 // aside; a running watch that sees the due hour land (only its prefixes polled) and ends cleanly on SIGTERM.
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markerPrefixes } from '../../src/shared/follow/check-schedule'
 import type { IncidentPayload } from '../../src/shared/follow/incident-payload'
 import { CLI_COMMAND, runCli } from '../helpers/cli'
+import { copyPaths } from '../helpers/copy-tree'
 import { type Demo, readDemo } from '../helpers/demo'
 import { startGcsServer } from '../helpers/gcs-server'
 import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 import { RECEIVER_TOKEN, type WebhookReceiver, closedPort, startWebhookReceiver } from '../helpers/webhook-receiver'
 
-const execFileAsync = promisify(execFile)
 let demo: Demo
 const caches: string[] = []
 const receivers: WebhookReceiver[] = []
@@ -150,7 +149,6 @@ describe('watch --once', () => {
  */
 async function bucketWithoutDueHour(cache: string): Promise<{ bucket: string; aside: string; moved: string[]; due: number }> {
   const bucket = join(cache, 'bucket')
-  await mkdir(bucket, { recursive: true })
   const since = new Date(Date.parse(NOW()) - 86_400_000).toISOString().slice(0, 10)
   const recent = (await readdir(join(demo.bucketDir, 'v2'), { recursive: true }))
     .map((rel) => join('v2', rel))
@@ -159,8 +157,7 @@ async function bucketWithoutDueHour(cache: string): Promise<{ bucket: string; as
       return date !== undefined && date >= since
     })
   expect(recent.length).toBeGreaterThan(10)
-  // One `cp` for all: --parents keeps each folder's path under the bucket, -a its files' delivery times.
-  await execFileAsync('cp', ['-a', '--parents', ...recent, bucket], { cwd: demo.bucketDir })
+  await copyPaths(demo.bucketDir, bucket, recent)
   const due = Math.floor((Date.parse(NOW()) - 40 * 60_000) / 3_600_000) * 3_600_000
   const aside = join(cache, 'aside')
   const moved: string[] = []
