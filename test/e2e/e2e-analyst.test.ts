@@ -296,13 +296,22 @@ describe('analyst flows against S3 on loopback', () => {
       await route.continue()
     })
     // One call of the worker that runs for many seconds (a scalar function over a 40 MB string): DuckDB-WASM's
-    // interrupt cannot land in it, so only a new worker stops it.
-    await runSql(`SELECT length(regexp_replace(repeat('ab', 20000000), '(a|b)', 'x', 'g')) AS n`)
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Running… /)
-    await page.getByRole('button', { name: 'Cancel' }).click()
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Cancelled after \d+(\.\d+)? s\.$/)
-    expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true)
-    expect(await page.locator('[data-testid=sql-error]').count()).toBe(0)
+    // interrupt cannot land in it, so only a new worker stops it. Cancel stops it either way; when it stopped without
+    // a restart (the statement still waiting behind other work when Cancel came, as happened once in a full run), it
+    // is asked again: the restart is what this test is for. The restart's note is set before the status says
+    // "Cancelled", so its absence then is the answer, not a race.
+    let restarted = false
+    for (let attempt = 1; attempt <= 3 && !restarted; attempt++) {
+      await runSql(`SELECT length(regexp_replace(repeat('ab', 20000000), '(a|b)', 'x', 'g')) AS n`)
+      await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Running… /)
+      await page.getByRole('button', { name: 'Cancel' }).click()
+      await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Cancelled after \d+(\.\d+)? s\.$/)
+      expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true)
+      expect(await page.locator('[data-testid=sql-error]').count()).toBe(0)
+      restarted = (await note.count()) > 0
+      if (!restarted) process.stderr.write(`cancel attempt ${attempt}: stopped without a restart; asked again\n`)
+    }
+    expect(restarted).toBe(true)
     // The worker was ended and a new one opens the tables again (reading their files takes a while); a query run
     // now waits for it instead of failing, and reads the tables as of the same hour.
     expect(await note.getAttribute('data-kind')).toBe('restarting')
