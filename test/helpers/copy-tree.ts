@@ -14,7 +14,7 @@ export async function copyTree(from: string, to: string): Promise<void> {
   else await run('cp', ['-a', `${from}/.`, to])
 }
 
-/** Copies some of `from`'s folders (paths relative to it) into `to` at the same paths, with their files' timestamps. */
+/** Copies some of `from`'s files or folders (paths relative to it) into `to` at the same paths, with their files' timestamps. */
 export async function copyPaths(from: string, to: string, paths: readonly string[]): Promise<void> {
   await mkdir(to, { recursive: true })
   if (process.platform === 'win32') for (const p of paths) await cp(join(from, p), join(to, p), { recursive: true, preserveTimestamps: true })

@@ -5,8 +5,9 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseKey } from '../../src/shared/bucket-key'
 import { markerPrefixes } from '../../src/shared/follow/check-schedule'
 import type { IncidentPayload } from '../../src/shared/follow/incident-payload'
 import { CLI_COMMAND, runCli } from '../helpers/cli'
@@ -143,19 +144,25 @@ describe('watch --once', () => {
 })
 
 /**
- * The bucket's last day and the hours since (its v2 date folders from the day before "now"), the due hour taken out: its
+ * The bucket's last day and the hours since (its v2 files delivered from the day before "now"), the due hour taken out: its
  * folders and manifest put aside, to land while the watch runs. A day of history is all a due hour needs (its tables
  * are the ones the hours before delivered); the whole 8 days cost a running watch over S3 or GCS ~10 s more to list.
  */
 async function bucketWithoutDueHour(cache: string): Promise<{ bucket: string; aside: string; moved: string[]; due: number }> {
   const bucket = join(cache, 'bucket')
   const since = new Date(Date.parse(NOW()) - 86_400_000).toISOString().slice(0, 10)
-  const recent = (await readdir(join(demo.bucketDir, 'v2'), { recursive: true }))
-    .map((rel) => join('v2', rel))
-    .filter((rel) => {
-      const date = /=(\d{4}-\d{2}-\d{2})$/.exec(rel)?.[1]
-      return date !== undefined && date >= since
-    })
+  // Each file's delivery date as the rules read its key (an initial load has none: left out).
+  const dateOf = (key: string): string | undefined => {
+    const r = parseKey(key)
+    if (r.kind === 'manifest') return r.date
+    if (!('folder' in r)) return undefined
+    const p = r.folder.partition
+    return p.kind === 'etl' && p.initial ? undefined : p.date
+  }
+  const recent = (await readdir(join(demo.bucketDir, 'v2'), { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => relative(demo.bucketDir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .filter((key) => (dateOf(key) ?? '') >= since)
   expect(recent.length).toBeGreaterThan(10)
   await copyPaths(demo.bucketDir, bucket, recent)
   const due = Math.floor((Date.parse(NOW()) - 40 * 60_000) / 3_600_000) * 3_600_000
