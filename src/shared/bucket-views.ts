@@ -7,7 +7,8 @@ import { type AsOf, type Inventory, foldersForLogicalTable, latestReady, readyPa
 import { isArchived, type ListedObject } from './listing'
 import { type GlobDialect, PARTITION_COLUMNS, globColumnsSql, globOf, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { type MirroredSegment, mirrorRead } from './mirror-plan'
-import { mirrorKey, mirrorLogicalSql, mirrorVersionsSql } from './mirror-sql'
+import { mirrorKey, mirrorLogicalSql, mirrorVersionsSql, supersededKey } from './mirror-sql'
+import type { SupersededList } from './mirror-superseded'
 import { quoteIdent } from './sql-quote'
 import { errorMessage } from './error-message'
 
@@ -179,9 +180,10 @@ export async function createBucketViews(
   return { created, problems, notes, reads }
 }
 
-/** The mirror as the views read it: its segments. */
+/** The mirror as the views read it: its segments, and its superseded lists (where an engine has them). */
 export interface MirrorSource {
   readonly segments: readonly MirroredSegment[]
+  readonly superseded?: readonly SupersededList[]
 }
 
 /** Where the segments' registered names start, under the engine's file base (apart from any bucket key's name). */
@@ -201,7 +203,7 @@ async function createMirrorViews(
   created: string[],
   notes: { table: string; message: string }[]
 ): Promise<boolean> {
-  const selection = mirrorRead(inventory, t, mirror.segments, opts)
+  const selection = mirrorRead(inventory, t, mirror.segments, opts, mirror.superseded)
   if (!selection) return false
   const base = `${fileBase}${MIRROR_NAME_DIR}${t.schema}/${t.table}/`
   const logical = mirrorLogicalSql(t, selection, base)
@@ -210,6 +212,7 @@ async function createMirrorViews(
   const name = quoteIdent(t.table)
   try {
     const bytes = new Map(selection.segments.map((s) => [mirrorKey(s), s.bytes]))
+    if (selection.superseded) bytes.set(supersededKey(selection.superseded), selection.superseded.bytes)
     await engine.register(logical.registrations.map((r) => ({ ...r, size: bytes.get(r.key) ?? 0, whole: true })))
     await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${logical.sql}`)
     await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)

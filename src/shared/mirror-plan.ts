@@ -9,6 +9,7 @@ import { deliveryOrderKey } from './delivery-order'
 import { type AsOf, type Folder, type Inventory, readyPartsFolders, writtenAt } from './inventory'
 import { identityTag, objectIdentity } from './identity-tag'
 import { isArchived, type ListedObject } from './listing'
+import { type SupersededList, supersededFor } from './mirror-superseded'
 
 export interface SegmentFile {
   readonly object: ListedObject
@@ -73,16 +74,16 @@ export function planTableSegments(
     table: `${t.schema}.${t.table}`,
     period,
     folders,
-    identity: identityTag(
-      folders
-        .map(
-          (f) =>
-            `${f.folder.ref.prefix}|${objectIdentity(f.folder.marker as ListedObject)}|${f.files.map((x) => objectIdentity(x.object)).join('|')}|${f.leftOut.map(objectIdentity).join('|')}`
-        )
-        .join('\n')
-    )
+    identity: identityTag(folders.map(folderLine).join('\n'))
   }))
 }
+
+/** What a folder's rows in the mirror are made of: its marker, its files and those left out, with their versions. */
+const folderLine = (f: SegmentFolder): string =>
+  `${f.folder.ref.prefix}|${objectIdentity(f.folder.marker as ListedObject)}|${f.files.map((x) => objectIdentity(x.object)).join('|')}|${f.leftOut.map(objectIdentity).join('|')}`
+
+/** A folder's identity: changes whenever what its rows are made of does (folderLine). */
+export const folderIdentity = (f: SegmentFolder): string => identityTag(folderLine(f))
 
 /** Every parts table's segments. */
 export function planMirror(inventory: Inventory, now: number, held: ReadonlySet<string> = new Set()): SegmentPlan[] {
@@ -126,6 +127,8 @@ export interface MirroredSegment {
     readonly readyAt: number
     readonly columnSet: number
     readonly leftOut: readonly LeftOut[]
+    /** folderIdentity when it was built (absent in segments built before folders had one). */
+    readonly identity?: string
   }[]
 }
 
@@ -150,6 +153,8 @@ export type MirrorSelection =
       readonly leftOut: readonly LeftOut[]
       /** The vendor's columns of the included folders, in delivery order of first appearance. */
       readonly columns: readonly string[]
+      /** The table's list of superseded row versions, where it was made from exactly the rows read (mirror-superseded.ts). */
+      readonly superseded: SupersededList | null
     }
   | { readonly ok: false; readonly missing: number }
 
@@ -169,7 +174,8 @@ function selectSegments(
   inventory: Inventory,
   t: Pick<CatalogTable, 'schema' | 'table'>,
   mirrored: readonly MirroredSegment[],
-  opts: AsOf = {}
+  opts: AsOf = {},
+  lists: readonly SupersededList[] = []
 ): MirrorSelection {
   const name = `${t.schema}.${t.table}`
   const mine = mirrored.filter((s) => s.table === name)
@@ -187,7 +193,10 @@ function selectSegments(
   const leftOut = segments.flatMap((s) => s.folders.filter((f) => includedOrders.has(f.order)).flatMap((f) => f.leftOut))
   const columns = new Set<string>()
   for (const s of segments) for (const f of s.folders) if (includedOrders.has(f.order)) for (const c of s.columnSets[f.columnSet] ?? []) columns.add(c)
-  return { ok: true, segments: segments.filter((s) => s.rows > 0), excludedOrders, maxOrder, leftOut, columns: [...columns] }
+  // A list stands for whole segments: only a read of every folder they hold (no "as of" before their last) uses it.
+  const whole = segments.every((s) => s.folders.every((f) => includedOrders.has(f.order)))
+  const superseded = whole ? supersededFor(name, segments, lists) : null
+  return { ok: true, segments: segments.filter((s) => s.rows > 0), excludedOrders, maxOrder, leftOut, columns: [...columns], superseded }
 }
 
 /** The selection a parts table's views read from the mirror. */
@@ -202,8 +211,10 @@ export function mirrorRead(
   inventory: Inventory,
   t: Pick<CatalogTable, 'schema' | 'table'>,
   mirrored: readonly MirroredSegment[],
-  opts: AsOf = {}
+  opts: AsOf = {},
+  /** The mirror's superseded lists: a keyed table whose list fits the rows read reads through it. */
+  lists: readonly SupersededList[] = []
 ): MirrorRead | null {
-  const selection = selectSegments(inventory, t, mirrored, opts)
+  const selection = selectSegments(inventory, t, mirrored, opts, lists)
   return selection.ok && selection.segments.length > 0 ? selection : null
 }

@@ -9,6 +9,7 @@ import { type FileRegistration, type GlobDialect, provenanceNames } from './logi
 import { identityTag } from './identity-tag'
 import type { MirroredSegment, MirrorRead, SegmentPlan } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
+import { NEWEST_FIRST, type SupersededList, withoutSuperseded } from './mirror-superseded'
 
 /** The mirror's own columns in every segment (a vendor's column is stored apart from them: storedName). `_prefix`,
  * `_etl_date`, `_etl_hour` and `_file` are the `__versions` columns. */
@@ -64,6 +65,12 @@ function registrations(selection: MirrorRead, base: string): FileRegistration[] 
   return selection.segments.map((s) => ({ name: `${base}${identityTag(`${s.file}\u0000${s.identity}`)}.parquet`, key: mirrorKey(s) }))
 }
 
+/** The superseded list's registered name: beside the segments' folder, never under their glob. */
+const supersededName = (base: string, list: SupersededList): string => `${base.replace(/\/$/, '')}.superseded/${identityTag(list.file)}.parquet`
+
+/** A superseded list's key among bucket keys, as a segment's (mirrorKey). */
+export const supersededKey = (list: SupersededList): string => `${MIRROR_KEY_PREFIX}${list.file}`
+
 function readSegments(base: string, selection: MirrorRead): string {
   const held = selection.segments.flatMap((s) => s.folders.map((f) => f.order))
   const conditions: string[] = []
@@ -87,8 +94,15 @@ export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selecti
   const added = [...(vendor.has('etl_date') ? [] : ['_etl_date AS etl_date']), ...(vendor.has('etl_hour') ? [] : ['_etl_hour AS etl_hour'])]
   const select = `SELECT ${[vendorColumns(selection), ...added].filter(Boolean).join(', ')} FROM (${readSegments(base, selection)})`
   if (table.keyColumn === null) return { sql: select, registrations: registrations(selection, base) }
+  const list = selection.superseded
+  if (list) {
+    // Every row but the versions the list names: the same rows as the window below, without ranking every key's versions.
+    const name = supersededName(base, list)
+    const sql = `SELECT ${[vendorColumns(selection), ...added].filter(Boolean).join(', ')} FROM (${withoutSuperseded(readSegments(base, selection), name)})`
+    return { sql, registrations: [...registrations(selection, base), { name, key: supersededKey(list) }] }
+  }
   const key = quoteIdent(storedName(table.keyColumn))
-  const keep = `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY __ee_order DESC, __ee_file_rank DESC, __ee_row DESC) = 1`
+  const keep = `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${NEWEST_FIRST}) = 1`
   return { sql: `${select} QUALIFY ${keep}`, registrations: registrations(selection, base) }
 }
 

@@ -1,6 +1,6 @@
 // Attack: the mirror's segments were written 0644 by DuckDB's COPY (the umask), so any local user could read a
 // connection's compacted history even inside 0700 folders once a folder's mode slipped. Every file the mirror
-// writes (segments, their type-unified rewrites, the index) must be 0600, every folder 0700.
+// writes (segments, their type-unified rewrites, the superseded lists, the index) must be 0600, every folder 0700.
 import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,6 +49,8 @@ it('writes every mirror file 0600 and every mirror folder 0700, whatever the uma
     const seen = await modes(dir)
     expect(seen.get('index.json')).toBe(0o600)
     expect([...seen.keys()].filter((k) => k.endsWith('.parquet')).length).toBeGreaterThan(3)
+    // The keyed tables' superseded lists are written by DuckDB's COPY too.
+    expect([...seen.keys()].filter((k) => k.startsWith('superseded/') && k.endsWith('.parquet')).length).toBe(2)
     const wrong = [...seen].filter(([k, m]) => m !== (k.endsWith('/') ? 0o700 : 0o600))
     expect(wrong.map(([k, m]) => `${k} ${m.toString(8)}`)).toEqual([])
     expect((await lstat(dir)).mode & 0o777).toBe(0o700)

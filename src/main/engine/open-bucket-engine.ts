@@ -8,7 +8,7 @@ import type { BucketProvider } from '../bucket/bucket-provider'
 import { FileStore, type StoreProgress } from '../store/file-store'
 import { CATALOG, type CatalogTable } from '../../shared/catalog'
 import { mirrorRead } from '../../shared/mirror-plan'
-import { mirrorKey } from '../../shared/mirror-sql'
+import { mirrorKey, supersededKey } from '../../shared/mirror-sql'
 import type { Mirror } from '../mirror/mirror'
 import { NativeEngine } from './native-engine'
 import { tablePrefix } from '../../shared/bucket-key'
@@ -53,6 +53,7 @@ export async function openBucketEngine(
   const unreadable = new Set(opts.unreadable ?? [])
   // Parts tables the mirror holds whole are read from its segments: their raw files are not needed.
   const segments = opts.mirror ? await opts.mirror.segments() : []
+  const superseded = opts.mirror ? await opts.mirror.superseded() : []
   const mirrored = (opts.tables ?? CATALOG).filter((t) => t.mode === 'parts' && segments.length > 0 && mirrorRead(inventory, t, segments, opts) !== null)
   const fromMirror = (key: string): boolean => mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
   const paths = new Map<string, string>()
@@ -86,6 +87,7 @@ export async function openBucketEngine(
   const mirror = opts.mirror
   const engine = await NativeEngine.open({ workDir, readableRoots: [store.readableRoot, ...(mirror ? [mirror.dir] : [])] })
   for (const s of segments) if (s.rows > 0 && mirror) paths.set(mirrorKey(s), mirror.pathOf(s.file))
+  for (const l of superseded) if (mirror) paths.set(supersededKey(l), mirror.pathOf(l.file))
   try {
     const views = await createBucketViews(
       {
@@ -105,7 +107,7 @@ export async function openBucketEngine(
         unreadable,
         fileBase: engine.fileBase,
         dialect: { filenameColumn: '__ee_filename' },
-        mirror: mirror ? { segments } : undefined
+        mirror: mirror ? { segments, superseded } : undefined
       }
     )
     return { engine, views }

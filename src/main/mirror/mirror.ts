@@ -11,7 +11,8 @@ import { CATALOG } from '../../shared/catalog'
 import type { Inventory } from '../../shared/inventory'
 import { identityTag } from '../../shared/identity-tag'
 import { type ListedObject, isArchived } from '../../shared/listing'
-import { type MirroredSegment, type SegmentPlan, planMirror, typesAgree } from '../../shared/mirror-plan'
+import { type MirroredSegment, type SegmentFolder, type SegmentPlan, folderIdentity, planMirror, typesAgree } from '../../shared/mirror-plan'
+import { type SupersededList, type SupersededPlan, planSuperseded, supersededFile, supersededSql } from '../../shared/mirror-superseded'
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
 import { storedName, vendorName } from '../../shared/bookkeeping-columns'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
@@ -84,11 +85,36 @@ export interface MirrorOptions {
   readonly unreadableFile?: string
 }
 
+/** What the index names: the built segments, and each keyed parts table's superseded list (mirror-superseded.ts). */
+interface MirrorIndex {
+  readonly segments: readonly MirroredSegment[]
+  readonly superseded: readonly SupersededList[]
+}
+
+function isSupersededList(v: unknown): v is SupersededList {
+  const l = v as SupersededList
+  return (
+    typeof l === 'object' &&
+    l !== null &&
+    typeof l.table === 'string' &&
+    typeof l.file === 'string' &&
+    // Only a file of its own name under the mirror's folder, for a keyed parts table of the catalog.
+    CATALOG.some((t) => t.mode === 'parts' && t.keyColumn !== null && `${t.schema}.${t.table}` === l.table) &&
+    l.file.startsWith(`superseded/${l.table}/`) &&
+    /^[0-9a-z]+\.parquet$/.test(l.file.slice(`superseded/${l.table}/`.length)) &&
+    typeof l.rows === 'number' &&
+    typeof l.bytes === 'number' &&
+    typeof l.folders === 'object' &&
+    l.folders !== null &&
+    Object.values(l.folders).every((x) => typeof x === 'string')
+  )
+}
+
 /**
  * Each mirror's index as last read or written, by its file's path, for every Mirror of that folder in this process:
  * the mirror owns its index (no other process writes it), so it is read from disk once and replaced when written.
  */
-const indexes = new Map<string, Promise<readonly MirroredSegment[]>>()
+const indexes = new Map<string, Promise<MirrorIndex>>()
 
 export class Mirror {
   constructor(
@@ -104,28 +130,40 @@ export class Mirror {
 
   /** The built segments; none when there is no index yet or it cannot be read (the next refresh rebuilds). */
   async segments(): Promise<MirroredSegment[]> {
-    let known = indexes.get(this.indexFile)
-    if (!known) indexes.set(this.indexFile, (known = this.readIndex()))
-    return [...(await known)]
+    return [...(await this.index()).segments]
   }
 
-  private async readIndex(): Promise<readonly MirroredSegment[]> {
+  /** The keyed parts tables' superseded lists (each names the rows it was made from: a view checks it fits). */
+  async superseded(): Promise<SupersededList[]> {
+    return [...(await this.index()).superseded]
+  }
+
+  private index(): Promise<MirrorIndex> {
+    let known = indexes.get(this.indexFile)
+    if (!known) indexes.set(this.indexFile, (known = this.readIndex()))
+    return known
+  }
+
+  private async readIndex(): Promise<MirrorIndex> {
     try {
-      const parsed = JSON.parse(await readFile(this.indexFile, 'utf8')) as { version?: number; segments?: unknown[] }
+      const parsed = JSON.parse(await readFile(this.indexFile, 'utf8')) as { version?: number; segments?: unknown[]; superseded?: unknown[] }
       const known = parsed.version === INDEX_VERSION || parsed.version === STORED_NAMES_BEFORE
-      if (!known || !Array.isArray(parsed.segments) || !parsed.segments.every(isSegment)) return []
+      if (!known || !Array.isArray(parsed.segments) || !parsed.segments.every(isSegment)) return { segments: [], superseded: [] }
+      // Lists of an older index, or of a shape not ours, are made again (a view without its list ranks the versions).
+      const superseded = parsed.version === INDEX_VERSION && Array.isArray(parsed.superseded) ? parsed.superseded.filter(isSupersededList) : []
       // Before version 4 a vendor column starting with "_" was stored under its own name (and could meet the mirror's):
       // such a segment is built again, every other one is kept.
-      return parsed.version === INDEX_VERSION ? parsed.segments : parsed.segments.filter((s) => !s.columnSets.flat().some((c) => c.startsWith('_')))
+      const segments = parsed.version === INDEX_VERSION ? parsed.segments : parsed.segments.filter((s) => !s.columnSets.flat().some((c) => c.startsWith('_')))
+      return { segments, superseded }
     } catch {
-      return []
+      return { segments: [], superseded: [] }
     }
   }
 
   /** Writes the index (atomically: until it is renamed, the previous one stands), then remembers it. */
-  private async writeIndex(segments: readonly MirroredSegment[]): Promise<void> {
-    const written = [...segments]
-    await writePrivateFile(this.indexFile, JSON.stringify({ version: INDEX_VERSION, segments: written }))
+  private async writeIndex(segments: readonly MirroredSegment[], superseded: readonly SupersededList[]): Promise<void> {
+    const written = { segments: [...segments], superseded: [...superseded] }
+    await writePrivateFile(this.indexFile, JSON.stringify({ version: INDEX_VERSION, ...written }))
     indexes.set(this.indexFile, Promise.resolve(written))
   }
 
@@ -202,9 +240,12 @@ export class Mirror {
     let written = Date.now()
     // In plan order (also what type unification reads, so a resumed build unifies exactly as an uninterrupted one).
     const sortNext = (): MirroredSegment[] => next.sort((a, b) => (order.get(`${a.table}|${a.period}`) ?? 0) - (order.get(`${b.table}|${b.period}`) ?? 0))
+    // Lists made from rows the segments no longer hold are kept until replaced: a view checks that its list fits.
+    let lists: SupersededList[] = []
+    for (const l of await this.superseded()) if ((await stat(this.pathOf(l.file)).catch(() => null))?.size === l.bytes) lists.push(l)
     const writeIndex = async (): Promise<void> => {
       sortNext()
-      await this.writeIndex(next)
+      await this.writeIndex(next, lists)
       written = Date.now()
     }
     let stopped: string | null = null
@@ -275,6 +316,7 @@ export class Mirror {
           if (disagree(t)) await this.unifyTypes(engine, sortNext(), t)
           if (mine.length > 0) done.tables++
         }
+        lists = await this.updateSuperseded(engine, sortNext(), lists, opts.signal)
       } catch (e) {
         // Cancelled: the segments finished so far stay (the index names them), and the next build goes on from there.
         if (opts.signal?.aborted) await writeIndex().catch(swallowed('saving the mirror index of a cancelled build', 'warn'))
@@ -285,12 +327,57 @@ export class Mirror {
       }
       table = ''
       report()
+    } else if (supersededPlans(next, lists).some((p) => p.plan.kind !== 'keep')) {
+      // No segment changed, but a list is missing or stale (an index written before lists, a build cancelled before them).
+      const engine = await NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots: [this.dir] })
+      try {
+        lists = await this.updateSuperseded(engine, sortNext(), lists, opts.signal)
+      } finally {
+        await engine.close()
+      }
     }
     // The index last: until it is written, the previous one (and its files) stands.
     await writeIndex()
-    const removed = await this.removeUnlisted(next)
+    const removed = await this.removeUnlisted(next, lists)
     const built = done.segments - problems.length
     return { built, kept: next.length - built, removed, problems, stopped, unreadable: found }
+  }
+
+  /**
+   * Each keyed parts table's superseded list brought up to its segments: kept, added to (a new hour), or made anew.
+   * A list that cannot be made is left out, and said in the log: the table's views rank its versions instead.
+   */
+  private async updateSuperseded(
+    engine: NativeEngine,
+    segments: readonly MirroredSegment[],
+    lists: readonly SupersededList[],
+    signal?: AbortSignal
+  ): Promise<SupersededList[]> {
+    const out: SupersededList[] = []
+    for (const { table, keyColumn, mine, plan } of supersededPlans(segments, lists)) {
+      signal?.throwIfAborted()
+      if (plan.kind === 'keep') {
+        out.push(plan.list)
+        continue
+      }
+      const paths = mine.filter((s) => s.rows > 0).map((s) => this.pathOf(s.file))
+      if (paths.length === 0) continue
+      const sql = supersededSql({ keyColumn }, plan, paths, plan.kind === 'append' ? this.pathOf(plan.list.file) : undefined)
+      if (sql === null) continue
+      try {
+        const file = supersededFile(table, plan.folders)
+        const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
+        const copied = await engine.execRows(`COPY (${sql}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd)`)
+        await privateDir(join(this.dir, 'superseded', table))
+        await chmod(scratch, PRIVATE_FILE_MODE)
+        await rename(scratch, this.pathOf(file))
+        out.push({ table, file, rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(this.pathOf(file))).size, folders: plan.folders })
+      } catch (e) {
+        if (signal?.aborted) throw e
+        swallowed(`making the superseded list of ${table} (its views rank every version instead)`, 'warn')(e)
+      }
+    }
+    return out
   }
 
   /** Bytes of these objects the file store does not hold whole yet (what building from them downloads). */
@@ -300,7 +387,7 @@ export class Mirror {
     return n
   }
 
-  private async exists(s: MirroredSegment): Promise<boolean> {
+  private async exists(s: { readonly rows: number; readonly file: string; readonly bytes: number }): Promise<boolean> {
     if (s.rows === 0) return true
     try {
       return (await stat(this.pathOf(s.file))).size === s.bytes
@@ -383,7 +470,8 @@ export class Mirror {
         storageClass: o.storageClass ?? null,
         reason: unreadable.has(o.key) ? ('unreadable' as const) : ('archived' as const)
       }))
-      folders.push({ prefix: f.folder.ref.prefix, order: f.order, readyAt: f.readyAt, columnSet: setOf.get(id) as number, leftOut })
+      const identity = folderIdentity(planned.folders[p.folders.indexOf(f)] as SegmentFolder)
+      folders.push({ prefix: f.folder.ref.prefix, order: f.order, readyAt: f.readyAt, columnSet: setOf.get(id) as number, leftOut, identity })
     }
     const base = { table: p.table, period: p.period, identity: p.identity, folders, columnSets }
     if (sql === null) return { ...base, file: '', rows: 0, bytes: 0, columns: [], types: {} }
@@ -425,17 +513,20 @@ export class Mirror {
     }
   }
 
-  /** Segment files no index entry names (replaced, or left by a crash), and build folders of earlier runs. */
-  private async removeUnlisted(segments: readonly MirroredSegment[]): Promise<number> {
-    const listed = new Set(segments.map((s) => this.pathOf(s.file)))
+  /** Segment files and superseded lists no index entry names (replaced, or left by a crash), and build folders of
+   * earlier runs. Counts the segments removed. */
+  private async removeUnlisted(segments: readonly MirroredSegment[], lists: readonly SupersededList[]): Promise<number> {
+    const listed = new Set([...segments, ...lists].map((s) => this.pathOf(s.file)))
     let removed = 0
-    const segRoot = join(this.dir, 'segments')
-    for (const table of await readdir(segRoot).catch(() => [] as string[])) {
-      for (const f of await readdir(join(segRoot, table)).catch(() => [] as string[])) {
-        const path = join(segRoot, table, f)
-        if (!listed.has(path)) {
-          await rm(path, { force: true })
-          removed++
+    for (const kind of ['segments', 'superseded']) {
+      const root = join(this.dir, kind)
+      for (const table of await readdir(root).catch(() => [] as string[])) {
+        for (const f of await readdir(join(root, table)).catch(() => [] as string[])) {
+          const path = join(root, table, f)
+          if (!listed.has(path)) {
+            await rm(path, { force: true })
+            if (kind === 'segments') removed++
+          }
         }
       }
     }
@@ -499,6 +590,24 @@ async function topLevelColumns(engine: NativeEngine, files: readonly string[]): 
       at = skip(at)
     }
     out.set(file, columns)
+  }
+  return out
+}
+
+/** Per keyed parts table with segments: how its superseded list is brought up to them (mirror-superseded.ts). */
+function supersededPlans(
+  segments: readonly MirroredSegment[],
+  lists: readonly SupersededList[]
+): { table: string; keyColumn: string; mine: MirroredSegment[]; plan: SupersededPlan }[] {
+  const out = []
+  for (const t of CATALOG) {
+    if (t.mode !== 'parts' || t.keyColumn === null) continue
+    const table = `${t.schema}.${t.table}`
+    const mine = segments.filter((s) => s.table === table)
+    if (!mine.some((s) => s.rows > 0)) continue
+    // One list per table: kept, added to or replaced at each refresh.
+    const plan = planSuperseded(mine, lists.find((l) => l.table === table) ?? null)
+    out.push({ table, keyColumn: t.keyColumn, mine, plan })
   }
   return out
 }

@@ -94,7 +94,9 @@ export const MirroredSegmentSchema = exactly<MirroredSegment>()(
     columns: list(v.string()),
     types: v.pipe(v.record(v.string(), v.string()), v.readonly()),
     columnSets: list(list(v.string())),
-    folders: list(shape({ prefix: v.string(), order: v.number(), readyAt: v.number(), columnSet: count, leftOut: list(LeftOutSchema) }))
+    folders: list(
+      shape({ prefix: v.string(), order: v.number(), readyAt: v.number(), columnSet: count, leftOut: list(LeftOutSchema), identity: v.optional(v.string()) })
+    )
   })
 )
 

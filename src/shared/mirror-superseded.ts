@@ -1,0 +1,108 @@
+// The mirror's list of superseded row versions, per keyed parts table: every row of its segments that a later version
+// of the same key replaces (the newest-version rule: by folder, then file name, then row position). Reading the
+// table is then "every row but those", an anti-join, in place of a window over every version of every key: on a
+// year of hourly folders ~40 ms against ~400 ms. A list stands for the rows it was made from (each folder's
+// identity and the files left out of it); a view uses it only when it reads exactly those rows, else the window.
+import type { CatalogTable } from './catalog'
+import { storedName } from './bookkeeping-columns'
+import { identityTag } from './identity-tag'
+import type { MirroredSegment } from './mirror-plan'
+import { quoteIdent, quoteLiteral } from './sql-quote'
+
+export interface SupersededList {
+  /** "schema.table". */
+  readonly table: string
+  /** The list's Parquet file, relative to the mirror folder. */
+  readonly file: string
+  readonly rows: number
+  readonly bytes: number
+  /** The rows it was made from: per folder (by its delivery-order key), what its rows in the mirror are made of. */
+  readonly folders: Readonly<Record<string, string>>
+}
+
+/** A row version's place, which names it in segments and list alike. */
+export const ROW_PLACE = ['__ee_order', '__ee_file_rank', '__ee_row'] as const
+
+/** The rule's order, newest version first: later folder, then later file name, then later row position. */
+export const NEWEST_FIRST = '__ee_order DESC, __ee_file_rank DESC, __ee_row DESC'
+
+/**
+ * What the rows of these segments are made of, per folder: the folder's identity (its marker and files with their
+ * versions; a segment built before folders had one lends its own) and the files left out of it when it was built.
+ */
+export function folderSignatures(segments: readonly MirroredSegment[]): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const s of segments)
+    for (const f of s.folders) out[String(f.order)] = `${f.identity ?? `${s.identity}#${f.order}`}|${f.leftOut.map((o) => o.key).join('|')}`
+  return out
+}
+
+function sameFolders(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k])
+}
+
+/** The list made from exactly the rows of these segments of the table, if there is one. */
+export function supersededFor(table: string, segments: readonly MirroredSegment[], lists: readonly SupersededList[]): SupersededList | null {
+  const mine = lists.filter((l) => l.table === table)
+  if (mine.length === 0) return null
+  const folders = folderSignatures(segments)
+  return mine.find((l) => sameFolders(l.folders, folders)) ?? null
+}
+
+/**
+ * How to bring a table's list up to its segments: keep it (same rows); add to it, when every folder it was made from
+ * is still there unchanged and every new folder comes after them in delivery order (a new hour: a row of the new
+ * folders supersedes any older version of its key); or make it anew (a folder changed, or came late).
+ */
+export type SupersededPlan =
+  | { readonly kind: 'keep'; readonly list: SupersededList }
+  | { readonly kind: 'append'; readonly list: SupersededList; readonly after: number; readonly folders: Record<string, string> }
+  | { readonly kind: 'full'; readonly folders: Record<string, string> }
+
+export function planSuperseded(segments: readonly MirroredSegment[], existing: SupersededList | null): SupersededPlan {
+  const folders = folderSignatures(segments)
+  if (!existing) return { kind: 'full', folders }
+  if (sameFolders(existing.folders, folders)) return { kind: 'keep', list: existing }
+  const old = Object.entries(existing.folders)
+  const after = Math.max(-1, ...old.map(([o]) => Number(o)))
+  const kept = old.every(([o, sig]) => folders[o] === sig)
+  const later = Object.keys(folders).every((o) => o in existing.folders || Number(o) > after)
+  return kept && later && old.length > 0 ? { kind: 'append', list: existing, after, folders } : { kind: 'full', folders }
+}
+
+/** The list's file name for these rows (relative to the mirror folder). */
+export const supersededFile = (table: string, folders: Readonly<Record<string, string>>): string =>
+  `superseded/${table}/${identityTag(JSON.stringify(Object.entries(folders).sort(([a], [b]) => Number(a) - Number(b))))}.parquet`
+
+/**
+ * Native DuckDB: the list's rows (each superseded version's place) for the plan, from the table's segment files
+ * (`segmentPaths`) and, to add to, the existing list's file. Null for a plan that keeps its list.
+ */
+export function supersededSql(
+  t: Pick<CatalogTable, 'keyColumn'> & { readonly keyColumn: string },
+  plan: SupersededPlan,
+  segmentPaths: readonly string[],
+  listPath?: string
+): string | null {
+  if (plan.kind === 'keep') return null
+  const key = quoteIdent(storedName(t.keyColumn))
+  const place = ROW_PLACE.join(', ')
+  const rows = `read_parquet([${segmentPaths.map(quoteLiteral).join(', ')}], union_by_name = true, hive_partitioning = false)`
+  const replaced = (where: string): string =>
+    `SELECT ${place} FROM ${rows} WHERE ${key} IS NOT NULL${where} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${NEWEST_FIRST}) > 1`
+  if (plan.kind === 'full') return replaced('')
+  if (listPath === undefined) throw new Error('Adding to a superseded list needs its file.')
+  const newer = `__ee_order > ${plan.after}`
+  return (
+    `SELECT ${place} FROM read_parquet(${quoteLiteral(listPath)}) ` +
+    `UNION SELECT ${place} FROM ${rows} WHERE __ee_order <= ${plan.after} AND ${key} IN (SELECT ${key} FROM ${rows} WHERE ${newer}) ` +
+    `UNION ${replaced(` AND ${newer}`)}`
+  )
+}
+
+/** The rows of `rows` (a relation with the row places) that no later version replaced: those the list does not name. */
+export function withoutSuperseded(rows: string, listGlob: string): string {
+  const match = ROW_PLACE.map((c) => `__ee_s.${c} = __ee_r.${c}`).join(' AND ')
+  return `SELECT * FROM (${rows}) __ee_r WHERE NOT EXISTS (SELECT 1 FROM read_parquet(${quoteLiteral(listGlob)}) __ee_s WHERE ${match})`
+}

@@ -1,0 +1,96 @@
+// How the mirror brings a keyed table's superseded list up to its segments: kept for the same rows, added to when
+// only later folders came, made anew when a folder changed, went, or came late; and a list only fits the exact rows.
+import { describe, expect, it } from 'vitest'
+import type { MirroredSegment } from '../../src/shared/mirror-plan'
+import { type SupersededList, folderSignatures, planSuperseded, supersededFor, supersededSql } from '../../src/shared/mirror-superseded'
+
+const TABLE = 'datamart_claudia.claudia_messages'
+function segment(identity: string, folders: { order: number; identity?: string; leftOut?: string[] }[]): MirroredSegment {
+  return {
+    table: TABLE,
+    period: identity,
+    identity,
+    file: `segments/${TABLE}/${identity}.parquet`,
+    rows: 10,
+    bytes: 100,
+    columns: ['message_id'],
+    types: { message_id: 'VARCHAR' },
+    columnSets: [['message_id']],
+    folders: folders.map((f) => ({
+      prefix: `p${f.order}/`,
+      order: f.order,
+      readyAt: 0,
+      columnSet: 0,
+      leftOut: (f.leftOut ?? []).map((key) => ({ key, size: 1, storageClass: null })),
+      ...(f.identity ? { identity: f.identity } : {})
+    }))
+  }
+}
+const listOf = (segments: MirroredSegment[]): SupersededList => ({
+  table: TABLE,
+  file: `superseded/${TABLE}/x.parquet`,
+  rows: 1,
+  bytes: 1,
+  folders: folderSignatures(segments)
+})
+
+describe('superseded lists', () => {
+  const day = [
+    segment('day', [
+      { order: 1, identity: 'a' },
+      { order: 2, identity: 'b' }
+    ])
+  ]
+  const list = listOf(day)
+
+  it('keeps a list for the same folders, even when they moved to another segment (hours into a day)', () => {
+    const regrouped = [segment('h1', [{ order: 1, identity: 'a' }]), segment('h2', [{ order: 2, identity: 'b' }])]
+    expect(planSuperseded(regrouped, list).kind).toBe('keep')
+    expect(supersededFor(TABLE, regrouped, [list])).toBe(list)
+  })
+
+  it('adds to it when only later folders came', () => {
+    const plan = planSuperseded([...day, segment('h3', [{ order: 3, identity: 'c' }])], list)
+    expect(plan).toMatchObject({ kind: 'append', after: 2 })
+    const sql = supersededSql({ keyColumn: 'message_id' }, plan, ['/m/a.parquet', '/m/b.parquet'], '/m/list.parquet')
+    expect(sql).toContain("read_parquet('/m/list.parquet')")
+    expect(sql).toContain('__ee_order <= 2')
+  })
+
+  it('makes it anew when a folder came late, changed, lost a file to the archive, or went', () => {
+    expect(planSuperseded([...day, segment('h0', [{ order: 0, identity: 'z' }])], list).kind).toBe('full')
+    expect(
+      planSuperseded(
+        [
+          segment('day', [
+            { order: 1, identity: 'a2' },
+            { order: 2, identity: 'b' }
+          ])
+        ],
+        list
+      ).kind
+    ).toBe('full')
+    expect(
+      planSuperseded(
+        [
+          segment('day', [
+            { order: 1, identity: 'a', leftOut: ['k.parquet'] },
+            { order: 2, identity: 'b' }
+          ])
+        ],
+        list
+      ).kind
+    ).toBe('full')
+    expect(planSuperseded([segment('day', [{ order: 2, identity: 'b' }])], list).kind).toBe('full')
+    expect(planSuperseded(day, null).kind).toBe('full')
+  })
+
+  it('fits only the exact rows it was made from', () => {
+    expect(supersededFor(TABLE, [segment('day', [{ order: 1, identity: 'a' }])], [list])).toBeNull()
+    expect(supersededFor('datamart_claudia.claudia_prompt_revision', day, [list])).toBeNull()
+    // A segment built before folders had identities stands for its folders by its own identity.
+    const old = [segment('old', [{ order: 1 }])]
+    expect(supersededFor(TABLE, old, [listOf(old)])).not.toBeNull()
+    expect(supersededFor(TABLE, [segment('rebuilt', [{ order: 1 }])], [listOf(old)])).toBeNull()
+  })
+})
