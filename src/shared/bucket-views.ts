@@ -113,11 +113,11 @@ export async function createBucketViews(
     const name = quoteIdent(t.table)
     const fileBase = opts.fileBase ?? 'ee/'
     const base = `${fileBase}${t.schema}/${t.table}/`
+    await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, fileBase, opts, created, notes))) continue
     let q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
     let columns: string[] = []
     let plan: ReadPlan | null = null
-    await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-    if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, fileBase, opts, created, notes))) continue
     const leftOut = unreadableNote(inventory, t, opts)
     if (!q.ok) {
       const unlisted = unlistedMessage(t, opts.unlisted ?? [])

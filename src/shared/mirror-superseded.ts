@@ -18,6 +18,8 @@ export interface SupersededList {
   readonly bytes: number
   /** The rows it was made from: per folder (by its delivery-order key), what its rows in the mirror are made of. */
   readonly folders: Readonly<Record<string, string>>
+  /** rowsDigest of those folders: a view compares it, rather than every folder, to know whether the list fits. */
+  readonly digest: string
 }
 
 /** A row version's place, which names it in segments and list alike. */
@@ -32,22 +34,33 @@ export const NEWEST_FIRST = '__ee_order DESC, __ee_file_rank DESC, __ee_row DESC
  */
 export function folderSignatures(segments: readonly MirroredSegment[]): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const s of segments)
-    for (const f of s.folders) out[String(f.order)] = `${f.identity ?? `${s.identity}#${f.order}`}|${f.leftOut.map((o) => o.key).join('|')}`
+  for (const s of segments) for (const [order, signature] of signaturesOf(s)) out[String(order)] = signature
   return out
 }
 
-function sameFolders(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
-  const keys = Object.keys(a)
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k])
+// A segment's folders' signatures, worked out once per segment read from the index (a year holds ~9,000 folders).
+const signatures = new WeakMap<MirroredSegment, readonly (readonly [number, string])[]>()
+function signaturesOf(s: MirroredSegment): readonly (readonly [number, string])[] {
+  let known = signatures.get(s)
+  if (!known) {
+    known = s.folders.map((f) => [f.order, `${f.identity ?? `${s.identity}#${f.order}`}|${f.leftOut.map((o) => o.key).join('|')}`] as const)
+    signatures.set(s, known)
+  }
+  return known
+}
+
+/** One name for the rows of these segments: their folders' signatures in delivery order (however they are grouped). */
+export function rowsDigest(segments: readonly MirroredSegment[]): string {
+  const all = segments.flatMap(signaturesOf).sort((a, b) => a[0] - b[0])
+  return identityTag(all.map(([order, signature]) => `${order}:${signature}`).join('\n'))
 }
 
 /** The list made from exactly the rows of these segments of the table, if there is one. */
 export function supersededFor(table: string, segments: readonly MirroredSegment[], lists: readonly SupersededList[]): SupersededList | null {
   const mine = lists.filter((l) => l.table === table)
   if (mine.length === 0) return null
-  const folders = folderSignatures(segments)
-  return mine.find((l) => sameFolders(l.folders, folders)) ?? null
+  const digest = rowsDigest(segments)
+  return mine.find((l) => l.digest === digest) ?? null
 }
 
 /**
@@ -57,23 +70,23 @@ export function supersededFor(table: string, segments: readonly MirroredSegment[
  */
 export type SupersededPlan =
   | { readonly kind: 'keep'; readonly list: SupersededList }
-  | { readonly kind: 'append'; readonly list: SupersededList; readonly after: number; readonly folders: Record<string, string> }
-  | { readonly kind: 'full'; readonly folders: Record<string, string> }
+  | { readonly kind: 'append'; readonly list: SupersededList; readonly after: number; readonly folders: Record<string, string>; readonly digest: string }
+  | { readonly kind: 'full'; readonly folders: Record<string, string>; readonly digest: string }
 
 export function planSuperseded(segments: readonly MirroredSegment[], existing: SupersededList | null): SupersededPlan {
+  const digest = rowsDigest(segments)
+  if (existing?.digest === digest) return { kind: 'keep', list: existing }
   const folders = folderSignatures(segments)
-  if (!existing) return { kind: 'full', folders }
-  if (sameFolders(existing.folders, folders)) return { kind: 'keep', list: existing }
+  if (!existing) return { kind: 'full', folders, digest }
   const old = Object.entries(existing.folders)
   const after = Math.max(-1, ...old.map(([o]) => Number(o)))
   const kept = old.every(([o, sig]) => folders[o] === sig)
   const later = Object.keys(folders).every((o) => o in existing.folders || Number(o) > after)
-  return kept && later && old.length > 0 ? { kind: 'append', list: existing, after, folders } : { kind: 'full', folders }
+  return kept && later && old.length > 0 ? { kind: 'append', list: existing, after, folders, digest } : { kind: 'full', folders, digest }
 }
 
 /** The list's file name for these rows (relative to the mirror folder). */
-export const supersededFile = (table: string, folders: Readonly<Record<string, string>>): string =>
-  `superseded/${table}/${identityTag(JSON.stringify(Object.entries(folders).sort(([a], [b]) => Number(a) - Number(b))))}.parquet`
+export const supersededFile = (table: string, digest: string): string => `superseded/${table}/${digest}.parquet`
 
 /**
  * Native DuckDB: the list's rows (each superseded version's place) for the plan, from the table's segment files

@@ -2,7 +2,7 @@
 // only later folders came, made anew when a folder changed, went, or came late; and a list only fits the exact rows.
 import { describe, expect, it } from 'vitest'
 import type { MirroredSegment } from '../../src/shared/mirror-plan'
-import { type SupersededList, folderSignatures, planSuperseded, supersededFor, supersededSql } from '../../src/shared/mirror-superseded'
+import { type SupersededList, folderSignatures, planSuperseded, rowsDigest, supersededFor, supersededSql } from '../../src/shared/mirror-superseded'
 
 const TABLE = 'datamart_claudia.claudia_messages'
 function segment(identity: string, folders: { order: number; identity?: string; leftOut?: string[] }[]): MirroredSegment {
@@ -31,7 +31,8 @@ const listOf = (segments: MirroredSegment[]): SupersededList => ({
   file: `superseded/${TABLE}/x.parquet`,
   rows: 1,
   bytes: 1,
-  folders: folderSignatures(segments)
+  folders: folderSignatures(segments),
+  digest: rowsDigest(segments)
 })
 
 describe('superseded lists', () => {

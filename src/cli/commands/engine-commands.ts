@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { missingViewReason } from '../../shared/bucket-views'
-import type { CatalogTable } from '../../shared/catalog'
+import { CATALOG, type CatalogTable } from '../../shared/catalog'
 import { tablesNamed } from '../../shared/tables-named'
 import { errorMessage } from '../../shared/error-message'
 import type { ExportFormat } from '../../shared/export-format'
@@ -66,19 +66,22 @@ export async function engineOpener(
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
   const store = fileStoreFor(provider, cacheDir(), id)
-  // Files the views need that are not readable Parquet, remembered with what the mirror's builds found.
-  const mirror = new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) })
-  const built = await mirror.refresh(refreshed.inventory, now, {
+  // Only the parts tables read the mirror: a statement that names none (SELECT 1, a full table) neither builds nor reads it.
+  const mirror = (tables ?? CATALOG).some((t) => t.mode === 'parts')
+    ? // Files the views need that are not readable Parquet, remembered with what the mirror's builds found.
+      new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) })
+    : undefined
+  const built = await mirror?.refresh(refreshed.inventory, now, {
     onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
   })
-  for (const p of built.problems)
+  for (const p of built?.problems ?? [])
     process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
-  for (const u of built.unreadable) unreadable.add(u.key)
+  for (const u of built?.unreadable ?? []) unreadable.add(u.key)
   return async (inventory) => {
     const workDir = join(cacheDir(), 'engine', `${id}-${process.pid}${engines++ > 0 ? `-${engines}` : ''}`)
     const opened = await openBucketEngine(store, inventory, refreshed.objects, workDir, {
       now,
-      mirror,
+      ...(mirror ? { mirror } : {}),
       unreadable,
       unlisted: refreshed.unlisted,
       ...(tables ? { tables } : {}),

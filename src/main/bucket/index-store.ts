@@ -102,6 +102,31 @@ export async function readIndex(path: string): Promise<LoadedIndex> {
   return { index: { location: p.location, refreshedAt: p.refreshedAt, units: p.units as IndexedUnit[], objects }, problem: null }
 }
 
+/** How far the saved refresh time may lag the last refresh: the next one re-lists at most that much more for retention. */
+const REFRESH_TIME_SLACK_MS = 3_600_000
+
+/**
+ * Whether a refreshed index differs from the saved one in what the next refresh needs (its objects, its units, or a
+ * refresh time more than an hour later): a warm start that found nothing new writes nothing (a year is 2-3 MB).
+ */
+export function indexChanged(saved: BucketIndex, next: BucketIndex): boolean {
+  if (saved.location !== next.location || next.refreshedAt - saved.refreshedAt > REFRESH_TIME_SLACK_MS) return true
+  if (saved.objects.size !== next.objects.size || JSON.stringify(saved.units) !== JSON.stringify(next.units)) return true
+  for (const [key, o] of next.objects) {
+    const was = saved.objects.get(key)
+    if (
+      was === undefined ||
+      was.size !== o.size ||
+      was.lastModified !== o.lastModified ||
+      was.etag !== o.etag ||
+      was.storageClass !== o.storageClass ||
+      JSON.stringify(was.restore) !== JSON.stringify(o.restore)
+    )
+      return true
+  }
+  return false
+}
+
 /** The saved index, or null when there is none or it cannot be used. */
 export async function loadIndex(path: string): Promise<BucketIndex | null> {
   return (await readIndex(path)).index

@@ -2,7 +2,7 @@
 // back. A saved index that is damaged or breaks the incremental refresh is dropped and the bucket listed in full.
 import { type RefreshOptions, type RefreshResult, refreshBucketIndex } from './bucket-index'
 import type { BucketProvider } from './bucket-provider'
-import { indexPath, readIndex, saveIndex } from './index-store'
+import { indexChanged, indexPath, readIndex, saveIndex } from './index-store'
 import { errorMessage } from '../../shared/error-message'
 
 export interface ConnectionRefreshResult extends RefreshResult {
@@ -29,6 +29,6 @@ export async function refreshConnectionIndex(
     indexProblem = `The saved listing ${path} could not be refreshed (${errorMessage(e)}), so the whole bucket was listed again.`
     result = await refreshBucketIndex(provider, null, opts)
   }
-  await saveIndex(path, result.index)
+  if (saved.index === null || indexChanged(saved.index, result.index)) await saveIndex(path, result.index)
   return { ...result, indexProblem }
 }

@@ -63,7 +63,9 @@ export async function openBucketEngine(
   const onDownload = opts.onDownload
   let last = done
   for (;;) {
-    const needed = objectsForViews(inventory, { ...opts, unreadable }).filter(
+    // The raw files of the tables the views read from them (a table the mirror holds is read from its segments).
+    const tables = (opts.tables ?? CATALOG).filter((t) => !mirrored.includes(t))
+    const needed = objectsForViews(inventory, { ...opts, unreadable, tables }).filter(
       (o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !paths.has(o.key) && !failed.has(o.key) && !fromMirror(o.key)
     )
     if (needed.length === 0) break

@@ -102,6 +102,7 @@ function isSupersededList(v: unknown): v is SupersededList {
     CATALOG.some((t) => t.mode === 'parts' && t.keyColumn !== null && `${t.schema}.${t.table}` === l.table) &&
     l.file.startsWith(`superseded/${l.table}/`) &&
     /^[0-9a-z]+\.parquet$/.test(l.file.slice(`superseded/${l.table}/`.length)) &&
+    typeof l.digest === 'string' &&
     typeof l.rows === 'number' &&
     typeof l.bytes === 'number' &&
     typeof l.folders === 'object' &&
@@ -202,7 +203,8 @@ export class Mirror {
     const plan = planMirror(inventory, now, held)
     const keyOf = (s: { table: string; period: string; identity: string }): string => `${s.table}|${s.period}|${s.identity}`
     const existing = new Map<string, MirroredSegment>()
-    for (const s of await this.segments()) if (await this.exists(s)) existing.set(keyOf(s), s)
+    const before = await this.index()
+    for (const s of before.segments) if (await this.exists(s)) existing.set(keyOf(s), s)
     const next: MirroredSegment[] = []
     const todo = plan.filter((p) => {
       const kept = existing.get(keyOf(p))
@@ -336,6 +338,9 @@ export class Mirror {
         await engine.close()
       }
     }
+    // Nothing changed (a warm start with nothing new): the index on disk says it all already, and nothing is left over.
+    const same = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x) => b.includes(x))
+    if (same(next, before.segments) && same(lists, before.superseded)) return { built: 0, kept: next.length, removed: 0, problems, stopped, unreadable: found }
     // The index last: until it is written, the previous one (and its files) stands.
     await writeIndex()
     const removed = await this.removeUnlisted(next, lists)
@@ -365,13 +370,14 @@ export class Mirror {
       const sql = supersededSql({ keyColumn }, plan, paths, plan.kind === 'append' ? this.pathOf(plan.list.file) : undefined)
       if (sql === null) continue
       try {
-        const file = supersededFile(table, plan.folders)
+        const file = supersededFile(table, plan.digest)
         const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
         const copied = await engine.execRows(`COPY (${sql}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd)`)
         await privateDir(join(this.dir, 'superseded', table))
         await chmod(scratch, PRIVATE_FILE_MODE)
         await rename(scratch, this.pathOf(file))
-        out.push({ table, file, rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(this.pathOf(file))).size, folders: plan.folders })
+        const bytes = (await stat(this.pathOf(file))).size
+        out.push({ table, file, rows: Number(copied[0]?.[0] ?? 0), bytes, folders: plan.folders, digest: plan.digest })
       } catch (e) {
         if (signal?.aborted) throw e
         swallowed(`making the superseded list of ${table} (its views rank every version instead)`, 'warn')(e)
