@@ -294,6 +294,7 @@ async function rendererOnMirror(o: {
 }): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number; tableMs: Record<string, number> }> {
   const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
   const segments = await mirror.segments()
+  const superseded = await mirror.superseded()
   await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(o.work, 'page'), emptyOutDir: true } })
   const page = await serveFolder(join(o.work, 'page'))
   const bytes = await startByteServer({
@@ -315,6 +316,7 @@ async function rendererOnMirror(o: {
       now: o.now,
       sql: o.sql,
       mirror: segments,
+      superseded,
       ...(o.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: o.wholeFileBudgetBytes } : {})
     })
     const failed = out.results.find((r) => !Array.isArray(r))

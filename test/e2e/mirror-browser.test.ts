@@ -31,7 +31,7 @@ let bytes: ByteServer
 let page: { origin: string; close(): Promise<void> }
 let mirror: ConnectionMirror
 let objects: ReadonlyMap<string, ListedObject>
-/** Requests the byte server answered for mirror segments. */
+/** Requests the byte server answered for the mirror's files (segments and superseded lists). */
 let segmentRequests = 0
 const PARTS = CATALOG.filter((t) => t.mode === 'parts')
 const now = (): number => Date.parse(demo.expected.now)
@@ -47,6 +47,7 @@ beforeAll(async () => {
   mirror = new ConnectionMirror(join(work, 'data'), 'c', provider)
   await mirror.update(async () => ({ inventory: buildInventory(objects.values(), { now: now() }), now: now() }))
   await mirror.segments()
+  await mirror.superseded()
   page = await serveFolder(await enginePage(work))
   const store = fileStoreFor(provider, join(work, 'data'), 'c')
   bytes = await startByteServer({
@@ -103,9 +104,12 @@ describe('the renderer on the mirror', () => {
       const views = Object.keys(want)
       const sql = views.map((v) => rowsSql(v, (want[v] as { columns: string[] }).columns))
       const segments = await mirror.segments()
-      const selected = PARTS.reduce((n, t) => {
-        return n + (mirrorRead(inventory, t, segments, asOf !== undefined ? { asOf } : {})?.segments.length ?? 0)
-      }, 0)
+      const superseded = await mirror.superseded()
+      const reads = PARTS.map((t) => mirrorRead(inventory, t, segments, asOf !== undefined ? { asOf } : {}, superseded))
+      const selected = reads.reduce((n, r) => n + (r?.segments.length ?? 0), 0)
+      // Now, each keyed table reads every row but those its superseded list names; as of an hour, it ranks the versions.
+      const lists = reads.filter((r) => r?.superseded).length
+      expect(lists).toBe(asOf === undefined ? PARTS.filter((t) => t.keyColumn !== null).length : 0)
       segmentRequests = 0
       const browser = await launchChromium()
       try {
@@ -117,7 +121,7 @@ describe('the renderer on the mirror', () => {
           base: bytes.url(''),
           now: now(),
           sql,
-          mirror: { segments },
+          mirror: { segments, superseded },
           ...(asOf !== undefined ? { asOf } : {}),
           ...(whole ? {} : { wholeFileBudgetBytes: 0 })
         })
@@ -136,7 +140,7 @@ describe('the renderer on the mirror', () => {
         expect(segments.filter((s) => s.rows > 0).length).toBeLessThan(partsFiles / 3)
         // Held whole: one GET per segment for every view and query; over HTTP, DuckDB-WASM's ranged reads, again and again.
         expect(selected).toBeGreaterThan(0)
-        if (whole) expect(segmentRequests).toBe(selected)
+        if (whole) expect(segmentRequests).toBe(selected + lists)
         else expect(segmentRequests).toBeGreaterThan(2 * selected)
       } finally {
         await browser.close()

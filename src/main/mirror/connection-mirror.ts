@@ -13,7 +13,8 @@ import type { FileStore } from '../store/file-store'
 import { frameCacheFile } from '../store/parquet-frame-check'
 import { Mirror, type MirrorProgress, type MirrorRefresh, type TableCoverage } from './mirror'
 import type { MirrorLimit } from './mirror-limits'
-import { MIRROR_KEY_PREFIX, mirrorKey } from '../../shared/mirror-sql'
+import { MIRROR_KEY_PREFIX, SUPERSEDED_KEY_PREFIX, mirrorKey, supersededKey } from '../../shared/mirror-sql'
+import type { SupersededList } from '../../shared/mirror-superseded'
 import { errorMessage } from '../../shared/error-message'
 import type { JobState } from '../../shared/job-state'
 
@@ -52,7 +53,8 @@ export class ConnectionMirror {
   private closed = false
   /** Ends the running build (its downloads and its compaction): on cancel, clear, and when the connection closes. */
   private abort: AbortController | null = null
-  private byKey = new Map<string, MirroredSegment>()
+  /** The mirror's files the byte server may serve (segments and superseded lists), by their key. */
+  private byKey = new Map<string, { readonly file: string; readonly bytes: number; readonly identity: string }>()
   /** Changes each time what the mirror holds may have changed under a reader (a build ended, a clear): views rebuild. */
   version = 0
 
@@ -259,11 +261,24 @@ export class ConnectionMirror {
   /** The segments the index names now (a running build's finished ones included); the query pane never waits for a build. */
   async segments(): Promise<MirroredSegment[]> {
     const segments = await this.mirror.segments()
-    this.byKey = new Map(segments.filter((s) => s.rows > 0).map((s) => [mirrorKey(s), s]))
+    this.byKey = new Map([
+      ...segments.filter((s) => s.rows > 0).map((s) => [mirrorKey(s), { file: s.file, bytes: s.bytes, identity: s.identity }] as const),
+      ...[...this.byKey].filter(([k]) => k.startsWith(SUPERSEDED_KEY_PREFIX))
+    ])
     return segments
   }
 
-  /** A segment file as the byte server sees an object (its identity in place of an ETag). */
+  /** The superseded lists the index names now, served by the byte server like segments. */
+  async superseded(): Promise<SupersededList[]> {
+    const lists = await this.mirror.superseded()
+    this.byKey = new Map([
+      ...[...this.byKey].filter(([k]) => !k.startsWith(SUPERSEDED_KEY_PREFIX)),
+      ...lists.map((l) => [supersededKey(l), { file: l.file, bytes: l.bytes, identity: l.digest }] as const)
+    ])
+    return lists
+  }
+
+  /** A segment file or a superseded list as the byte server sees an object (its identity in place of an ETag). */
   object(key: string): ListedObject | undefined {
     const s = this.byKey.get(key)
     return s ? { key, size: s.bytes, lastModified: new Date(0).toISOString(), etag: `${s.identity}-${s.file}`, storageClass: 'STANDARD' } : undefined

@@ -12,6 +12,7 @@ import type { ConnectionSession } from './connection-session'
 export async function engineSourceOf(session: ConnectionSession, byteServer: () => Promise<ByteServer>, args: { asOf: string | null }): Promise<EngineSource> {
   const service = session.snapshot
   const mirror = await session.mirror.segments()
+  const superseded = await session.mirror.superseded()
   const { inventory, generation, unreadable } = await service.snapshot()
   const server = session.serveFrom(await byteServer())
   // Files that are not Parquet are left out of what the renderer's engine builds its views from (the rules' fallback).
@@ -21,8 +22,8 @@ export async function engineSourceOf(session: ConnectionSession, byteServer: () 
   const mirrorVersion = identityTag(
     CATALOG.filter((t) => t.mode === 'parts')
       .map((t) => {
-        const sel = mirrorRead(inventory, t, mirror, { now: service.now(), ...opts })
-        return sel ? sel.segments.map((x) => x.file).join(',') : 'raw'
+        const sel = mirrorRead(inventory, t, mirror, { now: service.now(), ...opts }, superseded)
+        return sel ? `${sel.segments.map((x) => x.file).join(',')}${sel.superseded ? `+${sel.superseded.file}` : ''}` : 'raw'
       })
       .join('|')
   )
@@ -33,6 +34,7 @@ export async function engineSourceOf(session: ConnectionSession, byteServer: () 
     base: server.url(''),
     objects: objectsForViews(inventory, opts),
     mirror,
+    superseded,
     now: service.now(),
     version: `${service.connectionId}|${generation}|${mirrorVersion}|${args.asOf ?? 'latest'}`,
     unknownTables: unknownTables(inventory).map((name) => ({ name, folders: counts.get(name) ?? 0 }))

@@ -7,6 +7,7 @@ import { JOB_STATES, type JobStatus } from '../job-state'
 import type { ListedObject } from '../listing'
 import type { Manifest, ManifestTableEntry } from '../manifest'
 import type { LeftOut, MirroredSegment } from '../mirror-plan'
+import type { SupersededList } from '../mirror-superseded'
 import { RESTORE_TIERS, type RestorePlan } from '../restore-plan'
 import { CELL_STATES, type CellState, FINDING_SEVERITY, type Finding, type FindingKind, type ManifestState, type Severity } from '../timeline'
 import { count, exactly, instant, list, shape } from './answer-schema'
@@ -97,6 +98,17 @@ export const MirroredSegmentSchema = exactly<MirroredSegment>()(
     folders: list(
       shape({ prefix: v.string(), order: v.number(), readyAt: v.number(), columnSet: count, leftOut: list(LeftOutSchema), identity: v.optional(v.string()) })
     )
+  })
+)
+
+export const SupersededListSchema = exactly<SupersededList>()(
+  shape({
+    table: v.string(),
+    file: v.string(),
+    rows: count,
+    bytes: count,
+    folders: v.pipe(v.record(v.string(), v.string()), v.readonly()),
+    digest: v.string()
   })
 )
 

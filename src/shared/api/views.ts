@@ -12,6 +12,7 @@ import {
   ManifestSchema,
   ManifestStateSchema,
   MirroredSegmentSchema,
+  SupersededListSchema,
   AllMonitorThresholdsSchema,
   MONITOR_CONFIG_FIELDS,
   RESTORE_PLAN_FIELDS,
@@ -191,6 +192,8 @@ export const EngineSourceSchema = shape({
   objects: list(ListedObjectSchema),
   /** The compacted mirror's segments: parts tables read them (served by the byte server under "mirror/<file>"). */
   mirror: list(MirroredSegmentSchema),
+  /** The mirror's superseded lists (served like segments): a keyed table whose list fits reads through it. */
+  superseded: list(SupersededListSchema),
   now: v.number(),
   /** Changes whenever the views must be rebuilt (another connection, a refresh, another "as of"). */
   version: v.string(),

@@ -42,6 +42,7 @@ declare global {
       base: string
       objects: ListedObject[]
       mirror: MirrorSource['segments']
+      superseded?: NonNullable<MirrorSource['superseded']>
       now: number
       sql: string[]
       wholeFileBudgetBytes?: number
@@ -152,7 +153,7 @@ window.runPaneViews = async (cfg) => {
 // work of another owner queued behind it, and of the same owner (dropped).
 window.runSessionCancel = async (cfg) => {
   const events: string[] = []
-  const source = { base: cfg.base, objects: cfg.objects, mirror: [], now: cfg.now, version: 'one listing', unknownTables: [] }
+  const source = { base: cfg.base, objects: cfg.objects, mirror: [], superseded: [], now: cfg.now, version: 'one listing', unknownTables: [] }
   const session = new QuerySession({ source: async () => source, start: startBrowserEngine })
   session.subscribe((e) => void (e.kind !== 'progress' && events.push(e.kind)))
   const ended = (p: Promise<unknown>): Promise<string> =>
@@ -181,7 +182,15 @@ window.runSessionCancel = async (cfg) => {
 // The query pane's own path (a QuerySession, as the store holds it), timed: the engine's start, its views (guarded,
 // Parquet metadata cached, the mirror's segments as the session reads them), then each statement in turn.
 window.runSessionTimings = async (cfg) => {
-  const source = { base: cfg.base, objects: cfg.objects, mirror: cfg.mirror, now: cfg.now, version: 'one listing', unknownTables: [] }
+  const source = {
+    base: cfg.base,
+    objects: cfg.objects,
+    mirror: cfg.mirror,
+    superseded: cfg.superseded ?? [],
+    now: cfg.now,
+    version: 'one listing',
+    unknownTables: []
+  }
   const t0 = performance.now()
   let started = t0
   // How long each table's views took (the session reports the table it starts next).

@@ -208,7 +208,7 @@ export class QuerySession implements QueryPort {
           now: source.now,
           ...(asOf ? { asOf: Date.parse(asOf) } : {}),
           // Parts tables from the compacted mirror: few files (one request each in 0.9.1) and one type per column.
-          ...(source.mirror.length > 0 ? { mirror: { segments: source.mirror } } : {}),
+          ...(source.mirror.length > 0 ? { mirror: { segments: source.mirror, superseded: source.superseded } } : {}),
           onProgress: (p) => this.emit({ kind: 'progress', progress: { ...p, files } })
         })
         return { ...r, source }
