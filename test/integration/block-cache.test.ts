@@ -2,7 +2,7 @@
 // most recent are still served from disk, what an earlier run left is counted (oldest first), and every byte
 // served is the object's own. Files 0600 in 0700 folders.
 import { randomBytes } from 'node:crypto'
-import { cp, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,12 +33,12 @@ afterAll(async () => {
 
 const id = (name: string): ObjectIdentity => ({ key: name, etag: `etag-${name}`, size: (objects[name] as Buffer).length })
 
-/** Bytes of every file under a folder, and the files. */
+/** Bytes of every block under a folder, and the blocks (the census beside them is not a block). */
 async function onDisk(dir: string): Promise<{ bytes: number; files: string[] }> {
   let bytes = 0
   const files: string[] = []
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile()) continue
+    if (!e.isFile() || e.name === 'census.json') continue
     const p = join(e.parentPath, e.name)
     files.push(p)
     bytes += (await stat(p)).size
@@ -103,6 +103,33 @@ describe('block cache', () => {
     await Promise.all(Array.from({ length: 24 }, (_, i) => readBlocks(cache, i % 2 ? 'a.parquet' : 'b.parquet', (i * 3) % 37, ((i * 3) % 37) + 3)))
     await cache.idle()
     expect((await onDisk(dir)).bytes).toBeLessThanOrEqual(cap)
+  })
+
+  it('a later run far from the cap scans nothing (the census says what is there); one that comes near it scans and makes room', async () => {
+    const cap = 20 * BLOCK_SIZE
+    const seed = fresh()
+    await readBlocks(new BlockCache(seed, provider, { maxBytes: cap }), 'b.parquet', 0, 9)
+    // A run on what an earlier one left, with no census: it scans, and writes what it found in the folder.
+    const first = fresh()
+    await cp(seed, first, { recursive: true })
+    const earlier = new BlockCache(first, provider, { maxBytes: cap })
+    await readBlocks(earlier, 'b.parquet', 0, 0)
+    await earlier.idle()
+    expect(JSON.parse(await readFile(join(first, 'census.json'), 'utf8'))).toMatchObject({ total: 10 * BLOCK_SIZE })
+    // A later run (another folder: another process's view of it), census included.
+    const dir = fresh()
+    await cp(first, dir, { recursive: true })
+    const later = new BlockCache(dir, provider, { maxBytes: cap })
+    await readBlocks(later, 'a.parquet', 0, 1)
+    await later.idle()
+    // No scan: it knows only its own two blocks, not the ten on disk before it.
+    expect(later.bytesOnDisk).toBe(2 * BLOCK_SIZE)
+    // Ten census blocks and ten of its own pass 90% of the cap: it scans, counts the earlier ten, and makes room.
+    await readBlocks(later, 'a.parquet', 2, 13)
+    await later.idle()
+    expect(later.bytesOnDisk).toBeLessThanOrEqual(cap)
+    expect((await onDisk(dir)).bytes).toBeLessThanOrEqual(cap)
+    expect(later.blocksEvicted).toBeGreaterThan(0)
   })
 
   it('counts what an earlier run left (oldest first) and removes it to make room; a block cut short is fetched again', async () => {

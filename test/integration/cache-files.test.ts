@@ -195,6 +195,11 @@ describe('file modes of the index and caches', () => {
     const objects = await readdir(footers)
     expect(objects.length).toBeGreaterThan(0)
     for (const o of objects) {
+      // The census (what the cache holds, for the next run) is a private file beside the objects' folders.
+      if (o === 'census.json') {
+        expect(await modeOf(join(footers, o))).toBe(0o600)
+        continue
+      }
       expect(await modeOf(join(footers, o))).toBe(0o700)
       const blocks = await readdir(join(footers, o))
       expect(blocks.length).toBeGreaterThan(0)

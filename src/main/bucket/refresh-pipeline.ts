@@ -85,6 +85,8 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
       ...(opts.onFrames ? { onProgress: opts.onFrames } : {})
     })
     check()
+    // What the cache holds, for the next run: it need not scan every folder to know it is far from its cap.
+    await footers.recordCensus()
     unreadable = frames.unreadable
     unreadableWhy = frames.reasons
     footerFacts = frames.facts

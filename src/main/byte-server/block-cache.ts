@@ -3,7 +3,7 @@
 // its cap the least recently used blocks are deleted (blocks being read are never). Files 0600 in 0700 folders.
 import { createHash } from 'node:crypto'
 import type { Dirent } from 'node:fs'
-import { open, readdir, rm, rmdir, stat, unlink, utimes } from 'node:fs/promises'
+import { open, readFile, readdir, rm, rmdir, stat, unlink, utimes } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { ByteRange, BucketProvider } from '../bucket/bucket-provider'
 import type { ListedObject } from '../../shared/listing'
@@ -56,6 +56,30 @@ export const blockCacheDir = (dataDir: string, connectionId: string): string => 
 const TOUCH_EVERY_MS = 60_000
 /** A temporary file older than this was left by a process that died mid-write. */
 const STALE_TEMP_MS = 3_600_000
+/** A census older than this is taken again, whatever it says. */
+const CENSUS_MAX_AGE_MS = 24 * 3_600_000
+/** A process scans the cache once what it adds could bring the census's total this near the cap. */
+const CENSUS_MARGIN = 0.9
+
+/** What the last scan found in a cache folder: its blocks' bytes, and when (ms). */
+interface Census {
+  readonly total: number
+  readonly at: number
+}
+
+/** In the folder, beside the objects' folders (a scan reads folders only). */
+const censusFile = (dir: string): string => join(dir, 'census.json')
+
+async function readCensus(dir: string): Promise<Census | null> {
+  try {
+    const c = JSON.parse(await readFile(censusFile(dir), 'utf8')) as Partial<Census>
+    return typeof c.total === 'number' && Number.isFinite(c.total) && c.total >= 0 && typeof c.at === 'number' && Number.isFinite(c.at)
+      ? { total: c.total, at: c.at }
+      : null
+  } catch {
+    return null
+  }
+}
 
 /** A block on disk: its size, and when its file's time was last set (ms). */
 interface Block {
@@ -78,6 +102,11 @@ class DiskBlocks {
   private evicting: Promise<void> | null = null
   private again = false
   private scanning: Promise<void> | null = null
+  private census: Promise<Census | null> | null = null
+  /** The decisions of scanWhenNeeded, one after the other. */
+  private checking: Promise<void> = Promise.resolve()
+  /** Bytes of blocks this process fetched into the folder. */
+  fetched = 0
 
   constructor(
     private readonly dir: string,
@@ -93,8 +122,46 @@ class DiskBlocks {
     return this.scanning
   }
 
+  /**
+   * Scans (then evicts) once the cache may be near its cap: the last scan's census is missing, a day old, or its total
+   * with what this process fetched comes near the cap. Otherwise a short run (a CLI command) scans nothing: a year's
+   * cache is ~9,000 folders, a fifth of a second of a warm start.
+   */
+  scanWhenNeeded(): void {
+    this.checking = this.checking.then(async () => {
+      if (this.scanning) return
+      const c = await (this.census ??= readCensus(this.dir))
+      const now = Date.now()
+      if (!c || now - c.at > CENSUS_MAX_AGE_MS || now < c.at || c.total + this.fetched > this.maxBytes * CENSUS_MARGIN) void this.scanned()
+    })
+  }
+
+  /** Records what this process knows is on disk (after a scan, and after an eviction pass), for later processes. */
+  private async writeCensus(): Promise<void> {
+    const c = { total: this.total, at: Date.now() }
+    this.census = Promise.resolve(c)
+    await writePrivateFile(censusFile(this.dir), JSON.stringify(c)).catch(swallowed('saving the block cache census'))
+  }
+
+  /**
+   * Leaves a census for later runs once this one is done with the cache: what a scan found and what came since, or the
+   * last census with what this run fetched added (its time kept, so the daily scan still comes).
+   */
+  async recordCensus(): Promise<void> {
+    await this.idle()
+    if (this.scanning) return this.writeCensus()
+    const c = this.fetched > 0 ? await (this.census ??= readCensus(this.dir)) : null
+    if (!c) return
+    const next = { total: c.total + this.fetched, at: c.at }
+    // The census counts them now.
+    this.fetched = 0
+    this.census = Promise.resolve(next)
+    await writePrivateFile(censusFile(this.dir), JSON.stringify(next)).catch(swallowed('saving the block cache census'))
+  }
+
   /** Resolves once the scan and any eviction have finished. */
   async idle(): Promise<void> {
+    await this.checking
     await this.scanning
     while (this.evicting) await this.evicting
   }
@@ -121,8 +188,11 @@ class DiskBlocks {
     found.sort((a, b) => a.mtime - b.mtime)
     // Blocks this process used meanwhile are more recent than anything found: keep them last.
     const seen = [...this.blocks]
-    for (const b of found) if (!this.blocks.has(b.path)) this.add(b.path, b.size, b.mtime)
+    const earlier = found.filter((b) => !this.blocks.has(b.path))
+    for (const b of earlier) this.add(b.path, b.size, b.mtime)
     for (const [path, block] of seen) this.touch(path, block)
+    // Only a cache an earlier run left is worth a census (one this run made is scanned again next time, for nothing).
+    if (earlier.length > 0) await this.writeCensus()
   }
 
   add(path: string, size: number, touched = Date.now()): void {
@@ -195,6 +265,7 @@ class DiskBlocks {
           }
         }
       } while (this.again && this.total > this.maxBytes)
+      if (this.scanning) await this.writeCensus()
     })().finally(() => {
       this.evicting = null
     })
@@ -241,6 +312,11 @@ export class BlockCache {
   /** Resolves once what an earlier run left on disk is known and the cache is under its cap. */
   idle(): Promise<void> {
     return this.disk.idle()
+  }
+
+  /** Once done with the cache (a refresh's footers read): leaves what it holds for the next run (DiskBlocks.recordCensus). */
+  recordCensus(): Promise<void> {
+    return this.disk.recordCensus()
   }
 
   private folder(id: ObjectIdentity): string {
@@ -294,6 +370,7 @@ export class BlockCache {
     const end = Math.min(id.size - 1, (to + 1) * BLOCK_SIZE - 1)
     const { body } = await this.provider.readRange(id.key, { start, end }, signal)
     this.stats.bytesFetched += body.length
+    this.disk.fetched += body.length
     for (let b = from; b <= to; b++) {
       const slice = body.subarray((b - from) * BLOCK_SIZE, Math.min(body.length, (b - from + 1) * BLOCK_SIZE))
       const path = join(folder, String(b))
@@ -341,7 +418,7 @@ export class BlockCache {
     const folder = this.folder(id)
     const paths: string[] = []
     for (let b = first; b <= last; b++) paths.push(join(folder, String(b)))
-    void this.disk.scanned()
+    this.disk.scanWhenNeeded()
     // Pinned from the check that a block is there until it has been read: eviction leaves it alone.
     this.disk.pin(paths)
     let body: Buffer
@@ -361,6 +438,8 @@ export class BlockCache {
     } finally {
       this.disk.unpin(paths)
     }
+    // Again with what this read fetched counted: an earlier run's blocks are learnt (and the cap kept) once they may matter.
+    this.disk.scanWhenNeeded()
     await this.disk.evict()
     this.stats.bytesServed += body.length
     return { start, end, body }

@@ -107,12 +107,19 @@ export class NativeEngine {
     await rm(workDir, { recursive: true, force: true })
     await mkdir(linksDir, { recursive: true, mode: 0o700 })
     await mkdir(scratchDir, { recursive: true, mode: 0o700 })
-    const queries = await openSide([linksDir, ...opts.readableRoots], join(workDir, 'temp', 'queries'), limits)
-    const own = await openSide([linksDir, scratchDir, ...opts.readableRoots], join(workDir, 'temp', 'own'), limits).catch((e: unknown) => {
-      queries.conn.closeSync()
-      queries.instance.closeSync()
-      throw e
-    })
+    // Both at once (each start is DuckDB's own work off the main thread): a warm query's start waits for one, not two.
+    const sides = await Promise.allSettled([
+      openSide([linksDir, ...opts.readableRoots], join(workDir, 'temp', 'queries'), limits),
+      openSide([linksDir, scratchDir, ...opts.readableRoots], join(workDir, 'temp', 'own'), limits)
+    ])
+    const [queries, own] = sides.map((x) => (x.status === 'fulfilled' ? x.value : null))
+    if (!queries || !own) {
+      for (const side of [queries, own]) {
+        side?.conn.closeSync()
+        side?.instance.closeSync()
+      }
+      throw (sides.find((x) => x.status === 'rejected') as PromiseRejectedResult).reason
+    }
     const version = String((await queries.conn.runAndReadAll('SELECT version()')).getRows()[0]?.[0] ?? '')
     return new NativeEngine(queries, own, version, linksDir, scratchDir, workDir)
   }

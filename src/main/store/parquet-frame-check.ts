@@ -2,7 +2,7 @@
 // ranged reads and its footer through the bounded reader (parquet-footer.ts), in parallel (bounded), remembered by
 // key + ETag on disk so a year of files is checked once, with files found unreadable later (damaged pages, by the
 // mirror's build). The rule that uses the answer (fallback copy, files left out, the finding) is the core's.
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import pLimit from 'p-limit'
 import { objectsForViews } from '../../shared/bucket-views'
@@ -106,9 +106,23 @@ async function loadCache(path: string | undefined): Promise<Cache> {
   }
 }
 
-async function mergeCache(path: string, added: Cache): Promise<void> {
+/** Which version of the cache file a process read: a merge re-reads it only when another writer replaced it since. */
+const stampOf = async (path: string): Promise<string | null> => {
+  const s = await stat(path).catch(() => null)
+  return s ? `${s.ino}/${s.size}/${s.mtimeMs}` : null
+}
+
+/** A cache as read, and the file's stamp read before it (so a write between the stamp and the read is re-read). */
+async function loadStampedCache(path: string | undefined): Promise<{ cache: Cache; stamp: string | null }> {
+  const stamp = path ? await stampOf(path) : null
+  return { cache: await loadCache(path), stamp }
+}
+
+async function mergeCache(path: string, added: Cache, read?: { cache: Cache; stamp: string | null }): Promise<void> {
   await withFileLock(path, async () => {
-    const cache = await loadCache(path)
+    // Written as a whole and renamed: the same stamp is the same file, whose answers this process has in memory.
+    const same = read !== undefined && read.stamp !== null && (await stampOf(path)) === read.stamp
+    const cache = same ? new Map(read.cache) : await loadCache(path)
     for (const [id, v] of added) cache.set(id, v)
     await writePrivateFile(path, JSON.stringify(toDisk(cache)))
   })
@@ -161,7 +175,8 @@ export interface FrameCheckResult {
  */
 export async function findUnreadableFiles(inventory: Inventory, read: RangeReader, opts: FrameCheckOptions = {}): Promise<FrameCheckResult> {
   const now = opts.now ?? Date.now()
-  const cache = await loadCache(opts.cacheFile)
+  const loaded = await loadStampedCache(opts.cacheFile)
+  const cache = loaded.cache
   const added: Cache = new Map()
   const unreadable = new Set<string>()
   const reasons = new Map<string, string>()
@@ -221,7 +236,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     )
   }
   const cacheFile = opts.cacheFile
-  if (cacheFile && (added.size > 0 || earlierFormat.has(cache))) await mergeCache(cacheFile, added)
+  if (cacheFile && (added.size > 0 || earlierFormat.has(cache))) await mergeCache(cacheFile, added, loaded)
   // Files read at earlier refreshes (a full table's earlier copies, read while they were the newest) give history too.
   for (const o of inventory.objects) {
     if (facts.has(o.key) || !o.key.endsWith('.parquet')) continue
