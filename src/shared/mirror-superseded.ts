@@ -30,7 +30,7 @@ export const NEWEST_FIRST = '__ee_order DESC, __ee_file_rank DESC, __ee_row DESC
 
 /**
  * What the rows of these segments are made of, per folder: the folder's identity (its marker and files with their
- * versions; a segment built before folders had one lends its own) and the files left out of it when it was built.
+ * versions), the types they were read in, and the files left out of it when it was built (signaturesOf).
  */
 export function folderSignatures(segments: readonly MirroredSegment[]): Record<string, string> {
   const out: Record<string, string> = {}
@@ -43,7 +43,16 @@ const signatures = new WeakMap<MirroredSegment, readonly (readonly [number, stri
 function signaturesOf(s: MirroredSegment): readonly (readonly [number, string])[] {
   let known = signatures.get(s)
   if (!known) {
-    known = s.folders.map((f) => [f.order, `${f.identity ?? `${s.identity}#${f.order}`}|${f.leftOut.map((o) => o.key).join('|')}`] as const)
+    // A row's place within its file is the same in any segment, but where a vendor column is named file_row_number
+    // (then the place is the row's position in the segment's read) or a folder predates folder identities: the
+    // segment's own identity stands in, and a regrouping makes the list anew.
+    const ownPlace = !s.columns.some((c) => c.toLowerCase() === 'file_row_number')
+    // The types the rows were read in (the type unification rewrites a segment in wider types, same identity).
+    const types = identityTag(JSON.stringify(Object.entries(s.types).sort(([a], [b]) => (a < b ? -1 : 1))))
+    known = s.folders.map((f) => {
+      const folder = ownPlace && f.identity ? f.identity : `${s.identity}#${f.order}`
+      return [f.order, `${folder}|${types}|${f.leftOut.map((o) => o.key).join('|')}`] as const
+    })
     signatures.set(s, known)
   }
   return known
@@ -114,8 +123,9 @@ export function supersededSql(
   )
 }
 
-/** The rows of `rows` (a relation with the row places) that no later version replaced: those the list does not name. */
-export function withoutSuperseded(rows: string, listGlob: string): string {
+/** The rows of `rows` (a relation with the row places) that no later version replaced: those the list (the file the
+ * engine knows it by) does not name. */
+export function withoutSuperseded(rows: string, listFile: string): string {
   const match = ROW_PLACE.map((c) => `__ee_s.${c} = __ee_r.${c}`).join(' AND ')
-  return `SELECT * FROM (${rows}) __ee_r WHERE NOT EXISTS (SELECT 1 FROM read_parquet(${quoteLiteral(listGlob)}) __ee_s WHERE ${match})`
+  return `SELECT * FROM (${rows}) __ee_r WHERE NOT EXISTS (SELECT 1 FROM read_parquet(${quoteLiteral(listFile)}) __ee_s WHERE ${match})`
 }

@@ -126,9 +126,9 @@ export class ConnectionMirror {
     const [u, downloaded] = await Promise.all([this.mirror.usage(), this.store.bytesHeld()])
     const byTable: Record<string, { bytes: number; segments: number }> = {}
     const segments = await this.mirror.segments()
+    // Bytes as the mirror counts them (its superseded lists included), segments as files of rows.
     for (const s of segments) {
-      const t = (byTable[s.table] ??= { bytes: 0, segments: 0 })
-      t.bytes += s.bytes
+      const t = (byTable[s.table] ??= { bytes: u.byTable[s.table] ?? 0, segments: 0 })
       t.segments += s.rows > 0 ? 1 : 0
     }
     this.usage = { mirror: u.total, downloaded, byTable }

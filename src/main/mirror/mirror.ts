@@ -4,7 +4,7 @@
 // last, so a crash (even kill -9) leaves the previous mirror valid, and the next refresh completes it.
 import { randomUUID } from 'node:crypto'
 import { chmod, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import type { MirrorProgressView } from '../../shared/api/views'
 import { formatBytes } from '../../shared/counts'
 import { CATALOG } from '../../shared/catalog'
@@ -100,9 +100,9 @@ function isSupersededList(v: unknown): v is SupersededList {
     typeof l.file === 'string' &&
     // Only a file of its own name under the mirror's folder, for a keyed parts table of the catalog.
     CATALOG.some((t) => t.mode === 'parts' && t.keyColumn !== null && `${t.schema}.${t.table}` === l.table) &&
-    l.file.startsWith(`superseded/${l.table}/`) &&
-    /^[0-9a-z]+\.parquet$/.test(l.file.slice(`superseded/${l.table}/`.length)) &&
     typeof l.digest === 'string' &&
+    /^[0-9a-z]+$/.test(l.digest) &&
+    l.file === supersededFile(l.table, l.digest) &&
     typeof l.rows === 'number' &&
     typeof l.bytes === 'number' &&
     typeof l.folders === 'object' &&
@@ -173,10 +173,11 @@ export class Mirror {
     return join(this.dir, ...file.split('/'))
   }
 
-  /** Bytes on disk, per table. */
+  /** Bytes on disk, per table (its segments and its superseded list). */
   async usage(): Promise<{ readonly total: number; readonly byTable: Readonly<Record<string, number>> }> {
     const byTable: Record<string, number> = {}
-    for (const s of await this.segments()) byTable[s.table] = (byTable[s.table] ?? 0) + s.bytes
+    const { segments, superseded } = await this.index()
+    for (const s of [...segments, ...superseded]) byTable[s.table] = (byTable[s.table] ?? 0) + s.bytes
     return { total: Object.values(byTable).reduce((a, b) => a + b, 0), byTable }
   }
 
@@ -318,7 +319,8 @@ export class Mirror {
           if (disagree(t)) await this.unifyTypes(engine, sortNext(), t)
           if (mine.length > 0) done.tables++
         }
-        lists = await this.updateSuperseded(engine, sortNext(), lists, opts.signal)
+        // Stopped at the disk limit: the tables read their raw files meanwhile, and nothing more is written.
+        if (stopped === null) lists = await this.updateSuperseded(engine, sortNext(), lists, opts.signal)
       } catch (e) {
         // Cancelled: the segments finished so far stay (the index names them), and the next build goes on from there.
         if (opts.signal?.aborted) await writeIndex().catch(swallowed('saving the mirror index of a cancelled build', 'warn'))
@@ -338,7 +340,8 @@ export class Mirror {
         await engine.close()
       }
     }
-    // Nothing changed (a warm start with nothing new): the index on disk says it all already, and nothing is left over.
+    // Nothing changed (a warm start with nothing new): the index on disk says it all already. What a crash left over
+    // is removed by the next refresh that changes something.
     const same = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x) => b.includes(x))
     if (same(next, before.segments) && same(lists, before.superseded)) return { built: 0, kept: next.length, removed: 0, problems, stopped, unreadable: found }
     // The index last: until it is written, the previous one (and its files) stands.
@@ -371,13 +374,8 @@ export class Mirror {
       if (sql === null) continue
       try {
         const file = supersededFile(table, plan.digest)
-        const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
-        const copied = await engine.execRows(`COPY (${sql}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd)`)
-        await privateDir(join(this.dir, 'superseded', table))
-        await chmod(scratch, PRIVATE_FILE_MODE)
-        await rename(scratch, this.pathOf(file))
-        const bytes = (await stat(this.pathOf(file))).size
-        out.push({ table, file, rows: Number(copied[0]?.[0] ?? 0), bytes, folders: plan.folders, digest: plan.digest })
+        const { rows, bytes } = await this.copyInto(engine, sql, file)
+        out.push({ table, file, rows, bytes, folders: plan.folders, digest: plan.digest })
       } catch (e) {
         if (signal?.aborted) throw e
         swallowed(`making the superseded list of ${table} (its views rank every version instead)`, 'warn')(e)
@@ -482,14 +480,24 @@ export class Mirror {
     const base = { table: p.table, period: p.period, identity: p.identity, folders, columnSets }
     if (sql === null) return { ...base, file: '', rows: 0, bytes: 0, columns: [], types: {} }
     const file = `segments/${p.table}/${p.period}-${p.identity}.parquet`
+    const { rows, bytes } = await this.copyInto(engine, sql, file)
+    const types = await vendorTypes(engine, [this.pathOf(file)])
+    return { ...base, file, rows, bytes, columns: Object.keys(types), types }
+  }
+
+  /**
+   * A statement's rows as the mirror's file `file` (relative to its folder): DuckDB's COPY into the engine's scratch,
+   * then renamed into place, so a reader never sees half a file.
+   */
+  private async copyInto(engine: NativeEngine, select: string, file: string): Promise<{ rows: number; bytes: number }> {
     const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
-    const copied = await engine.execRows(`COPY (${sql}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
-    const types = await vendorTypes(engine, [scratch])
-    await privateDir(join(this.dir, 'segments', p.table))
+    const copied = await engine.execRows(`COPY (${select}) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`)
+    const path = this.pathOf(file)
+    await privateDir(dirname(path))
     // DuckDB's COPY creates its file by the umask (0644): narrowed before it is renamed into place, like every file main writes.
     await chmod(scratch, PRIVATE_FILE_MODE)
-    await rename(scratch, this.pathOf(file))
-    return { ...base, file, rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(this.pathOf(file))).size, columns: Object.keys(types), types }
+    await rename(scratch, path)
+    return { rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(path)).size }
   }
 
   /**
@@ -506,16 +514,11 @@ export class Mirror {
     for (const s of mine) {
       const differ = Object.entries(s.types).filter(([c, t]) => unified[c] !== undefined && unified[c] !== t)
       if (differ.length === 0) continue
-      const scratch = join(engine.scratchDir, `${randomUUID()}.parquet`)
       const casts = differ.map(([c]) => `CAST(${quoteIdent(storedName(c))} AS ${unified[c]}) AS ${quoteIdent(storedName(c))}`).join(', ')
-      await engine.execRows(
-        `COPY (SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})) TO ${quoteLiteral(scratch)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`
-      )
       const file = s.file.replace(/(-u[0-9a-z]+)?\.parquet$/, `-u${identityTag(JSON.stringify(unified))}.parquet`)
-      await chmod(scratch, PRIVATE_FILE_MODE)
-      await rename(scratch, this.pathOf(file))
+      const { bytes } = await this.copyInto(engine, `SELECT * REPLACE (${casts}) FROM read_parquet(${quoteLiteral(this.pathOf(s.file))})`, file)
       const types = Object.fromEntries(Object.keys(s.types).map((c) => [c, unified[c] ?? (s.types[c] as string)]))
-      segments[segments.indexOf(s)] = { ...s, file, types, bytes: (await stat(this.pathOf(file))).size }
+      segments[segments.indexOf(s)] = { ...s, file, types, bytes }
     }
   }
 
@@ -611,7 +614,6 @@ function supersededPlans(
     const table = `${t.schema}.${t.table}`
     const mine = segments.filter((s) => s.table === table)
     if (!mine.some((s) => s.rows > 0)) continue
-    // One list per table: kept, added to or replaced at each refresh.
     const plan = planSuperseded(mine, lists.find((l) => l.table === table) ?? null)
     out.push({ table, keyColumn: t.keyColumn, mine, plan })
   }
