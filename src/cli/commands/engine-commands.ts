@@ -66,11 +66,10 @@ export async function engineOpener(
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
   const store = fileStoreFor(provider, cacheDir(), id)
-  // Only the parts tables read the mirror: a statement that names none (SELECT 1, a full table) neither builds nor reads it.
-  const mirror = (tables ?? CATALOG).some((t) => t.mode === 'parts')
-    ? // Files the views need that are not readable Parquet, remembered with what the mirror's builds found.
-      new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) })
-    : undefined
+  // Only the parts tables read the mirror: a statement that names none (SELECT 1, a full table) neither builds nor reads
+  // it. Files the views need that are not readable Parquet are remembered with what the mirror's builds found.
+  const readsMirror = (tables ?? CATALOG).some((t) => t.mode === 'parts')
+  const mirror = readsMirror ? new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) }) : undefined
   const built = await mirror?.refresh(refreshed.inventory, now, {
     onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
   })

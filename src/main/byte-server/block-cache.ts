@@ -105,8 +105,10 @@ class DiskBlocks {
   private census: Promise<Census | null> | null = null
   /** The decisions of scanWhenNeeded, one after the other. */
   private checking: Promise<void> = Promise.resolve()
-  /** Bytes of blocks this process fetched into the folder. */
-  fetched = 0
+  /** Bytes of blocks this process fetched into the folder that no census counts yet. */
+  uncounted = 0
+  /** When this process's scan started (ms), once it has one. */
+  private scannedAt: number | null = null
 
   constructor(
     private readonly dir: string,
@@ -132,13 +134,17 @@ class DiskBlocks {
       if (this.scanning) return
       const c = await (this.census ??= readCensus(this.dir))
       const now = Date.now()
-      if (!c || now - c.at > CENSUS_MAX_AGE_MS || now < c.at || c.total + this.fetched > this.maxBytes * CENSUS_MARGIN) void this.scanned()
+      if (!c || now - c.at > CENSUS_MAX_AGE_MS || now < c.at || c.total + this.uncounted > this.maxBytes * CENSUS_MARGIN) void this.scanned()
     })
   }
 
-  /** Records what this process knows is on disk (after a scan, and after an eviction pass), for later processes. */
-  private async writeCensus(): Promise<void> {
-    const c = { total: this.total, at: Date.now() }
+  /** Records what this process knows is on disk (after a scan, and after an eviction pass), for later processes: dated
+   * by the scan, so the daily scan still comes to a long-running process that knows nothing of other writers since. */
+  private writeCensus(): Promise<void> {
+    return this.saveCensus({ total: this.total, at: this.scannedAt ?? Date.now() })
+  }
+
+  private async saveCensus(c: Census): Promise<void> {
     this.census = Promise.resolve(c)
     await writePrivateFile(censusFile(this.dir), JSON.stringify(c)).catch(swallowed('saving the block cache census'))
   }
@@ -150,13 +156,11 @@ class DiskBlocks {
   async recordCensus(): Promise<void> {
     await this.idle()
     if (this.scanning) return this.writeCensus()
-    const c = this.fetched > 0 ? await (this.census ??= readCensus(this.dir)) : null
+    const c = this.uncounted > 0 ? await (this.census ??= readCensus(this.dir)) : null
     if (!c) return
-    const next = { total: c.total + this.fetched, at: c.at }
-    // The census counts them now.
-    this.fetched = 0
-    this.census = Promise.resolve(next)
-    await writePrivateFile(censusFile(this.dir), JSON.stringify(next)).catch(swallowed('saving the block cache census'))
+    const total = c.total + this.uncounted
+    this.uncounted = 0
+    await this.saveCensus({ total, at: c.at })
   }
 
   /** Resolves once the scan and any eviction have finished. */
@@ -167,6 +171,7 @@ class DiskBlocks {
   }
 
   private async scan(): Promise<void> {
+    this.scannedAt = Date.now()
     const found: { path: string; size: number; mtime: number }[] = []
     let folders: Dirent[]
     try {
@@ -370,7 +375,7 @@ export class BlockCache {
     const end = Math.min(id.size - 1, (to + 1) * BLOCK_SIZE - 1)
     const { body } = await this.provider.readRange(id.key, { start, end }, signal)
     this.stats.bytesFetched += body.length
-    this.disk.fetched += body.length
+    this.disk.uncounted += body.length
     for (let b = from; b <= to; b++) {
       const slice = body.subarray((b - from) * BLOCK_SIZE, Math.min(body.length, (b - from + 1) * BLOCK_SIZE))
       const path = join(folder, String(b))

@@ -3,6 +3,7 @@
 // only segments whose folders changed; each segment is written under a new name and renamed; the index is written
 // last, so a crash (even kill -9) leaves the previous mirror valid, and the next refresh completes it.
 import { randomUUID } from 'node:crypto'
+import * as v from 'valibot'
 import { chmod, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { MirrorProgressView } from '../../shared/api/views'
@@ -14,6 +15,7 @@ import { type ListedObject, isArchived } from '../../shared/listing'
 import { type MirroredSegment, type SegmentFolder, type SegmentPlan, folderIdentity, planMirror, typesAgree } from '../../shared/mirror-plan'
 import { type SupersededList, type SupersededPlan, planSuperseded, supersededFile, supersededSql } from '../../shared/mirror-superseded'
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
+import { SupersededListSchema } from '../../shared/api/core-values'
 import { storedName, vendorName } from '../../shared/bookkeeping-columns'
 import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
@@ -91,24 +93,12 @@ interface MirrorIndex {
   readonly superseded: readonly SupersededList[]
 }
 
-function isSupersededList(v: unknown): v is SupersededList {
-  const l = v as SupersededList
-  return (
-    typeof l === 'object' &&
-    l !== null &&
-    typeof l.table === 'string' &&
-    typeof l.file === 'string' &&
-    // Only a file of its own name under the mirror's folder, for a keyed parts table of the catalog.
-    CATALOG.some((t) => t.mode === 'parts' && t.keyColumn !== null && `${t.schema}.${t.table}` === l.table) &&
-    typeof l.digest === 'string' &&
-    /^[0-9a-z]+$/.test(l.digest) &&
-    l.file === supersededFile(l.table, l.digest) &&
-    typeof l.rows === 'number' &&
-    typeof l.bytes === 'number' &&
-    typeof l.folders === 'object' &&
-    l.folders !== null &&
-    Object.values(l.folders).every((x) => typeof x === 'string')
-  )
+/** A list entry of the index as this version writes it, naming its own file under the mirror folder, for a keyed parts
+ * table of the catalog (an entry that fails is dropped, and the list made again). */
+function isSupersededList(x: unknown): x is SupersededList {
+  if (!v.is(SupersededListSchema, x)) return false
+  const known = CATALOG.some((t) => t.mode === 'parts' && t.keyColumn !== null && `${t.schema}.${t.table}` === x.table)
+  return known && /^[0-9a-z]+$/.test(x.digest) && x.file === supersededFile(x.table, x.digest)
 }
 
 /**

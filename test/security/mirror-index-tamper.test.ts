@@ -1,0 +1,47 @@
+// Attack: the mirror's index names the superseded lists the views read (and the byte server serves, by key). An entry
+// written by anyone but this version (another version of the app, a tampered file) could name a file outside the
+// mirror's folder, or another list's file: such an entry is dropped, and the list is made again from the segments.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
+import { fileStoreFor } from '../../src/main/engine/open-bucket-engine'
+import { Mirror } from '../../src/main/mirror/mirror'
+import { supersededFile } from '../../src/shared/mirror-superseded'
+
+let work: string
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'ee-mirror-tamper-'))
+})
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true })
+})
+
+it('reads only superseded lists that name their own file, for a keyed parts table', async () => {
+  const dir = join(work, 'mirror')
+  await mkdir(dir, { recursive: true })
+  const table = 'datamart_claudia.claudia_messages'
+  const entry = (over: Record<string, unknown>) => ({
+    table,
+    file: supersededFile(table, 'abc123'),
+    rows: 1,
+    bytes: 1,
+    folders: { '1': 'x' },
+    digest: 'abc123',
+    ...over
+  })
+  const superseded = [
+    entry({}),
+    entry({ file: '../../../../etc/passwd' }),
+    entry({ file: `superseded/${table}/../../index.json` }),
+    entry({ file: supersededFile(table, 'other1') }),
+    entry({ digest: '../x', file: supersededFile(table, '../x') }),
+    entry({ table: 'datamart_cloudchat_saas.cloud_chat_messages', file: supersededFile('datamart_cloudchat_saas.cloud_chat_messages', 'abc123') }),
+    entry({ table: '../..', file: supersededFile('../..', 'abc123') }),
+    entry({ rows: '1' })
+  ]
+  await writeFile(join(dir, 'index.json'), JSON.stringify({ version: 4, segments: [], superseded }))
+  const mirror = new Mirror(dir, fileStoreFor(new LocalFolderProvider(work), join(work, 'data'), 'c'))
+  expect((await mirror.superseded()).map((l) => l.file)).toEqual([supersededFile(table, 'abc123')])
+})
