@@ -117,7 +117,7 @@ describe('the superseded list', () => {
     await fc.assert(
       // With a vendor column named file_row_number, a row's place is its position in the segment's read, not its file's.
       fc.asyncProperty(arrivalsArb, fc.boolean(), async (arrivals, fileRowNumberColumn) => arrive(join(root, `case-${n++}`), arrivals, fileRowNumberColumn)),
-      { numRuns: 15 }
+      { numRuns: 10 }
     )
   }, 300_000)
 
