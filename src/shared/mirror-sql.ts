@@ -71,9 +71,6 @@ const supersededName = (base: string, list: SupersededList): string => `${base.r
 /** A superseded list's key among bucket keys, as a segment's (mirrorKey). */
 export const supersededKey = (list: SupersededList): string => `${MIRROR_KEY_PREFIX}${list.file}`
 
-/** Where the superseded lists' keys start (supersededFile puts every list under superseded/). */
-export const SUPERSEDED_KEY_PREFIX = `${MIRROR_KEY_PREFIX}superseded/`
-
 function readSegments(base: string, selection: MirrorRead): string {
   const held = selection.segments.flatMap((s) => s.folders.map((f) => f.order))
   const conditions: string[] = []

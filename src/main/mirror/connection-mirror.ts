@@ -13,7 +13,7 @@ import type { FileStore } from '../store/file-store'
 import { frameCacheFile } from '../store/parquet-frame-check'
 import { Mirror, type MirrorProgress, type MirrorRefresh, type TableCoverage } from './mirror'
 import type { MirrorLimit } from './mirror-limits'
-import { MIRROR_KEY_PREFIX, SUPERSEDED_KEY_PREFIX, mirrorKey, supersededKey } from '../../shared/mirror-sql'
+import { MIRROR_KEY_PREFIX, mirrorKey, supersededKey } from '../../shared/mirror-sql'
 import type { SupersededList } from '../../shared/mirror-superseded'
 import { errorMessage } from '../../shared/error-message'
 import type { JobState } from '../../shared/job-state'
@@ -260,22 +260,22 @@ export class ConnectionMirror {
 
   /** The segments the index names now (a running build's finished ones included); the query pane never waits for a build. */
   async segments(): Promise<MirroredSegment[]> {
-    const segments = await this.mirror.segments()
-    this.byKey = new Map([
-      ...segments.filter((s) => s.rows > 0).map((s) => [mirrorKey(s), { file: s.file, bytes: s.bytes, identity: s.identity }] as const),
-      ...[...this.byKey].filter(([k]) => k.startsWith(SUPERSEDED_KEY_PREFIX))
-    ])
-    return segments
+    return (await this.served()).segments
   }
 
   /** The superseded lists the index names now, served by the byte server like segments. */
   async superseded(): Promise<SupersededList[]> {
-    const lists = await this.mirror.superseded()
+    return (await this.served()).superseded
+  }
+
+  /** What the index names now, and the byte server's files from it (segments with rows, and the lists). */
+  private async served(): Promise<{ segments: MirroredSegment[]; superseded: SupersededList[] }> {
+    const [segments, superseded] = await Promise.all([this.mirror.segments(), this.mirror.superseded()])
     this.byKey = new Map([
-      ...[...this.byKey].filter(([k]) => !k.startsWith(SUPERSEDED_KEY_PREFIX)),
-      ...lists.map((l) => [supersededKey(l), { file: l.file, bytes: l.bytes, identity: l.digest }] as const)
+      ...segments.filter((s) => s.rows > 0).map((s) => [mirrorKey(s), { file: s.file, bytes: s.bytes, identity: s.identity }] as const),
+      ...superseded.map((l) => [supersededKey(l), { file: l.file, bytes: l.bytes, identity: l.digest }] as const)
     ])
-    return lists
+    return { segments, superseded }
   }
 
   /** A segment file or a superseded list as the byte server sees an object (its identity in place of an ETag). */

@@ -235,7 +235,7 @@ export class Mirror {
     const sortNext = (): MirroredSegment[] => next.sort((a, b) => (order.get(`${a.table}|${a.period}`) ?? 0) - (order.get(`${b.table}|${b.period}`) ?? 0))
     // Lists made from rows the segments no longer hold are kept until replaced: a view checks that its list fits.
     let lists: SupersededList[] = []
-    for (const l of await this.superseded()) if ((await stat(this.pathOf(l.file)).catch(() => null))?.size === l.bytes) lists.push(l)
+    for (const l of before.superseded) if ((await stat(this.pathOf(l.file)).catch(() => null))?.size === l.bytes) lists.push(l)
     const writeIndex = async (): Promise<void> => {
       sortNext()
       await this.writeIndex(next, lists)
@@ -381,7 +381,7 @@ export class Mirror {
     return n
   }
 
-  private async exists(s: { readonly rows: number; readonly file: string; readonly bytes: number }): Promise<boolean> {
+  private async exists(s: MirroredSegment): Promise<boolean> {
     if (s.rows === 0) return true
     try {
       return (await stat(this.pathOf(s.file))).size === s.bytes
