@@ -275,6 +275,31 @@ export function unreadableNote(inventory: Inventory, t: Pick<CatalogTable, 'sche
   return `${name}: ${copies} ${bad.length === 1 ? 'a file that is' : 'files that are'} not readable Parquet (${keyList(bad)}); ${instead}. ${again}`
 }
 
+/**
+ * What a table does without one of its unreadable files, in words, for that file's own finding: unreadableNote
+ * without the list of the others (a year of unreadable files is one finding each; each naming five others and the
+ * count made the timeline's answer 38 MB). Null when the table leaves nothing out.
+ */
+export function unreadableFileNote(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, opts: AsOf = {}): string | null {
+  const name = `${t.schema}.${t.table}`
+  const out = unreadableLeftOut(inventory, t, opts)
+  const again = 'Ask the vendor to deliver it again.'
+  if (t.mode === 'parts') {
+    if (out.files.length === 0) return null
+    const all = out.files.length > 1 ? ` (${countText(out.files.length, 'file')} of it are left out in all)` : ''
+    return `${name} leaves it out${all}: ${lostRows(1, t.keyColumn)}. ${again}`
+  }
+  const newest = out.copies[0]
+  if (!newest) return null
+  const read = foldersForLogicalTable(inventory, t, opts)[0]
+  const copies =
+    out.copies.length > 1
+      ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix})`
+      : `its newest ready copy ${newest.folder.ref.prefix}`
+  const instead = read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'
+  return `${name} passes over ${copies}: ${instead}. ${again}`
+}
+
 /** Which copy a table reads and why, where a rule makes it differ from the obvious one (the newest ready copy, or
  * every ready folder): an unreadable file passed over or left out, archived files not readable until restored, v1
  * read until v2 has a ready copy, a copy with no Parquet file. One answer for the app's Tables and the CLI's status;

@@ -9,7 +9,7 @@ import { DEFAULT_MONITOR_THRESHOLDS, type DeliveryFacts, type MonitorConfig, typ
 import { countText } from './counts'
 import { lowerBound, upperBound } from './sorted-search'
 import { durationText } from './durations'
-import { unreadableNote } from './bucket-views'
+import { unreadableFileNote } from './bucket-views'
 import { type Folder, type Inventory, foldersForLogicalTable, inventoryAt, isReady, unreadableLeftOut } from './inventory'
 import { isArchived } from './listing'
 import { type ParsedManifest, parseManifest } from './manifest'
@@ -793,7 +793,7 @@ function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, why
     const out = unreadableLeftOut(inv, c, { unreadable })
     const files = [...out.copies.flatMap((x) => x.files.map((o) => ({ o, folder: x.folder }))), ...out.files.map((o) => ({ o, folder: folderOf(inv, o.key) }))]
     if (files.length === 0) continue
-    const note = unreadableNote(inv, c, { unreadable }) ?? ''
+    const note = unreadableFileNote(inv, c, { unreadable }) ?? ''
     for (const { o, folder } of files) {
       if (!folder) continue
       add(
@@ -812,8 +812,18 @@ function folderOf(inv: Inventory, key: string): Folder | undefined {
   return inv.folders.get(key.slice(0, key.lastIndexOf('/') + 1))
 }
 
+/** findingHour's answers by date and hour: a year holds 8,784 of them, and a broken year tens of thousands of findings,
+ * each read by several views of the timeline (a date's check and parse was a tenth of the year's drawing). */
+const hourOfFinding = new Map<string, number | null>()
+
 /** The timeline hour a finding belongs to (a v1 date's delivery hour when it has none), or null. */
 export function findingHour(f: Pick<Finding, 'date' | 'hour'>): number | null {
-  if (f.date === null || !isValidDate(f.date)) return null
-  return instantOf(f.date, f.hour ?? V1_DELIVERY_HOUR)
+  if (f.date === null) return null
+  const id = `${f.date}|${f.hour ?? ''}`
+  const known = hourOfFinding.get(id)
+  if (known !== undefined) return known
+  const t = isValidDate(f.date) ? instantOf(f.date, f.hour ?? V1_DELIVERY_HOUR) : null
+  if (hourOfFinding.size >= 100_000) hourOfFinding.clear()
+  hourOfFinding.set(id, t)
+  return t
 }

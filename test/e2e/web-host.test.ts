@@ -506,6 +506,8 @@ describe('web host', () => {
     }
     // The file cut short: named, with the copy its table reads instead (issue 12 item 10).
     const cf = demo.expected.corrupt_file
+    // An incident's findings are drawn once it is opened.
+    await page.locator('[data-testid=findings] li[data-kind=corrupt_file] summary').click()
     expect(await page.locator('[data-testid=findings] li[data-kind=corrupt_file]').textContent()).toContain(
       `the previous readable ready copy ${cf.reads_prefix} is read instead`
     )
@@ -514,6 +516,7 @@ describe('web host', () => {
     await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(at)
     await expect.poll(() => page.locator('[data-testid=manifest-warnings]').textContent()).toMatch(/complete is true, yet tables are listed as missing/)
     const partial = demo.expected.partial_folders.find((f) => f.state === 'missing')!
+    for (const summary of await page.locator('[data-testid=findings] li[data-kind=missing] summary').all()) await summary.click()
     await page.locator('[data-testid=findings] li[data-kind=missing]', { hasText: partial.prefix }).locator('button').click()
     await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(hourIso(partial))
     await expect

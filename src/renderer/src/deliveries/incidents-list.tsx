@@ -1,12 +1,18 @@
 // The incidents of the shown range (findings grouped per hour and kind): open ones first, newest first, each
 // resolved one saying how; filtered by severity; a click shows its hour on the timeline and in the inspector.
-import { useMemo } from 'react'
-import { incidentsOf } from '../../../shared/incidents'
+// A year of a broken export is thousands of incidents and tens of thousands of findings: the list shows a page of them
+// at a time, and an incident's findings are drawn when it is opened (all of them in the page made the year's timeline
+// take seconds to appear).
+import { useMemo, useState } from 'react'
+import { type Incident, incidentsOf } from '../../../shared/incidents'
 import { timeText } from '../common/time'
 import { appStore, useApp } from '../store/use-app-store'
 import { KIND_WORDS } from './finding-words'
 import css from './incidents-list.module.css'
 import severity from './severity.module.css'
+
+/** How many incidents the list shows at first, and adds at each "Show more". */
+export const INCIDENTS_PAGE = 200
 
 export function IncidentsList(): React.JSX.Element | null {
   const timeline = useApp((s) => s.timeline)
@@ -15,6 +21,7 @@ export function IncidentsList(): React.JSX.Element | null {
   const zone = useApp((s) => s.zone)
   const { setSeverity, jumpTo } = appStore.getState()
   const all = useMemo(() => (timeline ? incidentsOf(timeline, (t) => timeText(t, zone)) : []), [timeline, zone])
+  const [limit, setLimit] = useState(INCIDENTS_PAGE)
   if (!timeline) return null
   const shown = all.filter((i) => severities[i.severity])
   const open = shown.filter((i) => i.resolved === null).length
@@ -33,7 +40,7 @@ export function IncidentsList(): React.JSX.Element | null {
         ))}
       </div>
       <ul data-testid="findings" className={css.list}>
-        {shown.map((inc) => {
+        {shown.slice(0, limit).map((inc) => {
           const first = inc.findings[0]
           const words = KIND_WORDS[inc.kind]
           const title = inc.tables.length > 1 ? words.many(inc.tables.length) : words.one
@@ -59,23 +66,38 @@ export function IncidentsList(): React.JSX.Element | null {
                   : ''}
                 {inc.resolved ? <span data-testid="resolution"> · resolved: {inc.resolved}</span> : null}
               </button>
-              <details>
-                <summary className={css.summary}>
-                  {inc.findings.length === 1 ? 'What happened and what to do' : `What happened to each of the ${inc.findings.length}`}
-                </summary>
-                <ul className={css.details}>
-                  {inc.findings.map((f, i) => (
-                    <li key={i} title={f.key}>
-                      {f.table ? <b>{f.table}: </b> : null}
-                      {f.message}
-                    </li>
-                  ))}
-                </ul>
-              </details>
+              <IncidentDetails incident={inc} />
             </li>
           )
         })}
       </ul>
+      {shown.length > limit ? (
+        <button className={css.more} onClick={() => setLimit(limit + INCIDENTS_PAGE)} data-testid="incidents-more">
+          Show {Math.min(INCIDENTS_PAGE, shown.length - limit)} more ({shown.length - limit} not shown)
+        </button>
+      ) : null}
     </section>
+  )
+}
+
+/** What happened to each table of an incident and what to do, drawn once it is opened. */
+function IncidentDetails({ incident }: { incident: Incident }): React.JSX.Element {
+  const [open, setOpen] = useState(false)
+  return (
+    <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className={css.summary}>
+        {incident.findings.length === 1 ? 'What happened and what to do' : `What happened to each of the ${incident.findings.length}`}
+      </summary>
+      {open ? (
+        <ul className={css.details}>
+          {incident.findings.map((f, i) => (
+            <li key={i} title={f.key}>
+              {f.table ? <b>{f.table}: </b> : null}
+              {f.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </details>
   )
 }
