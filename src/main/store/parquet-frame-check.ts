@@ -6,7 +6,8 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import pLimit from 'p-limit'
 import { objectsForViews } from '../../shared/bucket-views'
-import type { AsOf, Inventory } from '../../shared/inventory'
+import { CATALOG } from '../../shared/catalog'
+import { type AsOf, type Inventory, unreadableLeftOut } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import { objectIdentity } from '../../shared/identity-tag'
 import { withFileLock } from '../files/file-lock'
@@ -186,18 +187,18 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   const limit = pLimit(opts.concurrency ?? 32)
   let fetched = 0
   let total = 0
-  for (;;) {
-    const todo = objectsForViews(inventory, { ...opts, unreadable }).filter((o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !checked.has(o.key))
-    if (todo.length === 0) break
-    total += todo.length
-    const judge = (o: ListedObject, verdict: FooterFacts | string): void => {
-      if (typeof verdict === 'object') facts.set(o.key, verdict)
-      else {
-        unreadable.add(o.key)
-        reasons.set(o.key, verdict)
-      }
+  const judge = (o: ListedObject, verdict: FooterFacts | string): void => {
+    if (typeof verdict === 'object') facts.set(o.key, verdict)
+    else {
+      unreadable.add(o.key)
+      reasons.set(o.key, verdict)
     }
-    // Files answered before are judged at once (a warm year is ~9,000 of them, all known); only the rest are read.
+  }
+  /** Judges files not judged yet: those answered before at once (a warm year is ~9,000 of them, all known), the rest read. */
+  const check = async (objects: readonly ListedObject[]): Promise<void> => {
+    const todo = objects.filter((o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !checked.has(o.key))
+    if (todo.length === 0) return
+    total += todo.length
     const toRead: ListedObject[] = []
     for (const o of todo) {
       const known = cache.get(objectIdentity(o))
@@ -235,6 +236,28 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
       )
     )
   }
+  // Files an earlier check found unreadable are taken as unreadable from the start, so the rules pass over every copy
+  // holding one at once. Learned one round at a time instead, a full table whose copies are all unreadable took a round
+  // per copy, each asking the rules again: 20 s of a year's refresh with nothing new.
+  const knownBad: string[] = []
+  for (const o of inventory.objects)
+    if (o.key.endsWith('.parquet') && !isArchived(o, now) && typeof cache.get(objectIdentity(o)) === 'string') knownBad.push(o.key)
+  const assumed = (): Set<string> => new Set([...knownBad, ...unreadable])
+  // Rounds: a file found unreadable now can make the rules read another copy, whose files are checked in turn.
+  for (;;) {
+    const before = total
+    await check(objectsForViews(inventory, { ...opts, unreadable: assumed() }))
+    if (total === before) break
+  }
+  // The copies passed over and the files left out, judged as the rounds would have judged them one by one (a known
+  // unreadable file not judged here would be no finding).
+  const all = assumed()
+  await check(
+    CATALOG.flatMap((t) => {
+      const out = unreadableLeftOut(inventory, t, { ...opts, unreadable: all })
+      return [...out.files, ...out.copies.flatMap((c) => c.folder.dataFiles)]
+    })
+  )
   const cacheFile = opts.cacheFile
   if (cacheFile && (added.size > 0 || earlierFormat.has(cache))) await mergeCache(cacheFile, added, loaded)
   // Files read at earlier refreshes (a full table's earlier copies, read while they were the newest) give history too.
