@@ -193,6 +193,12 @@ export function footerParser(): FooterParser {
 
 const isMagic = (b: Uint8Array, at: number): boolean => b[at] === 0x50 && b[at + 1] === 0x41 && b[at + 2] === 0x52 && b[at + 3] === 0x31
 
+/** Why an object of `size` bytes cannot be Parquet whatever it holds (too short for its magic and footer length), or null. */
+export function tooShortForParquet(size: number): string | null {
+  if (size === 0) return 'zero bytes'
+  return size < 12 ? `${size} bytes, too short for Parquet` : null
+}
+
 /**
  * The footer of a Parquet object of `size` bytes: its first 4 bytes and its last 64 KiB (the rest of the footer
  * only when it is longer and within the cap), checked and parsed within the bounds. A failed read rejects (not
@@ -203,8 +209,8 @@ export async function readParquetFooter(
   read: ObjectRangeReader,
   opts: { readonly signal?: AbortSignal; readonly parser?: FooterParser } = {}
 ): Promise<FooterResult> {
-  if (size === 0) return { ok: false, why: 'zero bytes' }
-  if (size < 12) return { ok: false, why: `${size} bytes, too short for Parquet` }
+  const short = tooShortForParquet(size)
+  if (short !== null) return { ok: false, why: short }
   const tailStart = Math.max(0, size - TAIL_BYTES)
   const [head, tail] = await Promise.all([read(0, 3, opts.signal), read(tailStart, size - 1, opts.signal)])
   if (head.length < 4 || tail.length < 8 || !isMagic(head, 0) || !isMagic(tail, tail.length - 4))

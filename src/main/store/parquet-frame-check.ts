@@ -12,7 +12,7 @@ import { isArchived, type ListedObject } from '../../shared/listing'
 import { objectIdentity } from '../../shared/identity-tag'
 import { withFileLock } from '../files/file-lock'
 import { writePrivateFile } from '../files/private-file'
-import { type FooterParser, readParquetFooter } from './parquet-footer'
+import { type FooterParser, readParquetFooter, tooShortForParquet } from './parquet-footer'
 import { errorMessage } from '../../shared/error-message'
 import type { FooterFacts } from '../../shared/delivery-facts'
 
@@ -236,12 +236,13 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
       )
     )
   }
-  // Files an earlier check found unreadable are taken as unreadable from the start, so the rules pass over every copy
-  // holding one at once. Learned one round at a time instead, a full table whose copies are all unreadable took a round
-  // per copy, each asking the rules again: 20 s of a year's refresh with nothing new.
+  // Files an earlier check found unreadable, and files too short to be Parquet, are taken as unreadable from the start,
+  // so the rules pass over every copy holding one at once. Learned one round at a time instead, a full table whose
+  // copies are all unreadable took a round per copy, each asking the rules again: 20 s of a year's refresh.
   const knownBad: string[] = []
   for (const o of inventory.objects)
-    if (o.key.endsWith('.parquet') && !isArchived(o, now) && typeof cache.get(objectIdentity(o)) === 'string') knownBad.push(o.key)
+    if (o.key.endsWith('.parquet') && !isArchived(o, now) && (tooShortForParquet(o.size) !== null || typeof cache.get(objectIdentity(o)) === 'string'))
+      knownBad.push(o.key)
   const assumed = (): Set<string> => new Set([...knownBad, ...unreadable])
   // Rounds: a file found unreadable now can make the rules read another copy, whose files are checked in turn.
   for (;;) {
