@@ -244,15 +244,17 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     if (o.key.endsWith('.parquet') && !isArchived(o, now) && (tooShortForParquet(o.size) !== null || typeof cache.get(objectIdentity(o)) === 'string'))
       knownBad.push(o.key)
   const assumed = (): Set<string> => new Set([...knownBad, ...unreadable])
-  // Rounds: a file found unreadable now can make the rules read another copy, whose files are checked in turn.
+  // Rounds: a file found unreadable now can make the rules read another copy, whose files are checked in turn. A round
+  // that found no unreadable file beyond those it assumed leaves the files the rules read as they were: the last.
+  let all = assumed()
   for (;;) {
-    const before = total
-    await check(objectsForViews(inventory, { ...opts, unreadable: assumed() }))
-    if (total === before) break
+    await check(objectsForViews(inventory, { ...opts, unreadable: all }))
+    const next = assumed()
+    if (next.size === all.size) break
+    all = next
   }
   // The copies passed over and the files left out, judged as the rounds would have judged them one by one (a known
   // unreadable file not judged here would be no finding).
-  const all = assumed()
   await check(
     CATALOG.flatMap((t) => {
       const out = unreadableLeftOut(inventory, t, { ...opts, unreadable: all })
