@@ -508,9 +508,9 @@ describe('web host', () => {
     const cf = demo.expected.corrupt_file
     // An incident's findings are drawn once it is opened.
     await page.locator('[data-testid=findings] li[data-kind=corrupt_file] summary').click()
-    expect(await page.locator('[data-testid=findings] li[data-kind=corrupt_file]').textContent()).toContain(
-      `the previous readable ready copy ${cf.reads_prefix} is read instead`
-    )
+    await expect
+      .poll(() => page.locator('[data-testid=findings] li[data-kind=corrupt_file]').textContent())
+      .toContain(`the previous readable ready copy ${cf.reads_prefix} is read instead`)
     await page.locator('[data-testid=findings] li[data-kind=manifest_contradiction] button').first().click()
     const at = hourIso(demo.expected.planted_hours['contradiction']!)
     await expect.poll(() => page.locator('[data-testid=timeline-status]').getAttribute('data-hour'), { timeout: 15_000 }).toBe(at)
