@@ -1,17 +1,21 @@
-// The frame check with answers remembered from earlier checks, as a property: a full table's hourly copies and a parts
-// table's folders, each file real Parquet, cut short or empty. Whatever the check already knows (nothing, everything,
-// or what an earlier instant's check learned), it finds the same unreadable files, with the same reasons, and the same
-// footers' facts (of the files read now), as a check that knows nothing. Known unreadable files are assumed so from the start (one round for
-// a year whose copies are all unreadable, not a round per copy), and that must not change any answer.
+// The frame check as a property against the check it replaced (a round per copy passed over, the reference here): a
+// full table's hourly copies (some holding no Parquet file) and a parts table's folders, each file real Parquet, cut
+// short, empty, or unreachable (its reads fail). Whatever the check already knows (nothing, everything, what an earlier
+// instant's check learned, what it learned before a folder's second file arrived), and as of any hour, it finds the same
+// unreadable files with the same reasons, the same footers' facts and the same errors. Known unreadable files are
+// assumed so from the start (one round for a year whose copies are all unreadable), and that must change no answer.
 import fc from 'fast-check'
 import { mkdir, mkdtemp, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
-import { type FrameCheckResult, findUnreadableFiles } from '../../src/main/store/parquet-frame-check'
+import { readParquetFooter } from '../../src/main/store/parquet-footer'
+import { type RangeReader, findUnreadableFiles } from '../../src/main/store/parquet-frame-check'
+import { objectsForViews } from '../../src/shared/bucket-views'
 import { folderPrefix, manifestKey } from '../../src/shared/bucket-key'
-import { buildInventory } from '../../src/shared/inventory'
+import { type Inventory, buildInventory } from '../../src/shared/inventory'
+import { isArchived } from '../../src/shared/listing'
 import { FIRST_V2_DELIVERY } from '../../src/shared/schedule'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { openDb } from '../helpers/duckdb'
@@ -45,12 +49,15 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-type FileState = 'good' | 'cut' | 'empty'
-const fileArb = fc.constantFrom<FileState>('good', 'good', 'cut', 'empty')
-/** Per hour: the full table's copy (its files) and the parts table's folder (its files). */
-const hourArb = fc.record({ csat: fc.array(fileArb, { minLength: 1, maxLength: 2 }), msgs: fc.array(fileArb, { minLength: 1, maxLength: 2 }) })
+// `unreachable`: a readable file whose reads fail (the network, not the file): not judged, an error.
+type FileState = 'good' | 'cut' | 'empty' | 'unreachable'
+const fileArb = fc.constantFrom<FileState>('good', 'good', 'cut', 'empty', 'unreachable')
+/** Per hour: the full table's copy (its files; none: a ready copy that holds no Parquet file) and the parts table's folder. */
+const hourArb = fc.record({ csat: fc.array(fileArb, { maxLength: 2 }), msgs: fc.array(fileArb, { minLength: 1, maxLength: 2 }) })
+type Hour = { csat: FileState[]; msgs: FileState[] }
 
-async function writeCase(root: string, hours: readonly { csat: FileState[]; msgs: FileState[] }[]): Promise<void> {
+async function writeCase(root: string, hours: readonly Hour[]): Promise<Set<string>> {
+  const unreachable = new Set<string>()
   const put = async (key: string, at: number, body: Buffer | string): Promise<void> => {
     await mkdir(dirname(join(root, key)), { recursive: true })
     await writeFile(join(root, key), body)
@@ -69,6 +76,7 @@ async function writeCase(root: string, hours: readonly { csat: FileState[]; msgs
         const key = `${prefix}part-${j}.parquet`
         const bytes = good.get(t.table) as Buffer
         await put(key, at + 10 * MIN, state === 'empty' ? '' : bytes)
+        if (state === 'unreachable') unreachable.add(key)
         if (state === 'cut') {
           await truncate(join(root, key), Math.floor(bytes.length / 2))
           await utimes(join(root, key), new Date(at + 10 * MIN), new Date(at + 10 * MIN))
@@ -77,43 +85,97 @@ async function writeCase(root: string, hours: readonly { csat: FileState[]; msgs
       await put(`${prefix}_SUCCESS`, at + 20 * MIN, '')
     }
   }
+  return unreachable
 }
 
-/** What a check answers, comparable (`within`: only the facts of these files; a check gives the facts of files an
- * earlier check read as well, for the monitors' history). */
-const answer = (r: FrameCheckResult, within?: FrameCheckResult): unknown => ({
+interface Answer {
+  readonly unreadable: ReadonlySet<string>
+  readonly reasons: ReadonlyMap<string, string>
+  readonly facts: ReadonlyMap<string, unknown>
+  readonly errors: readonly { readonly key: string }[]
+}
+
+/**
+ * The check as it was before known answers were assumed, the reference: round after round, the files the rules need
+ * given what was found unreadable so far, each one read, until a round has nothing new to judge.
+ */
+async function roundByRound(inventory: Inventory, read: RangeReader, opts: { now: number; asOf?: number }): Promise<Answer> {
+  const unreadable = new Set<string>()
+  const reasons = new Map<string, string>()
+  const facts = new Map<string, unknown>()
+  const checked = new Set<string>()
+  const errors: { key: string }[] = []
+  for (;;) {
+    const todo = objectsForViews(inventory, { ...opts, unreadable }).filter(
+      (o) => o.key.endsWith('.parquet') && !isArchived(o, opts.now) && !checked.has(o.key)
+    )
+    if (todo.length === 0) break
+    for (const o of todo) {
+      checked.add(o.key)
+      try {
+        const r = await readParquetFooter(o.size, (start, end) => read(o, start, end))
+        if (r.ok) facts.set(o.key, { rows: r.footer.rows, columns: r.footer.columns })
+        else {
+          unreadable.add(o.key)
+          reasons.set(o.key, r.why)
+        }
+      } catch {
+        errors.push({ key: o.key })
+      }
+    }
+  }
+  return { unreadable, reasons, facts, errors }
+}
+
+/** What a check answers, comparable (`within`: only the facts of these files; a check with answers from earlier checks
+ * gives the facts of files they read as well, for the monitors' history). */
+const answer = (r: Answer, within?: Answer): unknown => ({
   unreadable: [...r.unreadable].sort(),
   reasons: [...r.reasons].sort(),
-  facts: [...r.facts.keys()].filter((k) => !within || within.facts.has(k)).sort()
+  facts: [...r.facts].filter(([k]) => !within || within.facts.has(k)).sort(([a], [b]) => a.localeCompare(b)),
+  errors: r.errors.map((e) => e.key).sort()
 })
 
+// A full table whose newest ready copy holds no Parquet file (its columns come from the previous copy with files)
+// after a copy with an empty file: the copy before that is the one read for its columns.
+const EMPTY_AFTER_UNREADABLE: Hour[] = [
+  { csat: ['good'], msgs: ['good'] },
+  { csat: ['empty'], msgs: ['good'] },
+  { csat: [], msgs: ['good'] }
+]
+
 describe('the frame check with remembered answers', () => {
-  it('answers as a check that knows nothing, whatever it already knows', async () => {
+  it('answers as the round-by-round check, whatever it already knows', async () => {
     let n = 0
     await fc.assert(
       fc.asyncProperty(fc.array(hourArb, { minLength: 2, maxLength: 8 }), fc.nat(), async (hours, cut) => {
         const root = join(work, `case-${n++}`)
-        await writeCase(root, hours)
+        const unreachable = await writeCase(root, hours)
         const provider = new LocalFolderProvider(root)
         const now = START + hours.length * HOUR + HOUR
         const objects = await listLocalFolder(root)
         const inventory = buildInventory(objects, { now })
         let reads = 0
         const read = async (o: { key: string }, start: number, end: number): Promise<Uint8Array> => {
+          if (unreachable.has(o.key)) throw new Error(`connection reset reading ${o.key}`)
           reads++
           return (await provider.readRange(o.key, { start, end })).body
         }
-        const cold = await findUnreadableFiles(inventory, read, { now })
+        const reference = await roundByRound(inventory, read, { now })
+        expect(answer(await findUnreadableFiles(inventory, read, { now }))).toEqual(answer(reference))
+        // As of an earlier hour, the same as the reference as of that hour.
+        const asOf = START + (cut % hours.length) * HOUR + 30 * MIN
+        expect(answer(await findUnreadableFiles(inventory, read, { now, asOf }))).toEqual(answer(await roundByRound(inventory, read, { now, asOf })))
         // Every answer known (a warm start): the same, without a read.
         const everything = join(root, '..', `frames-${n}-all.json`)
         await findUnreadableFiles(inventory, read, { now, cacheFile: everything })
         reads = 0
-        expect(answer(await findUnreadableFiles(inventory, read, { now, cacheFile: everything }))).toEqual(answer(cold))
+        expect(answer(await findUnreadableFiles(inventory, read, { now, cacheFile: everything }))).toEqual(answer(reference))
         expect(reads).toBe(0)
         // What a check as of an earlier hour learned (the copies newer than it not known yet): the same.
         const earlier = join(root, '..', `frames-${n}-earlier.json`)
-        await findUnreadableFiles(inventory, read, { now, cacheFile: earlier, asOf: START + (cut % hours.length) * HOUR + 30 * MIN })
-        expect(answer(await findUnreadableFiles(inventory, read, { now, cacheFile: earlier }), cold)).toEqual(answer(cold))
+        await findUnreadableFiles(inventory, read, { now, cacheFile: earlier, asOf })
+        expect(answer(await findUnreadableFiles(inventory, read, { now, cacheFile: earlier }), reference)).toEqual(answer(reference))
         // What a check learned before each folder's second file arrived: the same.
         const firstFiles = join(root, '..', `frames-${n}-first.json`)
         const before = buildInventory(
@@ -121,10 +183,10 @@ describe('the frame check with remembered answers', () => {
           { now }
         )
         await findUnreadableFiles(before, read, { now, cacheFile: firstFiles })
-        expect(answer(await findUnreadableFiles(inventory, read, { now, cacheFile: firstFiles }), cold)).toEqual(answer(cold))
+        expect(answer(await findUnreadableFiles(inventory, read, { now, cacheFile: firstFiles }), reference)).toEqual(answer(reference))
         await rm(root, { recursive: true, force: true })
       }),
-      { numRuns: 25 }
+      { numRuns: 25, examples: [[EMPTY_AFTER_UNREADABLE, 0]] }
     )
   })
 })

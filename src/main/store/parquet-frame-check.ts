@@ -173,6 +173,12 @@ export interface FrameCheckResult {
 /**
  * The unreadable files among those the logical tables need (latest ready copies, every ready parts folder). When a
  * full table's newest copy holds one, the copy the rule falls back to is needed in turn, and checked too.
+ *
+ * In rounds, each judging the files the rules need given what is known unreadable. Files known unreadable before any
+ * round (an earlier check's answer, or too short to be Parquet) are assumed so from the first: the rules pass over
+ * every copy holding one at once, where learning them one round at a time took a round per copy. The copies passed
+ * over and the files left out are judged after, and the rounds end as they always did: when the files the rules need,
+ * given only what was judged, are all judged. The answer is the same as without the assumption.
  */
 export async function findUnreadableFiles(inventory: Inventory, read: RangeReader, opts: FrameCheckOptions = {}): Promise<FrameCheckResult> {
   const now = opts.now ?? Date.now()
@@ -194,9 +200,11 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
       reasons.set(o.key, verdict)
     }
   }
+  /** A data file the check can judge: Parquet by its name, and not archived (not readable until restored). */
+  const checkable = (o: ListedObject): boolean => o.key.endsWith('.parquet') && !isArchived(o, now)
   /** Judges files not judged yet: those answered before at once (a warm year is ~9,000 of them, all known), the rest read. */
   const check = async (objects: readonly ListedObject[]): Promise<void> => {
-    const todo = objects.filter((o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !checked.has(o.key))
+    const todo = objects.filter((o) => checkable(o) && !checked.has(o.key))
     if (todo.length === 0) return
     total += todo.length
     const toRead: ListedObject[] = []
@@ -217,7 +225,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
           checked.add(o.key)
           let verdict: FooterFacts | string
           try {
-            if (o.size >= 12) fetched++
+            if (tooShortForParquet(o.size) === null) fetched++
             const r = await readParquetFooter(o.size, (start, end, sig) => read(o, start, end, sig), {
               ...(opts.signal ? { signal: opts.signal } : {}),
               ...(opts.parser ? { parser: opts.parser } : {})
@@ -236,31 +244,34 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
       )
     )
   }
-  // Files an earlier check found unreadable, and files too short to be Parquet, are taken as unreadable from the start,
-  // so the rules pass over every copy holding one at once. Learned one round at a time instead, a full table whose
-  // copies are all unreadable took a round per copy, each asking the rules again: 20 s of a year's refresh.
+  // Known before any round: an earlier check's answer, or too short to be Parquet (see the doc comment above).
   const knownBad: string[] = []
   for (const o of inventory.objects)
-    if (o.key.endsWith('.parquet') && !isArchived(o, now) && (tooShortForParquet(o.size) !== null || typeof cache.get(objectIdentity(o)) === 'string'))
-      knownBad.push(o.key)
-  const assumed = (): Set<string> => new Set([...knownBad, ...unreadable])
-  // Rounds: a file found unreadable now can make the rules read another copy, whose files are checked in turn. A round
-  // that found no unreadable file beyond those it assumed leaves the files the rules read as they were: the last.
-  let all = assumed()
+    if (checkable(o) && (tooShortForParquet(o.size) !== null || typeof cache.get(objectIdentity(o)) === 'string')) knownBad.push(o.key)
+  const assumedNow = (): Set<string> => new Set([...knownBad, ...unreadable])
+  // A round that found no unreadable file beyond those it assumed leaves the files the rules read as they were: the last.
+  let assumedUnreadable = assumedNow()
   for (;;) {
-    await check(objectsForViews(inventory, { ...opts, unreadable: all }))
-    const next = assumed()
-    if (next.size === all.size) break
-    all = next
+    await check(objectsForViews(inventory, { ...opts, unreadable: assumedUnreadable }))
+    const next = assumedNow()
+    if (next.size === assumedUnreadable.size) break
+    assumedUnreadable = next
   }
-  // The copies passed over and the files left out, judged as the rounds would have judged them one by one (a known
-  // unreadable file not judged here would be no finding).
+  // The copies passed over and the files left out, judged (a known unreadable file not judged would be no finding).
   await check(
     CATALOG.flatMap((t) => {
-      const out = unreadableLeftOut(inventory, t, { ...opts, unreadable: all })
+      const out = unreadableLeftOut(inventory, t, { ...opts, unreadable: assumedUnreadable })
       return [...out.files, ...out.copies.flatMap((c) => c.folder.dataFiles)]
     })
   )
+  // Then the rules given only what was judged: a copy passed over in another way than unreadableLeftOut says (the copy a
+  // full table's empty newest copy takes its columns from, previousCopyWithFiles) is needed and judged here. Once the
+  // answers agree with the assumption, one call that judges nothing.
+  for (;;) {
+    const before = checked.size
+    await check(objectsForViews(inventory, { ...opts, unreadable }))
+    if (checked.size === before) break
+  }
   const cacheFile = opts.cacheFile
   if (cacheFile && (added.size > 0 || earlierFormat.has(cache))) await mergeCache(cacheFile, added, loaded)
   // Files read at earlier refreshes (a full table's earlier copies, read while they were the newest) give history too.
