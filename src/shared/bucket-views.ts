@@ -3,7 +3,7 @@
 // An "as of" hour rebuilds them from the folders delivered up to that hour.
 import { countText, formatBytes } from './counts'
 import { CATALOG, type CatalogTable } from './catalog'
-import { type AsOf, type Inventory, foldersForLogicalTable, latestReady, readyPartsFolders, unreadableLeftOut } from './inventory'
+import { type AsOf, type Inventory, type UnreadableLeftOut, foldersForLogicalTable, latestReady, readyPartsFolders, unreadableLeftOut } from './inventory'
 import { isArchived, type ListedObject } from './listing'
 import { type GlobDialect, PARTITION_COLUMNS, globColumnsSql, globOf, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
 import { type MirroredSegment, mirrorRead } from './mirror-plan'
@@ -262,42 +262,52 @@ export function unreadableNote(inventory: Inventory, t: Pick<CatalogTable, 'sche
     const again = `Ask the vendor to deliver ${out.files.length === 1 ? 'it' : 'them'} again.`
     return `${name}: ${countText(out.files.length, 'file')} ${out.files.length === 1 ? 'is' : 'are'} not readable Parquet and ${out.files.length === 1 ? 'is' : 'are'} left out: ${keyList(out.files.map((o) => o.key))}; ${rows}. ${again}`
   }
-  const newest = out.copies[0]
-  if (!newest) return null
+  const passed = copiesPassedOver(inventory, t, out, opts)
+  if (!passed) return null
   const bad = out.copies.flatMap((c) => c.files.map((o) => o.key))
   const again = `Ask the vendor to deliver ${bad.length === 1 ? 'it' : 'them'} again.`
+  return `${name}: ${passed.copies} ${out.copies.length > 1 ? 'hold' : 'holds'} ${bad.length === 1 ? 'a file that is' : 'files that are'} not readable Parquet (${keyList(bad)}); ${passed.instead}. ${again}`
+}
+
+/** A full table's copies passed over for unreadable files, and what it reads instead, in words; null when none is. */
+function copiesPassedOver(
+  inventory: Inventory,
+  t: Pick<CatalogTable, 'schema' | 'table' | 'mode'>,
+  out: UnreadableLeftOut,
+  opts: AsOf
+): { readonly copies: string; readonly instead: string } | null {
+  const newest = out.copies[0]
+  if (!newest) return null
   const read = foldersForLogicalTable(inventory, t, opts)[0]
-  const copies =
-    out.copies.length > 1
-      ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix}) hold`
-      : `its newest ready copy ${newest.folder.ref.prefix} holds`
-  const instead = read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'
-  return `${name}: ${copies} ${bad.length === 1 ? 'a file that is' : 'files that are'} not readable Parquet (${keyList(bad)}); ${instead}. ${again}`
+  return {
+    copies:
+      out.copies.length > 1
+        ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix})`
+        : `its newest ready copy ${newest.folder.ref.prefix}`,
+    instead: read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'
+  }
 }
 
 /**
- * What a table does without one of its unreadable files, in words, for that file's own finding: unreadableNote
- * without the list of the others (a year of unreadable files is one finding each; each naming five others and the
- * count made the timeline's answer 38 MB). Null when the table leaves nothing out.
+ * What a table does without one of its unreadable files (`out`: what it leaves out, unreadableLeftOut's answer), in words,
+ * for that file's own finding: unreadableNote without the list of the others (a year of unreadable files is one finding
+ * each; each naming five others and the count made the timeline's answer 38 MB). Null when the table leaves nothing out.
  */
-export function unreadableFileNote(inventory: Inventory, t: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>, opts: AsOf = {}): string | null {
+export function unreadableFileNote(
+  inventory: Inventory,
+  t: Pick<CatalogTable, 'schema' | 'table' | 'mode' | 'keyColumn'>,
+  out: UnreadableLeftOut,
+  opts: AsOf = {}
+): string | null {
   const name = `${t.schema}.${t.table}`
-  const out = unreadableLeftOut(inventory, t, opts)
   const again = 'Ask the vendor to deliver it again.'
   if (t.mode === 'parts') {
     if (out.files.length === 0) return null
-    const all = out.files.length > 1 ? ` (${countText(out.files.length, 'file')} of it are left out in all)` : ''
+    const all = out.files.length > 1 ? ` (${out.files.length} of its files are left out in all)` : ''
     return `${name} leaves it out${all}: ${lostRows(1, t.keyColumn)}. ${again}`
   }
-  const newest = out.copies[0]
-  if (!newest) return null
-  const read = foldersForLogicalTable(inventory, t, opts)[0]
-  const copies =
-    out.copies.length > 1
-      ? `its ${out.copies.length} newest ready copies (the newest ${newest.folder.ref.prefix})`
-      : `its newest ready copy ${newest.folder.ref.prefix}`
-  const instead = read ? `the previous readable ready copy ${read.ref.prefix} is read instead` : 'no ready copy is readable, so it has no view'
-  return `${name} passes over ${copies}: ${instead}. ${again}`
+  const passed = copiesPassedOver(inventory, t, out, opts)
+  return passed ? `${name} passes over ${passed.copies}: ${passed.instead}. ${again}` : null
 }
 
 /** Which copy a table reads and why, where a rule makes it differ from the obvious one (the newest ready copy, or

@@ -793,7 +793,7 @@ function unreadableFindings(inv: Inventory, unreadable: ReadonlySet<string>, why
     const out = unreadableLeftOut(inv, c, { unreadable })
     const files = [...out.copies.flatMap((x) => x.files.map((o) => ({ o, folder: x.folder }))), ...out.files.map((o) => ({ o, folder: folderOf(inv, o.key) }))]
     if (files.length === 0) continue
-    const note = unreadableFileNote(inv, c, { unreadable }) ?? ''
+    const note = unreadableFileNote(inv, c, out, { unreadable }) ?? ''
     for (const { o, folder } of files) {
       if (!folder) continue
       add(
@@ -819,7 +819,7 @@ const hourOfFinding = new Map<string, number | null>()
 /** The timeline hour a finding belongs to (a v1 date's delivery hour when it has none), or null. */
 export function findingHour(f: Pick<Finding, 'date' | 'hour'>): number | null {
   if (f.date === null) return null
-  const id = `${f.date}|${f.hour ?? ''}`
+  const id = f.hour === null ? f.date : `${f.date}|${f.hour}`
   const known = hourOfFinding.get(id)
   if (known !== undefined) return known
   const t = isValidDate(f.date) ? instantOf(f.date, f.hour ?? V1_DELIVERY_HOUR) : null

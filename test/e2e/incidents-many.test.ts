@@ -49,6 +49,7 @@ describe('many incidents', () => {
   it('shows a page of them, then a page more at each "Show more", until all are shown', async () => {
     const heading = page.getByTestId('incidents-heading')
     await expect.poll(() => heading.textContent()).toMatch(/^Incidents: \d+ open/)
+    const open = Number(/(\d+) open/.exec((await heading.textContent()) ?? '')?.[1])
     const total = Number(
       /(\d+) open, (\d+) resolved/
         .exec((await heading.textContent()) ?? '')
@@ -65,6 +66,12 @@ describe('many incidents', () => {
       await expect.poll(items).toBe(Math.min(total, shown + INCIDENTS_PAGE))
     }
     expect(await more.count()).toBe(0)
+    // Another range starts again at a page, and so does this one when it comes back.
+    await page.selectOption('select[aria-label="hours shown"]', String(7 * 24))
+    await expect.poll(items).toBe(INCIDENTS_PAGE)
+    await page.selectOption('select[aria-label="hours shown"]', String(30 * 24))
+    await expect.poll(() => heading.textContent()).toMatch(new RegExp(`^Incidents: ${open} open`))
+    await expect.poll(items).toBe(INCIDENTS_PAGE)
   })
 
   it("draws an incident's findings when it is opened, each naming its file", async () => {
@@ -74,7 +81,10 @@ describe('many incidents', () => {
     await incident.locator('summary').click()
     const findings = incident.locator('details li')
     await expect.poll(() => findings.count()).toBeGreaterThan(0)
-    for (const text of await findings.allTextContents())
+    for (const text of await findings.allTextContents()) {
       expect(text).toMatch(/\.parquet is not a readable Parquet file \(zero bytes\)\. .*Ask the vendor to deliver it again\.$/)
+      // Its own file only, not its table's list of them.
+      expect(text.match(/\.parquet/g)).toHaveLength(1)
+    }
   })
 })
