@@ -265,9 +265,10 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     })
   )
   // Then the rules given only what was judged: a copy passed over in another way than unreadableLeftOut says (the copy a
-  // full table's empty newest copy takes its columns from, previousCopyWithFiles) is needed and judged here. Once the
-  // answers agree with the assumption, one call that judges nothing.
-  for (;;) {
+  // full table's empty newest copy takes its columns from, previousCopyWithFiles) is needed and judged here. Nothing to
+  // do when what was judged unreadable is what was assumed (a year of readable files: neither holds a file).
+  const judgedAsAssumed = unreadable.size === assumedUnreadable.size && [...assumedUnreadable].every((k) => unreadable.has(k))
+  while (!judgedAsAssumed) {
     const before = checked.size
     await check(objectsForViews(inventory, { ...opts, unreadable }))
     if (checked.size === before) break
