@@ -26,7 +26,8 @@ export function IncidentsList(): React.JSX.Element | null {
   const rangeHours = useApp((s) => s.rangeHours)
   const view = `${connection}|${rangeHours}`
   const [page, setPage] = useState({ view, limit: INCIDENTS_PAGE })
-  // Set while rendering (React's way to reset state when an input changes), so coming back to a range starts at a page too.
+  // Reset while rendering (React's way to reset state when an input changes: this render's output is dropped and the
+  // list renders again with the reset page), so coming back to a range starts at a page too.
   if (page.view !== view) setPage({ view, limit: INCIDENTS_PAGE })
   if (!timeline) return null
   const shown = all.filter((i) => severities[i.severity])
@@ -34,7 +35,7 @@ export function IncidentsList(): React.JSX.Element | null {
   const inspectedAt = inspected ? Date.parse(inspected.start) : null
   // The inspected hour's incidents are shown wherever they are in the list (a jump to a finding, the inspector).
   const inspectedIndex = inspectedAt === null ? -1 : shown.findLastIndex((i) => i.hour === inspectedAt)
-  const limit = Math.max(page.view === view ? page.limit : INCIDENTS_PAGE, inspectedIndex + 1)
+  const limit = Math.max(page.limit, inspectedIndex + 1)
   return (
     <section className={css.section} aria-label="incidents">
       <div className={css.header}>
@@ -81,11 +82,7 @@ export function IncidentsList(): React.JSX.Element | null {
         })}
       </ul>
       {shown.length > limit ? (
-        <button
-          className={css.more}
-          onClick={() => setPage((p) => ({ view, limit: Math.max(p.view === view ? p.limit : 0, limit) + INCIDENTS_PAGE }))}
-          data-testid="incidents-more"
-        >
+        <button className={css.more} onClick={() => setPage((p) => ({ view, limit: Math.max(p.limit, limit) + INCIDENTS_PAGE }))} data-testid="incidents-more">
           Show {Math.min(INCIDENTS_PAGE, shown.length - limit)} more ({shown.length - limit} not shown)
         </button>
       ) : null}
