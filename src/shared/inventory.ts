@@ -216,6 +216,21 @@ export function previousCopyWithFiles(inv: Inventory, t: Pick<CatalogTable, 'sch
   return best
 }
 
+/** The copies with Parquet files that previousCopyWithFiles passes over for holding an unreadable file: the ready copies
+ * older than `than`, newer than the one it answers (all older ones when it answers none). */
+export function copiesPassedOverForColumns(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, than: Folder, opts: AsOf = {}): Folder[] {
+  const from = previousCopyWithFiles(inv, t, than, opts)
+  return foldersOf(seen(inv, opts), t).filter(
+    (f) =>
+      f.ref.mode === 'full' &&
+      f.dataFiles.length > 0 &&
+      readyAsOf(f, opts) &&
+      holdsUnreadable(f, opts) &&
+      compareDelivery(f.ref, than.ref) < 0 &&
+      (from === null || compareDelivery(f.ref, from.ref) > 0)
+  )
+}
+
 /** Every ready parts folder of a table, oldest delivery first: v1 always, v2 once the bucket is on v2 (as the vendor's
  * job reads them). Unreadable files are left out of their folder (`unreadableLeftOut` says which). */
 export function readyPartsFolders(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, opts: AsOf = {}): Folder[] {

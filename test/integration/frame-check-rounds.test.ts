@@ -189,4 +189,28 @@ describe('the frame check with remembered answers', () => {
       { numRuns: 25, examples: [[EMPTY_AFTER_UNREADABLE, 0]] }
     )
   })
+
+  it('asks the rules a few times, not once per copy, when an empty copy passes over a run of unreadable ones for its columns', async () => {
+    // A day of a full table's copies each holding an empty file, then a ready copy with none: its columns come from the
+    // previous copy with a readable file, 24 copies back. Judged one round at a time, that was a round per copy.
+    const hours: Hour[] = [
+      { csat: ['good'], msgs: ['good'] },
+      ...Array.from({ length: 24 }, (): Hour => ({ csat: ['empty'], msgs: ['good'] })),
+      { csat: [], msgs: ['good'] }
+    ]
+    const root = join(work, 'empty-after-a-day')
+    await writeCase(root, hours)
+    const provider = new LocalFolderProvider(root)
+    const now = START + hours.length * HOUR + HOUR
+    const inventory = buildInventory(await listLocalFolder(root), { now })
+    const read: RangeReader = async (o, start, end) => (await provider.readRange(o.key, { start, end })).body
+    const reference = await roundByRound(inventory, read, { now })
+    expect(reference.unreadable.size).toBe(24)
+    const cacheFile = join(work, 'empty-after-a-day.json')
+    for (const known of ['nothing', 'everything']) {
+      const r = await findUnreadableFiles(inventory, read, { now, cacheFile })
+      expect(answer(r), known).toEqual(answer(reference))
+      expect(r.rounds, known).toBeLessThanOrEqual(3)
+    }
+  })
 })

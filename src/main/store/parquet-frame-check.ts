@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import pLimit from 'p-limit'
 import { objectsForViews } from '../../shared/bucket-views'
 import { CATALOG } from '../../shared/catalog'
-import { type AsOf, type Inventory, unreadableLeftOut } from '../../shared/inventory'
+import { type AsOf, type Inventory, copiesPassedOverForColumns, latestReady, unreadableLeftOut } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import { objectIdentity } from '../../shared/identity-tag'
 import { withFileLock } from '../files/file-lock'
@@ -168,6 +168,8 @@ export interface FrameCheckResult {
   readonly facts: ReadonlyMap<string, FooterFacts>
   /** Files that could not be read (network, denied): not judged, the engine tells when it downloads them. */
   readonly errors: readonly { readonly key: string; readonly message: string }[]
+  /** How many times the rules were asked for the files they need (each asks of every table, ~0.1 s on a year). */
+  readonly rounds: number
 }
 
 /**
@@ -177,8 +179,9 @@ export interface FrameCheckResult {
  * In rounds, each judging the files the rules need given what is known unreadable. Files known unreadable before any
  * round (an earlier check's answer, or too short to be Parquet) are assumed so from the first: the rules pass over
  * every copy holding one at once, where learning them one round at a time took a round per copy. The copies passed
- * over and the files left out are judged after, and the rounds end as they always did: when the files the rules need,
- * given only what was judged, are all judged. The answer is the same as without the assumption.
+ * over (for a read, or for the columns of an empty copy) and the files left out are judged after, and the rounds end
+ * as they always did: when the files the rules need, given only what was judged, are all judged. The answer is the
+ * same as without the assumption.
  */
 export async function findUnreadableFiles(inventory: Inventory, read: RangeReader, opts: FrameCheckOptions = {}): Promise<FrameCheckResult> {
   const now = opts.now ?? Date.now()
@@ -251,25 +254,31 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   const assumedNow = (): Set<string> => new Set([...knownBad, ...unreadable])
   // A round that found no unreadable file beyond those it assumed leaves the files the rules read as they were: the last.
   let assumedUnreadable = assumedNow()
+  let rounds = 0
   for (;;) {
+    rounds++
     await check(objectsForViews(inventory, { ...opts, unreadable: assumedUnreadable }))
     const next = assumedNow()
     if (next.size === assumedUnreadable.size) break
     assumedUnreadable = next
   }
-  // The copies passed over and the files left out, judged (a known unreadable file not judged would be no finding).
+  // The copies passed over and the files left out, judged (a known unreadable file not judged would be no finding): the
+  // copies the rule passed over, and those a full table's empty copy passed over for its columns (previousCopyWithFiles).
+  const assumed = { ...opts, unreadable: assumedUnreadable }
   await check(
     CATALOG.flatMap((t) => {
-      const out = unreadableLeftOut(inventory, t, { ...opts, unreadable: assumedUnreadable })
-      return [...out.files, ...out.copies.flatMap((c) => c.folder.dataFiles)]
+      const out = unreadableLeftOut(inventory, t, assumed)
+      const read = t.mode === 'full' ? latestReady(inventory, t, assumed) : null
+      const forColumns = read && read.dataFiles.length === 0 ? copiesPassedOverForColumns(inventory, t, read, assumed) : []
+      return [...out.files, ...out.copies.flatMap((c) => c.folder.dataFiles), ...forColumns.flatMap((f) => f.dataFiles)]
     })
   )
-  // Then the rules given only what was judged: a copy passed over in another way than unreadableLeftOut says (the copy a
-  // full table's empty newest copy takes its columns from, previousCopyWithFiles) is needed and judged here. Nothing to
-  // do when what was judged unreadable is what was assumed (a year of readable files: neither holds a file).
+  // Then the rules given only what was judged, in case a file assumed unreadable was not judged and the rules need it.
+  // Nothing to do when what was judged unreadable is what was assumed (a year of readable files: neither holds a file).
   const judgedAsAssumed = unreadable.size === assumedUnreadable.size && [...assumedUnreadable].every((k) => unreadable.has(k))
   while (!judgedAsAssumed) {
     const before = checked.size
+    rounds++
     await check(objectsForViews(inventory, { ...opts, unreadable }))
     if (checked.size === before) break
   }
@@ -282,5 +291,5 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     const known = added.get(id) ?? cache.get(id)
     if (typeof known === 'object') facts.set(o.key, known)
   }
-  return { unreadable, reasons, facts, read: fetched, errors }
+  return { unreadable, reasons, facts, read: fetched, errors, rounds }
 }
