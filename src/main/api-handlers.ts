@@ -35,7 +35,7 @@ type Handlers = { readonly [N in ApiName]: (w: Workspace, args: ArgsOf<N>) => Pr
 
 const HANDLERS: Handlers = {
   overview: async (w) => (await w.sessionOrOpenFirst()).snapshot.overview(),
-  timeline: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.timeline(a),
+  timeline: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.timelineAnswer(a),
   hour: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.hour(a),
   tableVolume: async (w, a) => (await w.sessionOrOpenFirst()).snapshot.tableVolume(a),
   connections: (w) => w.connections(),

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
 import { createAppStore, type AppStore } from '../../src/renderer/src/store/app-store'
+import type { ApiPort } from '../../src/renderer/src/store/api-port'
+import type { TimelineAnswer } from '../../src/shared/api/views'
 
 import { CATALOG } from '../../src/shared/catalog'
 import { findingHour } from '../../src/shared/timeline'
@@ -111,9 +113,9 @@ describe('store slices on a real workspace', () => {
     await store.getState().setRange(48)
     expect(store.getState().timeline?.hours.length).toBe(48)
     // Nothing delivered from the hour after the first delivery until 4 days later: one feed_stopped, outside 2 days.
-    const old = await workspacePort(workspace).call('timeline', { fromHours: 7 * 24 })
-    expect(old.findings.filter((x) => x.kind === 'missing' && findingHour(x) === FIRST + H)).toEqual([])
-    const f = old.findings.find((x) => x.kind === 'feed_stopped' && findingHour(x) === FIRST + H)
+    const old = (await workspacePort(workspace).call('timeline', { fromHours: 7 * 24 })).findings ?? []
+    expect(old.filter((x) => x.kind === 'missing' && findingHour(x) === FIRST + H)).toEqual([])
+    const f = old.find((x) => x.kind === 'feed_stopped' && findingHour(x) === FIRST + H)
     expect(f).toBeDefined()
     await store.getState().jumpTo(f!)
     await until(() => store.getState().inspected !== null)
@@ -202,5 +204,76 @@ describe('store slices on a real workspace', () => {
     const fresh = createAppStore({ api: workspacePort(workspace) })
     await fresh.getState().loadHistory()
     expect(fresh.getState().history[0]).toMatchObject({ sql: 'SELECT 42', connection: store.getState().connections?.active, asOf: null })
+  })
+})
+
+describe('the findings cross once per analysis', () => {
+  /** The store's port, keeping each timeline answer as it crossed. */
+  function recordingPort(): { port: ApiPort; answers: TimelineAnswer[] } {
+    const inner = workspacePort(workspace)
+    const answers: TimelineAnswer[] = []
+    const port: ApiPort = {
+      ...inner,
+      async call(name, args) {
+        const answer = await inner.call(name, args)
+        if (name === 'timeline') answers.push(answer as TimelineAnswer)
+        return answer
+      }
+    }
+    return { port, answers }
+  }
+
+  it('another range and a refresh with nothing new get no findings again; a refresh that changes them sends the new list', async () => {
+    const { port, answers } = recordingPort()
+    const s = createAppStore({ api: port })
+    await s.getState().setRange(7 * 24)
+    const first = s.getState().timeline!
+    expect(answers.at(-1)?.findings).toHaveLength(first.findings.length)
+    expect(first.findings.some((f) => f.kind === 'feed_stopped')).toBe(true)
+
+    await s.getState().setRange(48)
+    expect(answers.at(-1)).toMatchObject({ findings: null, findingsOf: first.findingsOf })
+    expect(s.getState().timeline?.hours).toHaveLength(48)
+    expect(s.getState().timeline?.findings).toBe(first.findings)
+
+    await workspace.refresh({ full: false })
+    await workspace.running
+    await s.getState().setRange(7 * 24)
+    expect(answers.at(-1)).toMatchObject({ findings: null, findingsOf: first.findingsOf })
+    expect(s.getState().timeline?.findings).toBe(first.findings)
+
+    // A day delivered in the gap (a full listing finds it): the feed stopped later, the findings change, and the new
+    // list crosses whole.
+    for (let t = FIRST + H; t < FIRST + 24 * H; t += H) await deliverHour(t)
+    await workspace.refresh({ full: true })
+    await workspace.running
+    await s.getState().setRange(48)
+    const now = s.getState().timeline!
+    expect(now.findingsOf).not.toBe(first.findingsOf)
+    expect(answers.at(-1)?.findings).toHaveLength(now.findings.length)
+    expect(now.findings).toEqual((await workspacePort(workspace).call('timeline', { fromHours: 48 })).findings)
+    expect(now.findings).not.toEqual(first.findings)
+  })
+
+  it('asks again for the findings when the list its call named was replaced while the call was out', async () => {
+    const { port, answers } = recordingPort()
+    const s = createAppStore({ api: port })
+    await s.getState().setRange(48)
+    const held = s.getState().timeline!
+    // As an answer landing between the call and its reply would: the store holds another list when the reply arrives.
+    const racing: ApiPort = {
+      ...port,
+      async call(name, args) {
+        const answer = await port.call(name, args)
+        if (name === 'timeline' && (answer as TimelineAnswer).findings === null) r.setState({ timeline: { ...held, findingsOf: 'another list', findings: [] } })
+        return answer
+      }
+    }
+    const r: AppStore = createAppStore({ api: racing })
+    r.setState({ timeline: held })
+    await r.getState().setRange(7 * 24)
+    expect(answers.slice(-2).map((a) => a.findings === null)).toEqual([true, false])
+    expect(r.getState().timeline?.findings).toEqual(held.findings)
+    expect(r.getState().timeline?.findingsOf).toBe(held.findingsOf)
   })
 })

@@ -1,6 +1,7 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
-import type { HourDetail, HourTable, Overview, TableVolumeView, TimelineView, VolumePointView } from '../../shared/api/views'
+import { randomUUID } from 'node:crypto'
+import type { HourDetail, HourTable, Overview, TableVolumeView, TimelineAnswer, TimelineView, VolumePointView } from '../../shared/api/views'
 import type { MonitorConfig, VolumePoint } from '../../shared/delivery-monitors'
 import { TIMELINE_MAX_HOURS } from '../../shared/api/calls'
 import { encodeCells } from '../../shared/api/cell-encoding'
@@ -13,7 +14,7 @@ import { deliveryInstant } from '../../shared/delivery-order'
 import { type Inventory, isReady, latestReady, readyPartsFolders } from '../../shared/inventory'
 import { type ListedObject, isArchived } from '../../shared/listing'
 import { HOUR_MS, switchInProgress } from '../../shared/schedule'
-import { type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../../shared/timeline'
+import { type Finding, type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../../shared/timeline'
 import { BucketError, bucketError } from '../bucket/bucket-errors'
 import { abortable } from '../bucket/bounded-wait'
 import type { IndexProgress } from '../bucket/bucket-index'
@@ -43,6 +44,8 @@ export class ConnectionSnapshot {
   /** Increases with each successful refresh. */
   generation = 0
   private timelineCache: Timeline | null = null
+  /** Names the analysis' list of findings (TimelineView.findingsOf): a new name only when the findings change. */
+  private findingsOf = ''
   /** What the last refresh analysed (its instant and the footers' facts): analysed again when the thresholds change. */
   private analysed: { readonly now: number; readonly inputs: ReturnType<typeof findingInputs> } | null = null
   private problems: readonly string[] = []
@@ -99,7 +102,7 @@ export class ConnectionSnapshot {
       this.objectMap = r.objects
       this.generation++
       this.analysed = analysed
-      this.timelineCache = timeline
+      this.keepTimeline(timeline)
       this.problems = r.problems
       this.unlisted = r.unlisted
     }
@@ -127,7 +130,14 @@ export class ConnectionSnapshot {
   async reanalyze(): Promise<void> {
     await this.inflight?.promise.catch(() => undefined)
     if (!this.inventory || !this.analysed) return
-    this.timelineCache = await this.analyze(this.inventory, this.manifests, this.analysed)
+    this.keepTimeline(await this.analyze(this.inventory, this.manifests, this.analysed))
+  }
+
+  /** A new analysis, its findings named anew unless they are the ones the last analysis found. */
+  private keepTimeline(timeline: Timeline): void {
+    // A UUID, not a counter: a page that outlives its web host never takes another process's list for its own.
+    if (this.timelineCache === null || !sameFindings(this.timelineCache.findings, timeline.findings)) this.findingsOf = randomUUID()
+    this.timelineCache = timeline
   }
 
   /** Ends what the snapshot waits for: its refresh and footer reads reject as cancelled. */
@@ -289,7 +299,7 @@ export class ConnectionSnapshot {
     return last - Math.max(1, Math.min(TIMELINE_MAX_HOURS, hours)) * HOUR_MS + HOUR_MS
   }
 
-  async timeline(args: { fromHours: number }): Promise<TimelineView> {
+  async timeline(args: { fromHours: number }): Promise<TimelineView & { readonly findingsOf: string }> {
     const { timeline } = await this.ready()
     const from = this.rangeStart(args.fromHours)
     const hours = timeline.hours.filter((h) => h.start >= from)
@@ -298,9 +308,30 @@ export class ConnectionSnapshot {
       tables: CATALOG.map((t) => ({ schema: t.schema, table: t.table })),
       hours: hours.map((h) => ({ start: new Date(h.start).toISOString(), era: h.era, manifest: h.manifest, cells: encodeCells(names, h.cells) })),
       // Every finding of the export (the list jumps to its hour, widening the range if need be).
-      findings: timeline.findings
+      findings: timeline.findings,
+      findingsOf: this.findingsOf
     }
   }
+
+  /** The timeline call's answer: without the findings when the caller holds this list already (a year of them is
+   * megabytes of JSON, the most of what a year's timeline took to cross and parse). */
+  async timelineAnswer(args: { fromHours: number; findingsOf?: string | undefined }): Promise<TimelineAnswer> {
+    const view = await this.timeline(args)
+    return args.findingsOf === view.findingsOf ? { ...view, findings: null } : view
+  }
+}
+
+/** Whether two analyses found the same findings, in the same order. */
+function sameFindings(a: readonly Finding[], b: readonly Finding[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!
+    const y = b[i]!
+    if (x.kind !== y.kind || x.severity !== y.severity || x.date !== y.date || x.hour !== y.hour || x.table !== y.table) return false
+    if (x.key !== y.key || x.message !== y.message || x.resolved?.how !== y.resolved?.how) return false
+    if ((x.resolved && 'at' in x.resolved ? x.resolved.at : null) !== (y.resolved && 'at' in y.resolved ? y.resolved.at : null)) return false
+  }
+  return true
 }
 
 /** A delivery's volume as the API sends it. */

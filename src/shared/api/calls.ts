@@ -25,7 +25,8 @@ import {
   RestorePlanViewSchema,
   RestoreStatusViewSchema,
   TableVolumeViewSchema,
-  TimelineViewSchema
+  TimelineViewSchema,
+  FINDINGS_OF_MAX
 } from './views'
 
 /** The longest timeline a call may ask for, in hours: 400 days (the service's cap). */
@@ -88,7 +89,13 @@ const history = shape({ entries: list(HistoryEntrySchema) })
 export const CALLS = {
   overview: { args: none, answer: OverviewSchema },
   timeline: {
-    args: args({ fromHours: wholeNumber(`fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`, 1, TIMELINE_MAX_HOURS) }),
+    args: args({
+      fromHours: wholeNumber(`fromHours must be a whole number of hours from 1 to ${TIMELINE_MAX_HOURS}`, 1, TIMELINE_MAX_HOURS),
+      /** The findings list the renderer holds (an answer's findingsOf): the same list is not sent again. */
+      findingsOf: v.optional(
+        v.pipe(v.string('findingsOf must be a string'), v.maxLength(FINDINGS_OF_MAX, `findingsOf must be at most ${FINDINGS_OF_MAX} characters`))
+      )
+    }),
     answer: TimelineViewSchema
   },
   hour: { args: args({ start: hour('start') }), answer: HourDetailSchema },

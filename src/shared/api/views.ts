@@ -2,7 +2,7 @@
 // connections), as schemas from which their types derive: plain data as they travel over IPC and HTTP.
 import * as v from 'valibot'
 import type { UsualBand } from '../delivery-monitors'
-import type { Severity } from '../timeline'
+import type { Finding, Severity } from '../timeline'
 import { count, exactly, instant, list, shape } from './answer-schema'
 import {
   CellStateSchema,
@@ -23,6 +23,8 @@ import {
 const era = v.picklist(['v1', 'gap', 'v2'])
 const provider = v.picklist(['s3', 'gcs', 'local'])
 const tableName = { schema: v.string(), table: v.string() }
+/** The longest name of a findings list (a UUID is 36 characters). */
+export const FINDINGS_OF_MAX = 64
 
 export const TableStatusSchema = shape({
   ...tableName,
@@ -68,9 +70,16 @@ export type TimelineHourView = v.InferOutput<typeof TimelineHourViewSchema>
 export const TimelineViewSchema = shape({
   tables: list(shape(tableName)),
   hours: list(TimelineHourViewSchema),
-  findings: list(FindingSchema)
+  /** Every finding of the export; null when the call said it holds this list already (findingsOf). */
+  findings: v.nullable(list(FindingSchema)),
+  /** Names this list of findings: it stays while an analysis finds the same ones (a refresh with nothing new), so a
+   * year of findings crosses once, not at every range or refresh. */
+  findingsOf: v.pipe(v.string(), v.maxLength(FINDINGS_OF_MAX))
 })
-export type TimelineView = v.InferOutput<typeof TimelineViewSchema>
+/** The timeline as the call answers it: without its findings when the caller holds them. */
+export type TimelineAnswer = v.InferOutput<typeof TimelineViewSchema>
+/** The timeline with its findings: what the deliveries view, the incidents and the headline read. */
+export type TimelineView = Omit<TimelineAnswer, 'findings' | 'findingsOf'> & { readonly findings: readonly Finding[] }
 
 /** The usual range a delivery's rows or bytes were judged against (delivery-monitors.ts). */
 const UsualBandSchema = exactly<UsualBand>()(

@@ -2,7 +2,7 @@
 // cell (by its hour, not its column: a refresh or another range moves the columns, not the focus), the hour
 // open in the inspector, the findings filter, the menu's zoom commands, and the rows per delivery of the table the
 // Tables view shows (its volume chart). Its actions own the calls.
-import type { HourDetail, MonitorThresholdsView, Overview, TableVolumeView, TimelineView } from '../../../shared/api/views'
+import type { HourDetail, MonitorThresholdsView, Overview, TableVolumeView, TimelineAnswer, TimelineView } from '../../../shared/api/views'
 import type { MonitorThresholds } from '../../../shared/delivery-monitors'
 import { type Finding, type Severity, findingHour } from '../../../shared/timeline'
 import type { StateCreator } from 'zustand/vanilla'
@@ -19,6 +19,9 @@ export const TIMELINE_RANGES = [
   [366 * 24, '1 year']
 ] as const
 
+/** The timeline the view shows, with the name of its findings list (what the next call says it holds). */
+export type HeldTimeline = TimelineView & Pick<TimelineAnswer, 'findingsOf'>
+
 export interface FocusedCell {
   readonly start: string
   readonly table: number
@@ -26,7 +29,7 @@ export interface FocusedCell {
 
 export interface DeliveriesSlice {
   readonly overview: Overview | null
-  readonly timeline: TimelineView | null
+  readonly timeline: HeldTimeline | null
   readonly rangeHours: number
   readonly zone: AxisZone
   readonly focused: FocusedCell | null
@@ -63,10 +66,23 @@ export const createDeliveriesSlice =
   (deps: StoreDeps): StateCreator<AppState, [], [], DeliveriesSlice> =>
   (set, get) => {
     const { api } = deps
+    /** The range's timeline. The findings held are not sent again while main's analysis found the same (findingsOf):
+     * a year of them is megabytes, most of what a year's timeline took to cross and parse. */
+    const fetchTimeline = async (hours: number): Promise<HeldTimeline> => {
+      const held = get().timeline
+      const answer = await api.call('timeline', { fromHours: hours, ...(held ? { findingsOf: held.findingsOf } : {}) })
+      const now = get().timeline
+      const findings = answer.findings ?? (now?.findingsOf === answer.findingsOf ? now.findings : null)
+      if (findings !== null) return { ...answer, findings }
+      // The list this call named was replaced while it was out: ask again, for the findings too.
+      const whole = await api.call('timeline', { fromHours: hours })
+      if (whole.findings === null) throw new Error('timeline: main sent no findings to a call that holds none')
+      return { ...whole, findings: whole.findings }
+    }
     const loadTimeline = async (): Promise<void> => {
       const hours = get().rangeHours
       try {
-        const timeline = await api.call('timeline', { fromHours: hours })
+        const timeline = await fetchTimeline(hours)
         // An answer for a range the user has left since is dropped.
         if (get().rangeHours !== hours) return
         set({ timeline })
