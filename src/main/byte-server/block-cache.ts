@@ -273,6 +273,12 @@ class DiskBlocks {
       if (this.scanning) await this.writeCensus()
     })().finally(() => {
       this.evicting = null
+      // A call that came after the last pass had looked (a read ending while the census was written) gets a pass of its
+      // own: its blocks were pinned when that pass looked, and nothing else would evict them.
+      if (this.again) {
+        this.again = false
+        void this.evict()
+      }
     })
     return this.evicting
   }
