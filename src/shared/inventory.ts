@@ -206,29 +206,28 @@ function fullCopiesInReadOrder(inv: Inventory, t: Pick<CatalogTable, 'schema' | 
   return version === 'v2' ? [...of('v2'), ...of('v1')] : of(version)
 }
 
+/** The ready copies of a full table older than `than` that hold Parquet files: where an empty copy may take its columns from. */
+function olderCopiesWithFiles(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, than: Folder, opts: AsOf): Folder[] {
+  return foldersOf(seen(inv, opts), t).filter(
+    (f) => f.ref.mode === 'full' && f.dataFiles.length > 0 && readyAsOf(f, opts) && compareDelivery(f.ref, than.ref) < 0
+  )
+}
+
 /** The newest ready copy of a full table older than `than` that holds Parquet files: where an empty copy takes its columns from. */
 export function previousCopyWithFiles(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, than: Folder, opts: AsOf = {}): Folder | null {
   let best: Folder | null = null
-  for (const f of foldersOf(seen(inv, opts), t)) {
-    if (f.ref.mode !== 'full' || f.dataFiles.length === 0 || !readyAsOf(f, opts) || holdsUnreadable(f, opts) || compareDelivery(f.ref, than.ref) >= 0) continue
+  for (const f of olderCopiesWithFiles(inv, t, than, opts)) {
+    if (holdsUnreadable(f, opts)) continue
     if (!best || compareDelivery(f.ref, best.ref) > 0) best = f
   }
   return best
 }
 
-/** The copies with Parquet files that previousCopyWithFiles passes over for holding an unreadable file: the ready copies
- * older than `than`, newer than the one it answers (all older ones when it answers none). */
+/** The copies previousCopyWithFiles passes over, each for an unreadable file: those older than `than` and newer than
+ * the one it answers (every older one when it answers none). */
 export function copiesPassedOverForColumns(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>, than: Folder, opts: AsOf = {}): Folder[] {
   const from = previousCopyWithFiles(inv, t, than, opts)
-  return foldersOf(seen(inv, opts), t).filter(
-    (f) =>
-      f.ref.mode === 'full' &&
-      f.dataFiles.length > 0 &&
-      readyAsOf(f, opts) &&
-      holdsUnreadable(f, opts) &&
-      compareDelivery(f.ref, than.ref) < 0 &&
-      (from === null || compareDelivery(f.ref, from.ref) > 0)
-  )
+  return olderCopiesWithFiles(inv, t, than, opts).filter((f) => from === null || compareDelivery(f.ref, from.ref) > 0)
 }
 
 /** Every ready parts folder of a table, oldest delivery first: v1 always, v2 once the bucket is on v2 (as the vendor's

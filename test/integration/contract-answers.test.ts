@@ -76,6 +76,8 @@ describe("main's answers fit the contract's answer schemas", () => {
     await call('refreshCancel', {})
     await call('overview', {})
     const timeline = await call('timeline', { fromHours: 24 * 9 })
+    // The answer to a call that holds the findings already: without them.
+    expect(await call('timeline', { fromHours: 48, findingsOf: timeline?.findingsOf ?? '' })).toMatchObject({ findings: null })
     const hours = timeline?.hours ?? []
     expect(hours.length).toBeGreaterThan(0)
     // An hour with a manifest and files, and one without: the inspector's two shapes.

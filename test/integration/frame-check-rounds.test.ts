@@ -191,11 +191,12 @@ describe('the frame check with remembered answers', () => {
   })
 
   it('asks the rules a few times, not once per copy, when an empty copy passes over a run of unreadable ones for its columns', async () => {
-    // A day of a full table's copies each holding an empty file, then a ready copy with none: its columns come from the
-    // previous copy with a readable file, 24 copies back. Judged one round at a time, that was a round per copy.
+    // A day of a full table's copies each holding an empty or a cut-short file, then a ready copy with none: its columns
+    // come from the previous copy with a readable file, 24 copies back. Judged one round at a time, that was a round per
+    // copy. Known unreadable (by its size, or from the cache once an earlier check read it), it takes a few.
     const hours: Hour[] = [
       { csat: ['good'], msgs: ['good'] },
-      ...Array.from({ length: 24 }, (): Hour => ({ csat: ['empty'], msgs: ['good'] })),
+      ...Array.from({ length: 24 }, (_, i): Hour => ({ csat: [i % 2 ? 'empty' : 'cut'], msgs: ['good'] })),
       { csat: [], msgs: ['good'] }
     ]
     const root = join(work, 'empty-after-a-day')
@@ -207,10 +208,10 @@ describe('the frame check with remembered answers', () => {
     const reference = await roundByRound(inventory, read, { now })
     expect(reference.unreadable.size).toBe(24)
     const cacheFile = join(work, 'empty-after-a-day.json')
-    for (const known of ['nothing', 'everything']) {
-      const r = await findUnreadableFiles(inventory, read, { now, cacheFile })
-      expect(answer(r), known).toEqual(answer(reference))
-      expect(r.rounds, known).toBeLessThanOrEqual(3)
-    }
+    // Nothing known yet: the cut-short files are learnt by reading them, one copy a round.
+    expect(answer(await findUnreadableFiles(inventory, read, { now, cacheFile }))).toEqual(answer(reference))
+    const warm = await findUnreadableFiles(inventory, read, { now, cacheFile })
+    expect(answer(warm)).toEqual(answer(reference))
+    expect(warm.rounds).toBeLessThanOrEqual(3)
   })
 })

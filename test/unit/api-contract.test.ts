@@ -21,6 +21,7 @@ describe('validateArgs', () => {
   it('accepts the documented shapes', () => {
     expect(validateArgs('overview', {}).ok).toBe(true)
     expect(validateArgs('timeline', { fromHours: 168 }).ok).toBe(true)
+    expect(validateArgs('timeline', { fromHours: 168, findingsOf: '0b5e6c1a-8d2f-4c57-9a51-3f1e2d4c5b6a' }).ok).toBe(true)
     expect(validateArgs('hour', { start: '2026-11-05T14:00:00Z' }).ok).toBe(true)
     expect(validateArgs('refresh', { full: false }).ok).toBe(true)
     expect(
@@ -39,6 +40,8 @@ describe('validateArgs', () => {
       ['timeline', { fromHours: 0 }],
       ['timeline', { fromHours: 1.5 }],
       ['timeline', { fromHours: '24' }],
+      ['timeline', { fromHours: 24, findingsOf: 7 }],
+      ['timeline', { fromHours: 24, findingsOf: 'x'.repeat(65) }],
       ['hour', { start: '2026-11-05T14:30:00Z' }],
       ['hour', { start: '2026-11-05' }],
       ['connectionOpen', { id: '../x' }],

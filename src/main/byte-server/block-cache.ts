@@ -241,7 +241,8 @@ class DiskBlocks {
     }
   }
 
-  /** Deletes least recently used blocks until under the cap; one pass runs at a time, callers wait for it. */
+  /** Deletes least recently used blocks until under the cap; one pass runs at a time, and a caller meanwhile waits for
+   * it to go round again. */
   evict(): Promise<void> {
     if (this.evicting) {
       this.again = true
@@ -269,12 +270,13 @@ class DiskBlocks {
             await rmdir(folder).catch(swallowed(`removing the emptied block folder ${folder}`))
           }
         }
+        // In the loop: a read that ends while the census is written is seen by the loop's test.
+        if (this.scanning) await this.writeCensus()
       } while (this.again && this.total > this.maxBytes)
-      if (this.scanning) await this.writeCensus()
     })().finally(() => {
       this.evicting = null
-      // A call that came after the last pass had looked (a read ending while the census was written) gets a pass of its
-      // own: its blocks were pinned when that pass looked, and nothing else would evict them.
+      // A call that came after the loop's last test (before this ran) gets a pass of its own: its blocks were pinned
+      // when the last pass looked, and nothing else would evict them.
       if (this.again) {
         this.again = false
         void this.evict()

@@ -1,6 +1,7 @@
 // What the app shows, computed once per refresh from the connected bucket: overview and timeline. Plain
 // Node: the Electron shell and the web host both call it.
 import { randomUUID } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
 import type { HourDetail, HourTable, Overview, TableVolumeView, TimelineAnswer, TimelineView, VolumePointView } from '../../shared/api/views'
 import type { MonitorConfig, VolumePoint } from '../../shared/delivery-monitors'
 import { TIMELINE_MAX_HOURS } from '../../shared/api/calls'
@@ -44,8 +45,9 @@ export class ConnectionSnapshot {
   /** Increases with each successful refresh. */
   generation = 0
   private timelineCache: Timeline | null = null
-  /** Names the analysis' list of findings (TimelineView.findingsOf): a new name only when the findings change. */
-  private findingsOf = ''
+  /** The name of each analysis' list of findings (TimelineView.findingsOf): the last analysis' again when it found the
+   * same, so a renderer holding them gets none again. Kept with the analysis, never read apart from it. */
+  private readonly findingsNames = new WeakMap<Timeline, string>()
   /** What the last refresh analysed (its instant and the footers' facts): analysed again when the thresholds change. */
   private analysed: { readonly now: number; readonly inputs: ReturnType<typeof findingInputs> } | null = null
   private problems: readonly string[] = []
@@ -135,9 +137,17 @@ export class ConnectionSnapshot {
 
   /** A new analysis, its findings named anew unless they are the ones the last analysis found. */
   private keepTimeline(timeline: Timeline): void {
-    // A UUID, not a counter: a page that outlives its web host never takes another process's list for its own.
-    if (this.timelineCache === null || !sameFindings(this.timelineCache.findings, timeline.findings)) this.findingsOf = randomUUID()
+    const last = this.timelineCache
+    if (last !== null && sameFindings(last.findings, timeline.findings)) this.findingsNames.set(timeline, this.findingsName(last))
     this.timelineCache = timeline
+  }
+
+  /** An analysis' findings' name. A UUID, not a counter: a page that outlives its web host never takes another
+   * process's list for its own. */
+  private findingsName(timeline: Timeline): string {
+    let name = this.findingsNames.get(timeline)
+    if (name === undefined) this.findingsNames.set(timeline, (name = randomUUID()))
+    return name
   }
 
   /** Ends what the snapshot waits for: its refresh and footer reads reject as cancelled. */
@@ -309,7 +319,7 @@ export class ConnectionSnapshot {
       hours: hours.map((h) => ({ start: new Date(h.start).toISOString(), era: h.era, manifest: h.manifest, cells: encodeCells(names, h.cells) })),
       // Every finding of the export (the list jumps to its hour, widening the range if need be).
       findings: timeline.findings,
-      findingsOf: this.findingsOf
+      findingsOf: this.findingsName(timeline)
     }
   }
 
@@ -321,17 +331,9 @@ export class ConnectionSnapshot {
   }
 }
 
-/** Whether two analyses found the same findings, in the same order. */
-function sameFindings(a: readonly Finding[], b: readonly Finding[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!
-    const y = b[i]!
-    if (x.kind !== y.kind || x.severity !== y.severity || x.date !== y.date || x.hour !== y.hour || x.table !== y.table) return false
-    if (x.key !== y.key || x.message !== y.message || x.resolved?.how !== y.resolved?.how) return false
-    if ((x.resolved && 'at' in x.resolved ? x.resolved.at : null) !== (y.resolved && 'at' in y.resolved ? y.resolved.at : null)) return false
-  }
-  return true
+/** Whether two analyses found the same findings, in the same order (every field, however many a finding gets). */
+export function sameFindings(a: readonly Finding[], b: readonly Finding[]): boolean {
+  return a.length === b.length && a.every((x, i) => isDeepStrictEqual(x, b[i]))
 }
 
 /** A delivery's volume as the API sends it. */

@@ -268,8 +268,8 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   await check(
     CATALOG.flatMap((t) => {
       const out = unreadableLeftOut(inventory, t, assumed)
-      const read = t.mode === 'full' ? latestReady(inventory, t, assumed) : null
-      const forColumns = read && read.dataFiles.length === 0 ? copiesPassedOverForColumns(inventory, t, read, assumed) : []
+      const newest = t.mode === 'full' ? latestReady(inventory, t, assumed) : null
+      const forColumns = newest && newest.dataFiles.length === 0 ? copiesPassedOverForColumns(inventory, t, newest, assumed) : []
       return [...out.files, ...out.copies.flatMap((c) => c.folder.dataFiles), ...forColumns.flatMap((f) => f.dataFiles)]
     })
   )
