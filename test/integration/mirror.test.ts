@@ -3,6 +3,7 @@
 // changed; a crash in the middle of a build (kill -9) leaves the previous mirror valid, and the next refresh
 // completes it; archived history is left out and said, and the rest of the table still reads.
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -79,6 +80,11 @@ async function digests(engine: NativeEngine, as: Types = {}): Promise<Record<str
 /** The views' column types in the mirror's engine. */
 async function mirrorTypes(engine: NativeEngine): Promise<Types> {
   return Object.fromEntries(await Promise.all(views.map(async (v) => [v, await typesOf(engine, v)] as const)))
+}
+
+/** The files the mirror's index names (segments with rows, and the superseded lists), relative to its folder. */
+async function namedFiles(mirror: Mirror): Promise<string[]> {
+  return [...(await mirror.segments()).filter((s) => s.rows > 0), ...(await mirror.superseded())].map((s) => s.file)
 }
 
 /** The parts tables' views on the mirror equal the same views on the raw files, evaluated at `at`. */
@@ -167,6 +173,10 @@ describe('the mirror', () => {
     await cp(source, join(folder, 'part-00000.parquet'))
     await writeFile(join(folder, '_SUCCESS'), '')
     for (const f of ['part-00000.parquet', '_SUCCESS']) await utimes(join(folder, f), next, next)
+    // Views opened on the mirror before the rebuild (the query pane's, an export's) read on after it.
+    const reader = await engineOn(bucket, now(), { mirror })
+    const read = await digests(reader.engine)
+    const named0 = await namedFiles(mirror)
     const later = now() + 50 * 60_000
     const r = await mirror.refresh((await listing(bucket, later)).inventory, later)
     expect(r.problems).toEqual([])
@@ -174,8 +184,32 @@ describe('the mirror', () => {
     const after = await mirror.segments()
     const unchanged = before.filter((s) => after.some((a) => a.file === s.file))
     expect(unchanged.length).toBe(before.length - (before.some((s) => s.period === `v2-${d}T${h}`) ? 1 : 0))
+    const named1 = await namedFiles(mirror)
+    const replaced = named0.filter((f) => !named1.includes(f))
+    expect(replaced.length).toBeGreaterThan(0)
+    for (const f of named0) expect(existsSync(join(work, 'mirror', f)), f).toBe(true)
+    try {
+      expect(await digests(reader.engine)).toEqual(read)
+    } finally {
+      await reader.engine.close()
+    }
 
     await expectMirrorEqualsRaw(mirror, later)
+    // The build after that removes them: files neither of the last two indexes names.
+    const hour2 = new Date(now() + 70 * 60_000)
+    const folder2 = join(
+      bucket,
+      `v2/datamart_claudia/claudia_messages/etl_date=${hour2.toISOString().slice(0, 10)}/etl_hour=${hour2.toISOString().slice(11, 13)}`
+    )
+    await mkdir(folder2, { recursive: true })
+    await cp(source, join(folder2, 'part-00000.parquet'))
+    await writeFile(join(folder2, '_SUCCESS'), '')
+    for (const f of ['part-00000.parquet', '_SUCCESS']) await utimes(join(folder2, f), hour2, hour2)
+    const later2 = now() + 110 * 60_000
+    expect((await mirror.refresh((await listing(bucket, later2)).inventory, later2)).problems).toEqual([])
+    const named2 = await namedFiles(mirror)
+    for (const f of replaced) expect(existsSync(join(work, 'mirror', f)), f).toBe(named2.includes(f))
+    for (const f of named1) expect(existsSync(join(work, 'mirror', f)), f).toBe(true)
   })
 
   it('reads its index from disk once, and forgets it when cleared', async () => {
@@ -224,9 +258,13 @@ describe('the mirror', () => {
     const later = now() + 50 * 60_000
     const done = await mirror.refresh((await listing(bucket, later)).inventory, later)
     expect(done.problems).toEqual([])
-    // What the killed build left behind and no index names is removed.
-    const files = (await readdir(join(dir, 'segments'), { recursive: true })).filter((f) => String(f).endsWith('.parquet'))
-    expect(files.length).toBe((await mirror.segments()).filter((s) => s.rows > 0).length)
+    // What the killed build left behind and no index names is removed (the files of the index it left stay for views
+    // opened on them, until the next build that changes something).
+    const files = (await readdir(join(dir, 'segments'), { recursive: true })).filter((f) => String(f).endsWith('.parquet')).map((f) => `segments/${f}`)
+    const now1 = (await mirror.segments()).filter((s) => s.rows > 0).map((s) => s.file)
+    const named = new Set([...now1, ...held.filter((s) => s.rows > 0).map((s) => s.file)])
+    expect(files.filter((f) => !named.has(f))).toEqual([])
+    expect(now1.filter((f) => !files.includes(f))).toEqual([])
     await expectMirrorEqualsRaw(mirror, later)
   }, 180_000)
 

@@ -19,6 +19,8 @@ import { errorMessage } from '../../shared/error-message'
 import type { JobState } from '../../shared/job-state'
 
 type Snapshot = () => Promise<{ inventory: Inventory; now: number }>
+/** A mirror file as the byte server serves it. */
+type Served = { readonly file: string; readonly bytes: number; readonly identity: string }
 
 export interface ConnectionMirrorOptions {
   /** The connection's disk limit (mirror and downloaded files), read at the start of each build. */
@@ -53,8 +55,11 @@ export class ConnectionMirror {
   private closed = false
   /** Ends the running build (its downloads and its compaction): on cancel, clear, and when the connection closes. */
   private abort: AbortController | null = null
-  /** The mirror's files the byte server may serve (segments and superseded lists), by their key. */
-  private byKey = new Map<string, { readonly file: string; readonly bytes: number; readonly identity: string }>()
+  /** The mirror's files the byte server may serve (segments and superseded lists), by their key: those the index names
+   * now (`current`), and those the index before it named (`previous`), which the mirror keeps until the build after. */
+  private byKey: ReadonlyMap<string, Served> = new Map()
+  private current: ReadonlyMap<string, Served> = new Map()
+  private previous: ReadonlyMap<string, Served> = new Map()
   /** Changes each time what the mirror holds may have changed under a reader (a build ended, a clear): views rebuild. */
   version = 0
 
@@ -234,7 +239,7 @@ export class ConnectionMirror {
     const listing = await this.snapshot?.().catch(() => null)
     const archived = listing ? listing.inventory.objects.filter((o) => isArchived(o, listing.now)) : []
     await this.store.clear(archived)
-    this.byKey = new Map()
+    this.byKey = this.current = this.previous = new Map()
     this.last = null
     this.error = null
     this.stopped = null
@@ -268,13 +273,19 @@ export class ConnectionMirror {
     return (await this.served()).superseded
   }
 
-  /** What the index names now, and the byte server's files from it (segments with rows, and the lists). */
+  /** What the index names now, and the byte server's files from it (segments with rows, and the lists). The files of
+   * the index before stay served: views opened on them (the query pane's, an export's) read on while they rebuild. */
   private async served(): Promise<{ segments: MirroredSegment[]; superseded: SupersededList[] }> {
     const [segments, superseded] = await Promise.all([this.mirror.segments(), this.mirror.superseded()])
-    this.byKey = new Map([
+    const now = new Map<string, Served>([
       ...segments.filter((s) => s.rows > 0).map((s) => [mirrorKey(s), { file: s.file, bytes: s.bytes, identity: s.identity }] as const),
       ...superseded.map((l) => [supersededKey(l), { file: l.file, bytes: l.bytes, identity: l.digest }] as const)
     ])
+    if (now.size !== this.current.size || [...now.keys()].some((k) => !this.current.has(k))) {
+      this.previous = this.current
+      this.current = now
+      this.byKey = new Map([...this.previous, ...this.current])
+    }
     return { segments, superseded }
   }
 

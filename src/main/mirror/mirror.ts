@@ -334,9 +334,10 @@ export class Mirror {
     // is removed by the next refresh that changes something.
     const same = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x) => b.includes(x))
     if (same(next, before.segments) && same(lists, before.superseded)) return { built: 0, kept: next.length, removed: 0, problems, stopped, unreadable: found }
-    // The index last: until it is written, the previous one (and its files) stands.
+    // The index last: until it is written, the previous one (and its files) stands. Its files stay until the next build
+    // that changes something: views opened on them (the query pane's, an export's) read on meanwhile.
     await writeIndex()
-    const removed = await this.removeUnlisted(next, lists)
+    const removed = await this.removeUnlisted([...next, ...before.segments], [...lists, ...before.superseded])
     const built = done.segments - problems.length
     return { built, kept: next.length - built, removed, problems, stopped, unreadable: found }
   }
@@ -512,8 +513,8 @@ export class Mirror {
     }
   }
 
-  /** Segment files and superseded lists no index entry names (replaced, or left by a crash), and build folders of
-   * earlier runs. Counts the segments removed. */
+  /** Segment files and superseded lists none of these entries names (replaced, or left by a crash), and build folders
+   * of earlier runs. Counts the segments removed. */
   private async removeUnlisted(segments: readonly MirroredSegment[], lists: readonly SupersededList[]): Promise<number> {
     const listed = new Set([...segments, ...lists].map((s) => this.pathOf(s.file)))
     let removed = 0
