@@ -208,6 +208,16 @@ export async function benchMirror(): Promise<void> {
       now: later,
       sql: [...PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`), q]
     })
+    // As the app runs it: the engine started once the window was idle (QuerySession.warmUp), before the first query.
+    const warmed = await rendererOnMirror({
+      work,
+      dataDir,
+      provider,
+      objects: final.index.objects,
+      now: later,
+      sql: PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`),
+      warm: true
+    })
     // The same with every segment read over HTTP by DuckDB-WASM's ranged requests (no memory for whole segments).
     const overHttp = await rendererOnMirror({
       work,
@@ -247,6 +257,9 @@ export async function benchMirror(): Promise<void> {
     )
     console.log(
       `  renderer (DuckDB-WASM in Chromium, through the byte server): engine start ${s(ui.startMs)}, views ${s(ui.viewsMs)}, first count(*) of each parts table ${ui.countMs.map(s).join(', ')}: first answer ${s(ui.startMs + ui.viewsMs + (ui.countMs[0] ?? 0))} after ${s(warmListMs)} of listing`
+    )
+    console.log(
+      `        with the engine started while the window was idle (as the app does): views ${s(warmed.viewsMs)}, first count(*) ${s(warmed.countMs[0] ?? 0)}: first answer ${s(warmed.startMs + warmed.viewsMs + (warmed.countMs[0] ?? 0))}`
     )
     const slowest = Object.entries(ui.tableMs).sort((a, b) => b[1] - a[1])
     const others = slowest.slice(3).reduce((n, [, ms]) => n + ms, 0)
@@ -291,6 +304,7 @@ async function rendererOnMirror(o: {
   now: number
   sql: string[]
   wholeFileBudgetBytes?: number
+  warm?: boolean
 }): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number; tableMs: Record<string, number> }> {
   const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
   const segments = await mirror.segments()
@@ -317,7 +331,8 @@ async function rendererOnMirror(o: {
       sql: o.sql,
       mirror: segments,
       superseded,
-      ...(o.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: o.wholeFileBudgetBytes } : {})
+      ...(o.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: o.wholeFileBudgetBytes } : {}),
+      ...(o.warm ? { warm: true } : {})
     })
     const failed = out.results.find((r) => !Array.isArray(r))
     if (failed) throw new Error(`the renderer's query failed: ${JSON.stringify(failed)}`)

@@ -82,6 +82,29 @@ async function nativeRows(be: BucketEngine, view: string): Promise<{ columns: st
 }
 
 describe('the renderer on the mirror', () => {
+  it('a session whose engine started ahead (the app warms it once idle) opens its views on that engine', async () => {
+    const inventory = buildInventory(objects.values(), { now: now() })
+    const browser = await launchChromium()
+    try {
+      const tab = await browser.newPage()
+      await tab.goto(`${page.origin}/index.html`)
+      await tab.waitForFunction(() => typeof window.runSessionTimings === 'function')
+      const out = await tab.evaluate((cfg) => window.runSessionTimings(cfg), {
+        objects: objectsForViews(inventory, {}),
+        base: bytes.url(''),
+        now: now(),
+        sql: PARTS.map((t) => `SELECT count(*)::INTEGER AS n FROM ${quoteIdent(t.table)}`),
+        mirror: await mirror.segments(),
+        superseded: await mirror.superseded(),
+        warm: true
+      })
+      // One engine, started ahead and taken by the views: their files' URLs are the byte server's.
+      expect([out.starts, out.generation]).toEqual([1, 1])
+      expect(out.results).toEqual(PARTS.map((t) => [{ n: demo.expected.tables[t.table]!.rows }]))
+    } finally {
+      await browser.close()
+    }
+  })
   // Now: the segments held whole in the engine's memory; as of an hour: with no memory for them, read over HTTP.
   for (const [asOfHoursBack, whole] of [
     [null, true],

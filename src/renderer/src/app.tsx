@@ -52,6 +52,15 @@ export function App(): React.JSX.Element {
     return appStore.getState().followEvents()
   }, [])
 
+  // Once the first overview is shown and the window is idle, the query engine starts: the first query, in Tables or
+  // SQL, does not wait the ~1.4 s DuckDB-WASM takes to compile.
+  const shown = overview !== null
+  useEffect(() => {
+    if (!shown) return
+    const idle = requestIdleCallback(() => appStore.getState().warmQueryEngine(), { timeout: 5_000 })
+    return () => cancelIdleCallback(idle)
+  }, [shown])
+
   // Menu commands from the Electron shell; in a browser, which has no such menu, its shortcuts.
   useEffect(() => {
     const bridge = window.exportExplorer as unknown as { onMenu?: (l: (c: MenuCommand) => void) => void } | undefined

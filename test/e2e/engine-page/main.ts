@@ -46,10 +46,15 @@ declare global {
       now: number
       sql: string[]
       wholeFileBudgetBytes?: number
+      /** The engine started ahead (QuerySession.warmUp, as the app does once idle) before the views are asked for. */
+      warm?: boolean
     }): Promise<{
       problems: unknown[]
       results: unknown[]
       timings: { startMs: number; viewsMs: number; queryMs: number[]; tableMs: Record<string, number> }
+      /** Engines started, and the session's generation, at the end. */
+      starts: number
+      generation: number
     }>
   }
 }
@@ -191,19 +196,29 @@ window.runSessionTimings = async (cfg) => {
     version: 'one listing',
     unknownTables: []
   }
-  const t0 = performance.now()
-  let started = t0
+  let started = performance.now()
+  let starts = 0
+  let engineUp = (): void => {}
+  const up = new Promise<void>((resolve) => (engineUp = resolve))
   // How long each table's views took (the session reports the table it starts next).
   const tableMs: Record<string, number> = {}
   let last: { table: string; at: number } | null = null
   const session = new QuerySession({
     source: async () => source,
     start: async (urlOf) => {
+      starts++
       const e = await startBrowserEngine(urlOf, cfg.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: cfg.wholeFileBudgetBytes } : {})
       started = performance.now()
+      engineUp()
       return e
     }
   })
+  if (cfg.warm) {
+    session.warmUp()
+    await up
+  }
+  const t0 = performance.now()
+  if (cfg.warm) started = t0
   session.subscribe((e) => {
     if (e.kind !== 'progress') return
     const at = performance.now()
@@ -220,7 +235,13 @@ window.runSessionTimings = async (cfg) => {
       results.push(await session.query(sql).catch((e: Error) => ({ error: e.message })))
       queryMs.push(performance.now() - q0)
     }
-    return { problems: views.problems, results, timings: { startMs: started - t0, viewsMs: t2 - started, queryMs, tableMs } }
+    return {
+      problems: views.problems,
+      results,
+      timings: { startMs: started - t0, viewsMs: t2 - started, queryMs, tableMs },
+      starts,
+      generation: session.generation
+    }
   } finally {
     await session.close()
   }

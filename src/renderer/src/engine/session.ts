@@ -82,9 +82,15 @@ interface OpenViews {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+/** An engine and the byte-server address its files' URLs start with (null: started ahead, the first views set it). */
+interface StartedEngine {
+  base: string | null
+  readonly engine: Promise<BrowserEngine>
+}
+
 export class QuerySession implements QueryPort {
   private readonly listeners = new Set<(e: SessionEvent) => void>()
-  private engine: { readonly base: string; readonly engine: Promise<BrowserEngine> } | null = null
+  private engine: StartedEngine | null = null
   private views: OpenViews | null = null
   private readonly jobs: Job[] = []
   private running: Running | null = null
@@ -155,11 +161,35 @@ export class QuerySession implements QueryPort {
     })
   }
 
+  /** Starts an engine whose files' URLs are those of `base` (null: set by the first views). */
+  private startEngine(base: string | null): StartedEngine {
+    let started: StartedEngine | null = null
+    const engine = this.deps.start((key) => (started?.base ?? '') + encodeURIComponent(key))
+    started = { base, engine }
+    return started
+  }
+
+  /**
+   * Starts the engine before a query needs it (the app calls this once it is idle): its start, about 1.4 s of which
+   * most is compiling DuckDB-WASM, is then not the first answer's. The first views take it for their connection.
+   */
+  warmUp(): void {
+    if (this.engine) return
+    this.engines++
+    const warm = this.startEngine(null)
+    this.engine = warm
+    // One that failed to start is forgotten: the first views start another (and say why, if it fails again).
+    warm.engine.catch(() => {
+      if (this.engine === warm && warm.base === null) this.engine = null
+    })
+  }
+
   private engineFor(base: string): Promise<BrowserEngine> {
+    if (this.engine?.base === null) this.engine.base = base
     if (this.engine?.base !== base) {
       const old = this.engine
       this.engines++
-      this.engine = { base, engine: this.deps.start((key) => base + encodeURIComponent(key)) }
+      this.engine = this.startEngine(base)
       this.views = null
       // Another connection: the old engine ends at once, and a statement still running there with it (left
       // running, it would hold the queue for good).
@@ -299,7 +329,7 @@ export class QuerySession implements QueryPort {
     this.emit({ kind: 'restarting', reason })
     this.engines++
     const rebuilt = (async () => {
-      this.engine = { base: old.base, engine: this.deps.start((key) => old.base + encodeURIComponent(key)) }
+      this.engine = this.startEngine(old.base)
       const e = await this.engine.engine
       if (views) await this.openViews(views.source, views.asOf, (build) => build(e))
     })()

@@ -28,6 +28,9 @@ export interface QuerySlice {
   restoreAsOf(connectionId: string | null): void
   openInSql(sql: string): void
   clearEngineNote(): void
+  /** Starts the query engine ahead of the first query (the app calls it once the first overview is shown and the
+   * window is idle): the first answer does not wait for DuckDB-WASM to compile. */
+  warmQueryEngine(): void
   loadHistory(): Promise<void>
   /** Adds a run to main's history, with the "as of" it read (main adds the connection). */
   addHistory(entry: { sql: string; rows: number | null; ms: number | null; error: string | null }): Promise<void>
@@ -82,6 +85,7 @@ export const createQuerySlice =
       clearEngineNote: () => {
         if (get().engineNote?.kind !== 'restarting') set({ engineNote: null })
       },
+      warmQueryEngine: () => deps.session.warmUp(),
       // History is a convenience: when main cannot keep it, the pane still runs queries (no error shown).
       loadHistory: async () => {
         await deps.api.call('history', {}).then(
