@@ -268,7 +268,8 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   await check(
     CATALOG.flatMap((t) => {
       const out = unreadableLeftOut(inventory, t, assumed)
-      const newest = t.mode === 'full' ? latestReady(inventory, t, assumed) : null
+      // (Nothing is passed over when nothing is assumed unreadable: a year of readable files asks nothing more.)
+      const newest = t.mode === 'full' && assumedUnreadable.size > 0 ? latestReady(inventory, t, assumed) : null
       const forColumns = newest && newest.dataFiles.length === 0 ? copiesPassedOverForColumns(inventory, t, newest, assumed) : []
       return [...out.files, ...out.copies.flatMap((c) => c.folder.dataFiles), ...forColumns.flatMap((f) => f.dataFiles)]
     })
