@@ -57,7 +57,6 @@ export class ConnectionMirror {
   private abort: AbortController | null = null
   /** The mirror's files the byte server may serve (segments and superseded lists), by their key: those the index names
    * now (`current`), and those the index before it named (`previous`), which the mirror keeps until the build after. */
-  private byKey: ReadonlyMap<string, Served> = new Map()
   private current: ReadonlyMap<string, Served> = new Map()
   private previous: ReadonlyMap<string, Served> = new Map()
   /** Changes each time what the mirror holds may have changed under a reader (a build ended, a clear): views rebuild. */
@@ -239,7 +238,7 @@ export class ConnectionMirror {
     const listing = await this.snapshot?.().catch(() => null)
     const archived = listing ? listing.inventory.objects.filter((o) => isArchived(o, listing.now)) : []
     await this.store.clear(archived)
-    this.byKey = this.current = this.previous = new Map()
+    this.current = this.previous = new Map()
     this.last = null
     this.error = null
     this.stopped = null
@@ -284,21 +283,25 @@ export class ConnectionMirror {
     if (now.size !== this.current.size || [...now.keys()].some((k) => !this.current.has(k))) {
       this.previous = this.current
       this.current = now
-      this.byKey = new Map([...this.previous, ...this.current])
     }
     return { segments, superseded }
   }
 
+  /** A file of the index now, or of the one before it. */
+  private servedFile(key: string): Served | undefined {
+    return this.current.get(key) ?? this.previous.get(key)
+  }
+
   /** A segment file or a superseded list as the byte server sees an object (its identity in place of an ETag). */
   object(key: string): ListedObject | undefined {
-    const s = this.byKey.get(key)
+    const s = this.servedFile(key)
     return s ? { key, size: s.bytes, lastModified: new Date(0).toISOString(), etag: `${s.identity}-${s.file}`, storageClass: 'STANDARD' } : undefined
   }
 
   /** The byte server's whole files: the mirror's segments, else the file store's copies. */
   heldFiles(store: HeldFiles): HeldFiles {
     return {
-      has: async (o) => (o.key.startsWith(MIRROR_KEY_PREFIX) ? this.byKey.has(o.key) : store.has(o)),
+      has: async (o) => (o.key.startsWith(MIRROR_KEY_PREFIX) ? this.servedFile(o.key) !== undefined : store.has(o)),
       pathOf: (o) => (o.key.startsWith(MIRROR_KEY_PREFIX) ? this.mirror.pathOf(o.key.slice(MIRROR_KEY_PREFIX.length)) : store.pathOf(o))
     }
   }
