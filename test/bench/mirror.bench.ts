@@ -218,6 +218,17 @@ export async function benchMirror(): Promise<void> {
       sql: PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`),
       warm: true
     })
+    // And the statement waiting only for the tables it names, which open ahead of the rest (the SQL pane's runSql).
+    const named = await rendererOnMirror({
+      work,
+      dataDir,
+      provider,
+      objects: final.index.objects,
+      now: later,
+      sql: PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`),
+      warm: true,
+      named: true
+    })
     // The same with every segment read over HTTP by DuckDB-WASM's ranged requests (no memory for whole segments).
     const overHttp = await rendererOnMirror({
       work,
@@ -259,7 +270,10 @@ export async function benchMirror(): Promise<void> {
       `  renderer (DuckDB-WASM in Chromium, through the byte server): engine start ${s(ui.startMs)}, views ${s(ui.viewsMs)}, first count(*) of each parts table ${ui.countMs.map(s).join(', ')}: first answer ${s(ui.startMs + ui.viewsMs + (ui.countMs[0] ?? 0))} after ${s(warmListMs)} of listing`
     )
     console.log(
-      `        with the engine started while the window was idle (as the app does): views ${s(warmed.viewsMs)}, first count(*) ${s(warmed.countMs[0] ?? 0)}: first answer ${s(warmed.startMs + warmed.viewsMs + (warmed.countMs[0] ?? 0))}`
+      `        with the engine started while the window was idle: views ${s(warmed.viewsMs)}, first count(*) ${s(warmed.countMs[0] ?? 0)}: first answer ${s(warmed.startMs + warmed.viewsMs + (warmed.countMs[0] ?? 0))}`
+    )
+    console.log(
+      `        and the statement waiting only for the tables it names (as the app does): their views ${s(named.viewsMs)}, count(*) ${s(named.countMs[0] ?? 0)}: first answer ${s(named.startMs + named.viewsMs + (named.countMs[0] ?? 0))}`
     )
     const slowest = Object.entries(ui.tableMs).sort((a, b) => b[1] - a[1])
     const others = slowest.slice(3).reduce((n, [, ms]) => n + ms, 0)
@@ -305,6 +319,7 @@ async function rendererOnMirror(o: {
   sql: string[]
   wholeFileBudgetBytes?: number
   warm?: boolean
+  named?: boolean
 }): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number; tableMs: Record<string, number> }> {
   const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
   const segments = await mirror.segments()
@@ -332,7 +347,8 @@ async function rendererOnMirror(o: {
       mirror: segments,
       superseded,
       ...(o.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: o.wholeFileBudgetBytes } : {}),
-      ...(o.warm ? { warm: true } : {})
+      ...(o.warm ? { warm: true } : {}),
+      ...(o.named ? { named: true } : {})
     })
     const failed = out.results.find((r) => !Array.isArray(r))
     if (failed) throw new Error(`the renderer's query failed: ${JSON.stringify(failed)}`)

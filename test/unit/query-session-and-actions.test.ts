@@ -90,6 +90,49 @@ describe('the query session on DuckDB-WASM', () => {
     }
   })
 
+  it('a statement waits only for the tables it names, which open ahead of the tables still waiting', async () => {
+    const session = newSession()
+    const started: string[] = []
+    session.subscribe((e) => void (e.kind === 'progress' && e.progress?.table && started.push(e.progress.table)))
+    try {
+      let allOpen = false
+      const all = session.ensureViews(null).then((v) => {
+        allOpen = true
+        return v
+      })
+      const named = await session.ensureViews(null, [MSGS])
+      expect(allOpen).toBe(false)
+      expect(named.created).toEqual([msgsName, `${MSGS.table}__versions`])
+      // Its statement goes ahead of the views still opening too.
+      expect(await session.query(`SELECT count(*) AS n FROM ${msgsName}`)).toEqual([{ n: 3 }])
+      expect(allOpen).toBe(false)
+      // The first table was already opening; the named one went next, ahead of the 17 others asked for before it.
+      expect(started.slice(0, 2)).toEqual(['datamart_claudia.claudia_contents', msgsName])
+      const views = await all
+      expect(views.created).toEqual(expect.arrayContaining([csatName, msgsName]))
+      // Each table opened once.
+      expect(new Set(started).size).toBe(started.length)
+    } finally {
+      await session.close()
+    }
+  })
+
+  it('hands the tables still waiting over to the new listing\'s views ("as of" another hour): they open there', async () => {
+    const session = newSession()
+    try {
+      const latest = session.ensureViews(null)
+      const asOf = await session.ensureViews(AS_OF_H03, [CSAT])
+      const handedOver = await latest
+      expect(handedOver.created).toEqual(expect.arrayContaining([csatName, msgsName]))
+      expect(asOf.created).toEqual([csatName])
+      // Every view now reads the folders delivered by H03: none was opened for the latest hour after "as of".
+      expect(await session.query(`SELECT count(*) AS n, min(tag) AS tag FROM ${csatName}`)).toEqual([{ n: 3, tag: 'h03' }])
+      expect(await session.query(`SELECT string_agg(message_id, ',' ORDER BY message_id) AS ids FROM ${msgsName}`)).toEqual([{ ids: 'm1,m2' }])
+    } finally {
+      await session.close()
+    }
+  })
+
   it("cancels one owner's running statement and its queued ones, never another owner's; the engine goes on", async () => {
     const session = newSession()
     try {

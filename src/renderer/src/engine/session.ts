@@ -1,15 +1,19 @@
 // The renderer's query session: one DuckDB-WASM engine reading the open connection through the byte server,
 // the bucket's views built by the shared code (the same as the CLI's), rebuilt when the connection, the
-// listing or the "as of" hour changes. Work runs one piece at a time; results are materialized in a temporary
-// table and read back a page at a time (result-set.ts), so the renderer holds only the pages on screen. A table
-// this engine cannot read is a problem of its own (wasm-readable-files.ts), never the end of the others.
+// listing or the "as of" hour changes. Each table's views are a piece of work of their own: a statement waits
+// only for the tables it names, which go ahead of the others still opening (for completion and the Tables list).
+// Work runs one piece at a time; results are materialized in a temporary table and read back a page at a time
+// (result-set.ts), so the renderer holds only the pages on screen. A table this engine cannot read is a problem of
+// its own (wasm-readable-files.ts), never the end of the others.
 // Cancel interrupts the running statement; when DuckDB-WASM's interrupt does not land within a second (an
 // operation that runs in one call of its worker), the worker is terminated and a new engine opens the same
 // views ("as of" included) from the same source, while later work waits for it instead of failing.
 // One instance per window, given to the store (store/query-port.ts), which hears its events.
 import type { EngineSource } from '../../../shared/api/views'
 import { type ViewsResult, createBucketViews } from '../../../shared/bucket-views'
-import { buildInventory } from '../../../shared/inventory'
+import { CATALOG, type CatalogTable, qualifiedName } from '../../../shared/catalog'
+import { type Inventory, buildInventory } from '../../../shared/inventory'
+import type { ListedObject } from '../../../shared/listing'
 import type { BrowserEngine } from './wasm-engine'
 import { type ResultSet, runQueryOn } from './result-set'
 import { guardForWasm } from './wasm-readable-files'
@@ -61,6 +65,8 @@ interface Job {
   readonly fn: (e: BrowserEngine) => Promise<unknown>
   readonly resolve: (v: unknown) => void
   readonly reject: (e: unknown) => void
+  /** Views no statement waits for yet (every table's, for completion and the Tables list): any other work goes first. */
+  background: boolean
 }
 
 interface Running {
@@ -73,11 +79,23 @@ interface Running {
   readonly dead: boolean
 }
 
+/** One table's views being opened: `job` is its place in the queue while it waits there (to be moved ahead). */
+interface TableBuild {
+  readonly table: CatalogTable
+  readonly result: Promise<ViewsResult>
+  readonly job: Job | null
+}
+
+/** The views of one listing ("as of" included): each table's build, asked for by the first statement that needs it. */
 interface OpenViews {
   readonly version: string
   readonly asOf: string | null
   readonly source: EngineSource
-  readonly state: Promise<ViewsState>
+  readonly builds: Map<string, TableBuild>
+  /** The inventory and objects every build reads, made once (a year's listing is some 80,000 objects). */
+  readonly input: () => { readonly inventory: Inventory; readonly objects: ReadonlyMap<string, ListedObject>; readonly files: number }
+  /** Builds ended, for the progress line. */
+  ended: number
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
@@ -118,15 +136,24 @@ export class QuerySession implements QueryPort {
 
   /** Runs engine work one piece at a time (pages, counts and queries share one connection). */
   private serial<T>(fn: (e: BrowserEngine) => Promise<T>, owner?: Owner): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.jobs.push({ owner, fn, resolve: resolve as (v: unknown) => void, reject })
-      this.pump()
+    return this.enqueue(fn, owner).promise
+  }
+
+  /** Queues engine work, and gives the job (its place in the queue) with its outcome. */
+  private enqueue<T>(fn: (e: BrowserEngine) => Promise<T>, owner?: Owner, background = false): { promise: Promise<T>; job: Job } {
+    let job: Job | null = null
+    const promise = new Promise<T>((resolve, reject) => {
+      job = { owner, fn, resolve: resolve as (v: unknown) => void, reject, background }
     })
+    this.jobs.push(job as unknown as Job)
+    this.pump()
+    return { promise, job: job as unknown as Job }
   }
 
   private pump(): void {
     if (this.running) return
-    const job = this.jobs.shift()
+    const first = this.jobs.findIndex((j) => !j.background)
+    const job = first >= 0 ? this.jobs.splice(first, 1)[0] : this.jobs.shift()
     if (!job) return
     let reject: (e: Error) => void = () => {}
     const killed = new Promise<never>((_, rej) => {
@@ -190,7 +217,7 @@ export class QuerySession implements QueryPort {
       const old = this.engine
       this.engines++
       this.engine = this.startEngine(base)
-      this.views = null
+      this.replaceViews(null, 'Stopped: another connection was opened.')
       // Another connection: the old engine ends at once, and a statement still running there with it (left
       // running, it would hold the queue for good).
       if (old)
@@ -210,48 +237,103 @@ export class QuerySession implements QueryPort {
     return this.engine.engine
   }
 
-  /** The views of the open connection ("as of" an hour, or latest), built once per listing. */
-  async ensureViews(asOf: string | null): Promise<ViewsState> {
+  /**
+   * The views of the open connection ("as of" an hour, or latest), each table's built once per listing. With `tables`
+   * (those a statement names), only theirs, which go ahead of the tables still waiting; without, every table's.
+   */
+  async ensureViews(asOf: string | null, tables?: readonly CatalogTable[]): Promise<ViewsState> {
     const source = await this.deps.source(asOf)
     // A restart under way reopens these views: wait for it rather than build them a second time.
     await this.gate
     const e = this.engineFor(source.base)
     e.catch(() => {})
-    if (this.views?.version !== source.version) void this.openViews(source, asOf, (build) => this.serial(build))
-    return (this.views as OpenViews).state
+    if (this.views?.version !== source.version) this.replaceViews(this.newViews(source, asOf))
+    const views = this.views as OpenViews
+    const wanted = tables ?? CATALOG
+    // Named by a statement: work it waits for, ahead of the views opening in the background (and of nothing else).
+    const builds = wanted.map((t) => views.builds.get(qualifiedName(t)) ?? this.queueBuild(views, t, !tables))
+    if (tables) for (const b of builds) if (b.job) b.job.background = false
+    const results = await Promise.all(builds.map((b) => b.result))
+    return {
+      created: results.flatMap((r) => r.created),
+      problems: results.flatMap((r) => r.problems),
+      notes: results.flatMap((r) => r.notes),
+      reads: results.flatMap((r) => r.reads),
+      source: views.source
+    }
   }
 
-  /** Builds the views with `run` (through the queue, or straight on a restarted engine that nothing else uses yet). */
-  private openViews(
-    source: EngineSource,
-    asOf: string | null,
-    run: (build: (e: BrowserEngine) => Promise<ViewsState>) => Promise<ViewsState>
-  ): Promise<ViewsState> {
-    const state = run(async (e) => {
-      const objects = source.objects
+  private newViews(source: EngineSource, asOf: string | null): OpenViews {
+    let input: ReturnType<OpenViews['input']> | null = null
+    return {
+      version: source.version,
+      asOf,
+      source,
+      builds: new Map(),
+      ended: 0,
+      input: () =>
+        (input ??= {
+          inventory: buildInventory(source.objects),
+          objects: new Map(source.objects.map((o) => [o.key, o])),
+          files: source.objects.filter((o) => o.key.endsWith('.parquet')).length
+        })
+    }
+  }
+
+  /**
+   * Makes `next` the views work reads. The old views' builds still waiting in the queue are handed over: they open the
+   * same tables in `next` (whoever awaits them gets those), or, with no next views, fail saying `why`.
+   */
+  private replaceViews(next: OpenViews | null, why = 'Stopped: the query session was closed.'): void {
+    const old = this.views
+    this.views = next
+    if (!old) return
+    for (const b of old.builds.values()) {
+      const at = b.job ? this.jobs.indexOf(b.job) : -1
+      if (!b.job || at < 0) continue
+      this.jobs.splice(at, 1)
+      if (next) b.job.resolve((next.builds.get(qualifiedName(b.table)) ?? this.queueBuild(next, b.table, b.job.background)).result)
+      else b.job.reject(new CancelledError(why))
+    }
+  }
+
+  /** Queues the build of one table's views in `views` (in the background: after any other work). */
+  private queueBuild(views: OpenViews, t: CatalogTable, background = false): TableBuild {
+    const { promise, job } = this.enqueue((e) => this.buildOn(e, views, t), undefined, background)
+    return this.keepBuild(views, t, promise, job)
+  }
+
+  private keepBuild(views: OpenViews, t: CatalogTable, result: Promise<ViewsResult>, job: Job | null): TableBuild {
+    const key = qualifiedName(t)
+    const b: TableBuild = { table: t, result, job }
+    views.builds.set(key, b)
+    // One that failed (the engine went away) is built again when next asked for.
+    result.catch(() => {
+      if (views.builds.get(key) === b) views.builds.delete(key)
+    })
+    return b
+  }
+
+  /** Opens one table's views of `views` in engine `e`, saying which while it does. */
+  private async buildOn(e: BrowserEngine, views: OpenViews, t: CatalogTable): Promise<ViewsResult> {
+    const { inventory, objects, files } = views.input()
+    const asOf = views.asOf
+    try {
       // Parquet metadata cached by file name across queries (names never stand for two objects: see
       // logical-table-sql.ts); without it, every query of a year of hours would read every footer again.
       await e.query('SET enable_object_cache = true')
-      const files = objects.filter((o) => o.key.endsWith('.parquet')).length
-      try {
-        const r = await createBucketViews(guardForWasm(e), buildInventory(objects), new Map(objects.map((o) => [o.key, o])), {
-          now: source.now,
-          ...(asOf ? { asOf: Date.parse(asOf) } : {}),
-          // Parts tables from the compacted mirror: few files (one request each in 0.9.1) and one type per column.
-          ...(source.mirror.length > 0 ? { mirror: { segments: source.mirror, superseded: source.superseded } } : {}),
-          onProgress: (p) => this.emit({ kind: 'progress', progress: { ...p, files } })
-        })
-        return { ...r, source }
-      } finally {
-        this.emit({ kind: 'progress', progress: null })
-      }
-    })
-    const views: OpenViews = { version: source.version, asOf, source, state }
-    this.views = views
-    state.catch(() => {
-      if (this.views === views) this.views = null
-    })
-    return state
+      this.emit({ kind: 'progress', progress: { done: views.ended, total: views.builds.size, table: qualifiedName(t), files } })
+      return await createBucketViews(guardForWasm(e), inventory, objects, {
+        now: views.source.now,
+        tables: [t],
+        ...(asOf ? { asOf: Date.parse(asOf) } : {}),
+        // Parts tables from the compacted mirror: few files (one request each in 0.9.1) and one type per column.
+        ...(views.source.mirror.length > 0 ? { mirror: { segments: views.source.mirror, superseded: views.source.superseded } } : {})
+      })
+    } finally {
+      views.ended++
+      if (views.ended >= views.builds.size) this.emit({ kind: 'progress', progress: null })
+    }
   }
 
   /** Runs one statement; `owner` names whose work it is, for cancel(). */
@@ -321,7 +403,6 @@ export class QuerySession implements QueryPort {
     const views = this.views
     if (!old) return
     this.engine = null
-    this.views = null
     void old.engine.then(
       (e) => e.terminate(),
       () => {}
@@ -331,7 +412,17 @@ export class QuerySession implements QueryPort {
     const rebuilt = (async () => {
       this.engine = this.startEngine(old.base)
       const e = await this.engine.engine
-      if (views) await this.openViews(views.source, views.asOf, (build) => build(e))
+      if (!views) return
+      // The tables opened (or opening) on the old engine open again on the new one, here, before any other work;
+      // those still waiting in the queue stay there, handed over to the new views.
+      const again = this.newViews(views.source, views.asOf)
+      const opened = [...views.builds.values()].filter((b) => !b.job || !this.jobs.includes(b.job))
+      this.replaceViews(again)
+      for (const b of opened) {
+        const result = this.buildOn(e, again, b.table)
+        this.keepBuild(again, b.table, result, null)
+        await result
+      }
     })()
     const gate = rebuilt.then(
       () => this.emit({ kind: 'restarted', reason }),
@@ -354,7 +445,7 @@ export class QuerySession implements QueryPort {
   async close(): Promise<void> {
     const old = this.engine
     this.engine = null
-    this.views = null
+    this.replaceViews(null)
     if (old)
       await old.engine.then(
         (e) => e.close(),

@@ -4,12 +4,13 @@
 import { waitsForMirror, withViewProblem } from '../engine/missing-view'
 import { readNotesFor } from '../engine/read-notes'
 import { QueryError, type ResultSet } from '../engine/result-set'
-import { CancelledError } from '../engine/session'
+import { CancelledError, type ViewsState } from '../engine/session'
 import { durationText } from '../../../shared/durations'
 import { errorMessage } from '../../../shared/error-message'
 import type { StateCreator } from 'zustand/vanilla'
 import type { AppState, SliceDeps } from './app-store'
 import { fileWritingStatement } from '../../../shared/file-writing-statement'
+import { tablesNamed } from '../../../shared/tables-named'
 
 /** The owner of the SQL pane's work in the session: Cancel stops it, never the tables view's. */
 export const SQL_PANE = 'sql-pane'
@@ -127,8 +128,10 @@ export const createSqlSlice =
         cancelAsked = false
         const since = performance.now()
         set({ sqlRunning: { since } })
+        // The tables the statement names open first (the rest, for completion, after): it waits for those only.
+        let views: ViewsState | null = null
         try {
-          const views = await session.ensureViews(get().asOf)
+          views = await session.ensureViews(get().asOf, tablesNamed(text))
           // Cancelled while the tables were opening (work the tables view shares): the statement never starts.
           if (cancelAsked) throw new CancelledError('Cancelled before it started.')
           const r = await session.runQuery(text, SQL_PANE)
@@ -163,7 +166,9 @@ export const createSqlSlice =
             message = message.replace(/^LINE \d+:/m, `LINE ${place.line}:`)
           }
           if (!cancelled) {
-            const { sqlViewProblems: problems, mirror } = get()
+            const { sqlViewProblems, mirror } = get()
+            // Those of the tables it names, known before the rest have opened.
+            const problems = [...(views?.problems ?? []), ...sqlViewProblems.filter((p) => !views?.problems.some((q) => q.table === p.table))]
             const table = waitsForMirror(message, problems, mirror)
             set({
               sqlError: { message: withViewProblem(message, problems, mirror), where, at },
