@@ -276,6 +276,9 @@ describe('analyst flows against S3 on loopback', () => {
     await page.getByLabel('as of hour').fill(asOf.slice(0, 16))
     await runSql('SELECT count(*) AS n FROM claudia_messages')
     await expect.poll(() => page.locator('[data-testid=sql-pane] [data-cell="0:0"]').textContent(), { timeout: 60_000 }).toBe(String(wantAsOf))
+    // That statement waited only for claudia_messages; the other tables' views open behind it (completion), and a
+    // statement asked while one of them opens waits for it, so Cancel below would find it waiting: let them finish.
+    await expect.poll(() => page.locator('[data-testid=views-progress]').count(), { timeout: 120_000 }).toBe(0)
     const status = page.locator('[data-testid=sql-status]')
     const note = page.locator('[data-testid=engine-note]')
     // A long scan the interrupt stops: cancelled, and the engine goes on as it was (no restart, nothing said).
