@@ -1,5 +1,6 @@
-// `npm test`'s checks before the tests, in two lanes at once (each is one process on one core, and the machine has
-// two): the type checks in one, lint, the format check and the build (out/, which the tests load) in the other.
+// `npm test`'s work before the tests, in three lanes at once: the type checks in one; lint, the format check and the
+// build (out/, which the tests load) in another; and the prerequisites (Chromium's check, and on a fresh clone the GCS
+// emulator's install, about 25 s of download and unpacking) in the third.
 // Each command's output is printed whole when it ends, so the lanes never interleave; the first failure is the exit code.
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
@@ -13,15 +14,16 @@ const LANES = [
     ['eslint', '.'],
     ['prettier', '--check', '.'],
     ['electron-vite', 'build']
-  ]
+  ],
+  [['node', 'scripts/test-prerequisites.mjs']]
 ]
 
-/** Runs one command of node_modules/.bin, its output gathered; resolves to its exit code. */
+/** Runs one command of node_modules/.bin (or a node script), its output gathered; resolves to its exit code. */
 function run(argv) {
   const started = Date.now()
   return new Promise((resolve) => {
     const [bin, ...args] = argv
-    const child = spawn(join('node_modules', '.bin', bin), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(bin === 'node' ? process.execPath : join('node_modules', '.bin', bin), args, { stdio: ['ignore', 'pipe', 'pipe'] })
     const out = []
     child.stdout.on('data', (d) => out.push(d))
     child.stderr.on('data', (d) => out.push(d))
