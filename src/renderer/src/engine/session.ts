@@ -79,7 +79,7 @@ interface Running {
   readonly dead: boolean
 }
 
-/** One table's views being opened: `job` is its place in the queue while it waits there (to be moved ahead). */
+/** One table's views being opened: `job` is its queued work (a statement naming the table takes it out of the background). */
 interface TableBuild {
   readonly table: CatalogTable
   readonly result: Promise<ViewsResult>
@@ -297,12 +297,13 @@ export class QuerySession implements QueryPort {
     }
   }
 
-  /** Queues the build of one table's views in `views` (in the background: after any other work). */
+  /** Queues the build of one table's views in `views`; in the `background`, it waits for any other work. */
   private queueBuild(views: OpenViews, t: CatalogTable, background = false): TableBuild {
     const { promise, job } = this.enqueue((e) => this.buildOn(e, views, t), undefined, background)
     return this.keepBuild(views, t, promise, job)
   }
 
+  /** Records a table's build in `views`, under way or queued (`job`). */
   private keepBuild(views: OpenViews, t: CatalogTable, result: Promise<ViewsResult>, job: Job | null): TableBuild {
     const key = qualifiedName(t)
     const b: TableBuild = { table: t, result, job }
