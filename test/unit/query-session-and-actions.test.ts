@@ -251,6 +251,24 @@ describe("the store's query actions", () => {
     expect(store.getState().tableApplied).toMatch(/FROM .*claudia_csat/)
   })
 
+  it("opens the picked table's views first, alone, then every table's and their row counts", async () => {
+    const own = newSession()
+    const fresh = createAppStore({ api, session: own })
+    try {
+      fresh.getState().selectTable({ schema: CSAT.schema, table: CSAT.table }, true)
+      const seen: string[][] = []
+      fresh.subscribe((st, prev) => {
+        if (st.tableViews && st.tableViews !== prev.tableViews) seen.push([...st.tableViews.created])
+      })
+      await fresh.getState().openTables()
+      expect(seen[0]).toEqual([csatName])
+      expect(seen.at(-1)).toEqual(expect.arrayContaining([csatName, msgsName, `${MSGS.table}__versions`]))
+      expect(fresh.getState().rowCounts).toMatchObject({ [csatName]: 5, [msgsName]: 3 })
+    } finally {
+      await own.close()
+    }
+  })
+
   it('applies filters and sorts; of two runs, the last one asked is shown', async () => {
     store.getState().setTenants(['tnt_1'])
     const older = store.getState().applyTableQuery(`SELECT * FROM ${csatName} WHERE score > 0`)

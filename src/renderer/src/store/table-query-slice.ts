@@ -40,7 +40,10 @@ export interface TableQuerySlice {
   readonly columnStats: Readonly<Record<string, ColumnStats | string>>
   /** What the statistics are over (said above the columns). */
   readonly statsOver: string | null
-  /** Opens the views of the "as of" hour (again after a refresh or a restart), then counts every table's rows. */
+  /**
+   * Opens the views of the "as of" hour (again after a refresh or a restart): the picked table's first (`tableViews`
+   * then holds its alone), then every table's, whose rows it counts.
+   */
   openTables(): Promise<void>
   /** The picked table's columns and tenants, then its rows (with the filters it kept, if any). */
   loadTableColumns(): Promise<void>
@@ -117,9 +120,19 @@ export const createTableQuerySlice =
       openTables: async () => {
         const n = ++opened
         set({ tableViews: null, tableViewsError: null })
+        const asOf = get().asOf
+        const { schema, table } = get().selectedTable
+        const picked = CATALOG.find((t) => t.schema === schema && t.table === table)
         let views: ViewsState
         try {
-          views = await session.ensureViews(get().asOf)
+          // The picked table's views first, ahead of the rest: its columns and rows load while the others open (the
+          // list says "…" for their counts until then).
+          if (picked) {
+            const first = await session.ensureViews(asOf, [picked])
+            if (n !== opened) return
+            if (first.created.length > 0) set({ tableViews: first })
+          }
+          views = await session.ensureViews(asOf)
         } catch (e) {
           if (n === opened) set({ tableViewsError: errorMessage(e) })
           return

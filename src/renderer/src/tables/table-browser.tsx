@@ -85,10 +85,12 @@ export function TableBrowser({ overview }: { overview: Overview }): React.JSX.El
     void openTables()
   }, [asOf, overview, engineGeneration, mirrorGeneration, openTables])
 
-  // The picked table: its columns and tenants (its filters were reset by selectTable).
+  // The picked table: its columns and tenants (its filters were reset by selectTable). Once per opening of its views:
+  // the views of every table arriving after its own (the same listing) change nothing here.
+  const viewsSource = views?.source
   useEffect(() => {
     void loadTableColumns()
-  }, [views, hasView, selected, loadTableColumns])
+  }, [viewsSource, hasView, selected, loadTableColumns])
 
   const zoneWords = zoneWordsWithId(filterZone)
   const { sql, checked } = useMemo(
