@@ -200,45 +200,17 @@ export async function benchMirror(): Promise<void> {
     const [rawQueryMs] = await time(async () => (await c.runAndReadAll(q)).getRows())
     c.closeSync()
     db.closeSync()
-    const ui = await rendererOnMirror({
-      work,
-      dataDir,
-      provider,
-      objects: final.index.objects,
-      now: later,
-      sql: [...PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`), q]
-    })
+    // The renderer's query pane on this mirror, as rendererOnMirror runs it, with the options of each figure below.
+    const onMirror = (o: Pick<Parameters<typeof rendererOnMirror>[0], 'sql' | 'warm' | 'named' | 'wholeFileBudgetBytes'>) =>
+      rendererOnMirror({ work, dataDir, provider, objects: final.index.objects, now: later, ...o })
+    const counts = PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`)
+    const ui = await onMirror({ sql: [...counts, q] })
     // As the app runs it: the engine started once the window was idle (QuerySession.warmUp), before the first query.
-    const warmed = await rendererOnMirror({
-      work,
-      dataDir,
-      provider,
-      objects: final.index.objects,
-      now: later,
-      sql: PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`),
-      warm: true
-    })
+    const warmed = await onMirror({ sql: counts, warm: true })
     // And the statement waiting only for the tables it names, which open ahead of the rest (the SQL pane's runSql).
-    const named = await rendererOnMirror({
-      work,
-      dataDir,
-      provider,
-      objects: final.index.objects,
-      now: later,
-      sql: PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`),
-      warm: true,
-      named: true
-    })
+    const named = await onMirror({ sql: counts, warm: true, named: true })
     // The same with every segment read over HTTP by DuckDB-WASM's ranged requests (no memory for whole segments).
-    const overHttp = await rendererOnMirror({
-      work,
-      dataDir,
-      provider,
-      objects: final.index.objects,
-      now: later,
-      sql: [...PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`), q],
-      wholeFileBudgetBytes: 0
-    })
+    const overHttp = await onMirror({ sql: [...counts, q], wholeFileBudgetBytes: 0 })
 
     const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
     const mb = (b: number): string => `${(b / 1e6).toFixed(1)} MB`

@@ -2,7 +2,7 @@
 // user picks one), every table's row count, the picked table's columns and tenants, its rows with the filters
 // applied (a newer run's result is never overwritten by an older one), sorting them, and column statistics.
 // The SQL the filters make is derived here too (filterQuery), so the actions and the view use one definition.
-import { CATALOG } from '../../../shared/catalog'
+import { CATALOG, findTable } from '../../../shared/catalog'
 import { EXACT_DISTINCT_MAX_ROWS, columnSummarySql, histogramSql, rowSource } from '../../../shared/column-stats-sql'
 import { countText } from '../../../shared/counts'
 import { errorMessage } from '../../../shared/error-message'
@@ -121,8 +121,7 @@ export const createTableQuerySlice =
         const n = ++opened
         set({ tableViews: null, tableViewsError: null })
         const asOf = get().asOf
-        const { schema, table } = get().selectedTable
-        const picked = CATALOG.find((t) => t.schema === schema && t.table === table)
+        const picked = findTable(get().selectedTable.schema, get().selectedTable.table)
         let views: ViewsState
         try {
           // The picked table's views first, ahead of the rest: its columns and rows load while the others open (the
