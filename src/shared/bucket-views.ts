@@ -3,11 +3,20 @@
 // An "as of" hour rebuilds them from the folders delivered up to that hour.
 import { countText, formatBytes } from './counts'
 import { CATALOG, type CatalogTable } from './catalog'
-import { type AsOf, type Inventory, type UnreadableLeftOut, foldersForLogicalTable, latestReady, readyPartsFolders, unreadableLeftOut } from './inventory'
+import {
+  type AsOf,
+  type Folder,
+  type Inventory,
+  type UnreadableLeftOut,
+  foldersForLogicalTable,
+  latestReady,
+  readyPartsFolders,
+  unreadableLeftOut
+} from './inventory'
 import { isArchived, type ListedObject } from './listing'
-import { type GlobDialect, PARTITION_COLUMNS, globColumnsSql, globOf, logicalTableGlobSql, versionsGlobSql } from './logical-table-sql'
+import { type GlobDialect, PARTITION_COLUMNS, globColumnsSql, globOf, logicalTableGlobSql, mirrorShapedGlobSql, versionsGlobSql } from './logical-table-sql'
 import { type MirroredSegment, mirrorRead } from './mirror-plan'
-import { mirrorKey, mirrorLogicalSql, mirrorVersionsSql, supersededKey } from './mirror-sql'
+import { type RawRows, mirrorKey, mirrorLogicalSql, mirrorVersionsSql, supersededKey } from './mirror-sql'
 import type { SupersededList } from './mirror-superseded'
 import { quoteIdent } from './sql-quote'
 import { errorMessage } from './error-message'
@@ -114,7 +123,12 @@ export async function createBucketViews(
     const fileBase = opts.fileBase ?? 'ee/'
     const base = `${fileBase}${t.schema}/${t.table}/`
     await engine.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-    if (t.mode === 'parts' && opts.mirror && (await createMirrorViews(engine, inventory, t, opts.mirror, fileBase, opts, created, notes))) continue
+    if (
+      t.mode === 'parts' &&
+      opts.mirror &&
+      (await createMirrorViews(engine, register, inventory, t, opts.mirror, { ...opts, fileBase }, { created, notes, reads }))
+    )
+      continue
     let q = logicalTableGlobSql(t, foldersForLogicalTable(inventory, t, opts), base, opts.dialect)
     let columns: string[] = []
     let plan: ReadPlan | null = null
@@ -190,53 +204,92 @@ export interface MirrorSource {
 const MIRROR_NAME_DIR = '__mirror/'
 
 /**
- * A parts table's views from the mirror's segments (same rules, few files). False when the mirror does not hold every
- * folder the rules include yet, or cannot be read: the raw files are read instead.
+ * A parts table's views from the mirror's segments (same rules, few files), with the folders no segment holds yet (a new
+ * hour the mirror has not built) read from their raw files beside them. False when the mirror holds none of the
+ * table's rows, or cannot be read: the raw files alone are read instead.
  */
 async function createMirrorViews(
   engine: SqlEngine,
+  register: (regs: readonly { name: string; key: string }[]) => Promise<void>,
   inventory: Inventory,
   t: CatalogTable,
   mirror: MirrorSource,
-  fileBase: string,
-  opts: AsOf,
-  created: string[],
-  notes: { table: string; message: string }[]
+  opts: AsOf & { readonly fileBase: string; readonly dialect?: GlobDialect },
+  out: Pick<ViewsResult, 'created' | 'notes' | 'reads'>
 ): Promise<boolean> {
   const selection = mirrorRead(inventory, t, mirror.segments, opts, mirror.superseded)
   if (!selection) return false
-  const base = `${fileBase}${MIRROR_NAME_DIR}${t.schema}/${t.table}/`
-  const logical = mirrorLogicalSql(t, selection, base)
-  const versions = mirrorVersionsSql(selection, base)
+  const base = `${opts.fileBase}${MIRROR_NAME_DIR}${t.schema}/${t.table}/`
   const schema = quoteIdent(t.schema)
   const name = quoteIdent(t.table)
+  let plan: ReadPlan | null = null
   try {
+    const raw = selection.raw.length > 0 ? await rawBesideSegments(engine, register, t, selection.raw, opts) : null
+    plan = raw?.plan ?? null
+    const logical = mirrorLogicalSql(t, selection, base, raw)
+    const versions = mirrorVersionsSql(selection, base, raw)
     const bytes = new Map(selection.segments.map((s) => [mirrorKey(s), s.bytes]))
     if (selection.superseded) bytes.set(supersededKey(selection.superseded), selection.superseded.bytes)
     await engine.register(logical.registrations.map((r) => ({ ...r, size: bytes.get(r.key) ?? 0, whole: true })))
+    for (const stmt of raw?.setup ?? []) await engine.query(stmt)
     await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${logical.sql}`)
     await engine.query(`CREATE OR REPLACE VIEW ${name} AS SELECT * FROM ${schema}.${name}`)
     await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(`${t.table}__versions`)} AS ${versions.sql}`)
   } catch {
     return false
   }
-  created.push(`${t.schema}.${t.table}`, `${t.table}__versions`)
+  out.created.push(`${t.schema}.${t.table}`, `${t.table}__versions`)
+  if (plan) out.reads.push({ table: `${t.schema}.${t.table}`, message: plan.note })
+  const rawUnreadable = rawFoldersUnreadable(inventory, selection.raw, opts)
   const archived = selection.leftOut.filter((o) => o.reason !== 'unreadable')
-  const unreadable = selection.leftOut.filter((o) => o.reason === 'unreadable')
+  const unreadable = [...selection.leftOut.filter((o) => o.reason === 'unreadable'), ...rawUnreadable]
   if (archived.length > 0) {
     const bytes = archived.reduce((n, o) => n + o.size, 0)
-    notes.push({
+    out.notes.push({
       table: `${t.schema}.${t.table}`,
       message: `${t.schema}.${t.table}: ${countText(archived.length, 'archived file')} (${(bytes / 1e6).toFixed(1)} MB) cannot be read until restored and ${archived.length === 1 ? 'is' : 'are'} left out: ${keyList(archived.map((o) => o.key))}; ${lostRows(archived.length, t.keyColumn)}. Restore ${archived.length === 1 ? 'it' : 'them'} to complete the table.`
     })
   }
   if (unreadable.length > 0) {
-    notes.push({
+    out.notes.push({
       table: `${t.schema}.${t.table}`,
       message: `${t.schema}.${t.table}: ${countText(unreadable.length, 'file')} ${unreadable.length === 1 ? 'is' : 'are'} not readable Parquet and ${unreadable.length === 1 ? 'is' : 'are'} left out: ${keyList(unreadable.map((o) => o.key))}; ${lostRows(unreadable.length, t.keyColumn)}. Ask the vendor to deliver ${unreadable.length === 1 ? 'it' : 'them'} again.`
     })
   }
   return true
+}
+
+/**
+ * The rows of the folders the mirror does not hold yet, from their raw files, in a segment's shape: their files
+ * registered under the table's own base (as the raw path registers them), their columns read, and the statements that
+ * fill the table of their folders.
+ */
+async function rawBesideSegments(
+  engine: SqlEngine,
+  register: (regs: readonly { name: string; key: string }[]) => Promise<void>,
+  t: CatalogTable,
+  folders: readonly Folder[],
+  opts: { readonly fileBase: string; readonly dialect?: GlobDialect }
+): Promise<(RawRows & { readonly setup: readonly string[]; readonly plan: ReadPlan | null }) | null> {
+  const base = `${opts.fileBase}${t.schema}/${t.table}/`
+  const filesTable = `__ee_raw_${t.table}`
+  const first = mirrorShapedGlobSql(folders, base, filesTable, opts.dialect)
+  // Folders without a file add no row.
+  if (!first.ok) return null
+  await register(first.registrations)
+  const plan = engine.readPlan?.(base) ?? null
+  const globs = plan?.globs ?? [globOf(base)]
+  const columns = await vendorColumns(engine, globs)
+  const q = mirrorShapedGlobSql(folders, base, filesTable, opts.dialect, columns, globs)
+  if (!q.ok) return null
+  return { sql: q.sql, columns, setup: q.setup, plan }
+}
+
+/** The files of the raw folders read beside the segments that are not readable Parquet (left out, as the rules do). */
+function rawFoldersUnreadable(inventory: Inventory, folders: readonly Folder[], opts: AsOf): ListedObject[] {
+  const bad = opts.unreadable
+  if (!bad || bad.size === 0) return []
+  return folders.flatMap((f) => (inventory.folders.get(f.ref.prefix)?.dataFiles ?? []).filter((o) => bad.has(o.key)))
 }
 
 /** What leaving out n files costs a table: their rows, and for a keyed table the versions of keys in them. */

@@ -2,10 +2,10 @@
 // of rows here, in TypeScript, and hand the engine plain integers: the engine never infers partition values
 // (hive_partitioning=false) and never breaks a tie on its own.
 import type { CatalogTable } from './catalog'
-import { compareFileNames } from './delivery-order'
-import type { Folder } from './inventory'
+import { compareFileNames, deliveryOrderKey } from './delivery-order'
+import { type Folder, writtenAt } from './inventory'
 import { identityTag, objectIdentity } from './identity-tag'
-import { freshName, takenNames } from './bookkeeping-columns'
+import { freshName, storedName, takenNames } from './bookkeeping-columns'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
 /** Where the engine finds a file: a local path or a URL of the byte server. */
@@ -298,6 +298,43 @@ export function versionsGlobSql(
   const from = `__ee_f._prefix AS ${quoteIdent(names.prefix)}, __ee_f._etl_date AS ${quoteIdent(names.date)}, __ee_f._etl_hour AS ${quoteIdent(names.hour)}, __ee_f._file AS ${quoteIdent(names.file)}`
   const joined = `SELECT __ee_x.*, ${from} FROM (${rows.sql}) __ee_x JOIN ${t} __ee_f ON __ee_f.${RANK} = __ee_x.${quoteIdent(rows.rank)}`
   const sql = `SELECT * EXCLUDE (${rows.drop.map(quoteIdent).join(', ')}) FROM (${joined})`
+  return { ok: true, sql, files: files.length, registrations, setup }
+}
+
+/**
+ * The rows of ready folders' files in a mirror segment's shape (segmentBuildSql's: each vendor column under storedName,
+ * then the mirror's own columns), for a glob engine: the folders the mirror does not hold yet, read beside its segments
+ * under the same rule (mirror-sql.ts). `columns`: the vendor's columns of those files (globColumnsSql).
+ */
+export function mirrorShapedGlobSql(
+  folders: readonly Folder[],
+  base: string,
+  filesTable: string,
+  dialect: GlobDialect = WASM_DIALECT,
+  columns: readonly string[] = [],
+  globs: readonly string[] = [globOf(base)]
+): GlobTableSql {
+  const { files, registrations } = globRegistrations(folders, base)
+  if (files.length === 0) return { ok: false, reason: 'no_files', message: 'The folders hold no .parquet file.' }
+  const t = quoteIdent(filesTable)
+  const setup = [
+    `CREATE OR REPLACE TABLE ${t} (${RANK} BIGINT, __ee_order BIGINT, __ee_file_rank BIGINT, __ee_ready_at BIGINT, _prefix VARCHAR, _etl_date VARCHAR, _etl_hour VARCHAR, _file VARCHAR)`
+  ]
+  // A file's rank in its folder by name (the rule's tie-break within a folder), as a segment records it.
+  const firstOfFolder = new Map<Folder, number>()
+  for (const f of files) if (!firstOfFolder.has(f.folder)) firstOfFolder.set(f.folder, f.rank)
+  for (let i = 0; i < files.length; i += 100) {
+    const rows = files.slice(i, i + 100).map((f) => {
+      const p = f.folder.ref.partition
+      const readyAt = f.folder.marker ? writtenAt(f.folder.marker) : 0
+      return `(${f.rank}, ${deliveryOrderKey(f.folder.ref)}, ${f.rank - (firstOfFolder.get(f.folder) ?? 0)}, ${readyAt}, ${quoteLiteral(f.folder.ref.prefix)}, ${quoteLiteral(p.date)}, ${nullableLiteral(p.hour)}, ${quoteLiteral(f.key.slice(f.key.lastIndexOf('/') + 1))})`
+    })
+    setup.push(`INSERT INTO ${t} VALUES ${rows.join(', ')}`)
+  }
+  const rows = rankedRows(globs, dialect, takenNames(columns))
+  const vendor = columns.map((c) => `__ee_x.${quoteIdent(c)} AS ${quoteIdent(storedName(c))}`)
+  const own = `__ee_f.__ee_order, __ee_f.__ee_file_rank, __ee_x.${quoteIdent(rows.position)} AS __ee_row, __ee_f.__ee_ready_at, __ee_f._prefix, __ee_f._etl_date, __ee_f._etl_hour, __ee_f._file`
+  const sql = `SELECT ${[...vendor, own].join(', ')} FROM (${rows.sql}) __ee_x JOIN ${t} __ee_f ON __ee_f.${RANK} = __ee_x.${quoteIdent(rows.rank)}`
   return { ok: true, sql, files: files.length, registrations, setup }
 }
 

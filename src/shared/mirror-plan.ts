@@ -155,6 +155,11 @@ export type MirrorSelection =
       readonly columns: readonly string[]
       /** The table's list of superseded row versions, where it was made from exactly the rows read (mirror-superseded.ts). */
       readonly superseded: SupersededList | null
+      /**
+       * The included folders no segment holds yet (a new hour the mirror has not built, a segment that failed), in
+       * delivery order: read from their raw files beside the segments, under the same rule (mirror-sql.ts).
+       */
+      readonly raw: readonly Folder[]
     }
   | { readonly ok: false; readonly missing: number }
 
@@ -182,8 +187,10 @@ function selectSegments(
   const held = new Map<string, MirroredSegment>()
   for (const s of mine) for (const f of s.folders) held.set(f.prefix, s)
   const included = readyPartsFolders(inventory, t, opts)
-  const missing = included.filter((f) => !held.has(f.ref.prefix)).length
-  if (missing > 0) return { ok: false, missing }
+  const raw = included.filter((f) => !held.has(f.ref.prefix))
+  // A folder left to its raw files must be readable as it is: one with an archived file is not (the raw path says why).
+  const now = opts.now ?? Date.now()
+  if (raw.some((f) => f.dataFiles.some((o) => isArchived(o, now)))) return { ok: false, missing: raw.length }
   const includedOrders = new Set(included.map((f) => deliveryOrderKey(f.ref)))
   const maxOrder = Math.max(-1, ...includedOrders)
   const segments = mine.filter((s) => s.folders.some((f) => includedOrders.has(f.order)))
@@ -193,19 +200,21 @@ function selectSegments(
   const leftOut = segments.flatMap((s) => s.folders.filter((f) => includedOrders.has(f.order)).flatMap((f) => f.leftOut))
   const columns = new Set<string>()
   for (const s of segments) for (const f of s.folders) if (includedOrders.has(f.order)) for (const c of s.columnSets[f.columnSet] ?? []) columns.add(c)
-  // A list stands for whole segments: only a read of every folder they hold (no "as of" before their last) uses it.
-  const whole = segments.every((s) => s.folders.every((f) => includedOrders.has(f.order)))
+  // A list stands for whole segments: only a read of every folder they hold (no "as of" before their last), and of
+  // nothing else (no raw folder whose rows may replace theirs), uses it.
+  const whole = raw.length === 0 && segments.every((s) => s.folders.every((f) => includedOrders.has(f.order)))
   const superseded = whole ? supersededFor(name, segments, lists) : null
-  return { ok: true, segments: segments.filter((s) => s.rows > 0), excludedOrders, maxOrder, leftOut, columns: [...columns], superseded }
+  return { ok: true, segments: segments.filter((s) => s.rows > 0), excludedOrders, maxOrder, leftOut, columns: [...columns], superseded, raw }
 }
 
 /** The selection a parts table's views read from the mirror. */
 export type MirrorRead = Extract<MirrorSelection, { ok: true }>
 
 /**
- * Which segments a parts table's views read, or null when they read the table's raw files (the mirror does not hold
- * every folder the rules include, its segments disagree on a type, or it holds no row of the table). Decided once here
- * for both engines' views and the query pane's version, so they cannot differ.
+ * Which segments a parts table's views read, and which included folders beside them from their raw files (those no
+ * segment holds yet); or null when they read only the table's raw files (its segments disagree on a type, a folder
+ * left to its raw files has an archived file, or the mirror holds no row of the table). Decided once here for both
+ * engines' views and the query pane's version, so they cannot differ.
  */
 export function mirrorRead(
   inventory: Inventory,

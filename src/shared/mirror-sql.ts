@@ -5,7 +5,7 @@
 // included), for native DuckDB and DuckDB-WASM 0.9.1 alike.
 import type { CatalogTable } from './catalog'
 import { freshName, storedName, takenNames } from './bookkeeping-columns'
-import { type FileRegistration, type GlobDialect, provenanceNames } from './logical-table-sql'
+import { type FileRegistration, provenanceNames } from './logical-table-sql'
 import { identityTag } from './identity-tag'
 import type { MirroredSegment, MirrorRead, SegmentPlan } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
@@ -82,34 +82,60 @@ function readSegments(base: string, selection: MirrorRead): string {
   return `SELECT ${columns} FROM read_parquet(${quoteLiteral(`${base}*.parquet`)}, union_by_name = true, hive_partitioning = false)${where}`
 }
 
+/**
+ * The rows of the folders no segment holds yet, from their raw files in a segment's shape (mirrorShapedGlobSql), and
+ * their vendor columns: read beside the segments, combined by name, under the one rule.
+ */
+export interface RawRows {
+  readonly sql: string
+  readonly columns: readonly string[]
+}
+
+/** Every row version read: the segments', and the raw folders' beside them. */
+function readRows(base: string, selection: MirrorRead, raw: RawRows | null): string {
+  const segments = readSegments(base, selection)
+  return raw ? `SELECT * FROM (${segments}) UNION ALL BY NAME SELECT * FROM (${raw.sql})` : segments
+}
+
+/** The vendor's columns read, in order of first appearance: the segments', then any the raw folders add. */
+function columnsRead(selection: MirrorRead, raw: RawRows | null): string[] {
+  const seen = new Set(selection.columns)
+  return [...selection.columns, ...(raw?.columns ?? []).filter((c) => !seen.has(c))]
+}
+
 /** The vendor's columns under their own names, from the names a segment stores them under. */
-const vendorColumns = (selection: MirrorRead): string => selection.columns.map((c) => `${quoteIdent(storedName(c))} AS ${quoteIdent(c)}`).join(', ')
+const vendorColumns = (columns: readonly string[]): string => columns.map((c) => `${quoteIdent(storedName(c))} AS ${quoteIdent(c)}`).join(', ')
 
 /**
- * The logical parts table from its segments. `etl_date` and `etl_hour` come from the folder, as Spark's partition
- * discovery gives them, unless the vendor's data has a column of that name (then the data's is kept).
+ * The logical parts table from its segments (and, where the mirror is behind, the raw folders beside them: `raw`).
+ * `etl_date` and `etl_hour` come from the folder, as Spark's partition discovery gives them, unless the vendor's data
+ * has a column of that name (then the data's is kept).
  */
-export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selection: MirrorRead, base: string, _dialect?: GlobDialect): MirrorTableSql {
-  const vendor = new Set(selection.columns)
+export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selection: MirrorRead, base: string, raw: RawRows | null = null): MirrorTableSql {
+  const columns = columnsRead(selection, raw)
+  const vendor = new Set(columns)
   const added = [...(vendor.has('etl_date') ? [] : ['_etl_date AS etl_date']), ...(vendor.has('etl_hour') ? [] : ['_etl_hour AS etl_hour'])]
-  const select = `SELECT ${[vendorColumns(selection), ...added].filter(Boolean).join(', ')} FROM (${readSegments(base, selection)})`
-  if (table.keyColumn === null) return { sql: select, registrations: registrations(selection, base) }
+  const projection = [vendorColumns(columns), ...added].filter(Boolean).join(', ')
+  const rows = readRows(base, selection, raw)
+  if (table.keyColumn === null) return { sql: `SELECT ${projection} FROM (${rows})`, registrations: registrations(selection, base) }
   const list = selection.superseded
   if (list) {
     // Every row but the versions the list names: the same rows as the window below, without ranking every key's versions.
     const name = supersededName(base, list)
-    const sql = `SELECT ${[vendorColumns(selection), ...added].filter(Boolean).join(', ')} FROM (${withoutSuperseded(readSegments(base, selection), name)})`
+    const sql = `SELECT ${projection} FROM (${withoutSuperseded(rows, name)})`
     return { sql, registrations: [...registrations(selection, base), { name, key: supersededKey(list) }] }
   }
   const key = quoteIdent(storedName(table.keyColumn))
   const keep = `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${NEWEST_FIRST}) = 1`
-  return { sql: `${select} QUALIFY ${keep}`, registrations: registrations(selection, base) }
+  return { sql: `SELECT ${projection} FROM (${rows}) QUALIFY ${keep}`, registrations: registrations(selection, base) }
 }
 
-/** Every row version from the segments, with `_prefix`, `_etl_date`, `_etl_hour` and `_file` (provenanceNames). */
-export function mirrorVersionsSql(selection: MirrorRead, base: string): MirrorTableSql {
-  const n = provenanceNames(selection.columns)
+/** Every row version from the segments (and the raw folders beside them), with `_prefix`, `_etl_date`, `_etl_hour` and
+ * `_file` (provenanceNames). */
+export function mirrorVersionsSql(selection: MirrorRead, base: string, raw: RawRows | null = null): MirrorTableSql {
+  const columns = columnsRead(selection, raw)
+  const n = provenanceNames(columns)
   const from = `_prefix AS ${quoteIdent(n.prefix)}, _etl_date AS ${quoteIdent(n.date)}, _etl_hour AS ${quoteIdent(n.hour)}, _file AS ${quoteIdent(n.file)}`
-  const select = [vendorColumns(selection), from].filter(Boolean).join(', ')
-  return { sql: `SELECT ${select} FROM (${readSegments(base, selection)})`, registrations: registrations(selection, base) }
+  const select = [vendorColumns(columns), from].filter(Boolean).join(', ')
+  return { sql: `SELECT ${select} FROM (${readRows(base, selection, raw)})`, registrations: registrations(selection, base) }
 }

@@ -10,7 +10,7 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
 import { ConnectionMirror } from '../../src/main/mirror/connection-mirror'
-import { mirrorRead } from '../../src/shared/mirror-plan'
+import { type MirroredSegment, mirrorRead } from '../../src/shared/mirror-plan'
 import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
 import { objectsForViews } from '../../src/shared/bucket-views'
 import { CATALOG } from '../../src/shared/catalog'
@@ -81,6 +81,14 @@ async function nativeRows(be: BucketEngine, view: string): Promise<{ columns: st
   return { columns, rows }
 }
 
+/** Per parts table, the segments a mirror behind the listing has not built: its newest, and one in the middle. */
+function missedSegments(segments: readonly MirroredSegment[]): MirroredSegment[] {
+  return PARTS.flatMap((t) => {
+    const mine = segments.filter((s) => s.table === `${t.schema}.${t.table}` && s.rows > 0)
+    return [mine[mine.length - 1], mine[Math.floor(mine.length / 2)]].filter((s): s is MirroredSegment => s !== undefined)
+  })
+}
+
 describe('the renderer on the mirror', () => {
   it('a session whose engine started ahead (the app warms it once idle) opens its views on that engine', async () => {
     const inventory = buildInventory(objects.values(), { now: now() })
@@ -105,12 +113,15 @@ describe('the renderer on the mirror', () => {
       await browser.close()
     }
   })
-  // Now: the segments held whole in the engine's memory; as of an hour: with no memory for them, read over HTTP.
-  for (const [asOfHoursBack, whole] of [
-    [null, true],
-    [30, false]
+  // Now: the segments held whole in the engine's memory; as of an hour: with no memory for them, read over HTTP; and a
+  // mirror behind the listing (its newest segment and one in the middle not built yet), whose folders missing are read
+  // from their raw files beside the segments.
+  for (const [asOfHoursBack, whole, behind] of [
+    [null, true, false],
+    [30, false, false],
+    [null, true, true]
   ] as const) {
-    it(`gives the parts tables exactly what native DuckDB gives on the raw files${asOfHoursBack ? `, as of ${asOfHoursBack} hours earlier` : ''}, segments ${whole ? 'held whole' : 'read over HTTP'}`, async () => {
+    it(`gives the parts tables exactly what native DuckDB gives on the raw files${asOfHoursBack ? `, as of ${asOfHoursBack} hours earlier` : ''}, segments ${whole ? 'held whole' : 'read over HTTP'}${behind ? ', the mirror behind the listing' : ''}`, async () => {
       const asOf = asOfHoursBack === null ? undefined : now() - asOfHoursBack * 3_600_000
       const provider = new LocalFolderProvider(bucket)
       const inventory = buildInventory(objects.values(), { now: now() })
@@ -126,13 +137,17 @@ describe('the renderer on the mirror', () => {
       }
       const views = Object.keys(want)
       const sql = views.map((v) => rowsSql(v, (want[v] as { columns: string[] }).columns))
-      const segments = await mirror.segments()
+      const built = await mirror.segments()
       const superseded = await mirror.superseded()
+      const segments = behind ? built.filter((s) => !missedSegments(built).includes(s)) : built
       const reads = PARTS.map((t) => mirrorRead(inventory, t, segments, asOf !== undefined ? { asOf } : {}, superseded))
       const selected = reads.reduce((n, r) => n + (r?.segments.length ?? 0), 0)
-      // Now, each keyed table reads every row but those its superseded list names; as of an hour, it ranks the versions.
+      // Behind: every parts table reads folders from raw files beside its segments.
+      expect(reads.map((r) => (r?.raw.length ?? 0) > 0)).toEqual(PARTS.map(() => behind))
+      // Now, each keyed table reads every row but those its superseded list names; as of an hour, or with raw folders
+      // beside the segments, it ranks the versions.
       const lists = reads.filter((r) => r?.superseded).length
-      expect(lists).toBe(asOf === undefined ? PARTS.filter((t) => t.keyColumn !== null).length : 0)
+      expect(lists).toBe(asOf === undefined && !behind ? PARTS.filter((t) => t.keyColumn !== null).length : 0)
       segmentRequests = 0
       const browser = await launchChromium()
       try {

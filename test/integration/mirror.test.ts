@@ -15,6 +15,7 @@ import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../src/mai
 import { Mirror } from '../../src/main/mirror/mirror'
 import { CATALOG } from '../../src/shared/catalog'
 import { type Inventory, buildInventory } from '../../src/shared/inventory'
+import { mirrorRead } from '../../src/shared/mirror-plan'
 import type { ListedObject } from '../../src/shared/listing'
 import { quoteIdent } from '../../src/shared/sql-quote'
 import { type Demo, readDemo } from '../helpers/demo'
@@ -173,12 +174,20 @@ describe('the mirror', () => {
     await cp(source, join(folder, 'part-00000.parquet'))
     await writeFile(join(folder, '_SUCCESS'), '')
     for (const f of ['part-00000.parquet', '_SUCCESS']) await utimes(join(folder, f), next, next)
+    // Until the mirror builds it, the new hour is read from its raw file beside the segments, under the same rule (its
+    // rows are newer versions of the last hour's keys): the rows the raw files give, not a fallback to every raw file.
+    const later = now() + 50 * 60_000
+    const behind = await listing(bucket, later)
+    const messages = PARTS.find((t) => t.table === 'claudia_messages')!
+    expect(mirrorRead(behind.inventory, messages, before, { now: later })?.raw.map((f) => f.ref.prefix)).toEqual([
+      `v2/datamart_claudia/claudia_messages/etl_date=${d}/etl_hour=${h}/`
+    ])
+    await expectMirrorEqualsRaw(mirror, later)
     // Views opened on the mirror before the rebuild (the query pane's, an export's) read on after it.
     const reader = await engineOn(bucket, now(), { mirror })
     const read = await digests(reader.engine)
     const named0 = await namedFiles(mirror)
-    const later = now() + 50 * 60_000
-    const r = await mirror.refresh((await listing(bucket, later)).inventory, later)
+    const r = await mirror.refresh(behind.inventory, later)
     expect(r.problems).toEqual([])
     expect(r.built).toBe(1)
     const after = await mirror.segments()
@@ -249,7 +258,7 @@ describe('the mirror', () => {
     await new Promise((r) => child.once('exit', r))
     const mirror = new Mirror(dir, fileStoreFor(new LocalFolderProvider(bucket), join(work, 'data'), 'crash'))
     // The index names only finished segments (it is written as they are built, never half): each is there whole,
-    // and the tables it does not hold whole read the raw files.
+    // and the folders it does not hold yet are read from their raw files beside them.
     const held = await mirror.segments()
     for (const s of held.filter((x) => x.rows > 0)) expect((await stat(join(dir, s.file))).size).toBe(s.bytes)
     const leftovers = await readdir(join(dir, 'segments'), { recursive: true }).catch(() => [])

@@ -51,11 +51,18 @@ export async function openBucketEngine(
   const now = opts.now ?? Date.now()
   // A file that is not Parquet makes the rules read another copy (full tables), whose files are then needed in turn.
   const unreadable = new Set(opts.unreadable ?? [])
-  // Parts tables the mirror holds whole are read from its segments: their raw files are not needed.
+  // Parts tables the mirror holds are read from its segments: only the raw files of the folders it does not hold yet
+  // (read beside them) are needed.
   const segments = opts.mirror ? await opts.mirror.segments() : []
   const superseded = opts.mirror ? await opts.mirror.superseded() : []
-  const mirrored = (opts.tables ?? CATALOG).filter((t) => t.mode === 'parts' && segments.length > 0 && mirrorRead(inventory, t, segments, opts) !== null)
-  const fromMirror = (key: string): boolean => mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
+  const beside = new Set<string>()
+  const mirrored = (opts.tables ?? CATALOG).filter((t) => {
+    const read = t.mode === 'parts' && segments.length > 0 ? mirrorRead(inventory, t, segments, { ...opts, unreadable }) : null
+    for (const f of read?.raw ?? []) for (const o of f.dataFiles) beside.add(o.key)
+    return read !== null
+  })
+  const fromMirror = (key: string): boolean =>
+    !beside.has(key) && mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
   const paths = new Map<string, string>()
   const failed = new Map<string, string>()
   // Progress adds up over the rounds (a fallback copy is a second, small round).
@@ -63,9 +70,8 @@ export async function openBucketEngine(
   const onDownload = opts.onDownload
   let last = done
   for (;;) {
-    // The raw files of the tables the views read from them (a table the mirror holds is read from its segments).
-    const tables = (opts.tables ?? CATALOG).filter((t) => !mirrored.includes(t))
-    const needed = objectsForViews(inventory, { ...opts, unreadable, tables }).filter(
+    // The raw files the views read (a table the mirror holds: those of the folders beside its segments).
+    const needed = objectsForViews(inventory, { ...opts, unreadable, tables: opts.tables ?? CATALOG }).filter(
       (o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !paths.has(o.key) && !failed.has(o.key) && !fromMirror(o.key)
     )
     if (needed.length === 0) break
@@ -94,7 +100,8 @@ export async function openBucketEngine(
     const views = await createBucketViews(
       {
         register: async (files) => {
-          const broken = files.find((f) => !paths.has(f.key))
+          // A file that could not be fetched is said first (a mirrored table's other raw files were never needed).
+          const broken = files.find((f) => failed.has(f.key)) ?? files.find((f) => !paths.has(f.key))
           if (broken) throw new Error(failed.get(broken.key) ?? `${broken.key} is not in the local store; refresh and try again.`)
           await engine.link(files.map((f) => ({ name: f.name, key: f.key, path: paths.get(f.key) as string })))
         },

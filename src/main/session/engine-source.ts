@@ -17,13 +17,14 @@ export async function engineSourceOf(session: ConnectionSession, byteServer: () 
   const server = session.serveFrom(await byteServer())
   // Files that are not Parquet are left out of what the renderer's engine builds its views from (the rules' fallback).
   const opts = { unreadable, ...(args.asOf ? { asOf: Date.parse(args.asOf) } : {}) }
-  // What the views read of the mirror: per parts table, its segments once it holds the table whole, else the raw files.
-  // Only a change of that (a table newly whole, a segment replaced, a clear) builds the views again.
+  // What the views read of the mirror: per parts table, its segments (with the raw files of the folders it does not
+  // hold yet beside them, which the listing's generation names), else the raw files. Only a change of that (a segment
+  // built or replaced, a clear) builds the views again.
   const mirrorVersion = identityTag(
     CATALOG.filter((t) => t.mode === 'parts')
       .map((t) => {
         const sel = mirrorRead(inventory, t, mirror, { now: service.now(), ...opts }, superseded)
-        return sel ? `${sel.segments.map((x) => x.file).join(',')}${sel.superseded ? `+${sel.superseded.file}` : ''}` : 'raw'
+        return sel ? `${sel.segments.map((x) => x.file).join(',')}${sel.superseded ? `+${sel.superseded.file}` : ''}${sel.raw.length > 0 ? '+raw' : ''}` : 'raw'
       })
       .join('|')
   )
