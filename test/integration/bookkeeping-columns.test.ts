@@ -256,4 +256,35 @@ describe('vendor columns named like the bookkeeping columns', () => {
       await wasm.close()
     }
   }, 120_000)
+
+  it('come out unchanged from a mirror one hour behind, the new hour read raw beside it, by both engines', async () => {
+    // Built when only the first hour was ready: the second is read from its raw files beside the segment.
+    const before = H04 + 10 * 60_000
+    const mirror = new Mirror(join(work, 'mirror-behind'), fileStoreFor(new LocalFolderProvider(bucket), join(work, 'data'), 'c'))
+    const index = await listing()
+    expect((await mirror.refresh(buildInventory(index.objects.values(), { now: before }), before)).problems).toEqual([])
+    const segments = (await mirror.segments()).filter((x) => x.table === 'datamart_claudia.claudia_messages' && x.rows > 0)
+    expect(segments.flatMap((x) => x.folders.map((f) => f.prefix))).toEqual([folderPrefix(MSGS, 'v2', d(H03), h(H03))])
+    const viewSql = "SELECT sql FROM duckdb_views() WHERE view_name = 'claudia_messages' AND schema_name <> 'main'"
+    const native = await nativeEngine(mirror)
+    try {
+      const sql = String((await nativeRows(native, viewSql))[0]?.['sql'])
+      expect([sql.includes('__mirror/'), sql.includes('UNION ALL BY NAME')]).toEqual([true, true])
+      expect(native.views.problems.filter((p) => p.table.includes('claudia_messages'))).toEqual([])
+      expect(await nativeRows(native, LOGICAL_SQL)).toEqual(LATEST)
+      expect(await nativeRows(native, VERSIONS_SQL)).toEqual(VERSIONS)
+    } finally {
+      await native.engine.close()
+    }
+    const wasm = await wasmViews(mirror)
+    try {
+      const sql = String((await wasm.rows(viewSql))[0]?.['sql'])
+      expect([sql.includes('__mirror/'), sql.includes('UNION ALL BY NAME')]).toEqual([true, true])
+      expect(wasm.problems).toEqual([])
+      expect(await wasm.rows(LOGICAL_SQL)).toEqual(LATEST)
+      expect(await wasm.rows(VERSIONS_SQL)).toEqual(VERSIONS)
+    } finally {
+      await wasm.close()
+    }
+  }, 120_000)
 })
