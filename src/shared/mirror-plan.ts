@@ -200,10 +200,12 @@ function selectSegments(
   const leftOut = segments.flatMap((s) => s.folders.filter((f) => includedOrders.has(f.order)).flatMap((f) => f.leftOut))
   const columns = new Set<string>()
   for (const s of segments) for (const f of s.folders) if (includedOrders.has(f.order)) for (const c of s.columnSets[f.columnSet] ?? []) columns.add(c)
-  // A list stands for whole segments: only a read of every folder they hold (no "as of" before their last), and of
-  // nothing else (no raw folder whose rows may replace theirs), uses it.
-  const whole = raw.length === 0 && segments.every((s) => s.folders.every((f) => includedOrders.has(f.order)))
-  const superseded = whole ? supersededFor(name, segments, lists) : null
+  // A list stands for whole segments: only a read of every folder they hold (no "as of" before their last) uses it, and
+  // with raw folders beside them only when those are all newer (each then replaces the segments' versions of its keys).
+  const whole = segments.every((s) => s.folders.every((f) => includedOrders.has(f.order)))
+  const newest = Math.max(-1, ...segments.flatMap((s) => s.folders.map((f) => f.order)))
+  const rawAfter = raw.every((f) => deliveryOrderKey(f.ref) > newest)
+  const superseded = whole && rawAfter ? supersededFor(name, segments, lists) : null
   return { ok: true, segments: segments.filter((s) => s.rows > 0), excludedOrders, maxOrder, leftOut, columns: [...columns], superseded, raw }
 }
 

@@ -118,15 +118,21 @@ export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selecti
   const projection = [vendorColumns(columns), ...added].filter(Boolean).join(', ')
   const rows = readRows(base, selection, raw)
   if (table.keyColumn === null) return { sql: `SELECT ${projection} FROM (${rows})`, registrations: registrations(selection, base) }
+  const key = quoteIdent(storedName(table.keyColumn))
+  const keep = `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${NEWEST_FIRST}) = 1`
   const list = selection.superseded
   if (list) {
     // Every row but the versions the list names: the same rows as the window below, without ranking every key's versions.
     const name = supersededName(base, list)
-    const sql = `SELECT ${projection} FROM (${withoutSuperseded(rows, name)})`
+    const kept = withoutSuperseded(readSegments(base, selection), name)
+    // Raw folders beside them are all newer (mirrorRead gives a list only then): a key they hold has its newest version
+    // there, so the segments keep only the keys they do not hold, and only their own few rows are ranked.
+    const sql = raw
+      ? `SELECT ${projection} FROM (SELECT * FROM (${kept}) __ee_k WHERE __ee_k.${key} IS NULL OR NOT EXISTS (SELECT 1 FROM (${raw.sql}) __ee_n WHERE __ee_n.${key} = __ee_k.${key}) ` +
+        `UNION ALL BY NAME SELECT * FROM (${raw.sql}) QUALIFY ${keep})`
+      : `SELECT ${projection} FROM (${kept})`
     return { sql, registrations: [...registrations(selection, base), { name, key: supersededKey(list) }] }
   }
-  const key = quoteIdent(storedName(table.keyColumn))
-  const keep = `${key} IS NULL OR row_number() OVER (PARTITION BY ${key} ORDER BY ${NEWEST_FIRST}) = 1`
   return { sql: `SELECT ${projection} FROM (${rows}) QUALIFY ${keep}`, registrations: registrations(selection, base) }
 }
 
