@@ -226,24 +226,6 @@ describe('query and export', () => {
     expect(remote.stdout).toBe(`n\n${demo.expected.tables['cloud_chat_messages']!.rows}\n`)
   })
 
-  it('a cold query answers before the local mirror is finished, then finishes it: the same rows', async () => {
-    // Any build counts as long here: the answer comes from the segments built so far and the raw files of the rest.
-    const sql = 'SELECT count(*)::INTEGER AS n, count(DISTINCT message_id)::INTEGER AS k FROM claudia_messages'
-    const want = [{ n: demo.expected.tables['claudia_messages']!.rows, k: demo.expected.tables['claudia_messages']!.distinct_keys }]
-    const own = await mkdtemp(join(tmpdir(), 'ee-cli-early-'))
-    try {
-      const early = { EXPORT_EXPLORER_EARLY_ANSWER_FILES: '1' }
-      const first = await runCli(['query', sql, '--bucket', plain, '--format', 'json'], own, early)
-      expect([first.code, JSON.parse(first.stdout)]).toEqual([0, want])
-      expect(first.stderr).toMatch(/answered before the local mirror was finished/)
-      // It was finished before the command ended: the next run has nothing to build, so answers from it alone.
-      const second = await runCli(['query', sql, '--bucket', plain, '--format', 'json'], own, early)
-      expect([second.code, JSON.parse(second.stdout), second.stderr]).toEqual([0, want, ''])
-    } finally {
-      await rm(own, { recursive: true, force: true })
-    }
-  })
-
   it('every logical table equals the truth through the CLI, from a folder and from the S3 server', async () => {
     const sql = CATALOG.map((t) => `SELECT '${t.table}' AS t, count(*)::INTEGER AS n FROM ${t.schema}.${t.table}`).join(' UNION ALL ')
     const want = Object.fromEntries(CATALOG.map((t) => [t.table, demo.expected.tables[t.table]!.rows]))

@@ -2,8 +2,7 @@
 // history compacted once into the cache's mirror). Loaded only for these commands: DuckDB is the heavy part of a start.
 import { stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { missingViewReason, objectsForViews } from '../../shared/bucket-views'
-import { isArchived } from '../../shared/listing'
+import { missingViewReason } from '../../shared/bucket-views'
 import { CATALOG, type CatalogTable } from '../../shared/catalog'
 import { tablesNamed } from '../../shared/tables-named'
 import { errorMessage } from '../../shared/error-message'
@@ -60,28 +59,6 @@ export async function engineOpener(
   /** A later check's listing and instant (watch), instead of the run's first. */
   at?: { readonly refreshed: RefreshedBucket; readonly now: number }
 ): Promise<(inventory: Inventory) => Promise<OpenedEngine>> {
-  return (await prepareEngines(run, tables, at, false)).open
-}
-
-/**
- * A build of the mirror with at least this many files to compact lets a statement answer before it ends (queryCommand):
- * from the segments built so far and the raw files of the rest, once those are downloaded.
- */
-export const EARLY_ANSWER_FILES = Number(process.env['EXPORT_EXPLORER_EARLY_ANSWER_FILES'] ?? 2000)
-
-interface PreparedEngines {
-  readonly open: (inventory: Inventory) => Promise<OpenedEngine>
-  /** Waits for the mirror's build where it went on after the engines could open (`early`), before the command ends, so
-   * the next run reads the whole mirror; Ctrl+C stops it (the next run goes on from there). */
-  readonly finish: () => Promise<void>
-}
-
-async function prepareEngines(
-  run: BucketRun,
-  tables: readonly CatalogTable[] | undefined,
-  at: { readonly refreshed: RefreshedBucket; readonly now: number } | undefined,
-  early: boolean
-): Promise<PreparedEngines> {
   const { provider, id, show, request } = run
   const refreshed = at?.refreshed ?? run.refreshed
   const now = at?.now ?? request.now
@@ -93,75 +70,25 @@ async function prepareEngines(
   // it. Files the views need that are not readable Parquet are remembered with what the mirror's builds found.
   const readsMirror = (tables ?? CATALOG).some((t) => t.mode === 'parts')
   const mirror = readsMirror ? new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) }) : undefined
-  const stop = new AbortController()
-  let quiet = false
-  let sized: (files: number) => void = () => {}
-  const size = new Promise<number>((resolve) => (sized = resolve))
-  const building = mirror
-    ?.refresh(refreshed.inventory, now, {
-      signal: stop.signal,
-      onProgress: (p) => {
-        sized(p.filesTotal)
-        if (!quiet) show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
-      }
+  const built = await mirror?.refresh(refreshed.inventory, now, {
+    onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
+  })
+  for (const p of built?.problems ?? [])
+    process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
+  for (const u of built?.unreadable ?? []) unreadable.add(u.key)
+  return async (inventory) => {
+    const workDir = join(cacheDir(), 'engine', `${id}-${process.pid}${engines++ > 0 ? `-${engines}` : ''}`)
+    const opened = await openBucketEngine(store, inventory, refreshed.objects, workDir, {
+      now,
+      ...(mirror ? { mirror } : {}),
+      unreadable,
+      unlisted: refreshed.unlisted,
+      ...(tables ? { tables } : {}),
+      ...(request.asOf !== undefined ? { asOf: request.asOf } : {}),
+      onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
     })
-    .then((r) => {
-      for (const p of r.problems)
-        process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
-      for (const u of r.unreadable) unreadable.add(u.key)
-    })
-  // A long build (a cold year) need not hold the answer: once the raw files the views read are downloaded, the segments
-  // built so far and those files answer, by the same rules; the build goes on meanwhile.
-  const downloaded = async (): Promise<'downloaded'> => {
-    const files = objectsForViews(refreshed.inventory, { now, unreadable, ...(tables ? { tables } : {}) })
-    await store.ensure(files.filter((o) => o.key.endsWith('.parquet') && !isArchived(o, now)))
-    return 'downloaded'
-  }
-  const built = async (): Promise<'built'> => {
-    await building
-    return 'built'
-  }
-  const first = building && early ? await Promise.race([built(), size.then((n) => (n >= EARLY_ANSWER_FILES ? downloaded() : built()))]) : await built()
-  // The answer goes first; the build's progress is said once it is out (finish).
-  quiet = first !== 'built'
-  return {
-    finish: async () => {
-      if (!building || first === 'built') return
-      const stopped = (): void => stop.abort()
-      process.once('SIGINT', stopped)
-      // Said, so that a command still running after its answer is not a surprise.
-      process.stderr.write(
-        'note: answered before the local mirror was finished (from what it holds and the raw files of the rest, by the same rules); finishing it now: Ctrl+C stops it, and the next run goes on from there.\n'
-      )
-      show('finishing the local mirror…')
-      quiet = false
-      try {
-        await building
-      } catch (e) {
-        process.stderr.write(
-          stop.signal.aborted
-            ? 'note: the local mirror was stopped; the next run goes on from there.\n'
-            : `warning: the local mirror could not be finished (the next run tries again): ${errorMessage(e)}\n`
-        )
-      } finally {
-        process.off('SIGINT', stopped)
-        show.done()
-      }
-    },
-    open: async (inventory) => {
-      const workDir = join(cacheDir(), 'engine', `${id}-${process.pid}${engines++ > 0 ? `-${engines}` : ''}`)
-      const opened = await openBucketEngine(store, inventory, refreshed.objects, workDir, {
-        now,
-        ...(mirror ? { mirror } : {}),
-        unreadable,
-        unlisted: refreshed.unlisted,
-        ...(tables ? { tables } : {}),
-        ...(request.asOf !== undefined ? { asOf: request.asOf } : {}),
-        onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
-      })
-      show.done()
-      return { ...opened, unreadable }
-    }
+    show.done()
+    return { ...opened, unreadable }
   }
 }
 
@@ -281,19 +208,10 @@ async function ddlCommand(run: BucketRun): Promise<number> {
 }
 
 async function queryCommand(run: BucketRun): Promise<number> {
-  const sql = run.request.sql as string
-  // Only the views the statement names are opened: each costs a schema read (SELECT 1 opens none). A long build of the
-  // mirror (a cold year) goes on after the answer.
-  const prepared = await prepareEngines(run, tablesNamed(sql), undefined, true)
-  try {
-    return await answer(run, sql, await prepared.open(run.refreshed.inventory))
-  } finally {
-    await prepared.finish()
-  }
-}
-
-async function answer(run: BucketRun, sql: string, { engine, views }: OpenedEngine): Promise<number> {
   const { request } = run
+  const sql = request.sql as string
+  // Only the views the statement names are opened: each costs a schema read (SELECT 1 opens none).
+  const { engine, views } = await openEngine(run, tablesNamed(sql))
   for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
   for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
   const ac = interrupted()
