@@ -269,6 +269,34 @@ describe("the store's query actions", () => {
     }
   })
 
+  it('a table picked while the views open has its own opened ahead of the rest, and its columns load at once', async () => {
+    const own = newSession()
+    const fresh = createAppStore({ api, session: own })
+    try {
+      fresh.getState().selectTable({ schema: CSAT.schema, table: CSAT.table }, true)
+      const partial = new Promise<void>((resolve) =>
+        fresh.subscribe((st) => {
+          if (st.tableViews?.created.includes(csatName)) resolve()
+        })
+      )
+      let allOpen = false
+      const opening = fresh
+        .getState()
+        .openTables()
+        .then(() => (allOpen = true))
+      await partial
+      fresh.getState().selectTable({ schema: MSGS.schema, table: MSGS.table }, true)
+      await fresh.getState().loadTableColumns()
+      // Its statements went ahead of the other tables' views still queued: every table's are not open yet.
+      expect(fresh.getState().tableColumns.map((c) => c.name)).toContain('message_id')
+      expect([allOpen, fresh.getState().tableViews?.created]).toEqual([false, expect.arrayContaining([csatName, msgsName])])
+      await opening
+      expect(fresh.getState().rowCounts).toMatchObject({ [csatName]: 5, [msgsName]: 3 })
+    } finally {
+      await own.close()
+    }
+  })
+
   it('applies filters and sorts; of two runs, the last one asked is shown', async () => {
     store.getState().setTenants(['tnt_1'])
     const older = store.getState().applyTableQuery(`SELECT * FROM ${csatName} WHERE score > 0`)

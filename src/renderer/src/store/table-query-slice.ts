@@ -53,6 +53,15 @@ export interface TableQuerySlice {
   computeColumnStats(): Promise<void>
 }
 
+/** The views shown with another table's joined (opened ahead of the rest, on the same listing). */
+const joinViews = (shown: ViewsState, more: ViewsState): ViewsState => ({
+  created: [...shown.created, ...more.created.filter((c) => !shown.created.includes(c))],
+  problems: [...shown.problems, ...more.problems.filter((p) => !shown.problems.some((q) => q.table === p.table))],
+  notes: [...shown.notes, ...more.notes.filter((x) => !shown.notes.some((y) => y.table === x.table && y.message === x.message))],
+  reads: [...shown.reads, ...more.reads.filter((x) => !shown.reads.some((y) => y.table === x.table))],
+  source: shown.source
+})
+
 export type FilterQueryInput = Pick<AppState, 'selectedTable' | 'filters' | 'tenants' | 'timeRange' | 'filterZone' | 'tableColumns'>
 
 /**
@@ -150,7 +159,23 @@ export const createTableQuerySlice =
         // A run under way goes on: its rows still show when they come (the views may open again meanwhile).
         set({ tableColumns: [], columnStats: {}, statsOver: null, tenantChoices: [], tableResult: null, tableError: null })
         const { tableViews: views, selectedTable } = get()
-        if (!views?.created.includes(qualifiedOf(get()))) return
+        const qualified = qualifiedOf(get())
+        const picked = findTable(selectedTable.schema, selectedTable.table)
+        // Picked while the other tables' views still open: its own go ahead of them, and join those shown.
+        if (views && picked && !views.created.includes(qualified) && !views.problems.some((p) => p.table === qualified)) {
+          let own: ViewsState
+          try {
+            own = await session.ensureViews(get().asOf, [picked])
+          } catch (e) {
+            if (n === loaded) set({ tableError: errorMessage(e) })
+            return
+          }
+          const now = get().tableViews
+          if (n !== loaded || !now || now.source !== own.source || now.created.includes(qualified)) return
+          set({ tableViews: joinViews(now, own) })
+          return get().loadTableColumns()
+        }
+        if (!views?.created.includes(qualified)) return
         const name = `${quoteIdent(selectedTable.schema)}.${quoteIdent(selectedTable.table)}`
         try {
           const d = await session.query(`DESCRIBE ${name}`)
