@@ -15,7 +15,6 @@ import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucke
 import { DOWNLOADS_AT_ONCE } from '../../src/main/store/file-store'
 import { ConnectionMirror } from '../../src/main/mirror/connection-mirror'
 import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
-import type { MirroredSegment } from '../../src/shared/mirror-plan'
 import { Mirror } from '../../src/main/mirror/mirror'
 import { startByteServer } from '../../src/main/byte-server/byte-server'
 import { objectsForViews } from '../../src/shared/bucket-views'
@@ -169,6 +168,7 @@ export async function benchMirror(): Promise<void> {
     })
     const warmRequests = proxy.stats.requests - requests
 
+    const counts = PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`)
     // One new hour for each parts table.
     for (const t of PARTS) {
       const f = last[t.table] as Folder
@@ -180,9 +180,14 @@ export async function benchMirror(): Promise<void> {
     requests = proxy.stats.requests
     const storeBefore = await du(join(dataDir, 'store'))
     const [hourListMs, hourListing] = await time(() => refreshBucketIndex(provider, cold.index, { now: later }))
+    // The new hour listed, the mirror not built for it yet (the app's views open before its background build ends): the
+    // hour's raw files read beside the segments, under the same rule.
+    const beforeRenderer = proxy.stats.requests
+    const behind = await rendererOnMirror({ work, dataDir, provider, objects: hourListing.index.objects, now: later, sql: counts, warm: true, named: true })
+    const rendererRequests = proxy.stats.requests - beforeRenderer
     const [hourMirrorMs, hourResult] = await time(() => mirror.refresh(buildInventory(hourListing.index.objects.values(), { now: later }), later))
     const hourMs = hourListMs + hourMirrorMs
-    const hourRequests = proxy.stats.requests - requests
+    const hourRequests = proxy.stats.requests - requests - rendererRequests
     const hourBytes = (await du(join(dataDir, 'store'))) - storeBefore
 
     // A query on the mirror against native DuckDB on the raw files (the store's copies), same rules.
@@ -203,22 +208,7 @@ export async function benchMirror(): Promise<void> {
     // The renderer's query pane on this mirror, as rendererOnMirror runs it, with the options of each figure below.
     const onMirror = (o: Pick<Parameters<typeof rendererOnMirror>[0], 'sql' | 'warm' | 'named' | 'wholeFileBudgetBytes'>) =>
       rendererOnMirror({ work, dataDir, provider, objects: final.index.objects, now: later, ...o })
-    const counts = PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`)
     const ui = await onMirror({ sql: [...counts, q] })
-    const newHour = new Set(PARTS.map((x) => (last[x.table] as Folder).prefix))
-    // The new hour listed, the mirror not built for it yet (the app's views open before its background build ends): the
-    // hour's raw file read beside the segments, under the same rule.
-    const behind = await rendererOnMirror({
-      work,
-      dataDir,
-      provider,
-      objects: final.index.objects,
-      now: later,
-      sql: counts,
-      warm: true,
-      named: true,
-      segments: (all) => all.filter((x) => !x.folders.some((f) => newHour.has(f.prefix)))
-    })
     // As the app runs it: the engine started once the window was idle (QuerySession.warmUp), before the first query.
     const warmed = await onMirror({ sql: counts, warm: true })
     // And the statement waiting only for the tables it names, which open ahead of the rest (the SQL pane's runSql).
@@ -311,12 +301,9 @@ async function rendererOnMirror(o: {
   wholeFileBudgetBytes?: number
   warm?: boolean
   named?: boolean
-  /** The segments the renderer is given (all the mirror's by default). */
-  segments?: (all: MirroredSegment[]) => MirroredSegment[]
 }): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number; tableMs: Record<string, number> }> {
   const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
-  const all = await mirror.segments()
-  const segments = o.segments ? o.segments(all) : all
+  const segments = await mirror.segments()
   const superseded = await mirror.superseded()
   await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(o.work, 'page'), emptyOutDir: true } })
   const page = await serveFolder(join(o.work, 'page'))

@@ -41,11 +41,15 @@ export function mirrorUsageWords(s: MirrorStatusView): string {
 
 export const tablePercent = (t: MirrorTableView): number => (t.foldersTotal === 0 ? 100 : Math.floor((100 * t.folders) / t.foldersTotal))
 
-/** For a parts table the mirror does not hold whole: "not mirrored yet — 40% (reading the bucket's files meanwhile)"; null when it does (or for a full table). */
+/** For a parts table the mirror does not hold whole: "not mirrored yet — 0% (reading the bucket's files meanwhile)", or
+ * with part of it held "40% mirrored (the rest read from the bucket's files meanwhile)" (the views read what the mirror
+ * holds and the raw files of the rest); null when it holds it all (or for a full table). */
 export function tableMirrorNote(s: MirrorStatusView | null, table: string): string | null {
   const t = s?.tables.find((x) => x.table === table)
   if (!s || !t || t.folders >= t.foldersTotal) return null
-  return `not mirrored yet — ${tablePercent(t)}% (reading the bucket's files meanwhile)`
+  return t.folders === 0
+    ? `not mirrored yet — 0% (reading the bucket's files meanwhile)`
+    : `${tablePercent(t)}% mirrored (the rest read from the bucket's files meanwhile)`
 }
 
 const DAY = 86_400_000
