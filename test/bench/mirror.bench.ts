@@ -15,6 +15,7 @@ import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucke
 import { DOWNLOADS_AT_ONCE } from '../../src/main/store/file-store'
 import { ConnectionMirror } from '../../src/main/mirror/connection-mirror'
 import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
+import { type MirroredSegment, mirrorRead } from '../../src/shared/mirror-plan'
 import { Mirror } from '../../src/main/mirror/mirror'
 import { startByteServer } from '../../src/main/byte-server/byte-server'
 import { objectsForViews } from '../../src/shared/bucket-views'
@@ -206,13 +207,26 @@ export async function benchMirror(): Promise<void> {
     c.closeSync()
     db.closeSync()
     // The renderer's query pane on this mirror, as rendererOnMirror runs it, with the options of each figure below.
-    const onMirror = (o: Pick<Parameters<typeof rendererOnMirror>[0], 'sql' | 'warm' | 'named' | 'wholeFileBudgetBytes'>) =>
+    const onMirror = (o: Pick<Parameters<typeof rendererOnMirror>[0], 'sql' | 'warm' | 'named' | 'wholeFileBudgetBytes' | 'segments' | 'lists'>) =>
       rendererOnMirror({ work, dataDir, provider, objects: final.index.objects, now: later, ...o })
     const ui = await onMirror({ sql: [...counts, q] })
     // As the app runs it: the engine started once the window was idle (QuerySession.warmUp), before the first query.
     const warmed = await onMirror({ sql: counts, warm: true })
     // And the statement waiting only for the tables it names, which open ahead of the rest (the SQL pane's runSql).
     const named = await onMirror({ sql: counts, warm: true, named: true })
+    // Part-way through a cold build: every month but the newest compacted, the rest (the newest month, days and hours)
+    // still raw files, read beside the segments; no superseded list yet (a build makes them last).
+    const lastMonth = new Date(later).toISOString().slice(0, 7)
+    const previousMonth = new Date(Date.UTC(Number(lastMonth.slice(0, 4)), Number(lastMonth.slice(5, 7)) - 2, 1)).toISOString().slice(0, 7)
+    const compacted = (x: MirroredSegment): boolean =>
+      !/^v2-\d{4}-\d{2}-/.test(x.period) && x.period !== `v2-${previousMonth}` && x.period !== `v2-${lastMonth}`
+    const partway = await onMirror({ sql: counts, warm: true, named: true, segments: (all) => all.filter(compacted), lists: false })
+    const rawLeft = inventoryFilesOutside(
+      final.index.objects,
+      (await new ConnectionMirror(dataDir, 'bench', provider).segments()).filter(compacted),
+      later,
+      PARTS[0]!
+    )
     // The same with every segment read over HTTP by DuckDB-WASM's ranged requests (no memory for whole segments).
     const overHttp = await onMirror({ sql: [...counts, q], wholeFileBudgetBytes: 0 })
 
@@ -256,6 +270,9 @@ export async function benchMirror(): Promise<void> {
     const slowest = Object.entries(ui.tableMs).sort((a, b) => b[1] - a[1])
     const others = slowest.slice(3).reduce((n, [, ms]) => n + ms, 0)
     console.log(
+      `        part-way through a cold build (everything before ${previousMonth} compacted, ${rawLeft} files of the first table still raw, no superseded list): their views ${s(partway.viewsMs)}, count(*) ${s(partway.countMs[0] ?? 0)}: first answer ${s(partway.startMs + partway.viewsMs + (partway.countMs[0] ?? 0))}`
+    )
+    console.log(
       `        with one new hour listed and not yet in the mirror (its raw files read beside the segments): their views ${s(behind.viewsMs)}, count(*) ${s(behind.countMs[0] ?? 0)}: first answer ${s(behind.startMs + behind.viewsMs + (behind.countMs[0] ?? 0))}`
     )
     console.log(
@@ -276,6 +293,17 @@ export async function benchMirror(): Promise<void> {
     await s3.close()
     await rm(work, { recursive: true, force: true })
   }
+}
+
+/** How many data files of a table the views read raw beside these segments (the folders they do not hold). */
+function inventoryFilesOutside(
+  objects: ReadonlyMap<string, ListedObject>,
+  segments: readonly MirroredSegment[],
+  now: number,
+  t: (typeof PARTS)[number]
+): number {
+  const read = mirrorRead(buildInventory(objects.values(), { now }), t, segments, { now })
+  return (read?.raw ?? []).reduce((n, f) => n + f.dataFiles.length, 0)
 }
 
 async function du(dir: string): Promise<number> {
@@ -301,10 +329,15 @@ async function rendererOnMirror(o: {
   wholeFileBudgetBytes?: number
   warm?: boolean
   named?: boolean
+  /** The segments the renderer is given (a build part-way); all the mirror's by default. */
+  segments?: (all: MirroredSegment[]) => MirroredSegment[]
+  /** False: without the superseded lists (a build not yet at its end). */
+  lists?: boolean
 }): Promise<{ startMs: number; viewsMs: number; countMs: number[]; aggregateMs: number; tableMs: Record<string, number> }> {
   const mirror = new ConnectionMirror(o.dataDir, 'bench', o.provider)
-  const segments = await mirror.segments()
-  const superseded = await mirror.superseded()
+  const all = await mirror.segments()
+  const segments = o.segments ? o.segments(all) : all
+  const superseded = o.lists === false ? [] : await mirror.superseded()
   await build({ root: join(import.meta.dirname, '../e2e/engine-page'), logLevel: 'silent', build: { outDir: join(o.work, 'page'), emptyOutDir: true } })
   const page = await serveFolder(join(o.work, 'page'))
   const bytes = await startByteServer({
