@@ -63,11 +63,7 @@ function nullableLiteral(v: string | null): string {
 }
 
 function fileTable(files: readonly RankedFile[]): string {
-  const rows = files.map((f) => {
-    const p = f.folder.ref.partition
-    const name = f.key.slice(f.key.lastIndexOf('/') + 1)
-    return `(${quoteLiteral(f.location)}, ${f.rank}, ${quoteLiteral(f.folder.ref.prefix)}, ${quoteLiteral(p.date)}, ${nullableLiteral(p.hour)}, ${quoteLiteral(name)})`
-  })
+  const rows = files.map((f) => `(${quoteLiteral(f.location)}, ${f.rank}, ${folderValues(f)})`)
   return `__ee_files(${LOC}, ${RANK}, _prefix, _etl_date, _etl_hour, _file) AS (VALUES ${rows.join(', ')})`
 }
 
@@ -264,17 +260,31 @@ export function logicalTableGlobSql(
   return { ok: true, sql, files: files.length, registrations, setup: filesTableSetup(t, files) }
 }
 
-/** Statements that fill a table with each file's rank and folder (inserts of 100 rows: the WASM parser's stack). */
-function filesTableSetup(t: string, files: readonly RankedFile[]): string[] {
-  const setup = [`CREATE OR REPLACE TABLE ${t} (${RANK} BIGINT, _prefix VARCHAR, _etl_date VARCHAR, _etl_hour VARCHAR, _file VARCHAR)`]
-  for (let i = 0; i < files.length; i += 100) {
-    const rows = files.slice(i, i + 100).map((f) => {
-      const p = f.folder.ref.partition
-      return `(${f.rank}, ${quoteLiteral(f.folder.ref.prefix)}, ${quoteLiteral(p.date)}, ${nullableLiteral(p.hour)}, ${quoteLiteral(f.key.slice(f.key.lastIndexOf('/') + 1))})`
-    })
-    setup.push(`INSERT INTO ${t} VALUES ${rows.join(', ')}`)
-  }
+/** Statements that create table `t` and fill it with one row per file (inserts of 100 rows: the WASM parser's stack). */
+function fileRowsSetup(t: string, columns: string, files: readonly RankedFile[], row: (f: RankedFile) => string): string[] {
+  const setup = [`CREATE OR REPLACE TABLE ${t} (${columns})`]
+  for (let i = 0; i < files.length; i += 100)
+    setup.push(
+      `INSERT INTO ${t} VALUES ${files
+        .slice(i, i + 100)
+        .map(row)
+        .join(', ')}`
+    )
   return setup
+}
+
+/** A file's folder as its row in a files table: prefix, etl_date, etl_hour and file name. */
+const folderValues = (f: RankedFile): string =>
+  `${quoteLiteral(f.folder.ref.prefix)}, ${quoteLiteral(f.folder.ref.partition.date)}, ${nullableLiteral(f.folder.ref.partition.hour)}, ${quoteLiteral(f.key.slice(f.key.lastIndexOf('/') + 1))}`
+
+/** Statements that fill a table with each file's rank and folder. */
+function filesTableSetup(t: string, files: readonly RankedFile[]): string[] {
+  return fileRowsSetup(
+    t,
+    `${RANK} BIGINT, _prefix VARCHAR, _etl_date VARCHAR, _etl_hour VARCHAR, _file VARCHAR`,
+    files,
+    (f) => `(${f.rank}, ${folderValues(f)})`
+  )
 }
 
 /** versionsSql for a glob engine: provenance comes from a table filled by `setup` (inserts of 100 rows). */
@@ -317,20 +327,16 @@ export function mirrorShapedGlobSql(
   const { files, registrations } = globRegistrations(folders, base)
   if (files.length === 0) return { ok: false, reason: 'no_files', message: 'The folders hold no .parquet file.' }
   const t = quoteIdent(filesTable)
-  const setup = [
-    `CREATE OR REPLACE TABLE ${t} (${RANK} BIGINT, __ee_order BIGINT, __ee_file_rank BIGINT, __ee_ready_at BIGINT, _prefix VARCHAR, _etl_date VARCHAR, _etl_hour VARCHAR, _file VARCHAR)`
-  ]
   // A file's rank in its folder by name (the rule's tie-break within a folder), as a segment records it.
   const firstOfFolder = new Map<Folder, number>()
   for (const f of files) if (!firstOfFolder.has(f.folder)) firstOfFolder.set(f.folder, f.rank)
-  for (let i = 0; i < files.length; i += 100) {
-    const rows = files.slice(i, i + 100).map((f) => {
-      const p = f.folder.ref.partition
-      const readyAt = f.folder.marker ? writtenAt(f.folder.marker) : 0
-      return `(${f.rank}, ${deliveryOrderKey(f.folder.ref)}, ${f.rank - (firstOfFolder.get(f.folder) ?? 0)}, ${readyAt}, ${quoteLiteral(f.folder.ref.prefix)}, ${quoteLiteral(p.date)}, ${nullableLiteral(p.hour)}, ${quoteLiteral(f.key.slice(f.key.lastIndexOf('/') + 1))})`
-    })
-    setup.push(`INSERT INTO ${t} VALUES ${rows.join(', ')}`)
-  }
+  const setup = fileRowsSetup(
+    t,
+    `${RANK} BIGINT, __ee_order BIGINT, __ee_file_rank BIGINT, __ee_ready_at BIGINT, _prefix VARCHAR, _etl_date VARCHAR, _etl_hour VARCHAR, _file VARCHAR`,
+    files,
+    (f) =>
+      `(${f.rank}, ${deliveryOrderKey(f.folder.ref)}, ${f.rank - (firstOfFolder.get(f.folder) ?? 0)}, ${f.folder.marker ? writtenAt(f.folder.marker) : 0}, ${folderValues(f)})`
+  )
   const rows = rankedRows(globs, dialect, takenNames(columns))
   const vendor = columns.map((c) => `__ee_x.${quoteIdent(c)} AS ${quoteIdent(storedName(c))}`)
   const own = `__ee_f.__ee_order, __ee_f.__ee_file_rank, __ee_x.${quoteIdent(rows.position)} AS __ee_row, __ee_f.__ee_ready_at, __ee_f._prefix, __ee_f._etl_date, __ee_f._etl_hour, __ee_f._file`
