@@ -261,7 +261,7 @@ describe('the mirror, shown', () => {
     const atLimit = await settled(w)
     expect(atLimit).toMatchObject({ state: 'cancelled', atLimit: true })
     expect(atLimit.message).toMatch(
-      /^The local mirror stopped at its limit: it uses .* of the .* allowed for this connection, and datamart_\w+\.\w+ \(.+\) needs .* more\. Raise the limit or clear the mirror; the tables it does not hold read the bucket's files meanwhile\.$/
+      /^The local mirror stopped at its limit: it uses .* of the .* allowed for this connection, and datamart_\w+\.\w+ \(.+\) needs .* more\. Raise the limit or clear the mirror; what it does not hold yet is read from the bucket's files meanwhile\.$/
     )
     expect(atLimit.usage.total).toBeLessThanOrEqual(limit)
     const partial = await segmentsOf(dataDir, id)

@@ -96,7 +96,7 @@ export class ConnectionMirror {
     const atLimit = state === 'cancelled' && this.stopped?.state === 'limit'
     const held = tables.reduce((n, t) => n + t.folders, 0)
     const total = tables.reduce((n, t) => n + t.foldersTotal, 0)
-    const cancelled = `Cancelled: the mirror keeps what it built (${held.toLocaleString('en')} of ${total.toLocaleString('en')} folders). Resume, or the next refresh, goes on from there; the tables it does not hold read the bucket's files meanwhile.`
+    const cancelled = `Cancelled: the mirror keeps what it built (${held.toLocaleString('en')} of ${total.toLocaleString('en')} folders). Resume, or the next refresh, goes on from there; what it does not hold yet is read from the bucket's files meanwhile.`
     const message = state === 'running' ? null : state === 'cancelled' && !atLimit ? cancelled : (this.stopped?.message ?? this.error)
     return {
       state,

@@ -279,7 +279,7 @@ export class Mirror {
             const files = filesOf(p)
             const need = needs.get(p) ?? 0
             if (opts.limitBytes !== undefined && used + need > opts.limitBytes) {
-              stopped = `The local mirror stopped at its limit: it uses ${formatBytes(used)} of the ${formatBytes(opts.limitBytes)} allowed for this connection, and ${t} (${p.period}) needs ${formatBytes(need)} more. Raise the limit or clear the mirror; the tables it does not hold read the bucket's files meanwhile.`
+              stopped = `The local mirror stopped at its limit: it uses ${formatBytes(used)} of the ${formatBytes(opts.limitBytes)} allowed for this connection, and ${t} (${p.period}) needs ${formatBytes(need)} more. Raise the limit or clear the mirror; what it does not hold yet is read from the bucket's files meanwhile.`
               break build
             }
             report()
