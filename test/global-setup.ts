@@ -1,6 +1,7 @@
 // Once per vitest run, before any test file: the shared demo buckets, the renderer, the engine page and one Chromium
 // (test/helpers/run-fixtures.ts).
 // Generating a demo bucket costs ~20 s of DuckDB work on 2 cores; ~30 files used to each generate their own.
+import { statfsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,8 +27,28 @@ function unitOnly(argv: readonly string[]): boolean {
   return filters.length > 0 && filters.every((f) => f.replaceAll('\\', '/').includes('test/unit'))
 }
 
+/** Linux's RAM file system (statfs's f_type for tmpfs). */
+const TMPFS_MAGIC = 0x01021994
+
+/**
+ * A folder on a RAM file system for the run's temporary files, where the machine has one (/dev/shm): the files make
+ * and remove some hundred thousand files (demo copies, the S3 test server's objects, mirrors, caches), which on the
+ * disk's ext4 (mounted with discard) cost kernel time the tests then wait on. Null where there is none.
+ */
+async function ramTemporaryFolder(): Promise<string | null> {
+  try {
+    if (statfsSync('/dev/shm').type !== TMPFS_MAGIC) return null
+    return await mkdtemp(join('/dev/shm', 'export-explorer-tests-'))
+  } catch {
+    return null
+  }
+}
+
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (unitOnly(process.argv.slice(2))) return undefined
+  // Set before anything is made: os.tmpdir() reads TMPDIR each time, and the workers and their children inherit it.
+  const ram = await ramTemporaryFolder()
+  if (ram) process.env['TMPDIR'] = ram
   const run = await mkdtemp(join(tmpdir(), 'ee-run-'))
   const started = Date.now()
   // The builds (Vite, on this thread) run while DuckDB writes the demos (on its own threads): 2 cores, both busy.
@@ -56,7 +77,7 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   return async () => {
     await server.close()
     const changes = fingerprintChanges(before, folderFingerprint(demosDir))
-    await rm(run, { recursive: true, force: true })
+    await rm(ram ?? run, { recursive: true, force: true })
     if (changes.length > 0) {
       // vitest reports an error thrown here but keeps the exit code of the tests: set it too.
       process.exitCode = 1
