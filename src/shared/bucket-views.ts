@@ -37,6 +37,12 @@ export interface SqlEngine {
    * with why in words. Null or absent: the one glob.
    */
   readPlan?(base: string): ReadPlan | null
+  /**
+   * The vendor's columns of the files registered last under `glob`, as `DESCRIBE` over them with union_by_name gives
+   * them, where the engine already read every footer on registering (DuckDB-WASM's type check): one round of footer
+   * reads fewer. Null or absent: the views ask the engine with DESCRIBE.
+   */
+  columnsOf?(glob: string): readonly string[] | null
 }
 
 /** Globs a table's files are read through, one group each, and the words for why (a note on the table's view). */
@@ -47,6 +53,8 @@ export interface ReadPlan {
 
 /** The vendor's columns of a table's registered files (by name, in the order union_by_name gives them). */
 async function vendorColumns(engine: SqlEngine, globs: readonly string[]): Promise<string[]> {
+  const known = globs.length === 1 ? engine.columnsOf?.(globs[0] as string) : null
+  if (known) return [...known]
   const sql = globColumnsSql(globs)
   if (engine.firstColumn) return (await engine.firstColumn(sql)).map(String)
   const rows = await engine.query(sql)

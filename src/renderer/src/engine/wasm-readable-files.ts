@@ -62,6 +62,41 @@ export function leafColumns(rows: readonly SchemaRow[]): FileColumn[] {
   return out
 }
 
+/**
+ * The columns `read_parquet(glob, union_by_name = true)` gives over these files (DESCRIBE's names, in its order: each
+ * file's top-level columns, a name first seen in a later file added after), from parquet_schema rows already read, so
+ * the views need not read every footer again to learn them. Null where DuckDB's own matching could differ: a name
+ * empty, or two names equal but for case (DuckDB matches them as one column).
+ */
+export function topLevelColumns(rows: readonly SchemaRow[]): string[] | null {
+  const names = new Map<string, string>()
+  let file = ''
+  let inFile = new Set<string>()
+  // Children left to read at each open level; the root's first.
+  let left: number[] = []
+  for (const r of rows) {
+    if (r.file_name !== file) {
+      file = r.file_name
+      inFile = new Set()
+      left = [Number(r.num_children ?? 0)]
+      continue
+    }
+    while (left.length > 1 && left[left.length - 1] === 0) left.pop()
+    if (left.length === 1) {
+      const folded = r.name.toLowerCase()
+      const seen = names.get(folded)
+      // A name twice in one file, or spelt two ways across files: DuckDB's names could differ from these.
+      if (r.name === '' || inFile.has(folded) || (seen !== undefined && seen !== r.name)) return null
+      inFile.add(folded)
+      names.set(folded, r.name)
+    }
+    left[left.length - 1] = (left[left.length - 1] ?? 0) - 1
+    const children = Number(r.num_children ?? 0)
+    if (children > 0 && r.type === null) left.push(children)
+  }
+  return [...names.values()]
+}
+
 /** Columns whose type differs across files: per column, the files of each type. */
 export function typeConflicts(columns: readonly FileColumn[]): { column: string; byType: Map<string, string[]> }[] {
   const byColumn = new Map<string, Map<string, string[]>>()
@@ -153,6 +188,7 @@ function typeGroups(columns: readonly FileColumn[], conflicts: ReturnType<typeof
 export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<Record<string, unknown>[]> }): SqlEngine {
   const keys = new Map<string, string>()
   const plans = new Map<string, ReadPlan>()
+  const columnsByGlob = new Map<string, readonly string[]>()
   // A view left from an earlier listing would read the new files through its glob (and 0.9.1 fail on them):
   // a refused table has no view at all.
   const viewsOf = (table: string): string[] => {
@@ -172,11 +208,17 @@ export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<R
       // one glob reads exactly this table's files, and the footers read here are the ones the view reads next.
       const dir = first.name.slice(0, first.name.lastIndexOf('/') + 1)
       plans.delete(dir)
+      columnsByGlob.delete(globOf(dir))
       const table = dir.split('/').filter(Boolean).slice(-2).join('.')
       const rows = (await engine.query(`SELECT * FROM parquet_schema(${quoteLiteral(`${dir}*.parquet`)})`)) as unknown as SchemaRow[]
       const columns = leafColumns(rows)
       const conflicts = typeConflicts(columns)
-      if (conflicts.length === 0) return
+      if (conflicts.length === 0) {
+        // Every footer was just read: the views take the columns from here instead of a DESCRIBE reading them again.
+        const top = topLevelColumns(rows)
+        if (top) columnsByGlob.set(globOf(dir), top)
+        return
+      }
       const keyOf = (n: string): string => keys.get(n) ?? n
       // Read apart, each group is one type per column; the rank of a row comes from its file's name (logical-table-sql.ts),
       // which read_parquet gives only where no column of the files is named like its own.
@@ -193,6 +235,7 @@ export function guardForWasm(engine: SqlEngine & { query(sql: string): Promise<R
       plans.set(dir, { globs: groups.map((_, i) => globOf(groupDir(dir, i))), note: typeGroupsNote(table, conflicts, keyOf) })
     },
     readPlan: (base) => plans.get(base) ?? null,
+    columnsOf: (glob) => columnsByGlob.get(glob) ?? null,
     query: (sql) => engine.query(sql)
   }
 }
