@@ -13,6 +13,7 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { BLOCK_SIZE } from '../../src/main/byte-server/block-cache'
 import { type ByteServer, PIECE_SIZE, parseRange, startByteServer } from '../../src/main/byte-server/byte-server'
+import { BATCH_SIZES_HEADER, batchUrl } from '../../src/shared/byte-batch'
 import type { ListedObject } from '../../src/shared/listing'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
@@ -103,6 +104,42 @@ describe('byte server', () => {
     // A range across a new block fetches only that block.
     await (await fetch(server.url(o.key), { headers: { range: `bytes=0-${BLOCK_SIZE + 10}` } })).arrayBuffer()
     expect(proxy.stats.requests - reqs).toBe(2)
+  })
+
+  it('serves small objects in a batch: their bytes in order, each size in a header, read from the bucket several at a time', async () => {
+    const archived = demo.expected.faults.find((f) => f.kind === 'archived')!.key
+    const small = [...objects.values()].filter((o) => o.key.endsWith('.parquet') && o.key !== archived && o.size < BLOCK_SIZE).slice(0, 40)
+    expect(small.length).toBe(40)
+    const before = { batches: server.stats.batches, requests: proxy.stats.requests }
+    const r = await fetch(
+      batchUrl(
+        server.url(''),
+        small.map((o) => o.key)
+      ),
+      { headers: { origin: 'http://127.0.0.1:5173' } }
+    )
+    expect(r.status).toBe(200)
+    expect(r.headers.get('access-control-expose-headers')).toContain(BATCH_SIZES_HEADER)
+    expect(r.headers.get(BATCH_SIZES_HEADER)).toBe(small.map((o) => o.size).join(','))
+    const body = Buffer.from(await r.arrayBuffer())
+    const want = Buffer.concat(await Promise.all(small.map((o) => readFile(join(demo.bucketDir, o.key)))))
+    expect(body.equals(want)).toBe(true)
+    expect(server.stats.batches - before.batches).toBe(1)
+    // One GET per object from the bucket (their blocks), none again for the same batch.
+    expect(proxy.stats.requests - before.requests).toBe(small.length)
+    await (
+      await fetch(
+        batchUrl(
+          server.url(''),
+          small.map((o) => o.key)
+        )
+      )
+    ).arrayBuffer()
+    expect(proxy.stats.requests - before.requests).toBe(small.length)
+    // All or nothing: one archived object refuses the batch with its name and status.
+    const refused = await fetch(batchUrl(server.url(''), [small[0]!.key, archived]))
+    expect(refused.status).toBe(409)
+    expect(await refused.text()).toContain(archived)
   })
 
   it('answers at once for an archived object, naming it', async () => {
