@@ -227,6 +227,9 @@ export async function benchMirror(): Promise<void> {
       later,
       PARTS[0]!
     )
+    // At the very start of a cold build: no segment yet, every table read from its raw files (their small files fetched
+    // whole in batches through the byte server).
+    const unbuilt = await onMirror({ sql: counts, warm: true, named: true, segments: () => [], lists: false })
     // The same with every segment read over HTTP by DuckDB-WASM's ranged requests (no memory for whole segments).
     const overHttp = await onMirror({ sql: [...counts, q], wholeFileBudgetBytes: 0 })
 
@@ -271,6 +274,9 @@ export async function benchMirror(): Promise<void> {
     const others = slowest.slice(3).reduce((n, [, ms]) => n + ms, 0)
     console.log(
       `        part-way through a cold build (everything before ${previousMonth} compacted, ${rawLeft} files of the first table still raw, no superseded list): their views ${s(partway.viewsMs)}, count(*) ${s(partway.countMs[0] ?? 0)}: first answer ${s(partway.startMs + partway.viewsMs + (partway.countMs[0] ?? 0))}`
+    )
+    console.log(
+      `        at the start of a cold build (no segment yet: the first table's ${files / PARTS.length} raw files, fetched in batches): their views ${s(unbuilt.viewsMs)}, count(*) ${s(unbuilt.countMs[0] ?? 0)}: first answer ${s(unbuilt.startMs + unbuilt.viewsMs + (unbuilt.countMs[0] ?? 0))}`
     )
     console.log(
       `        with one new hour listed and not yet in the mirror (its raw files read beside the segments): their views ${s(behind.viewsMs)}, count(*) ${s(behind.countMs[0] ?? 0)}: first answer ${s(behind.startMs + behind.viewsMs + (behind.countMs[0] ?? 0))}`
