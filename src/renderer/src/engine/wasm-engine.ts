@@ -103,12 +103,11 @@ export function engineOn(db: AsyncDuckDB, conn: AsyncDuckDBConnection, urlOf: (k
     const size = batch.reduce((n, f) => n + f.size, 0)
     if (heldBytes + size > budget) return new Set()
     heldBytes += size
-    const answer = await fetch(
-      batchUrl(
-        urlOf(''),
-        batch.map((f) => f.key)
-      )
+    const url = batchUrl(
+      urlOf(''),
+      batch.map((f) => f.key)
     )
+    const answer = await fetch(url)
       .then(async (r) => (r.ok ? { sizes: r.headers.get(BATCH_SIZES_HEADER), bytes: new Uint8Array(await r.arrayBuffer()) } : null))
       .catch(() => null)
     // Each file's size as the server gives it must be the one listed here: the bytes are cut by them.
@@ -142,16 +141,21 @@ export function engineOn(db: AsyncDuckDB, conn: AsyncDuckDBConnection, urlOf: (k
         keysByName.set(f.name, f.key)
       }
       const readWhole = (f: (typeof files)[number]): boolean => (f.whole === true || f.size <= small) && f.size > 0
-      const batched = new Set((await Promise.all(batchesOf(todo.filter((f) => !f.whole && readWhole(f))).map(registerBatch))).flatMap((b) => [...b]))
-      // Issued together: the worker takes them in order, without a round trip each.
-      await Promise.all(
-        todo
-          .filter((f) => !batched.has(f.name))
-          .map(async (f) => {
-            if (readWhole(f) && (await registerWhole(f))) return
-            await opts.registerUrl(f.name, urlOf(f.key))
-          })
-      )
+      const one = async (f: (typeof files)[number]): Promise<void> => {
+        if (readWhole(f) && (await registerWhole(f))) return
+        await opts.registerUrl(f.name, urlOf(f.key))
+      }
+      const batches = batchesOf(todo.filter((f) => !f.whole && readWhole(f)))
+      const inBatches = new Set(batches.flatMap((b) => b.map((f) => f.name)))
+      // Issued together: the worker takes them in order, without a round trip each. A batch's files it did not
+      // register are read one by one.
+      await Promise.all([
+        ...todo.filter((f) => !inBatches.has(f.name)).map(one),
+        ...batches.map(async (b) => {
+          const done = await registerBatch(b)
+          await Promise.all(b.filter((f) => !done.has(f.name)).map(one))
+        })
+      ])
     },
     // Through send(): a query started that way is the one cancelSent() can interrupt.
     async query(sql) {
