@@ -30,11 +30,17 @@ class ThreadWorker extends EventTarget {
   }
 }
 
-/** Starts an engine as startBrowserEngine does, on DuckDB-WASM's Node build. */
-export async function startNodeWasmEngine(urlOf: (key: string) => string): Promise<BrowserEngine> {
+/** A DuckDB-WASM database on the Node build, in its worker thread, for a test that drives it directly. */
+export async function startNodeWasmDb(): Promise<{ readonly db: Duckdb.AsyncDuckDB; readonly worker: { terminate(): void } }> {
   const worker = new ThreadWorker()
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker as unknown as globalThis.Worker)
   await db.instantiate(WASM)
+  return { db, worker }
+}
+
+/** Starts an engine as startBrowserEngine does, on DuckDB-WASM's Node build. */
+export async function startNodeWasmEngine(urlOf: (key: string) => string): Promise<BrowserEngine> {
+  const { db, worker } = await startNodeWasmDb()
   const conn = await db.connect()
   return engineOn(db, conn, urlOf, {
     worker,

@@ -3,11 +3,8 @@
 // hold (newest version per key by folder, then file name, then row position), on both engines (native DuckDB 1.5,
 // main's engine; DuckDB-WASM 1.28 = 0.9.1, the renderer's, on its Node build) and both routes (raw files, mirror).
 import { readFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { Worker } from 'node:worker_threads'
-import type * as Duckdb from '@duckdb/duckdb-wasm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
@@ -20,6 +17,7 @@ import { buildInventory } from '../../src/shared/inventory'
 import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { type Db, openDb } from '../helpers/duckdb'
+import { startNodeWasmDb } from '../helpers/node-wasm-engine'
 
 const MSGS = CATALOG.find((t) => t.table === 'claudia_messages') as CatalogTable
 const HOUR = 3_600_000
@@ -153,29 +151,9 @@ async function nativeRows(e: BucketEngine, sql: string): Promise<Record<string, 
   return r.rows.map((row) => Object.fromEntries(r.columns.names.map((c, i) => [c, row[i]])))
 }
 
-// DuckDB-WASM's Node build in a worker thread (as test/helpers/node-wasm-engine.ts starts it), each file registered
-// from disk under the name the views give it.
-const require = createRequire(import.meta.url)
-const NODE_BUILD = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node.cjs')
-const duckdb = require(NODE_BUILD) as typeof Duckdb
-class ThreadWorker extends EventTarget {
-  readonly thread = new Worker(NODE_BUILD, { workerData: { mod: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs') } })
-  constructor() {
-    super()
-    this.thread.on('message', (data: unknown) => this.dispatchEvent(new MessageEvent('message', { data })))
-  }
-  postMessage(message: unknown, transfer?: Transferable[]): void {
-    this.thread.postMessage(message, transfer as never)
-  }
-  terminate(): void {
-    void this.thread.terminate()
-  }
-}
-
 async function wasmViews(mirror?: Mirror): Promise<{ rows(sql: string): Promise<Record<string, unknown>[]>; problems: unknown[]; close(): Promise<void> }> {
-  const worker = new ThreadWorker()
-  const wasm = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker as unknown as globalThis.Worker)
-  await wasm.instantiate(NODE_BUILD.replace(/duckdb-node\.cjs$/, 'duckdb-eh.wasm'))
+  // Each file registered from disk under the name the views give it.
+  const { db: wasm } = await startNodeWasmDb()
   const conn = await wasm.connect()
   const rows = async (sql: string): Promise<Record<string, unknown>[]> =>
     (await conn.query(sql))
