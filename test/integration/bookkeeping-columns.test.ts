@@ -2,7 +2,7 @@
 // file_row_number, the partition and provenance names, our __ee_ names) comes out unchanged, and the rules still
 // hold (newest version per key by folder, then file name, then row position), on both engines (native DuckDB 1.5,
 // main's engine; DuckDB-WASM 1.28 = 0.9.1, the renderer's, on its Node build) and both routes (raw files, mirror).
-import { readFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
+import { readFile, mkdir, mkdtemp, rm, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,13 +10,14 @@ import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
 import { Mirror } from '../../src/main/mirror/mirror'
-import { folderPrefix, manifestKey } from '../../src/shared/bucket-key'
+import { folderPrefix } from '../../src/shared/bucket-key'
 import { createBucketViews } from '../../src/shared/bucket-views'
 import { CATALOG, type CatalogTable } from '../../src/shared/catalog'
 import { buildInventory } from '../../src/shared/inventory'
 import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { type Db, openDb } from '../helpers/duckdb'
+import { markHourReady } from '../helpers/hour-markers'
 import { startNodeWasmDb } from '../helpers/node-wasm-engine'
 
 const MSGS = CATALOG.find((t) => t.table === 'claudia_messages') as CatalogTable
@@ -107,25 +108,7 @@ beforeAll(async () => {
     const written = new Date(Date.parse(`${/etl_date=([\d-]+)/.exec(key)?.[1]}T${/etl_hour=(\d+)/.exec(key)?.[1]}:10:00Z`))
     await utimes(join(bucket, key), written, written)
   }
-  for (const hour of [H03, H04]) {
-    const prefix = folderPrefix(MSGS, 'v2', d(hour), h(hour))
-    await writeFile(join(bucket, prefix, '_SUCCESS'), '')
-    await utimes(join(bucket, prefix, '_SUCCESS'), new Date(hour + 20 * 60_000), new Date(hour + 20 * 60_000))
-    const manifest = join(bucket, manifestKey('v2', d(hour), h(hour)))
-    await mkdir(dirname(manifest), { recursive: true })
-    await writeFile(
-      manifest,
-      JSON.stringify({
-        snapshot_date: d(hour),
-        snapshot_hour: h(hour),
-        complete: true,
-        tables_delivered: [{ schema: MSGS.schema, table: MSGS.table, mode: 'parts', path: prefix, format: 'parquet', files: 2 }],
-        tables_missing: [],
-        tables_pending: []
-      })
-    )
-    await utimes(manifest, new Date(hour + 25 * 60_000), new Date(hour + 25 * 60_000))
-  }
+  for (const hour of [H03, H04]) await markHourReady(bucket, MSGS, hour, 2)
 }, 120_000)
 afterAll(async () => {
   db?.close()

@@ -2,7 +2,7 @@
 // the segments, and its file names, folder and partition values go into the SQL that fills that table of files. A
 // file named to close the literal and add a statement (`part-1'), (0 ... ; DROP ...`) must stay one name: its rows
 // read under that name, nothing else run, and the view still gives the rule's rows.
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,12 +10,13 @@ import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
 import { Mirror } from '../../src/main/mirror/mirror'
-import { folderPrefix, manifestKey } from '../../src/shared/bucket-key'
+import { folderPrefix } from '../../src/shared/bucket-key'
 import { CATALOG, type CatalogTable } from '../../src/shared/catalog'
 import { buildInventory } from '../../src/shared/inventory'
 import { mirrorRead } from '../../src/shared/mirror-plan'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { type Db, openDb } from '../helpers/duckdb'
+import { markHourReady } from '../helpers/hour-markers'
 
 const MSGS = CATALOG.find((t) => t.table === 'claudia_messages') as CatalogTable
 const HOUR = 3_600_000
@@ -43,15 +44,7 @@ beforeAll(async () => {
     await mkdir(dirname(file), { recursive: true })
     await db.run(`COPY (SELECT * FROM (VALUES ${rows}) t(message_id, content)) TO ${quoteLiteral(file)} (FORMAT parquet)`)
     await utimes(file, new Date(hour + 10 * 60_000), new Date(hour + 10 * 60_000))
-    await writeFile(join(bucket, prefix, '_SUCCESS'), '')
-    await utimes(join(bucket, prefix, '_SUCCESS'), new Date(hour + 20 * 60_000), new Date(hour + 20 * 60_000))
-    const manifest = join(bucket, manifestKey('v2', d(hour), h(hour)))
-    await mkdir(dirname(manifest), { recursive: true })
-    await writeFile(
-      manifest,
-      JSON.stringify({ snapshot_date: d(hour), snapshot_hour: h(hour), complete: true, tables_delivered: [], tables_missing: [], tables_pending: [] })
-    )
-    await utimes(manifest, new Date(hour + 25 * 60_000), new Date(hour + 25 * 60_000))
+    await markHourReady(bucket, MSGS, hour, 1)
   }
 }, 120_000)
 afterAll(async () => {
