@@ -58,7 +58,11 @@ async function openSide(allowed: readonly string[], tempDir: string, limits: Eng
     allow_community_extensions: 'false',
     temp_directory: tempDir,
     memory_limit: `${limits.memoryBytes}B`,
-    max_temp_directory_size: `${limits.tempBytes}B`
+    max_temp_directory_size: `${limits.tempBytes}B`,
+    // DuckDB keeps the bytes of every external file it reads in its buffer pool by default. Ours are local files (the
+    // OS caches them already), and a mirror build reads tens of thousands once each: the cache only took memory, and
+    // freeing it made closing a build's engine block the main thread for seconds (0.6 s → 0.1 s for 8,000 files).
+    enable_external_file_cache: 'false'
   })
   const conn = await instance.connect()
   try {

@@ -253,7 +253,12 @@ export class Mirror {
       })
       // What each segment downloads, known before anything is: the limit is checked against it.
       const needs = new Map<SegmentPlan, number>()
-      for (const p of todo) needs.set(p, await this.bytesToFetch(filesOf(p)))
+      const missing = new Set((await this.store.missing(todo.flatMap((p) => filesOf(p)))).map((o) => o.key))
+      for (const p of todo)
+        needs.set(
+          p,
+          filesOf(p).reduce((n, o) => n + (missing.has(o.key) ? o.size : 0), 0)
+        )
       const needTotal = [...needs.values()].reduce((a, b) => a + b, 0)
       // Downloads run ahead of the compaction, in segment order: while DuckDB compacts one segment, the files of the
       // next ones arrive (each build's own ensure joins the downloads already under way). Its failures are each
@@ -373,13 +378,6 @@ export class Mirror {
       }
     }
     return out
-  }
-
-  /** Bytes of these objects the file store does not hold whole yet (what building from them downloads). */
-  private async bytesToFetch(objects: readonly ListedObject[]): Promise<number> {
-    let n = 0
-    for (const o of objects) if (!(await this.store.has(o))) n += o.size
-    return n
   }
 
   private async exists(s: MirroredSegment): Promise<boolean> {

@@ -48,7 +48,14 @@ const notParquet = (key: string): BucketError => {
   return e
 }
 
-/** Parquet's frame: "PAR1" at both ends and a footer that fits in the file. Catches empty, truncated and garbled files. */
+/** Parquet's frame from a file's first 4 and last 8 bytes: "PAR1" at both ends and a footer that fits in the file.
+ * Catches empty, truncated and garbled files. */
+function frameLooksLikeParquet(head: Buffer, tail: Buffer, size: number): boolean {
+  if (size < 12 || head.length < 4 || tail.length < 8) return false
+  const footer = tail.readUInt32LE(0)
+  return head.toString('latin1', 0, 4) === 'PAR1' && tail.toString('latin1', 4, 8) === 'PAR1' && footer > 0 && footer <= size - 12
+}
+
 async function looksLikeParquet(path: string, size: number): Promise<boolean> {
   if (size < 12) return false
   const f = await open(path, 'r')
@@ -57,8 +64,7 @@ async function looksLikeParquet(path: string, size: number): Promise<boolean> {
     const tail = Buffer.alloc(8)
     await f.read(head, 0, 4, 0)
     await f.read(tail, 0, 8, size - 8)
-    const footer = tail.readUInt32LE(0)
-    return head.toString('latin1') === 'PAR1' && tail.toString('latin1', 4) === 'PAR1' && footer > 0 && footer <= size - 12
+    return frameLooksLikeParquet(head, tail, size)
   } finally {
     await f.close()
   }
@@ -80,8 +86,19 @@ async function exists(path: string): Promise<boolean> {
 /** How many downloads a store runs at once by default (each a GET of one object). */
 export const DOWNLOADS_AT_ONCE = 48
 
+/** Objects up to this size are received in memory and written with one call (most hourly files are a few KB):
+ * a stream, a reopen for the frame check and their callbacks cost more than the bytes. At most
+ * DOWNLOADS_AT_ONCE × this in memory at once. */
+const IN_MEMORY_BYTES = 1 << 20
+
+/** From this many objects, ensure reads the store's folders once to learn what it holds, instead of a check per object. */
+const SURVEY_FROM = 256
+
 export class FileStore {
   private readonly inflight = new Map<string, Promise<string>>()
+  /** Copies this store wrote since it was made or cleared: a download queued before another caller fetched the same
+   * object finds it here instead of fetching it again. */
+  private readonly fetched = new Set<string>()
 
   constructor(
     /** The store's folder (one per connection). */
@@ -137,10 +154,33 @@ export class FileStore {
   async clear(keep: readonly ListedObject[] = []): Promise<void> {
     if (this.provider.localPath) return
     const kept = new Set(keep.map((o) => this.pathOf(o)))
+    this.fetched.clear()
     for (const e of await readdir(join(this.dir, 'objects'), { recursive: true, withFileTypes: true }).catch(() => [])) {
       const path = join(e.parentPath, e.name)
       if (e.isFile() && !kept.has(path)) await rm(path, { force: true })
     }
+  }
+
+  /** Of these objects, those the store does not hold whole yet (what ensure would download). */
+  async missing(objects: readonly ListedObject[]): Promise<ListedObject[]> {
+    const survey = await this.survey(objects)
+    const out: ListedObject[] = []
+    for (const o of objects) if ((survey && !survey.has(this.pathOf(o))) || !(await this.has(o))) out.push(o)
+    return out
+  }
+
+  /**
+   * The paths of every file in the store's folders, read once, when there are enough objects to check that one look
+   * at the folders costs less than a check each (a cold year: tens of thousands of files, none there yet). Null for a
+   * local folder (read in place) and for a few objects. A path it holds is still checked (its size); one it lacks is
+   * missing.
+   */
+  private async survey(objects: readonly ListedObject[]): Promise<Set<string> | null> {
+    if (this.provider.localPath || objects.length < SURVEY_FROM) return null
+    const out = new Set<string>()
+    const root = join(this.dir, 'objects')
+    for (const e of await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])) if (!e.isDirectory()) out.add(join(e.parentPath, e.name))
+    return out
   }
 
   /** Downloads what is missing, in parallel (bounded), and answers where each object is. */
@@ -154,14 +194,18 @@ export class FileStore {
       failures.push({ key, error, ...(notParquetErrors.has(error) ? { unreadable: true as const } : {}) })
     }
     const missing: ListedObject[] = []
+    const survey = await this.survey(objects)
     for (const o of objects) {
+      const path = this.pathOf(o)
       // Known not to be Parquet (this very version was downloaded and checked before): not fetched again.
-      if (!this.provider.localPath && (await exists(`${this.pathOf(o)}${NOT_PARQUET_MARK}`))) fail(o.key, notParquet(o.key))
+      if (!this.provider.localPath && (survey ? survey.has(`${path}${NOT_PARQUET_MARK}`) : await exists(`${path}${NOT_PARQUET_MARK}`)))
+        fail(o.key, notParquet(o.key))
       // A local folder is read in place and never written: a file no longer as listed is not "downloaded" onto itself.
       else if (this.provider.localPath && !(await this.has(o))) fail(o.key, changedLocally(o.key))
-      else if (!(await this.has(o))) missing.push(o)
-      else if (this.provider.localPath && !(await looksLikeParquet(this.pathOf(o), o.size))) fail(o.key, notParquet(o.key))
-      else paths.set(o.key, this.pathOf(o))
+      // Not in the store's folders: missing, without a check of its own.
+      else if ((survey && !survey.has(path)) || !(await this.has(o))) missing.push(o)
+      else if (this.provider.localPath && !(await looksLikeParquet(path, o.size))) fail(o.key, notParquet(o.key))
+      else paths.set(o.key, path)
     }
     const progress = { files: 0, filesTotal: missing.length, bytes: 0, bytesTotal: missing.reduce((n, o) => n + o.size, 0) }
     opts.onProgress?.({ ...progress })
@@ -198,36 +242,77 @@ export class FileStore {
     const target = this.pathOf(o)
     const running = this.inflight.get(target)
     if (running) return running
+    if (this.fetched.has(target)) return Promise.resolve(target)
     const p = this.fetchTo(o, target, signal, onBytes).finally(() => this.inflight.delete(target))
     this.inflight.set(target, p)
     return p
   }
 
   private async fetchTo(o: ListedObject, target: string, signal: AbortSignal | undefined, onBytes: (n: number) => void): Promise<string> {
-    await mkdir(dirname(target), { recursive: true, mode: 0o700 })
     const tmp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.partial`
     try {
       const body = await this.provider.readStream(o.key, signal)
       let received = 0
-      const count = new Transform({
-        transform(chunk: Buffer, _enc, done) {
+      const longer = (): BucketError =>
+        bucketError(
+          'network',
+          o.key,
+          `The object is longer than listed (more than its ${o.size} bytes): it changed since the listing`,
+          'Refresh, then run the query again.'
+        )
+      let parquet: boolean
+      if (o.size <= IN_MEMORY_BYTES) {
+        // Received whole, checked and written at once. A body longer than listed (another version, or a hostile
+        // server that never stops) is not read past its size.
+        const chunks: Buffer[] = []
+        for await (const chunk of body as AsyncIterable<Buffer>) {
           received += chunk.length
           onBytes(chunk.length)
-          done(null, chunk)
+          if (received > o.size) break
+          chunks.push(chunk)
         }
-      })
-      await pipeline(body, count, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), ...(signal ? [{ signal }] : []))
+        if (received === o.size) {
+          const bytes = Buffer.concat(chunks, received)
+          await this.writeNew(tmp, bytes)
+          parquet = frameLooksLikeParquet(bytes.subarray(0, 4), bytes.subarray(Math.max(0, received - 8)), received)
+        } else parquet = false
+      } else {
+        const count = new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            received += chunk.length
+            onBytes(chunk.length)
+            done(received > o.size ? longer() : null, chunk)
+          }
+        })
+        await mkdir(dirname(target), { recursive: true, mode: 0o700 })
+        await pipeline(body, count, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), ...(signal ? [{ signal }] : []))
+        parquet = received === o.size && (await looksLikeParquet(tmp, o.size))
+      }
+      if (received > o.size) throw longer()
       if (received !== o.size)
         throw bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
-      if (o.key.endsWith('.parquet') && !(await looksLikeParquet(tmp, o.size))) {
+      if (o.key.endsWith('.parquet') && !parquet) {
         await writeFile(`${target}${NOT_PARQUET_MARK}`, '', { mode: 0o600 })
         throw notParquet(o.key)
       }
       await rename(tmp, target)
+      this.fetched.add(target)
       return target
     } catch (e) {
       await rm(tmp, { force: true })
       throw e
+    }
+  }
+
+  /** Writes a new private file (never over an existing one), making its folder when it is not there: the first time,
+   * or after a clear (one call per file instead of a mkdir each). */
+  private async writeNew(path: string, bytes: Buffer): Promise<void> {
+    try {
+      await writeFile(path, bytes, { flag: 'wx', mode: 0o600 })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+      await writeFile(path, bytes, { flag: 'wx', mode: 0o600 })
     }
   }
 }
