@@ -1,8 +1,9 @@
 // npm run bench -- mirror
 // A year of the three parts tables (real Parquet written by native DuckDB: etl_date=__initial__, BENCH_V1_DAYS daily
 // v1 folders, BENCH_DAYS × 24 hourly v2 folders) in the S3 test server behind a loopback proxy adding 30 ms to every
-// request. Times, in one run: the cold mirror (listing, downloads, compaction) against reading each file with one
-// sequential request (what DuckDB-WASM does per file); the warm path from opening the connection to the first
+// request (each in a process of its own, their CPU reported apart). Times, in one run: the cold mirror (listing, frame
+// check, downloads, compaction) against reading each file with one sequential request (what DuckDB-WASM does per
+// file); the warm path from opening the connection to the first
 // count(*) of each parts table on the mirror; one new hour (time, requests, bytes); the mirror's size against the
 // raw bytes; and a query on the mirror against native DuckDB on the raw files.
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
@@ -10,6 +11,9 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
+import { checkConnectionFrames } from '../../src/main/bucket/refresh-pipeline'
+import { connectionBlockCache } from '../../src/main/byte-server/block-cache'
+import { frameCacheFile } from '../../src/main/store/parquet-frame-check'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
 import { DOWNLOADS_AT_ONCE } from '../../src/main/store/file-store'
@@ -27,7 +31,7 @@ import { CATALOG } from '../../src/shared/catalog'
 import { buildInventory, foldersForLogicalTable } from '../../src/shared/inventory'
 import { logicalTableSql } from '../../src/shared/logical-table-sql'
 import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
-import { startFaultProxy } from '../helpers/fault-proxy'
+import { startLatencyProxy } from '../helpers/latency-proxy-process'
 import { putRaw } from '../helpers/s3rver-layout'
 import { S3_TEST_KEYS, startS3Server } from '../helpers/s3-server'
 
@@ -88,7 +92,7 @@ async function parquetFor(c: Awaited<ReturnType<DuckDBInstance['connect']>>, t: 
 export async function benchMirror(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'ee-bench-mirror-'))
   const s3 = await startS3Server({ childProcess: true })
-  const proxy = await startFaultProxy(s3.endpoint)
+  const proxy = await startLatencyProxy(s3.endpoint, LATENCY_MS)
   try {
     const hours = DAYS * 24
     const db = await DuckDBInstance.create(':memory:')
@@ -111,23 +115,35 @@ export async function benchMirror(): Promise<void> {
     await putRaw(s3.directory, BUCKET, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json', Buffer.from('{}'), V2_START + 20 * 60_000)
     const now = V2_START + (hours - 2) * 3_600_000 + 50 * 60_000
     const provider = new S3Provider({ bucket: BUCKET, endpoint: proxy.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
-    proxy.rules.latencyMs = LATENCY_MS
     const dataDir = join(work, 'data')
     const store = fileStoreFor(provider, dataDir, 'bench')
-    const mirror = new Mirror(join(dataDir, 'mirror', 'bench'), store)
+    // As the app's connection makes it: files a build finds unreadable are recorded with the frame check's answers.
+    const mirror = new Mirror(join(dataDir, 'mirror', 'bench'), store, { unreadableFile: frameCacheFile(dataDir, 'bench') })
     const time = async <T>(f: () => Promise<T>): Promise<[number, T]> => {
       const t0 = performance.now()
       const r = await f()
       return [performance.now() - t0, r]
     }
 
-    // Cold: listing, downloads, compaction.
-    let requests = proxy.stats.requests
+    // Cold, as the app runs it: listing, the data files' frame check (each file's tail and footer through the block
+    // cache: a small file's tail is all of it), then the mirror (downloads of what the blocks do not hold, compaction).
+    let requests = await proxy.requests()
     const serverCpu0 = s3.cpuMs()
+    const proxyCpu0 = proxy.cpuMs()
+    const ownCpu0 = process.cpuUsage()
     const [listMs, cold] = await time(() => refreshBucketIndex(provider, null, { now }))
-    const [mirrorMs, built] = await time(() => mirror.refresh(buildInventory(cold.index.objects.values(), { now }), now))
-    const coldRequests = proxy.stats.requests - requests
+    const coldInventory = buildInventory(cold.index.objects.values(), { now })
+    const footers = connectionBlockCache(dataDir, 'bench', provider)
+    const [framesMs] = await time(async () => {
+      await checkConnectionFrames(coldInventory, footers, dataDir, 'bench', { now })
+      await footers.recordCensus()
+    })
+    const [mirrorMs, built] = await time(() => mirror.refresh(coldInventory, now))
+    const coldRequests = (await proxy.requests()) - requests
     const serverCpu = serverCpu0 === null ? null : (s3.cpuMs() ?? 0) - serverCpu0
+    const proxyCpu = proxyCpu0 === null ? null : (proxy.cpuMs() ?? 0) - proxyCpu0
+    const ownCpuUsage = process.cpuUsage(ownCpu0)
+    const ownCpu = (ownCpuUsage.user + ownCpuUsage.system) / 1000
     // A prefix that could not be listed would leave its folders out of the mirror: say so rather than time less.
     if (cold.problems.length > 0)
       process.stderr.write(
@@ -142,15 +158,18 @@ export async function benchMirror(): Promise<void> {
 
     // The compaction alone: a second mirror built from the files the store now holds (no request to the bucket), to tell
     // what the S3 test server costs from what native DuckDB's compaction costs.
-    requests = proxy.stats.requests
+    requests = await proxy.requests()
+    const compactCpu0 = process.cpuUsage()
     const [compactMs] = await time(() =>
       new Mirror(join(dataDir, 'mirror', 'bench-compaction'), store).refresh(buildInventory(cold.index.objects.values(), { now }), now)
     )
-    const compactRequests = proxy.stats.requests - requests
+    const compactRequests = (await proxy.requests()) - requests
+    const compactCpuUsage = process.cpuUsage(compactCpu0)
+    const compactCpu = (compactCpuUsage.user + compactCpuUsage.system) / 1000
     await rm(join(dataDir, 'mirror', 'bench-compaction'), { recursive: true, force: true })
 
     // Warm: open the connection (incremental listing), mirror already current, first count(*) of each parts table.
-    requests = proxy.stats.requests
+    requests = await proxy.requests()
     let warmListMs = 0
     const [warmMs, warmAnswers] = await time(async () => {
       const l0 = performance.now()
@@ -167,7 +186,7 @@ export async function benchMirror(): Promise<void> {
         await be.engine.close()
       }
     })
-    const warmRequests = proxy.stats.requests - requests
+    const warmRequests = (await proxy.requests()) - requests
 
     const counts = PARTS.map((x) => `SELECT count(*) AS n FROM ${quoteIdent(x.table)}`)
     // One new hour for each parts table.
@@ -178,17 +197,17 @@ export async function benchMirror(): Promise<void> {
       await putRaw(s3.directory, BUCKET, `${f.prefix}_SUCCESS`, Buffer.alloc(0), f.at + 20 * 60_000)
     }
     const later = now + 3_600_000
-    requests = proxy.stats.requests
+    requests = await proxy.requests()
     const storeBefore = await du(join(dataDir, 'store'))
     const [hourListMs, hourListing] = await time(() => refreshBucketIndex(provider, cold.index, { now: later }))
     // The new hour listed, the mirror not built for it yet (the app's views open before its background build ends): the
     // hour's raw files read beside the segments, under the same rule.
-    const beforeRenderer = proxy.stats.requests
+    const beforeRenderer = await proxy.requests()
     const behind = await rendererOnMirror({ work, dataDir, provider, objects: hourListing.index.objects, now: later, sql: counts, warm: true, named: true })
-    const rendererRequests = proxy.stats.requests - beforeRenderer
+    const rendererRequests = (await proxy.requests()) - beforeRenderer
     const [hourMirrorMs, hourResult] = await time(() => mirror.refresh(buildInventory(hourListing.index.objects.values(), { now: later }), later))
     const hourMs = hourListMs + hourMirrorMs
-    const hourRequests = proxy.stats.requests - requests - rendererRequests
+    const hourRequests = (await proxy.requests()) - requests - rendererRequests
     const hourBytes = (await du(join(dataDir, 'store'))) - storeBefore
 
     // A query on the mirror against native DuckDB on the raw files (the store's copies), same rules.
@@ -240,17 +259,17 @@ export async function benchMirror(): Promise<void> {
       `mirror benchmark: ${PARTS.length} parts tables, ${files} Parquet files (${DAYS} days of v2 hours, ${V1_DAYS} v1 days, __initial__), ${mb(rawBytes)}, ${LATENCY_MS} ms added per request`
     )
     console.log(
-      `  cold: listing ${s(listMs)} + mirror ${s(mirrorMs)} (downloads and compaction) = ${s(listMs + mirrorMs)}, ${coldRequests} requests; ${segments.length} segments for ${files} files`
+      `  cold: listing ${s(listMs)} + frame check ${s(framesMs)} + mirror ${s(mirrorMs)} (downloads and compaction) = ${s(listMs + framesMs + mirrorMs)}, ${coldRequests} requests; ${segments.length} segments for ${files} files`
     )
     console.log(
-      `        the compaction alone (a second mirror from the files already downloaded): ${s(compactMs)}, ${compactRequests} requests; downloads at ${LATENCY_MS} ms with no server cost would take ${s((files / DOWNLOADS_AT_ONCE) * LATENCY_MS)} (${DOWNLOADS_AT_ONCE} at a time)`
+      `        the compaction alone (a second mirror from the files already downloaded): ${s(compactMs)} (${s(compactCpu)} of CPU), ${compactRequests} requests; downloads at ${LATENCY_MS} ms with no server cost would take ${s((files / DOWNLOADS_AT_ONCE) * LATENCY_MS)} (${DOWNLOADS_AT_ONCE} at a time)`
     )
     if (serverCpu !== null)
       console.log(
-        `        the S3 test server (s3rver, one process) itself used ${s(serverCpu)} of CPU answering them, on this machine's ${availableParallelism()} cores`
+        `        CPU on this machine's ${availableParallelism()} cores: the S3 test server (s3rver, one process) ${s(serverCpu)} answering them, the latency proxy (its own process) ${proxyCpu === null ? 'unknown' : s(proxyCpu)}, Export Explorer (listing, downloads, compaction: this process) ${s(ownCpu)}`
       )
     console.log(
-      `        one sequential request per file (DuckDB-WASM on the raw files) would take at least ${s(perFile)}: ${(perFile / (listMs + mirrorMs)).toFixed(1)}x the mirror's cold build`
+      `        one sequential request per file (DuckDB-WASM on the raw files) would take at least ${s(perFile)}: ${(perFile / (listMs + framesMs + mirrorMs)).toFixed(1)}x the mirror's cold build`
     )
     console.log(
       `  warm: opening the connection to the first count(*) of each parts table: ${s(warmMs)}, ${warmRequests} requests (counts ${warmAnswers.join(', ')})`

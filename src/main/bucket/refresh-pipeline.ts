@@ -12,7 +12,7 @@ import type { BucketProvider } from './bucket-provider'
 import { readManifests } from './manifest-reader'
 import { refreshConnectionIndex } from './refresh-connection'
 import { type BlockCache, blockIdentity, connectionBlockCache } from '../byte-server/block-cache'
-import { findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
+import { type FrameCheckOptions, type FrameCheckResult, findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
 
 export interface BucketRefreshOptions {
   /** The instant the bucket is evaluated as of (listing plan, inventory, archive tiers). */
@@ -77,10 +77,8 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
   let footerFacts: ReadonlyMap<string, FooterFacts> = new Map()
   if (opts.frames ?? true) {
     const footers = opts.footers ?? connectionBlockCache(dataDir, connectionId, provider)
-    // Each file's ends and footer (bounded, off the main thread), remembered by key + ETag with what the mirror's builds found.
-    const frames = await findUnreadableFiles(inventory, (o, start, end, sig) => footers.read(blockIdentity(o), { start, end }, sig).then((x) => x.body), {
+    const frames = await checkConnectionFrames(inventory, footers, dataDir, connectionId, {
       now,
-      cacheFile: frameCacheFile(dataDir, connectionId),
       ...(signal ? { signal } : {}),
       ...(opts.onFrames ? { onProgress: opts.onFrames } : {})
     })
@@ -108,4 +106,22 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
  * footer facts for the volume and schema monitors (the app, doctor, timeline and watch pass the same). */
 export function findingInputs(r: RefreshedBucket): Pick<TimelineOptions, 'unreadable' | 'unreadableWhy' | 'deliveries'> {
   return { unreadable: r.unreadable, unreadableWhy: r.unreadableWhy, deliveries: deliveryFacts(r.inventory, r.footerFacts, r.unreadable) }
+}
+
+/**
+ * The data files' frame check of a connection, read through its block cache: each file's ends and footer (bounded, off
+ * the main thread), remembered by key + ETag with what the mirror's builds found. A small file's tail is all of it, so
+ * the file store then takes it from the blocks instead of downloading it (fileStoreFor).
+ */
+export function checkConnectionFrames(
+  inventory: Inventory,
+  footers: BlockCache,
+  dataDir: string,
+  connectionId: string,
+  opts: Omit<FrameCheckOptions, 'cacheFile'>
+): Promise<FrameCheckResult> {
+  return findUnreadableFiles(inventory, (o, start, end, sig) => footers.read(blockIdentity(o), { start, end }, sig).then((x) => x.body), {
+    ...opts,
+    cacheFile: frameCacheFile(dataDir, connectionId)
+  })
 }

@@ -11,6 +11,8 @@ import { writePrivateFile } from '../files/private-file'
 import { swallowed } from '../log/main-log'
 
 export const BLOCK_SIZE = 16 * 1024
+/** Objects up to this size may be taken whole from the blocks (held): what a footer check reads whole (TAIL_BYTES). */
+const HELD_MAX_BYTES = 64 * 1024
 
 /** The cap when none is given: enough for the Parquet footers and hot columns of a year of deliveries. */
 export const DEFAULT_CACHE_BYTES = 2 * 1024 ** 3
@@ -419,6 +421,30 @@ export class BlockCache {
       this.disk.touch(path)
     }
     return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)
+  }
+
+  /**
+   * A whole object from disk when every one of its blocks is there (a small file whose footer the refresh's check read
+   * is all there), else null; never fetches. The file store takes it instead of downloading the object again.
+   */
+  async held(id: ObjectIdentity): Promise<Buffer | null> {
+    if (id.size === 0 || id.size > HELD_MAX_BYTES) return null
+    const last = Math.floor((id.size - 1) / BLOCK_SIZE)
+    const folder = this.folder(id)
+    const paths: string[] = []
+    for (let b = 0; b <= last; b++) paths.push(join(folder, String(b)))
+    this.disk.pin(paths)
+    try {
+      for (let b = 0; b <= last; b++) if (!(await this.present(id, paths[b] as string, b))) return null
+      const body = await this.assemble(id, folder, 0, id.size - 1, 0, last)
+      this.stats.bytesServed += body.length
+      return body
+    } catch (e) {
+      if (e instanceof BlockGone) return null
+      throw e
+    } finally {
+      this.disk.unpin(paths)
+    }
   }
 
   /** The bytes of an inclusive range (clamped to the object), from disk, fetching what is missing. */

@@ -6,6 +6,7 @@ import type { AsOf, Inventory } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { FileStore, type StoreProgress } from '../store/file-store'
+import { BlockCache, blockCacheDir, blockIdentity } from '../byte-server/block-cache'
 import { CATALOG, type CatalogTable } from '../../shared/catalog'
 import { mirrorRead } from '../../shared/mirror-plan'
 import { mirrorKey, supersededKey } from '../../shared/mirror-sql'
@@ -32,9 +33,14 @@ export interface OpenEngineOptions extends AsOf {
   readonly tables?: readonly CatalogTable[]
 }
 
-/** The file store of a connection, under a data folder (the app's, or the CLI's cache folder). */
+/**
+ * The file store of a connection, under a data folder (the app's, or the CLI's cache folder). A small object the
+ * connection's block cache holds whole (the refresh's footer check read all of it) is taken from there, not
+ * downloaded again: a cold year's hourly files cost one GET each, not two.
+ */
 export function fileStoreFor(provider: BucketProvider, dataDir: string, connectionId: string): FileStore {
-  return new FileStore(join(dataDir, 'store', connectionId), provider)
+  const blocks = new BlockCache(blockCacheDir(dataDir, connectionId), provider)
+  return new FileStore(join(dataDir, 'store', connectionId), provider, { held: (o) => blocks.held(blockIdentity(o)) })
 }
 
 /**

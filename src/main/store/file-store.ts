@@ -104,7 +104,12 @@ export class FileStore {
     /** The store's folder (one per connection). */
     readonly dir: string,
     private readonly provider: BucketProvider & Partial<LocalFiles>,
-    private readonly opts: { readonly concurrency?: number } = {}
+    private readonly opts: {
+      readonly concurrency?: number
+      /** An object's bytes when another cache of this connection holds it whole (the block cache), else null: taken
+       * instead of a download. Checked as a download is (size, frame). */
+      readonly held?: (o: ListedObject) => Promise<Buffer | null>
+    } = {}
   ) {}
 
   /** The folder native DuckDB must be allowed to read for this store's files. */
@@ -251,6 +256,11 @@ export class FileStore {
   private async fetchTo(o: ListedObject, target: string, signal: AbortSignal | undefined, onBytes: (n: number) => void): Promise<string> {
     const tmp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.partial`
     try {
+      const held = o.size <= IN_MEMORY_BYTES && this.opts.held ? await this.opts.held(o).catch(() => null) : null
+      if (held?.length === o.size) {
+        onBytes(o.size)
+        return await this.keep(o, target, tmp, held)
+      }
       const body = await this.provider.readStream(o.key, signal)
       let received = 0
       const longer = (): BucketError =>
@@ -260,59 +270,65 @@ export class FileStore {
           `The object is longer than listed (more than its ${o.size} bytes): it changed since the listing`,
           'Refresh, then run the query again.'
         )
-      let parquet: boolean
+      const cutShort = (): BucketError =>
+        bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
       if (o.size <= IN_MEMORY_BYTES) {
-        // Received whole, checked and written at once. A body longer than listed (another version, or a hostile
+        // Received whole, then checked and written at once. A body longer than listed (another version, or a hostile
         // server that never stops) is not read past its size.
         const chunks: Buffer[] = []
         for await (const chunk of body as AsyncIterable<Buffer>) {
           received += chunk.length
           onBytes(chunk.length)
-          if (received > o.size) break
+          if (received > o.size) throw longer()
           chunks.push(chunk)
         }
-        if (received === o.size) {
-          const bytes = Buffer.concat(chunks, received)
-          await this.writeNew(tmp, bytes)
-          parquet = frameLooksLikeParquet(bytes.subarray(0, 4), bytes.subarray(Math.max(0, received - 8)), received)
-        } else parquet = false
-      } else {
-        const count = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            received += chunk.length
-            onBytes(chunk.length)
-            done(received > o.size ? longer() : null, chunk)
-          }
-        })
-        await mkdir(dirname(target), { recursive: true, mode: 0o700 })
-        await pipeline(body, count, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), ...(signal ? [{ signal }] : []))
-        parquet = received === o.size && (await looksLikeParquet(tmp, o.size))
+        if (received !== o.size) throw cutShort()
+        return await this.keep(o, target, tmp, Buffer.concat(chunks, received))
       }
-      if (received > o.size) throw longer()
-      if (received !== o.size)
-        throw bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
-      if (o.key.endsWith('.parquet') && !parquet) {
-        await writeFile(`${target}${NOT_PARQUET_MARK}`, '', { mode: 0o600 })
-        throw notParquet(o.key)
-      }
-      await rename(tmp, target)
-      this.fetched.add(target)
-      return target
+      const count = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          received += chunk.length
+          onBytes(chunk.length)
+          done(received > o.size ? longer() : null, chunk)
+        }
+      })
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 })
+      await pipeline(body, count, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), ...(signal ? [{ signal }] : []))
+      if (received !== o.size) throw cutShort()
+      return await this.keep(o, target, tmp, null)
     } catch (e) {
       await rm(tmp, { force: true })
       throw e
     }
   }
 
-  /** Writes a new private file (never over an existing one), making its folder when it is not there: the first time,
-   * or after a clear (one call per file instead of a mkdir each). */
-  private async writeNew(path: string, bytes: Buffer): Promise<void> {
+  /** An object's whole bytes (in `bytes`, or already written to `tmp`) checked and put under their final name; one that
+   * is not Parquet is marked so, and refused. */
+  private async keep(o: ListedObject, target: string, tmp: string, bytes: Buffer | null): Promise<string> {
+    if (o.key.endsWith('.parquet')) {
+      const parquet = bytes
+        ? frameLooksLikeParquet(bytes.subarray(0, 4), bytes.subarray(Math.max(0, bytes.length - 8)), bytes.length)
+        : await looksLikeParquet(tmp, o.size)
+      if (!parquet) {
+        await this.writeNew(`${target}${NOT_PARQUET_MARK}`, Buffer.alloc(0), 'w')
+        throw notParquet(o.key)
+      }
+    }
+    if (bytes) await this.writeNew(tmp, bytes)
+    await rename(tmp, target)
+    this.fetched.add(target)
+    return target
+  }
+
+  /** Writes a private file (by default a new one: never over an existing one), making its folder when it is not there:
+   * the first time, or after a clear (one call per file instead of a mkdir each). */
+  private async writeNew(path: string, bytes: Buffer, flag: 'wx' | 'w' = 'wx'): Promise<void> {
     try {
-      await writeFile(path, bytes, { flag: 'wx', mode: 0o600 })
+      await writeFile(path, bytes, { flag, mode: 0o600 })
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
       await mkdir(dirname(path), { recursive: true, mode: 0o700 })
-      await writeFile(path, bytes, { flag: 'wx', mode: 0o600 })
+      await writeFile(path, bytes, { flag, mode: 0o600 })
     }
   }
 }
