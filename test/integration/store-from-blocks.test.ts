@@ -55,6 +55,10 @@ describe('file store after the footer check', () => {
     const checked = new Set(reads.filter((r) => r.startsWith('range ')).map((r) => r.slice(6)))
     const small = refreshed.inventory.objects.filter((o) => checked.has(o.key) && o.size <= 64 * 1024 && !refreshed.unreadable.has(o.key))
     expect(small.length).toBeGreaterThan(100)
+    // The check read each of them once (its head is in its tail), not once per end.
+    const perFile = new Map<string, number>()
+    for (const r of reads) if (r.startsWith('range ')) perFile.set(r.slice(6), (perFile.get(r.slice(6)) ?? 0) + 1)
+    expect(small.filter((o) => perFile.get(o.key) !== 1)).toEqual([])
 
     // One file's block cut short on disk (a crash mid-write; named as block-cache.ts names it): that file is downloaded.
     const damaged = small[3]!

@@ -212,7 +212,11 @@ export async function readParquetFooter(
   const short = tooShortForParquet(size)
   if (short !== null) return { ok: false, why: short }
   const tailStart = Math.max(0, size - TAIL_BYTES)
-  const [head, tail] = await Promise.all([read(0, 3, opts.signal), read(tailStart, size - 1, opts.signal)])
+  // A file within TAIL_BYTES (an hourly file is a few KB) is read whole, once: its head is in its tail.
+  const [head, tail] =
+    tailStart === 0
+      ? await read(0, size - 1, opts.signal).then((whole) => [whole.subarray(0, 4), whole] as const)
+      : await Promise.all([read(0, 3, opts.signal), read(tailStart, size - 1, opts.signal)])
   if (head.length < 4 || tail.length < 8 || !isMagic(head, 0) || !isMagic(tail, tail.length - 4))
     return { ok: false, why: 'no "PAR1" at both ends (cut short, or not Parquet)' }
   const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
