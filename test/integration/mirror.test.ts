@@ -13,6 +13,9 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import type { NativeEngine } from '../../src/main/engine/native-engine'
 import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
 import { Mirror } from '../../src/main/mirror/mirror'
+import { checkConnectionFrames } from '../../src/main/bucket/refresh-pipeline'
+import { connectionBlockCache } from '../../src/main/byte-server/block-cache'
+import { frameCacheFile, knownFiles } from '../../src/main/store/parquet-frame-check'
 import { CATALOG } from '../../src/shared/catalog'
 import { type Inventory, buildInventory } from '../../src/shared/inventory'
 import { mirrorRead } from '../../src/shared/mirror-plan'
@@ -220,6 +223,37 @@ describe('the mirror', () => {
     const named2 = await namedFiles(mirror)
     for (const f of replaced) expect(existsSync(join(work, 'mirror', f)), f).toBe(named2.includes(f))
     for (const f of named1) expect(existsSync(join(work, 'mirror', f)), f).toBe(true)
+  })
+
+  it('builds the same segments from the frame check’s columns as from reading every footer itself', async () => {
+    const provider = new LocalFolderProvider(bucket)
+    const dataDir = join(work, 'data-frames')
+    const { inventory } = await listing(bucket, now())
+    await checkConnectionFrames(inventory, connectionBlockCache(dataDir, 'f', provider), dataDir, 'f', { now: now() })
+    const withFacts = new Mirror(join(work, 'mirror-facts'), fileStoreFor(provider, dataDir, 'f'), { unreadableFile: frameCacheFile(dataDir, 'f') })
+    const without = new Mirror(join(work, 'mirror-no-facts'), fileStoreFor(provider, dataDir, 'f'))
+    for (const m of [withFacts, without]) expect((await m.refresh(inventory, now())).problems).toEqual([])
+    // The check knew the columns of every file the build compacted (or that it is not Parquet): the build read no footer.
+    const folders = (await withFacts.segments()).flatMap((x) => x.folders.map((f) => f.prefix))
+    // (A file whose name starts with "_" or "." is not a data file: the rules pass over it.)
+    const compacted = inventory.objects.filter((o) => o.key.endsWith('.parquet') && !/\/[_.][^/]*$/.test(o.key) && folders.some((f) => o.key.startsWith(f)))
+    expect(compacted.length).toBeGreaterThan(100)
+    const known = await knownFiles(frameCacheFile(dataDir, 'f'), compacted)
+    expect(compacted.filter((o) => !known.columns.has(o.key) && !known.unreadable.has(o.key)).map((o) => o.key)).toEqual([])
+    // Columns per folder (what "as of" an hour before a column came shows) and the segments' columns and types.
+    const shape = async (m: Mirror) =>
+      (await m.segments()).map((x) => ({
+        table: x.table,
+        period: x.period,
+        columnSets: x.columnSets,
+        sets: x.folders.map((f) => f.columnSet),
+        columns: x.columns,
+        types: x.types,
+        rows: x.rows
+      }))
+    const got = await shape(withFacts)
+    expect(got.some((x) => x.columnSets.length > 1)).toBe(true)
+    expect(got).toEqual(await shape(without))
   })
 
   it('reads its index from disk once, and forgets it when cleared', async () => {

@@ -21,7 +21,7 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
 import { PRIVATE_FILE_MODE, ensurePrivateDir, writePrivateFile } from '../files/private-file'
 import type { FileStore, StoreProgress } from '../store/file-store'
-import { knownUnreadable, recordUnreadable } from '../store/parquet-frame-check'
+import { knownFiles, recordUnreadable } from '../store/parquet-frame-check'
 import { errorMessage } from '../../shared/error-message'
 import { swallowed } from '../log/main-log'
 
@@ -403,10 +403,12 @@ export class Mirror {
     const { paths, failures } = await this.store.ensure(objects, { onProgress, ...(signal ? { signal } : {}) })
     const failed = failures.find((f) => !f.unreadable)
     if (failed) throw new Error(failed.error.userMessage)
-    const known = this.opts.unreadableFile ? await knownUnreadable(this.opts.unreadableFile, objects) : new Map<string, string>()
-    const unreadable = new Set([...failures.map((f) => f.key), ...known.keys()])
+    const known = this.opts.unreadableFile
+      ? await knownFiles(this.opts.unreadableFile, objects)
+      : { unreadable: new Map<string, string>(), columns: new Map<string, string[]>() }
+    const unreadable = new Set([...failures.map((f) => f.key), ...known.unreadable.keys()])
     try {
-      return await this.compact(engine, planned, paths, unreadable)
+      return await this.compact(engine, planned, paths, unreadable, known.columns)
     } catch (e) {
       if (signal?.aborted) throw e
       const damaged: { object: ListedObject; why: string }[] = []
@@ -423,7 +425,7 @@ export class Mirror {
         found.push({ key: d.object.key, why: d.why })
       }
       if (this.opts.unreadableFile) await recordUnreadable(this.opts.unreadableFile, damaged)
-      return await this.compact(engine, planned, paths, unreadable)
+      return await this.compact(engine, planned, paths, unreadable, known.columns)
     }
   }
 
@@ -431,7 +433,9 @@ export class Mirror {
     engine: NativeEngine,
     planned: SegmentPlan,
     paths: ReadonlyMap<string, string>,
-    unreadable: ReadonlySet<string>
+    unreadable: ReadonlySet<string>,
+    /** Each file's top-level columns by key, where the frame check read its footer already. */
+    knownColumns: ReadonlyMap<string, readonly string[]>
   ): Promise<MirroredSegment> {
     // A file that is not Parquet is left out of its folder, as the rules read a parts folder without it, and said.
     const p: SegmentPlan = {
@@ -447,7 +451,17 @@ export class Mirror {
     const setOf = new Map<string, number>()
     const folders = []
     const filesInOrder = p.folders.flatMap((f) => f.files.map((x) => paths.get(x.object.key) as string))
-    const byFile = await topLevelColumns(engine, filesInOrder)
+    // The frame check's columns where it has them; the footers of the other files read here.
+    const byFile = new Map<string, readonly string[]>()
+    for (const x of p.folders.flatMap((f) => f.files)) {
+      const columns = knownColumns.get(x.object.key)
+      if (columns) byFile.set(paths.get(x.object.key) as string, columns)
+    }
+    for (const [file, columns] of await topLevelColumns(
+      engine,
+      filesInOrder.filter((f) => !byFile.has(f))
+    ))
+      byFile.set(file, columns)
     const sql = segmentBuildSql(p, (key) => paths.get(key) as string, [...new Set(filesInOrder.flatMap((f) => byFile.get(f) ?? []))])
     for (const f of p.folders) {
       // In file order, each column once where it first appears: the order union_by_name gives the folder.

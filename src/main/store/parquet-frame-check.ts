@@ -135,15 +135,25 @@ export async function recordUnreadable(cacheFile: string, found: readonly { read
   if (found.length > 0) await mergeCache(cacheFile, new Map(found.map((f) => [objectIdentity(f.object), f.why])))
 }
 
-/** Which of these objects are known to be unreadable (by an earlier check or build), with why. */
-export async function knownUnreadable(cacheFile: string, objects: readonly ListedObject[]): Promise<Map<string, string>> {
+/** What an earlier check or build knows of these objects: which are unreadable, with why, and the top-level column
+ * names of those whose footer was read (the mirror's build takes them instead of reading every footer again). */
+export async function knownFiles(
+  cacheFile: string,
+  objects: readonly ListedObject[]
+): Promise<{ readonly unreadable: Map<string, string>; readonly columns: Map<string, string[]> }> {
   const cache = await loadCache(cacheFile)
-  const out = new Map<string, string>()
+  const unreadable = new Map<string, string>()
+  const columns = new Map<string, string[]>()
   for (const o of objects) {
     const v = cache.get(objectIdentity(o))
-    if (typeof v === 'string') out.set(o.key, v)
+    if (typeof v === 'string') unreadable.set(o.key, v)
+    else if (typeof v === 'object')
+      columns.set(
+        o.key,
+        v.columns.map((c) => c.name)
+      )
   }
-  return out
+  return { unreadable, columns }
 }
 
 export interface FrameCheckOptions extends AsOf {
