@@ -6,11 +6,12 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ByteRange, type BucketProvider, listAll } from '../../src/main/bucket/bucket-provider'
+import { listAll } from '../../src/main/bucket/bucket-provider'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { type ByteServer, startByteServer } from '../../src/main/byte-server/byte-server'
 import { FileStore } from '../../src/main/store/file-store'
 import type { ListedObject } from '../../src/shared/listing'
+import { countedProvider } from '../helpers/provider-wrappers'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
 let s3: S3Server
@@ -20,19 +21,6 @@ let store: FileStore
 const objects = new Map<string, ListedObject>()
 const reads: string[] = []
 const bodies = new Map<string, Buffer>()
-
-/** The S3 provider, with every ranged read and stream counted. */
-function counted(p: BucketProvider): BucketProvider {
-  return new Proxy(p, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown
-      if (prop === 'readRange')
-        return (key: string, range: ByteRange, signal?: AbortSignal) => (reads.push(`range ${key}`), target.readRange(key, range, signal))
-      if (prop === 'readStream') return (key: string, signal?: AbortSignal) => (reads.push(`stream ${key}`), target.readStream(key, signal))
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
-    }
-  })
-}
 
 async function files(dir: string): Promise<string[]> {
   try {
@@ -53,8 +41,9 @@ beforeAll(async () => {
   }
   s3 = await startS3Server()
   await s3.seed('bytes-store', src)
-  const provider = counted(
-    new S3Provider({ bucket: 'bytes-store', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+  const provider = countedProvider(
+    new S3Provider({ bucket: 'bytes-store', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
+    reads
   )
   for await (const o of listAll(provider, '')) objects.set(o.key, o)
   store = new FileStore(join(work, 'store'), provider)

@@ -22,6 +22,7 @@ import { quoteIdent, quoteLiteral } from '../../src/shared/sql-quote'
 import { type Demo, generateDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 import { copyTree } from '../helpers/copy-tree'
+import { withReadStream } from '../helpers/provider-wrappers'
 
 let demo: Demo
 let s3: S3Server
@@ -180,23 +181,15 @@ describe('file store', () => {
     expect(r.paths.get(obj.key)).not.toBe(store.pathOf(obj))
 
     // A body cut in the middle: the object is reported, and no file under its final name exists.
-    const cutting: BucketProvider = {
-      ...provider,
-      location: provider.location,
-      list: provider.list.bind(provider),
-      head: provider.head.bind(provider),
-      readRange: provider.readRange.bind(provider),
-      restore: provider.restore.bind(provider),
-      readStream: async (key, signal) => {
-        const body: Readable = await provider.readStream(key, signal)
-        let sent = 0
-        return body.map((chunk: Buffer) => {
-          sent += chunk.length
-          if (sent > obj.size / 2) throw new Error('connection reset by peer')
-          return chunk
-        }) as Readable
-      }
-    }
+    const cutting = withReadStream(provider, async (key, signal) => {
+      const body: Readable = await provider.readStream(key, signal)
+      let sent = 0
+      return body.map((chunk: Buffer) => {
+        sent += chunk.length
+        if (sent > obj.size / 2) throw new Error('connection reset by peer')
+        return chunk
+      }) as Readable
+    })
     const cutStore = fileStoreFor(cutting, join(work, 'data'), 'store-cut')
     const cut = await cutStore.ensure([obj])
     expect(cut.failures.map((f) => f.key)).toEqual([obj.key])
@@ -214,19 +207,12 @@ describe('file store', () => {
     expect(objects.length).toBe(300)
     const garbled = objects[7] as ListedObject
     const gets = new Map<string, number>()
-    const counting: BucketProvider = {
-      location: provider.location,
-      list: provider.list.bind(provider),
-      head: provider.head.bind(provider),
-      readRange: provider.readRange.bind(provider),
-      restore: provider.restore.bind(provider),
-      readStream: async (key, signal) => {
-        gets.set(key, (gets.get(key) ?? 0) + 1)
-        // Its listed size, but not Parquet: received in memory, found out there, and marked.
-        if (key === garbled.key) return Readable.from([Buffer.alloc(garbled.size, 'x')])
-        return provider.readStream(key, signal)
-      }
-    }
+    const counting = withReadStream(provider, async (key, signal) => {
+      gets.set(key, (gets.get(key) ?? 0) + 1)
+      // Its listed size, but not Parquet: received in memory, found out there, and marked.
+      if (key === garbled.key) return Readable.from([Buffer.alloc(garbled.size, 'x')])
+      return provider.readStream(key, signal)
+    })
     const store = new FileStore(join(work, 'data', 'store', 'store-twice'), counting, { concurrency: 2 })
     // Some held already (fewer than SURVEY_FROM: each checked on its own).
     expect((await store.ensure(objects.slice(0, 10))).failures.map((f) => f.key)).toEqual([garbled.key])

@@ -1,36 +1,24 @@
-// A cold start over S3 read each small data file twice: the refresh's footer check fetched its tail (all of it, for a
-// file of a few KB) into the block cache, then the file store downloaded it whole for native DuckDB. The store now
-// takes a file the block cache holds whole from there. Real S3 server (s3rver), the demo bucket, every read counted.
+// A cold start over S3 read each small data file three times: the refresh's footer check fetched its head and its
+// tail (all of it, for a file of a few KB) into the block cache, each in a request of its own, then the file store
+// downloaded it whole for native DuckDB. Now the check reads such a file once, and the store takes it from the block
+// cache. Real S3 server (s3rver), the demo bucket, every read counted.
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BucketProvider, ByteRange } from '../../src/main/bucket/bucket-provider'
 import { refreshBucket } from '../../src/main/bucket/refresh-pipeline'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { fileStoreFor } from '../../src/main/engine/open-bucket-engine'
 import { blockCacheDir } from '../../src/main/byte-server/block-cache'
 import { type Demo, readDemo } from '../helpers/demo'
+import { countedProvider } from '../helpers/provider-wrappers'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
 
 let demo: Demo
 let s3: S3Server
 let work: string
 const reads: string[] = []
-
-/** The S3 provider, with every ranged read and whole download counted. */
-function counted(p: BucketProvider): BucketProvider {
-  return new Proxy(p, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown
-      if (prop === 'readRange')
-        return (key: string, range: ByteRange, signal?: AbortSignal) => (reads.push(`range ${key}`), target.readRange(key, range, signal))
-      if (prop === 'readStream') return (key: string, signal?: AbortSignal) => (reads.push(`stream ${key}`), target.readStream(key, signal))
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
-    }
-  })
-}
 
 beforeAll(async () => {
   demo = await readDemo({ days: 8 })
@@ -46,8 +34,9 @@ afterAll(async () => {
 
 describe('file store after the footer check', () => {
   it('takes each small file the check read whole from the block cache: one GET per file, the bucket’s bytes', async () => {
-    const provider = counted(
-      new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } })
+    const provider = countedProvider(
+      new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
+      reads
     )
     const dataDir = join(work, 'data')
     const now = Date.parse(demo.expected.now)
