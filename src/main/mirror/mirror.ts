@@ -260,6 +260,13 @@ export class Mirror {
           filesOf(p).reduce((n, o) => n + (missing.has(o.key) ? o.size : 0), 0)
         )
       const needTotal = [...needs.values()].reduce((a, b) => a + b, 0)
+      // What the frame check knows of the files (unreadable ones, each one's columns), read once for the whole build.
+      const known = this.opts.unreadableFile
+        ? await knownFiles(
+            this.opts.unreadableFile,
+            todo.flatMap((p) => filesOf(p))
+          )
+        : { unreadable: new Map<string, string>(), columns: new Map<string, string[]>() }
       // Downloads run ahead of the compaction, in segment order: while DuckDB compacts one segment, the files of the
       // next ones arrive (each build's own ensure joins the downloads already under way). Its failures are each
       // build's to report; it is awaited before returning, so nothing is written after the refresh ends. Not when the
@@ -295,7 +302,8 @@ export class Mirror {
                 p,
                 opts.signal,
                 (sp) => report({ files: files.length - sp.filesTotal + sp.files, bytes: bytes - sp.bytesTotal + sp.bytes }),
-                found
+                found,
+                known
               )
               next.push(built)
               used += need + built.bytes
@@ -397,16 +405,14 @@ export class Mirror {
     planned: SegmentPlan,
     signal: AbortSignal | undefined,
     onProgress: (p: StoreProgress) => void,
-    found: { key: string; why: string }[]
+    found: { key: string; why: string }[],
+    known: { readonly unreadable: ReadonlyMap<string, string>; readonly columns: ReadonlyMap<string, readonly string[]> }
   ): Promise<MirroredSegment> {
     const objects = planned.folders.flatMap((f) => f.files.map((x) => x.object))
     const { paths, failures } = await this.store.ensure(objects, { onProgress, ...(signal ? { signal } : {}) })
     const failed = failures.find((f) => !f.unreadable)
     if (failed) throw new Error(failed.error.userMessage)
-    const known = this.opts.unreadableFile
-      ? await knownFiles(this.opts.unreadableFile, objects)
-      : { unreadable: new Map<string, string>(), columns: new Map<string, string[]>() }
-    const unreadable = new Set([...failures.map((f) => f.key), ...known.unreadable.keys()])
+    const unreadable = new Set([...failures.map((f) => f.key), ...objects.filter((o) => known.unreadable.has(o.key)).map((o) => o.key)])
     try {
       return await this.compact(engine, planned, paths, unreadable, known.columns)
     } catch (e) {
