@@ -83,7 +83,8 @@ function isSegment(v: unknown): v is MirroredSegment {
 
 export interface MirrorOptions {
   /** The connection's file-check answers (parquet-frame-check.ts): files known unreadable there never reach the
-   * engine, and files a build finds unreadable are recorded there, so the next refresh reports them. */
+   * engine, files a build finds unreadable are recorded there, so the next refresh reports them, and each file's
+   * columns known there are not read from its footer again. */
   readonly unreadableFile?: string
 }
 
