@@ -11,10 +11,11 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { isArchived } from '../../src/shared/listing'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
-import { type AppUnderTest, openS3Connection, startAppUnderTest } from '../helpers/app-under-test'
+import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
 import { runSqlInPane } from '../helpers/app-page'
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
-import type { S3Server } from '../helpers/s3-server'
+import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
+import { BlockCache, blockCacheDir } from '../../src/main/byte-server/block-cache'
 
 const BUCKET = 'mirror-panel'
 /** Whole-object downloads (the mirror's; a frame check reads ranges) let through before the first build is held. */
@@ -57,7 +58,22 @@ beforeAll(async () => {
         autoRefresh: false,
         openOptions: { timeouts: { connectMs: 10_000, idleMs: 900_000 } }
       })
-      await openS3Connection(w, s3 as S3Server, 'Mirror S3', BUCKET, proxy.endpoint)
+      // The block cache at its cap (none here) keeps nothing: the build downloads every file (it would otherwise take
+      // the small ones the refresh's footer check read whole), and the proxy holds those downloads.
+      const { id } = await w.connectionSave({
+        connection: {
+          name: 'Mirror S3',
+          provider: 's3',
+          bucket: BUCKET,
+          prefix: '',
+          endpoint: proxy.endpoint,
+          region: 'us-east-1',
+          auth: { kind: 'static', accessKeyId: S3_TEST_KEYS.accessKeyId }
+        } as never,
+        secretAccessKey: S3_TEST_KEYS.secretAccessKey
+      })
+      new BlockCache(blockCacheDir(join(work, 'data'), id), new LocalFolderProvider(demo.bucketDir), { maxBytes: 0 })
+      await w.connectionOpen({ id })
       return w
     }
   })
