@@ -9,10 +9,9 @@ import type { ByteRange, BucketProvider } from '../bucket/bucket-provider'
 import type { ListedObject } from '../../shared/listing'
 import { writePrivateFile } from '../files/private-file'
 import { swallowed } from '../log/main-log'
+import { TAIL_BYTES } from '../store/parquet-footer'
 
 export const BLOCK_SIZE = 16 * 1024
-/** Objects up to this size may be taken whole from the blocks (held): what a footer check reads whole (TAIL_BYTES). */
-const HELD_MAX_BYTES = 64 * 1024
 
 /** The cap when none is given: enough for the Parquet footers and hot columns of a year of deliveries. */
 export const DEFAULT_CACHE_BYTES = 2 * 1024 ** 3
@@ -428,7 +427,8 @@ export class BlockCache {
    * is all there), else null; never fetches. The file store takes it instead of downloading the object again.
    */
   async held(id: ObjectIdentity): Promise<Buffer | null> {
-    if (id.size === 0 || id.size > HELD_MAX_BYTES) return null
+    // Only what a footer check reads whole (a file within its tail) can be held whole.
+    if (id.size === 0 || id.size > TAIL_BYTES) return null
     const last = Math.floor((id.size - 1) / BLOCK_SIZE)
     const folder = this.folder(id)
     const paths: string[] = []
