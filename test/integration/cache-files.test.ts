@@ -13,7 +13,8 @@ import { indexPath, saveIndex } from '../../src/main/bucket/index-store'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { readManifests } from '../../src/main/bucket/manifest-reader'
 import { startByteServer } from '../../src/main/byte-server/byte-server'
-import { blockCacheDir } from '../../src/main/byte-server/block-cache'
+import { BlockCache, blockCacheDir, blockIdentity } from '../../src/main/byte-server/block-cache'
+import { fileStoreFor } from '../../src/main/store/connection-files'
 import { refreshConnectionIndex } from '../../src/main/bucket/refresh-connection'
 import { buildInventory } from '../../src/shared/inventory'
 import { objectsForViews } from '../../src/shared/bucket-views'
@@ -181,9 +182,15 @@ describe('file modes of the index and caches', () => {
     await chmod(join(dataDir, 'index'), 0o755)
     const service = new ConnectionSnapshot({ provider, connectionId: 'conn', dataDir, now: () => NOW })
     await service.refresh()
-    // The hour inspector reads each Parquet footer through the connection's block cache (the byte server's too).
     const detail = await service.hour({ start: '2026-11-20T04:00:00.000Z' })
     expect(detail.tables.find((t) => t.table === 'claudia_csat')?.files[0]?.rows).toBe(1)
+    // The query pane's reads go through the connection's block cache (a small file the checks read whole, in place).
+    const { inventory } = await service.snapshot()
+    const blocks = new BlockCache(blockCacheDir(dataDir, 'conn'), provider)
+    for (const o of objectsForViews(inventory)
+      .filter((x) => x.key.endsWith('.parquet') && x.size > 8)
+      .slice(0, 3))
+      await blocks.read(blockIdentity(o), { start: o.size - 8, end: o.size - 1 })
     const index = indexPath(dataDir, 'conn')
     const manifests = join(dataDir, 'manifests', 'conn.json')
     expect(await modeOf(index)).toBe(0o600)
@@ -219,7 +226,7 @@ describe('file modes of the index and caches', () => {
 })
 
 describe('one block cache per connection', () => {
-  it('the byte server serves the footers the refresh fetched from disk, and the folder of earlier versions goes', async () => {
+  it('the byte server serves what the refresh read without reading the bucket again, and the folder of earlier versions goes', async () => {
     const dataDir = fresh()
     await mkdir(join(dataDir, 'footers', 'conn', 'old'), { recursive: true })
     let reads = 0
@@ -240,7 +247,13 @@ describe('one block cache per connection', () => {
     const { inventory } = await service.snapshot()
     // A file the views read (the frame check reads those).
     const o = objectsForViews(inventory).find((x) => x.key.endsWith('.parquet') && x.size > 0)!
-    const server = await startByteServer({ provider: counting, lookup: (k) => (k === o.key ? o : undefined), cacheDir: blockCacheDir(dataDir, 'conn') })
+    // As the app starts it: beside the connection's file store (a local folder's files are read in place).
+    const server = await startByteServer({
+      provider: counting,
+      lookup: (k) => (k === o.key ? o : undefined),
+      cacheDir: blockCacheDir(dataDir, 'conn'),
+      store: fileStoreFor(counting, dataDir, 'conn')
+    })
     try {
       const before = reads
       const res = await fetch(server.url(o.key), { headers: { range: `bytes=${o.size - 8}-${o.size - 1}` } })

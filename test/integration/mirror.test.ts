@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import type { NativeEngine } from '../../src/main/engine/native-engine'
-import { type BucketEngine, fileStoreFor, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
+import { type BucketEngine, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
+import { connectionObjectReader, fileStoreFor } from '../../src/main/store/connection-files'
 import { Mirror } from '../../src/main/mirror/mirror'
 import { checkConnectionFrames } from '../../src/main/bucket/refresh-pipeline'
 import { connectionBlockCache } from '../../src/main/byte-server/block-cache'
@@ -229,7 +230,15 @@ describe('the mirror', () => {
     const provider = new LocalFolderProvider(bucket)
     const dataDir = join(work, 'data-frames')
     const { inventory } = await listing(bucket, now())
-    await checkConnectionFrames(inventory, connectionBlockCache(dataDir, 'f', provider), dataDir, 'f', { now: now() })
+    await checkConnectionFrames(
+      inventory,
+      connectionObjectReader(connectionBlockCache(dataDir, 'f', provider), fileStoreFor(provider, dataDir, 'f')),
+      dataDir,
+      'f',
+      {
+        now: now()
+      }
+    )
     const withFacts = new Mirror(join(work, 'mirror-facts'), fileStoreFor(provider, dataDir, 'f'), { unreadableFile: frameCacheFile(dataDir, 'f') })
     const without = new Mirror(join(work, 'mirror-no-facts'), fileStoreFor(provider, dataDir, 'f'))
     for (const m of [withFacts, without]) expect((await m.refresh(inventory, now())).problems).toEqual([])
@@ -274,7 +283,7 @@ describe('the mirror', () => {
     const dir = join(work, 'mirror-crash')
     const script = `
       import { Mirror } from './src/main/mirror/mirror.ts'
-      import { fileStoreFor } from './src/main/engine/open-bucket-engine.ts'
+      import { fileStoreFor } from './src/main/store/connection-files.ts'
       import { LocalFolderProvider } from './src/main/bucket/local-provider.ts'
       import { refreshBucketIndex } from './src/main/bucket/bucket-index.ts'
       import { buildInventory } from './src/shared/inventory.ts'

@@ -1,16 +1,19 @@
 // A cold start over S3 read each small data file three times: the refresh's footer check fetched its head and its
 // tail (all of it, for a file of a few KB) into the block cache, each in a request of its own, then the file store
-// downloaded it whole for native DuckDB. Now the check reads such a file once, and the store takes it from the block
-// cache. Real S3 server (s3rver), the demo bucket, every read counted.
+// downloaded it whole for native DuckDB. Now the check reads such a file whole, once, into the file store, where the
+// mirror's build and the engine find it; a file the query pane read whole into the block cache is taken from there.
+// Real S3 server (s3rver), the demo bucket, every read counted.
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { refreshBucket } from '../../src/main/bucket/refresh-pipeline'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
-import { fileStoreFor } from '../../src/main/engine/open-bucket-engine'
-import { blockCacheDir } from '../../src/main/byte-server/block-cache'
+import { fileStoreFor } from '../../src/main/store/connection-files'
+import { BlockCache, blockCacheDir, blockIdentity } from '../../src/main/byte-server/block-cache'
+import { buildInventory } from '../../src/shared/inventory'
 import { type Demo, readDemo } from '../helpers/demo'
 import { countedProvider } from '../helpers/provider-wrappers'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
@@ -33,7 +36,7 @@ afterAll(async () => {
 })
 
 describe('file store after the footer check', () => {
-  it('takes each small file the check read whole from the block cache: one GET per file, the bucket’s bytes', async () => {
+  it('holds each small file the check read whole: one GET per file, none from the store after, the bucket’s bytes', async () => {
     const provider = countedProvider(
       new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
       reads
@@ -41,25 +44,46 @@ describe('file store after the footer check', () => {
     const dataDir = join(work, 'data')
     const now = Date.parse(demo.expected.now)
     const refreshed = await refreshBucket(provider, dataDir, 'c', { now, manifests: false })
-    const checked = new Set(reads.filter((r) => r.startsWith('range ')).map((r) => r.slice(6)))
+    const key = (r: string): string => r.slice(r.indexOf(' ') + 1)
+    const checked = new Set(reads.map(key))
     const small = refreshed.inventory.objects.filter((o) => checked.has(o.key) && o.size <= 64 * 1024 && !refreshed.unreadable.has(o.key))
     expect(small.length).toBeGreaterThan(100)
-    // The check read each of them once (its head is in its tail), not once per end.
-    const perFile = new Map<string, number>()
-    for (const r of reads) if (r.startsWith('range ')) perFile.set(r.slice(6), (perFile.get(r.slice(6)) ?? 0) + 1)
-    expect(small.filter((o) => perFile.get(o.key) !== 1)).toEqual([])
+    // The check read each of them once, whole (its head is in its tail), not once per end.
+    const perFile = new Map<string, string[]>()
+    for (const r of reads) perFile.set(key(r), [...(perFile.get(key(r)) ?? []), r])
+    expect(small.filter((o) => perFile.get(o.key)?.join() !== `stream ${o.key}`)).toEqual([])
 
+    // The store holds them: the build and the engine send nothing more, and the copies are the bucket's bytes.
+    reads.length = 0
+    const store = fileStoreFor(provider, dataDir, 'c')
+    const got = await store.ensure(small)
+    expect(got.failures).toEqual([])
+    expect(reads).toEqual([])
+    for (const o of small.slice(0, 40)) expect(await readFile(got.paths.get(o.key) as string)).toEqual(await readFile(join(demo.bucketDir, o.key)))
+  })
+
+  it('takes a small file the query pane read whole from the block cache instead of downloading it; a damaged block is downloaded', async () => {
+    const provider = countedProvider(
+      new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
+      reads
+    )
+    const dataDir = join(work, 'data-pane')
+    const now = Date.parse(demo.expected.now)
+    const small = buildInventory((await refreshBucketIndex(provider, null, { now })).index.objects.values(), { now })
+      .objects.filter((o) => o.key.endsWith('.parquet') && o.size > 12 && o.size <= 64 * 1024)
+      .slice(0, 30)
+    // As the byte server reads a small file for the pane: whole, through the connection's block cache.
+    const blocks = new BlockCache(blockCacheDir(dataDir, 'c'), provider)
+    for (const o of small) await blocks.read(blockIdentity(o), { start: 0, end: o.size - 1 })
     // One file's block cut short on disk (a crash mid-write; named as block-cache.ts names it): that file is downloaded.
     const damaged = small[3]!
     const folder = createHash('sha256').update(`${damaged.key}\u0000${damaged.etag}`).digest('hex')
     await truncate(join(blockCacheDir(dataDir, 'c'), folder, '0'), 10)
 
     reads.length = 0
-    const store = fileStoreFor(provider, dataDir, 'c')
-    const got = await store.ensure(small)
+    const got = await fileStoreFor(provider, dataDir, 'c').ensure(small)
     expect(got.failures).toEqual([])
     expect(reads).toEqual([`stream ${damaged.key}`])
-    for (const o of small.slice(0, 40)) expect(await readFile(got.paths.get(o.key) as string)).toEqual(await readFile(join(demo.bucketDir, o.key)))
-    expect(await readFile(got.paths.get(damaged.key) as string)).toEqual(await readFile(join(demo.bucketDir, damaged.key)))
+    for (const o of small) expect(await readFile(got.paths.get(o.key) as string)).toEqual(await readFile(join(demo.bucketDir, o.key)))
   })
 })

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
-import { fileStoreFor } from '../../src/main/engine/open-bucket-engine'
+import { fileStoreFor } from '../../src/main/store/connection-files'
 import { Mirror } from '../../src/main/mirror/mirror'
 import { supersededFile } from '../../src/shared/mirror-superseded'
 

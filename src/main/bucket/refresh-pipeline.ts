@@ -11,8 +11,10 @@ import type { IndexProgress, ListingProblem } from './bucket-index'
 import type { BucketProvider } from './bucket-provider'
 import { readManifests } from './manifest-reader'
 import { refreshConnectionIndex } from './refresh-connection'
-import { type BlockCache, blockIdentity, connectionBlockCache } from '../byte-server/block-cache'
-import { type FrameCheckOptions, type FrameCheckResult, findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
+import { type BlockCache, connectionBlockCache } from '../byte-server/block-cache'
+import { connectionObjectReader, fileStoreFor } from '../store/connection-files'
+import type { FileStore } from '../store/file-store'
+import { type FrameCheckOptions, type FrameCheckResult, type RangeReader, findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
 
 export interface BucketRefreshOptions {
   /** The instant the bucket is evaluated as of (listing plan, inventory, archive tiers). */
@@ -27,8 +29,9 @@ export interface BucketRefreshOptions {
   readonly manifests?: boolean | ((key: string) => boolean)
   /** Whether to check the data files' frames (default true); unchecked, no file is known unreadable. */
   readonly frames?: boolean
-  /** The connection's block cache, when the caller reads from it too; else one is opened under the data folder. */
+  /** The connection's block cache and file store, when the caller reads from them too; else opened under the data folder. */
   readonly footers?: BlockCache
+  readonly store?: FileStore
 }
 
 export interface RefreshedBucket {
@@ -77,7 +80,8 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
   let footerFacts: ReadonlyMap<string, FooterFacts> = new Map()
   if (opts.frames ?? true) {
     const footers = opts.footers ?? connectionBlockCache(dataDir, connectionId, provider)
-    const frames = await checkConnectionFrames(inventory, footers, dataDir, connectionId, {
+    const read = connectionObjectReader(footers, opts.store ?? fileStoreFor(provider, dataDir, connectionId))
+    const frames = await checkConnectionFrames(inventory, read, dataDir, connectionId, {
       now,
       ...(signal ? { signal } : {}),
       ...(opts.onFrames ? { onProgress: opts.onFrames } : {})
@@ -109,19 +113,16 @@ export function findingInputs(r: RefreshedBucket): Pick<TimelineOptions, 'unread
 }
 
 /**
- * The data files' frame check of a connection, read through its block cache: each file's ends and footer (bounded, off
- * the main thread), remembered by key + ETag with what the mirror's builds found. A small file's tail is all of it, so
- * the file store then takes it from the blocks instead of downloading it (fileStoreFor).
+ * The data files' frame check of a connection, read with its object reader (connectionObjectReader): each file's ends
+ * and footer (bounded, off the main thread), remembered by key + ETag with what the mirror's builds found. A small
+ * file's tail is all of it: read whole into the file store, where the mirror's build then finds it.
  */
 export function checkConnectionFrames(
   inventory: Inventory,
-  footers: BlockCache,
+  read: RangeReader,
   dataDir: string,
   connectionId: string,
   opts: Omit<FrameCheckOptions, 'cacheFile'>
 ): Promise<FrameCheckResult> {
-  return findUnreadableFiles(inventory, (o, start, end, sig) => footers.read(blockIdentity(o), { start, end }, sig).then((x) => x.body), {
-    ...opts,
-    cacheFile: frameCacheFile(dataDir, connectionId)
-  })
+  return findUnreadableFiles(inventory, read, { ...opts, cacheFile: frameCacheFile(dataDir, connectionId) })
 }

@@ -1,12 +1,9 @@
 // An engine over a connected bucket: the objects the views need are brought into the local file store (once;
 // in parallel), then native DuckDB gets the bucket's views from the core (src/shared/bucket-views.ts).
-import { join } from 'node:path'
 import { type UnlistedPrefix, type ViewsResult, createBucketViews, objectsForViews } from '../../shared/bucket-views'
 import type { AsOf, Inventory } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
-import type { BucketProvider } from '../bucket/bucket-provider'
-import { FileStore, type StoreProgress } from '../store/file-store'
-import { BlockCache, blockCacheDir, blockIdentity } from '../byte-server/block-cache'
+import type { FileStore, StoreProgress } from '../store/file-store'
 import { CATALOG, type CatalogTable } from '../../shared/catalog'
 import { mirrorRead } from '../../shared/mirror-plan'
 import { mirrorKey, supersededKey } from '../../shared/mirror-sql'
@@ -31,16 +28,6 @@ export interface OpenEngineOptions extends AsOf {
   readonly onProgress?: (p: { done: number; total: number; table: string }) => void
   /** The tables to open (those the statement names: src/shared/tables-named.ts); every table when absent. */
   readonly tables?: readonly CatalogTable[]
-}
-
-/**
- * The file store of a connection, under a data folder (the app's, or the CLI's cache folder). A small object the
- * connection's block cache holds whole (the refresh's footer check read all of it) is taken from there, not
- * downloaded again: a cold year's hourly files cost one GET each, not two.
- */
-export function fileStoreFor(provider: BucketProvider, dataDir: string, connectionId: string): FileStore {
-  const blocks = new BlockCache(blockCacheDir(dataDir, connectionId), provider)
-  return new FileStore(join(dataDir, 'store', connectionId), provider, { held: (o) => blocks.held(blockIdentity(o)) })
 }
 
 /**

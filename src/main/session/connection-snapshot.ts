@@ -21,7 +21,10 @@ import { abortable } from '../bucket/bounded-wait'
 import type { IndexProgress } from '../bucket/bucket-index'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { findingInputs, refreshBucket } from '../bucket/refresh-pipeline'
-import { type BlockCache, blockIdentity, connectionBlockCache } from '../byte-server/block-cache'
+import { type BlockCache, connectionBlockCache } from '../byte-server/block-cache'
+import { connectionObjectReader, fileStoreFor } from '../store/connection-files'
+import type { FileStore } from '../store/file-store'
+import type { RangeReader } from '../store/parquet-frame-check'
 import { readParquetFooter } from '../store/parquet-footer'
 import { errorMessage } from '../../shared/error-message'
 
@@ -58,10 +61,14 @@ export class ConnectionSnapshot {
   private readonly lifetime = new AbortController()
   private readonly parsedManifests = new Map<string, { readonly text: ManifestText | undefined; readonly parsed: ParsedManifest }>()
   private readonly footers: BlockCache
+  private readonly store: FileStore
+  /** The hour inspector's row counts read the footers as the refresh's frame check read them (the same copies). */
+  private readonly read: RangeReader
 
   constructor(private readonly opts: ConnectionSnapshotOptions) {
-    // The hour inspector's row counts read the footers the refresh's frame check read (the byte server's blocks too).
     this.footers = connectionBlockCache(opts.dataDir, opts.connectionId, opts.provider)
+    this.store = fileStoreFor(opts.provider, opts.dataDir, opts.connectionId)
+    this.read = connectionObjectReader(this.footers, this.store)
   }
 
   get connectionId(): string {
@@ -90,7 +97,8 @@ export class ConnectionSnapshot {
         ...(opts.full ? { full: true } : {}),
         signal,
         ...(opts.onProgress ? { onListing: opts.onProgress } : {}),
-        footers: this.footers
+        footers: this.footers,
+        store: this.store
       })
       check()
       const analysed = { now, inputs: findingInputs(r) }
@@ -185,13 +193,12 @@ export class ConnectionSnapshot {
     return { inventory: this.inventory as Inventory, timeline: this.timelineCache as Timeline }
   }
 
-  /** Rows of a Parquet file from its footer (read through the block cache, parsed by the bounded reader), or why not. */
+  /** Rows of a Parquet file from its footer (read as the frame check reads it, parsed by the bounded reader), or why not. */
   private async footerRows(o: ListedObject): Promise<{ rows: number | null; rowsError?: string }> {
     if (!o.key.endsWith('.parquet') || o.size < 12) return { rows: null }
     if (isArchived(o, this.now())) return { rows: null, rowsError: `archived (${o.storageClass}): restore it to read its footer` }
-    const id = blockIdentity(o)
     try {
-      const r = await readParquetFooter(o.size, async (start, end, sig) => (await this.footers.read(id, { start, end }, sig)).body, {
+      const r = await readParquetFooter(o.size, (start, end, sig) => this.read(o, start, end, sig), {
         signal: this.lifetime.signal
       })
       return r.ok ? { rows: r.footer.rows } : { rows: null, rowsError: `not a readable Parquet file: ${r.why}` }

@@ -2,7 +2,7 @@
 import type { ArgsOf } from '../../shared/api/calls'
 import type { ConnectionConfig } from '../../shared/connection-config'
 import { engineMismatch, warehouseDdl, warehouseLocation } from '../../shared/warehouse-ddl/warehouse-ddl'
-import { fileStoreFor } from '../engine/open-bucket-engine'
+import { fileStoreFor } from '../store/connection-files'
 import { logicalTableColumns } from '../engine/logical-table-columns'
 import type { ConnectionSession } from './connection-session'
 import { refusal } from '../../shared/refusal'

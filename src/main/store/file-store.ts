@@ -5,8 +5,8 @@
 // renamed: a download cut in the middle never leaves a file that looks complete.
 import { createHash, randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import pLimit from 'p-limit'
@@ -15,6 +15,7 @@ import type { ListedObject } from '../../shared/listing'
 import { BucketError, bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { errorMessage } from '../../shared/error-message'
+import { swallowed } from '../log/main-log'
 
 export interface StoreProgress {
   readonly files: number
@@ -70,11 +71,25 @@ async function looksLikeParquet(path: string, size: number): Promise<boolean> {
   }
 }
 
+const longerThanListed = (o: ListedObject): BucketError =>
+  bucketError(
+    'network',
+    o.key,
+    `The object is longer than listed (more than its ${o.size} bytes): it changed since the listing`,
+    'Refresh, then run the query again.'
+  )
+
+const cutShort = (o: ListedObject, received: number): BucketError =>
+  bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
+
 const changedLocally = (key: string): BucketError =>
   bucketError('not_found', key, 'The file was changed or removed since the folder was listed', 'Refresh, then run the query again.')
 
 /** Beside an object's name: this version was downloaded and is not Parquet (a changed object has another name). */
 const NOT_PARQUET_MARK = '.not-parquet'
+
+/** A download's name until it is whole and checked (never shared by two writers). */
+const temporaryName = (target: string): string => `${target}.${process.pid}.${randomBytes(6).toString('hex')}.partial`
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -88,17 +103,21 @@ export const DOWNLOADS_AT_ONCE = 48
 
 /** Objects up to this size are received in memory and written with one call (most hourly files are a few KB):
  * a stream, a reopen for the frame check and their callbacks cost more than the bytes. At most
- * DOWNLOADS_AT_ONCE × this in memory at once. */
-const IN_MEMORY_BYTES = 1 << 20
+ * DOWNLOADS_AT_ONCE × this in memory at once; readWhole takes objects up to this size only. */
+export const IN_MEMORY_BYTES = 1 << 20
 
 /** From this many objects, ensure reads the store's folders once to learn what it holds, instead of a check per object. */
 const SURVEY_FROM = 256
 
+/** The copies this process wrote into each store folder (and did not clear since), shared by every FileStore of the
+ * folder: the refresh's check and the mirror's build each make one. */
+const writtenInto = new Map<string, Set<string>>()
+
 export class FileStore {
   private readonly inflight = new Map<string, Promise<string>>()
-  /** Copies this store wrote since it was made or cleared: a download queued before another caller fetched the same
-   * object finds it here instead of fetching it again. */
-  private readonly fetched = new Set<string>()
+  /** Copies written into this store's folder by this process (checked then): a download queued before another caller
+   * fetched the same object finds it here instead of fetching it again, and ensure takes it without a stat. */
+  private readonly written: Set<string>
 
   constructor(
     /** The store's folder (one per connection). */
@@ -110,7 +129,12 @@ export class FileStore {
        * instead of a download. Checked as a download is (size, frame). */
       readonly held?: (o: ListedObject) => Promise<Buffer | null>
     } = {}
-  ) {}
+  ) {
+    const key = resolve(dir)
+    let written = writtenInto.get(key)
+    if (!written) writtenInto.set(key, (written = new Set()))
+    this.written = written
+  }
 
   /** The folder native DuckDB must be allowed to read for this store's files. */
   get readableRoot(): string {
@@ -159,7 +183,7 @@ export class FileStore {
   async clear(keep: readonly ListedObject[] = []): Promise<void> {
     if (this.provider.localPath) return
     const kept = new Set(keep.map((o) => this.pathOf(o)))
-    this.fetched.clear()
+    this.written.clear()
     for (const e of await readdir(join(this.dir, 'objects'), { recursive: true, withFileTypes: true }).catch(() => [])) {
       const path = join(e.parentPath, e.name)
       if (e.isFile() && !kept.has(path)) await rm(path, { force: true })
@@ -168,9 +192,10 @@ export class FileStore {
 
   /** Of these objects, those the store does not hold whole yet (what ensure would download). */
   async missing(objects: readonly ListedObject[]): Promise<ListedObject[]> {
-    const survey = await this.survey(objects)
+    const unknown = objects.filter((o) => !this.written.has(this.pathOf(o)))
+    const survey = await this.survey(unknown)
     const out: ListedObject[] = []
-    for (const o of objects) if ((survey && !survey.has(this.pathOf(o))) || !(await this.has(o))) out.push(o)
+    for (const o of unknown) if ((survey && !survey.has(this.pathOf(o))) || !(await this.has(o))) out.push(o)
     return out
   }
 
@@ -199,8 +224,15 @@ export class FileStore {
       failures.push({ key, error, ...(notParquetErrors.has(error) ? { unreadable: true as const } : {}) })
     }
     const missing: ListedObject[] = []
-    const survey = await this.survey(objects)
+    // Written (and checked) by this process: held, without a look at the disk.
+    const unknown: ListedObject[] = []
     for (const o of objects) {
+      const path = this.pathOf(o)
+      if (this.written.has(path)) paths.set(o.key, path)
+      else unknown.push(o)
+    }
+    const survey = await this.survey(unknown)
+    for (const o of unknown) {
       const path = this.pathOf(o)
       // Known not to be Parquet (this very version was downloaded and checked before): not fetched again.
       if (!this.provider.localPath && (survey ? survey.has(`${path}${NOT_PARQUET_MARK}`) : await exists(`${path}${NOT_PARQUET_MARK}`)))
@@ -247,59 +279,95 @@ export class FileStore {
     const target = this.pathOf(o)
     const running = this.inflight.get(target)
     if (running) return running
-    if (this.fetched.has(target)) return Promise.resolve(target)
+    if (this.written.has(target)) return Promise.resolve(target)
     const p = this.fetchTo(o, target, signal, onBytes).finally(() => this.inflight.delete(target))
     this.inflight.set(target, p)
     return p
   }
 
   private async fetchTo(o: ListedObject, target: string, signal: AbortSignal | undefined, onBytes: (n: number) => void): Promise<string> {
-    const tmp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.partial`
+    const tmp = temporaryName(target)
     try {
-      const held = o.size <= IN_MEMORY_BYTES && this.opts.held ? await this.opts.held(o).catch(() => null) : null
-      if (held?.length === o.size) {
-        onBytes(o.size)
-        return await this.keep(o, target, tmp, held)
-      }
+      if (o.size <= IN_MEMORY_BYTES) return await this.keep(o, target, tmp, await this.receive(o, signal, onBytes))
       const body = await this.provider.readStream(o.key, signal)
       let received = 0
-      const longer = (): BucketError =>
-        bucketError(
-          'network',
-          o.key,
-          `The object is longer than listed (more than its ${o.size} bytes): it changed since the listing`,
-          'Refresh, then run the query again.'
-        )
-      const cutShort = (): BucketError =>
-        bucketError('network', o.key, `The download was cut short (${received} of ${o.size} bytes)`, 'Try again; the next query downloads it anew.')
-      if (o.size <= IN_MEMORY_BYTES) {
-        // Received whole, then checked and written at once. A body longer than listed (another version, or a hostile
-        // server that never stops) is not read past its size.
-        const chunks: Buffer[] = []
-        for await (const chunk of body as AsyncIterable<Buffer>) {
-          received += chunk.length
-          onBytes(chunk.length)
-          if (received > o.size) throw longer()
-          chunks.push(chunk)
-        }
-        if (received !== o.size) throw cutShort()
-        return await this.keep(o, target, tmp, Buffer.concat(chunks, received))
-      }
       const count = new Transform({
         transform(chunk: Buffer, _enc, done) {
           received += chunk.length
           onBytes(chunk.length)
-          done(received > o.size ? longer() : null, chunk)
+          done(received > o.size ? longerThanListed(o) : null, chunk)
         }
       })
       await mkdir(dirname(target), { recursive: true, mode: 0o700 })
       await pipeline(body, count, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), ...(signal ? [{ signal }] : []))
-      if (received !== o.size) throw cutShort()
+      if (received !== o.size) throw cutShort(o, received)
       return await this.keep(o, target, tmp, null)
     } catch (e) {
       await rm(tmp, { force: true })
       throw e
     }
+  }
+
+  /** A small object's bytes in memory: from the connection's other cache when it holds them whole (opts.held, unless
+   * `fromBlocks` is false), else received whole. A body longer than listed (another version, or a hostile server that never stops) is not read
+   * past its size. */
+  private async receive(
+    o: ListedObject,
+    signal: AbortSignal | undefined,
+    onBytes: (n: number) => void,
+    { fromBlocks = true }: { readonly fromBlocks?: boolean } = {}
+  ): Promise<Buffer> {
+    const held = fromBlocks && this.opts.held ? await this.opts.held(o).catch(() => null) : null
+    if (held?.length === o.size) {
+      onBytes(o.size)
+      return held
+    }
+    const body = await this.provider.readStream(o.key, signal)
+    const chunks: Buffer[] = []
+    let received = 0
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.length
+      onBytes(chunk.length)
+      if (received > o.size) throw longerThanListed(o)
+      chunks.push(chunk)
+    }
+    if (received !== o.size) throw cutShort(o, received)
+    return Buffer.concat(chunks, received)
+  }
+
+  /**
+   * A small object's whole bytes (up to IN_MEMORY_BYTES): the store's copy when it holds one, else received once and
+   * kept, as a download is (one whose frame is not Parquet's is marked, and its bytes still returned: the caller judges
+   * them). The refresh's frame check reads an hourly file whole this way, so the mirror's build then finds it here
+   * instead of fetching it again. A local folder's file is read in place (nothing kept).
+   */
+  async readWhole(o: ListedObject, signal?: AbortSignal): Promise<Buffer> {
+    if (o.size > IN_MEMORY_BYTES) throw new Error(`readWhole takes objects up to ${IN_MEMORY_BYTES} bytes; ${o.key} has ${o.size}`)
+    if (this.provider.localPath) {
+      // Read in place, as the provider reads (an archived file stays unreadable until restored).
+      const { body } = await this.provider.readRange(o.key, { start: 0, end: o.size - 1 }, signal)
+      if (body.length !== o.size) throw changedLocally(o.key)
+      return Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    }
+    const target = this.pathOf(o)
+    await this.inflight.get(target)?.catch(() => {})
+    // Only a copy this process wrote is looked for: what the check reads is new (its answers are kept), and a look
+    // at the disk for each of a cold year's files costs more than the rare GET it would save.
+    if (this.written.has(target)) {
+      const copy = await readFile(target, { signal }).catch(() => null)
+      if (copy?.length === o.size) return copy
+    }
+    const bytes = await this.receive(o, signal, () => {}, { fromBlocks: false })
+    const tmp = temporaryName(target)
+    try {
+      await this.keep(o, target, tmp, bytes)
+    } catch (e) {
+      await rm(tmp, { force: true })
+      // Not Parquet: marked, as a download would be; the bytes are still the object's. A copy that could not be
+      // written (a full disk) is downloaded when a query needs it.
+      if (!(e instanceof BucketError && notParquetErrors.has(e))) swallowed(`keeping a copy of ${o.key}`)(e)
+    }
+    return bytes
   }
 
   /** An object's whole bytes (in `bytes`, or already written to `tmp`) checked and put under their final name; one that
@@ -316,7 +384,7 @@ export class FileStore {
     }
     if (bytes) await this.writeNew(tmp, bytes)
     await rename(tmp, target)
-    this.fetched.add(target)
+    this.written.add(target)
     return target
   }
 
