@@ -15,10 +15,13 @@ import { type AppUnderTest, startAppUnderTest } from '../helpers/app-under-test'
 import { runSqlInPane } from '../helpers/app-page'
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy'
 import { S3_TEST_KEYS, type S3Server } from '../helpers/s3-server'
-import { BlockCache, blockCacheDir } from '../../src/main/byte-server/block-cache'
+import { refreshBucket } from '../../src/main/bucket/refresh-pipeline'
+import { S3Provider } from '../../src/main/bucket/s3-provider'
+import { fileStoreFor } from '../../src/main/store/connection-files'
 
 const BUCKET = 'mirror-panel'
-/** Whole-object downloads (the mirror's; a frame check reads ranges) let through before the first build is held. */
+/** Whole-object downloads (the mirror's: the refresh knows every file's frame already) let through before the first
+ * build is held. */
 const DOWNLOADS_BEFORE_HOLD = 20
 let app: AppUnderTest
 let page: Page
@@ -58,8 +61,6 @@ beforeAll(async () => {
         autoRefresh: false,
         openOptions: { timeouts: { connectMs: 10_000, idleMs: 900_000 } }
       })
-      // The block cache at its cap (none here) keeps nothing: the build downloads every file (it would otherwise take
-      // the small ones the refresh's footer check read whole), and the proxy holds those downloads.
       const { id } = await w.connectionSave({
         connection: {
           name: 'Mirror S3',
@@ -72,7 +73,16 @@ beforeAll(async () => {
         } as never,
         secretAccessKey: S3_TEST_KEYS.secretAccessKey
       })
-      new BlockCache(blockCacheDir(join(work, 'data'), id), new LocalFolderProvider(demo.bucketDir), { maxBytes: 0 })
+      // Every file's frame known from an earlier refresh, and the files downloaded for the mirror cleared since: the
+      // build downloads every data file (the refresh reads none), and the proxy holds those downloads.
+      const direct = new S3Provider({
+        bucket: BUCKET,
+        endpoint: (s3 as S3Server).endpoint,
+        region: 'us-east-1',
+        credentials: { kind: 'static', ...S3_TEST_KEYS }
+      })
+      await refreshBucket(direct, join(work, 'data'), id, { now: Date.parse(demo.expected.now), manifests: false })
+      await fileStoreFor(direct, join(work, 'data'), id).clear()
       await w.connectionOpen({ id })
       return w
     }

@@ -86,4 +86,27 @@ describe('file store after the footer check', () => {
     expect(reads).toEqual([`stream ${damaged.key}`])
     for (const o of small) expect(await readFile(got.paths.get(o.key) as string)).toEqual(await readFile(join(demo.bucketDir, o.key)))
   })
+
+  it('fetches again a copy another process removed after this one wrote it, whether it looks at each file or surveys', async () => {
+    const provider = countedProvider(
+      new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
+      reads
+    )
+    const dataDir = join(work, 'data-removed')
+    const now = Date.parse(demo.expected.now)
+    const files = buildInventory((await refreshBucketIndex(provider, null, { now })).index.objects.values(), { now }).objects.filter(
+      (o) => o.key.endsWith('.parquet') && o.size > 12
+    )
+    // Past the survey's threshold (one look at the folders) and under it (a look at each file).
+    for (const batch of [files.slice(0, 300), files.slice(300, 310)]) {
+      const first = await fileStoreFor(provider, dataDir, 'c').ensure(batch)
+      expect(first.failures).toEqual([])
+      const gone = batch[7]!
+      await rm(first.paths.get(gone.key) as string)
+      reads.length = 0
+      const again = await fileStoreFor(provider, dataDir, 'c').ensure(batch)
+      expect(reads).toEqual([`stream ${gone.key}`])
+      expect(await readFile(again.paths.get(gone.key) as string)).toEqual(await readFile(join(demo.bucketDir, gone.key)))
+    }
+  })
 })

@@ -116,7 +116,8 @@ const writtenInto = new Map<string, Set<string>>()
 export class FileStore {
   private readonly inflight = new Map<string, Promise<string>>()
   /** Copies written into this store's folder by this process (checked then): a download queued before another caller
-   * fetched the same object finds it here instead of fetching it again, and ensure takes it without a stat. */
+   * fetched the same object finds it here instead of fetching it again, and one the survey sees is taken without a
+   * stat. (On disk still: a copy removed by another process is fetched again.) */
   private readonly written: Set<string>
 
   constructor(
@@ -192,11 +193,16 @@ export class FileStore {
 
   /** Of these objects, those the store does not hold whole yet (what ensure would download). */
   async missing(objects: readonly ListedObject[]): Promise<ListedObject[]> {
-    const unknown = objects.filter((o) => !this.written.has(this.pathOf(o)))
-    const survey = await this.survey(unknown)
+    const survey = await this.survey(objects)
     const out: ListedObject[] = []
-    for (const o of unknown) if ((survey && !survey.has(this.pathOf(o))) || !(await this.has(o))) out.push(o)
+    for (const o of objects) if (!(await this.holds(o, this.pathOf(o), survey))) out.push(o)
     return out
+  }
+
+  /** Held whole: seen by the survey and written (checked) by this process, without a look of its own; else by its size. */
+  private async holds(o: ListedObject, path: string, survey: Set<string> | null): Promise<boolean> {
+    if (survey) return survey.has(path) && (this.written.has(path) || (await this.has(o)))
+    return this.has(o)
   }
 
   /**
@@ -224,15 +230,8 @@ export class FileStore {
       failures.push({ key, error, ...(notParquetErrors.has(error) ? { unreadable: true as const } : {}) })
     }
     const missing: ListedObject[] = []
-    // Written (and checked) by this process: held, without a look at the disk.
-    const unknown: ListedObject[] = []
+    const survey = await this.survey(objects)
     for (const o of objects) {
-      const path = this.pathOf(o)
-      if (this.written.has(path)) paths.set(o.key, path)
-      else unknown.push(o)
-    }
-    const survey = await this.survey(unknown)
-    for (const o of unknown) {
       const path = this.pathOf(o)
       // Known not to be Parquet (this very version was downloaded and checked before): not fetched again.
       if (!this.provider.localPath && (survey ? survey.has(`${path}${NOT_PARQUET_MARK}`) : await exists(`${path}${NOT_PARQUET_MARK}`)))
@@ -240,7 +239,7 @@ export class FileStore {
       // A local folder is read in place and never written: a file no longer as listed is not "downloaded" onto itself.
       else if (this.provider.localPath && !(await this.has(o))) fail(o.key, changedLocally(o.key))
       // Not in the store's folders: missing, without a check of its own.
-      else if ((survey && !survey.has(path)) || !(await this.has(o))) missing.push(o)
+      else if (!(await this.holds(o, path, survey))) missing.push(o)
       else if (this.provider.localPath && !(await looksLikeParquet(path, o.size))) fail(o.key, notParquet(o.key))
       else paths.set(o.key, path)
     }
@@ -279,8 +278,9 @@ export class FileStore {
     const target = this.pathOf(o)
     const running = this.inflight.get(target)
     if (running) return running
-    if (this.written.has(target)) return Promise.resolve(target)
-    const p = this.fetchTo(o, target, signal, onBytes).finally(() => this.inflight.delete(target))
+    const p = (async () => (this.written.has(target) && (await this.has(o)) ? target : this.fetchTo(o, target, signal, onBytes)))().finally(() =>
+      this.inflight.delete(target)
+    )
     this.inflight.set(target, p)
     return p
   }
