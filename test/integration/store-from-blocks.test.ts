@@ -35,12 +35,16 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
+/** The test server's bucket, each read pushed to `reads`. */
+const counted = (): ReturnType<typeof countedProvider> =>
+  countedProvider(
+    new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
+    reads
+  )
+
 describe('file store after the footer check', () => {
   it('holds each small file the check read whole: one GET per file, none from the store after, the bucket’s bytes', async () => {
-    const provider = countedProvider(
-      new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
-      reads
-    )
+    const provider = counted()
     const dataDir = join(work, 'data')
     const now = Date.parse(demo.expected.now)
     const refreshed = await refreshBucket(provider, dataDir, 'c', { now, manifests: false })
@@ -63,10 +67,7 @@ describe('file store after the footer check', () => {
   })
 
   it('takes a small file the query pane read whole from the block cache instead of downloading it; a damaged block is downloaded', async () => {
-    const provider = countedProvider(
-      new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
-      reads
-    )
+    const provider = counted()
     const dataDir = join(work, 'data-pane')
     const now = Date.parse(demo.expected.now)
     const small = buildInventory((await refreshBucketIndex(provider, null, { now })).index.objects.values(), { now })
@@ -88,10 +89,7 @@ describe('file store after the footer check', () => {
   })
 
   it('fetches again a copy another process removed after this one wrote it, whether it looks at each file or surveys', async () => {
-    const provider = countedProvider(
-      new S3Provider({ bucket: 'from-blocks', endpoint: s3.endpoint, region: 'us-east-1', credentials: { kind: 'static', ...S3_TEST_KEYS } }),
-      reads
-    )
+    const provider = counted()
     const dataDir = join(work, 'data-removed')
     const now = Date.parse(demo.expected.now)
     const files = buildInventory((await refreshBucketIndex(provider, null, { now })).index.objects.values(), { now }).objects.filter(
