@@ -1,5 +1,6 @@
 // Bounded waits: a promise awaited no longer than until a signal aborts, or than a deadline. For calls that
 // take no signal of their own (the GCS client) and for waits that join work started by someone else.
+import { setMaxListeners } from 'node:events'
 
 /** Settles as `work` does, or rejects with `onAbort()` as soon as `signal` aborts (`work` is left to finish). */
 export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
@@ -34,4 +35,10 @@ export function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error):
   // Observed by the race below; after a timeout the caller has its answer, and work's late rejection is unheard.
   work.catch(() => {})
   return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
+
+/** A signal shared by every request of a fan-out (listings, downloads, footer reads in flight): each adds its abort
+ * listener, more than Node's warning level (10), which is no leak here. */
+export function shareSignal(signal: AbortSignal | undefined): void {
+  if (signal) setMaxListeners(0, signal)
 }

@@ -2,7 +2,6 @@
 // tables the catalog does not know are found by delimiter listings, and a refresh of an existing index lists
 // only what can have changed (src/shared/listing-plan.ts). A prefix that fails (access denied, say) is
 // reported, the rest finishes, and the next refresh lists that prefix again.
-import { setMaxListeners } from 'node:events'
 import pLimit from 'p-limit'
 import { CATALOG } from '../../shared/catalog'
 import { detectVersion } from '../../shared/inventory'
@@ -11,6 +10,7 @@ import { type IndexedUnit, type ListingUnit, coldUnits, coveredBy, refreshUnits 
 import { type BucketError, bucketError, classifyFsError } from './bucket-errors'
 import type { BucketProvider } from './bucket-provider'
 import { tablePrefix } from '../../shared/bucket-key'
+import { shareSignal } from './bounded-wait'
 
 export interface BucketIndex {
   readonly location: string
@@ -148,8 +148,7 @@ class Run {
  */
 export async function refreshBucketIndex(provider: BucketProvider, previous: BucketIndex | null, opts: RefreshOptions = {}): Promise<RefreshResult> {
   const now = opts.now ?? Date.now()
-  // One signal is shared by every listing in flight: more listeners than Node's default warning level.
-  if (opts.signal) setMaxListeners(0, opts.signal)
+  shareSignal(opts.signal)
   const run = new Run(provider, opts)
   const incremental = previous !== null && previous.location === provider.location && !opts.full
   const objects = new Map<string, ListedObject>(incremental ? previous.objects : [])

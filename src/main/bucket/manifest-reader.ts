@@ -11,6 +11,7 @@ import type { BucketProvider } from './bucket-provider'
 import { withFileLock } from '../files/file-lock'
 import { writePrivateFile } from '../files/private-file'
 import { errorMessage } from '../../shared/error-message'
+import { shareSignal } from './bounded-wait'
 
 type Cache = Record<string, { etag: string; text: string }>
 
@@ -56,6 +57,7 @@ export async function readManifests(provider: BucketProvider, inventory: Invento
   const cache = await loadCache(opts.cacheFile)
   const out = new Map<string, ManifestText>()
   const limit = pLimit(opts.concurrency ?? 32)
+  shareSignal(opts.signal)
   const added: Cache = {}
   const read = async (key: string, obj: ListedObject): Promise<void> => {
     const stamp = obj.etag ?? `${obj.size}-${obj.lastModified}`

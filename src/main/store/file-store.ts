@@ -16,6 +16,7 @@ import { BucketError, bucketError } from '../bucket/bucket-errors'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { errorMessage } from '../../shared/error-message'
 import { swallowed } from '../log/main-log'
+import { shareSignal } from '../bucket/bounded-wait'
 
 export interface StoreProgress {
   readonly files: number
@@ -229,6 +230,7 @@ export class FileStore {
     const fail = (key: string, error: BucketError): void => {
       failures.push({ key, error, ...(notParquetErrors.has(error) ? { unreadable: true as const } : {}) })
     }
+    shareSignal(opts.signal)
     const missing: ListedObject[] = []
     const survey = await this.survey(objects)
     for (const o of objects) {

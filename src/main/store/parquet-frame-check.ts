@@ -15,6 +15,7 @@ import { writePrivateFile } from '../files/private-file'
 import { type FooterParser, readParquetFooter, tooShortForParquet } from './parquet-footer'
 import { errorMessage } from '../../shared/error-message'
 import type { FooterFacts } from '../../shared/delivery-facts'
+import { shareSignal } from '../bucket/bounded-wait'
 
 /** Reads the inclusive byte range of an object (a provider's readRange, or a block cache in front of it). */
 export type RangeReader = (o: ListedObject, start: number, end: number, signal?: AbortSignal) => Promise<Uint8Array>
@@ -199,6 +200,7 @@ export interface FrameCheckResult {
  */
 export async function findUnreadableFiles(inventory: Inventory, read: RangeReader, opts: FrameCheckOptions = {}): Promise<FrameCheckResult> {
   const now = opts.now ?? Date.now()
+  shareSignal(opts.signal)
   const loaded = await loadStampedCache(opts.cacheFile)
   const cache = loaded.cache
   const added: Cache = new Map()
