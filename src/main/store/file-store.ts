@@ -311,8 +311,8 @@ export class FileStore {
   }
 
   /** A small object's bytes in memory: from the connection's other cache when it holds them whole (opts.held, unless
-   * `fromBlocks` is false), else received whole. A body longer than listed (another version, or a hostile server that never stops) is not read
-   * past its size. */
+   * `fromBlocks` is false), else received whole. A body longer than listed (another version, or a hostile server that
+   * never stops) is not read past its size. */
   private async receive(
     o: ListedObject,
     signal: AbortSignal | undefined,
