@@ -16,7 +16,7 @@ import { connectionBlockCache } from '../../src/main/byte-server/block-cache'
 import { frameCacheFile } from '../../src/main/store/parquet-frame-check'
 import { S3Provider } from '../../src/main/bucket/s3-provider'
 import { openBucketEngine } from '../../src/main/engine/open-bucket-engine'
-import { connectionObjectReader, fileStoreFor } from '../../src/main/store/connection-files'
+import { fileStoreFor } from '../../src/main/store/connection-files'
 import { DOWNLOADS_AT_ONCE } from '../../src/main/store/file-store'
 import { ConnectionMirror } from '../../src/main/mirror/connection-mirror'
 import { MIRROR_KEY_PREFIX } from '../../src/shared/mirror-sql'
@@ -136,7 +136,7 @@ export async function benchMirror(): Promise<void> {
     const coldInventory = buildInventory(cold.index.objects.values(), { now })
     const footers = connectionBlockCache(dataDir, 'bench', provider)
     const [framesMs] = await time(async () => {
-      await checkConnectionFrames(coldInventory, connectionObjectReader(footers, store), dataDir, 'bench', { now })
+      await checkConnectionFrames(coldInventory, { footers, store }, dataDir, 'bench', { now })
       await footers.recordCensus()
     })
     const [mirrorMs, built] = await time(() => mirror.refresh(coldInventory, now))

@@ -12,7 +12,7 @@ import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import type { NativeEngine } from '../../src/main/engine/native-engine'
 import { type BucketEngine, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
-import { connectionObjectReader, fileStoreFor } from '../../src/main/store/connection-files'
+import { fileStoreFor } from '../../src/main/store/connection-files'
 import { Mirror } from '../../src/main/mirror/mirror'
 import { checkConnectionFrames } from '../../src/main/bucket/refresh-pipeline'
 import { connectionBlockCache } from '../../src/main/byte-server/block-cache'
@@ -232,7 +232,7 @@ describe('the mirror', () => {
     const { inventory } = await listing(bucket, now())
     await checkConnectionFrames(
       inventory,
-      connectionObjectReader(connectionBlockCache(dataDir, 'f', provider), fileStoreFor(provider, dataDir, 'f')),
+      { footers: connectionBlockCache(dataDir, 'f', provider), store: fileStoreFor(provider, dataDir, 'f') },
       dataDir,
       'f',
       {

@@ -4,9 +4,9 @@
 // mirror's build and the engine find it; a file the query pane read whole into the block cache is taken from there.
 // Real S3 server (s3rver), the demo bucket, every read counted.
 import { createHash } from 'node:crypto'
-import { mkdtemp, readFile, rm, truncate } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readFile, rm, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { refreshBucket } from '../../src/main/bucket/refresh-pipeline'
@@ -106,5 +106,23 @@ describe('file store after the footer check', () => {
       expect(reads).toEqual([`stream ${gone.key}`])
       expect(await readFile(again.paths.get(gone.key) as string)).toEqual(await readFile(join(demo.bucketDir, gone.key)))
     }
+  })
+
+  it('reads a small file from a copy an earlier run left (the hour inspector), and the refresh’s check does not look for one', async () => {
+    const provider = counted()
+    const dataDir = join(work, 'data-earlier')
+    const now = Date.parse(demo.expected.now)
+    const o = buildInventory((await refreshBucketIndex(provider, null, { now })).index.objects.values(), { now }).objects.find(
+      (x) => x.key.endsWith('.parquet') && x.size > 12 && x.size <= 64 * 1024
+    )!
+    // A copy on disk that this process did not write (an earlier run's).
+    const store = fileStoreFor(provider, dataDir, 'c')
+    await mkdir(dirname(store.pathOf(o)), { recursive: true })
+    await copyFile(join(demo.bucketDir, o.key), store.pathOf(o))
+    reads.length = 0
+    expect(await store.readWhole(o)).toEqual(await readFile(join(demo.bucketDir, o.key)))
+    expect(reads).toEqual([])
+    expect(await store.readWhole(o, undefined, { lookOnDisk: false })).toEqual(await readFile(join(demo.bucketDir, o.key)))
+    expect(reads).toEqual([`stream ${o.key}`])
   })
 })

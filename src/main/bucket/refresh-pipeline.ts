@@ -14,7 +14,7 @@ import { refreshConnectionIndex } from './refresh-connection'
 import { type BlockCache, connectionBlockCache } from '../byte-server/block-cache'
 import { connectionObjectReader, fileStoreFor } from '../store/connection-files'
 import type { FileStore } from '../store/file-store'
-import { type FrameCheckOptions, type FrameCheckResult, type RangeReader, findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
+import { type FrameCheckOptions, type FrameCheckResult, findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
 
 export interface BucketRefreshOptions {
   /** The instant the bucket is evaluated as of (listing plan, inventory, archive tiers). */
@@ -80,8 +80,8 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
   let footerFacts: ReadonlyMap<string, FooterFacts> = new Map()
   if (opts.frames ?? true) {
     const footers = opts.footers ?? connectionBlockCache(dataDir, connectionId, provider)
-    const read = connectionObjectReader(footers, opts.store ?? fileStoreFor(provider, dataDir, connectionId))
-    const frames = await checkConnectionFrames(inventory, read, dataDir, connectionId, {
+    const store = opts.store ?? fileStoreFor(provider, dataDir, connectionId)
+    const frames = await checkConnectionFrames(inventory, { footers, store }, dataDir, connectionId, {
       now,
       ...(signal ? { signal } : {}),
       ...(opts.onFrames ? { onProgress: opts.onFrames } : {})
@@ -119,10 +119,12 @@ export function findingInputs(r: RefreshedBucket): Pick<TimelineOptions, 'unread
  */
 export function checkConnectionFrames(
   inventory: Inventory,
-  read: RangeReader,
+  copies: { readonly footers: BlockCache; readonly store: FileStore },
   dataDir: string,
   connectionId: string,
   opts: Omit<FrameCheckOptions, 'cacheFile'>
 ): Promise<FrameCheckResult> {
+  // The check reads only files it has no answer for (new ones): it does not look for a copy on disk first.
+  const read = connectionObjectReader(copies.footers, copies.store, { lookOnDisk: false })
   return findUnreadableFiles(inventory, read, { ...opts, cacheFile: frameCacheFile(dataDir, connectionId) })
 }

@@ -20,10 +20,11 @@ export function fileStoreFor(provider: BucketProvider, dataDir: string, connecti
  * The reader of a connection's object bytes for its checks (the refresh's frame check, the hour inspector): a read of
  * a whole small object (an hourly file's footer check reads all of it) goes to the file store, which keeps it, so the
  * mirror's build and the engine find it there: one GET per file, written once. Other ranges go through the blocks.
+ * `lookOnDisk: false` for the refresh's check, whose files are new (FileStore.readWhole).
  */
-export function connectionObjectReader(blocks: BlockCache, store: FileStore): RangeReader {
+export function connectionObjectReader(blocks: BlockCache, store: FileStore, opts: { readonly lookOnDisk?: boolean } = {}): RangeReader {
   return (o, start, end, signal) =>
     start === 0 && end >= o.size - 1 && o.size <= IN_MEMORY_BYTES
-      ? store.readWhole(o, signal)
+      ? store.readWhole(o, signal, opts)
       : blocks.read(blockIdentity(o), { start, end }, signal).then((r) => r.body)
 }

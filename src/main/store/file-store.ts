@@ -343,7 +343,7 @@ export class FileStore {
    * them). The refresh's frame check reads an hourly file whole this way, so the mirror's build then finds it here
    * instead of fetching it again. A local folder's file is read in place (nothing kept).
    */
-  async readWhole(o: ListedObject, signal?: AbortSignal): Promise<Buffer> {
+  async readWhole(o: ListedObject, signal?: AbortSignal, { lookOnDisk = true }: { readonly lookOnDisk?: boolean } = {}): Promise<Buffer> {
     if (o.size > IN_MEMORY_BYTES) throw new Error(`readWhole takes objects up to ${IN_MEMORY_BYTES} bytes; ${o.key} has ${o.size}`)
     if (this.provider.localPath) {
       // Read in place, as the provider reads (an archived file stays unreadable until restored).
@@ -353,9 +353,9 @@ export class FileStore {
     }
     const target = this.pathOf(o)
     await this.inflight.get(target)?.catch(() => {})
-    // Only a copy this process wrote is looked for: what the check reads is new (its answers are kept), and a look
-    // at the disk for each of a cold year's files costs more than the rare GET it would save.
-    if (this.written.has(target)) {
+    // Not `lookOnDisk` (the refresh's check, whose files are new: it keeps its answers), only a copy this process wrote
+    // is looked for: a look at the disk for each of a cold year's files costs more than the rare GET it would save.
+    if (lookOnDisk || this.written.has(target)) {
       const copy = await readFile(target, { signal }).catch(() => null)
       if (copy?.length === o.size) return copy
     }
