@@ -19,6 +19,7 @@ import { BLOCK_SIZE, BlockCache, type ObjectIdentity, blockIdentity } from './bl
 import { errorMessage } from '../../shared/error-message'
 import { BATCH_MAX_BYTES, BATCH_MAX_OBJECTS, BATCH_SIZES_HEADER } from '../../shared/byte-batch'
 import pLimit from 'p-limit'
+import { shareSignal } from '../bucket/bounded-wait'
 
 /** What the server serves: one connection's bucket. Swapped when another connection opens. */
 export interface ByteSource {
@@ -177,6 +178,7 @@ export async function startByteServer(opts: ByteServerOptions): Promise<ByteServ
       return refuse(res, 413, `A batch holds at most ${BATCH_MAX_BYTES} bytes; this one ${total}: ask for its objects one by one.`, 'bad_request')
     const ac = new AbortController()
     res.on('close', () => ac.abort())
+    shareSignal(ac.signal)
     const limit = pLimit(BATCH_READS_AT_ONCE)
     // Read before the status line: an object that cannot be read fails the batch with its own status (502, 404).
     const bodies = await Promise.all(objects.map((o) => limit(() => whole(serving, o, ac.signal))))
