@@ -17,7 +17,7 @@ import { type ListedObject, isArchived } from '../../shared/listing'
 import { HOUR_MS, switchInProgress } from '../../shared/schedule'
 import { type Finding, type Timeline, type ManifestText, analyzeTimeline, expectedVersion } from '../../shared/timeline'
 import { BucketError, bucketError } from '../bucket/bucket-errors'
-import { abortable } from '../bucket/bounded-wait'
+import { abortable, shareSignal } from '../bucket/bounded-wait'
 import type { IndexProgress } from '../bucket/bucket-index'
 import type { BucketProvider } from '../bucket/bucket-provider'
 import { findingInputs, refreshBucket } from '../bucket/refresh-pipeline'
@@ -69,6 +69,8 @@ export class ConnectionSnapshot {
     this.footers = connectionBlockCache(opts.dataDir, opts.connectionId, opts.provider)
     this.store = fileStoreFor(opts.provider, opts.dataDir, opts.connectionId)
     this.read = connectionObjectReader(this.footers, this.store)
+    // Every footer read of the hour inspector (an hour's files at once) waits on this one signal.
+    shareSignal(this.lifetime.signal)
   }
 
   get connectionId(): string {
