@@ -48,9 +48,14 @@ export function guardStream(source: Readable, g: StreamGuard): Readable {
   source.on('data', () => arm())
   source.once('response', () => arm())
   source.once('end', finish)
-  source.once('error', (e) => fail(g.classify(e)))
-  // Closed before its end without an error (a connection cut): not a complete object.
-  source.once('close', () => fail(g.classify(Object.assign(new Error('the connection closed before the end of the object'), { code: 'ECONNRESET' }))))
+  source.once('error', (e) => {
+    if (!settled) fail(g.classify(e))
+  })
+  // Closed before its end without an error (a connection cut): not a complete object. (Every body closes after its
+  // end: the error is built only when it is one.)
+  source.once('close', () => {
+    if (!settled) fail(g.classify(Object.assign(new Error('the connection closed before the end of the object'), { code: 'ECONNRESET' })))
+  })
   // A reader that stops reading and destroys its end releases the source too.
   out.once('close', () => {
     if (!settled) {
