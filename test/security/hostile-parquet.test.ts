@@ -95,6 +95,20 @@ describe('the bounded footer reader', () => {
     }
   })
 
+  it('a footer that exhausts memory in a batch of footers is judged alone; the others of its batch are read', async () => {
+    // Every footer batched (the heavy one too), one worker: the first goes alone, the four waiting behind it together.
+    const parser = new FooterParser({ workers: 1, heapMb: 32, timeoutMs: 60_000, batchedBytes: 64 * 1024 ** 2 })
+    try {
+      const good = await readFile(join(root, `${csat03}part-0.parquet`))
+      const heavy = withFooter(heavySchemaFooter(490_000))
+      const files = [good, good, heavy, good, good]
+      const answers = await Promise.all(files.map((b) => readParquetFooter(b.length, readerOf(b), { parser })))
+      expect(answers.map((r) => (r.ok ? r.footer.rows : r.why))).toEqual([3, 3, 'parsing its footer needed more than 32 MB', 3, 3])
+    } finally {
+      await parser.close()
+    }
+  })
+
   it('a parse that outlasts its time limit ends its worker and answers why', async () => {
     // 1 ms: no parse of 400,000 schema elements (a second of work for hyparquet) is done by then.
     const parser = new FooterParser({ workers: 1, timeoutMs: 1 })

@@ -6,27 +6,32 @@ import { parquetTypeName } from './parquet-type-name'
 import { checkThriftBounds } from './thrift-compact-bounds'
 import { errorMessage } from '../../shared/error-message'
 
-/** One footer to parse: its Thrift bytes followed by the file's last 8 bytes (length and "PAR1"). */
+/** Footers to parse, each its Thrift bytes followed by the file's last 8 bytes (length and "PAR1"). */
 export interface FooterJob {
   readonly id: number
-  readonly bytes: ArrayBuffer
+  readonly footers: readonly ArrayBuffer[]
+}
+
+/** The job's answers, in its order. */
+export interface FooterAnswers {
+  readonly id: number
+  readonly answers: readonly FooterAnswer[]
 }
 
 export type FooterAnswer =
   | {
-      readonly id: number
       readonly ok: true
       readonly rows: number
       readonly rowGroups: number
       readonly columns: readonly { readonly name: string; readonly type: string }[]
     }
-  | { readonly id: number; readonly ok: false; readonly why: string }
+  | { readonly ok: false; readonly why: string }
 
-function parse(job: FooterJob): FooterAnswer {
-  const bytes = new Uint8Array(job.bytes)
+function parse(footer: ArrayBuffer): FooterAnswer {
+  const bytes = new Uint8Array(footer)
   // Bounds first: hyparquet allocates per declared element (2^24 empty structs cost it gigabytes).
   const refused = checkThriftBounds(bytes.subarray(0, bytes.length - 8))
-  if (refused) return { id: job.id, ok: false, why: `its footer is not sound: ${refused}` }
+  if (refused) return { ok: false, why: `its footer is not sound: ${refused}` }
   try {
     const meta = parquetMetadata(bytes, { geoparquet: false })
     const root = meta.schema[0]
@@ -43,12 +48,12 @@ function parse(job: FooterJob): FooterAnswer {
       if (e) columns.push({ name: e.name, type: parquetTypeName(e) })
       at = skip(at)
     }
-    return { id: job.id, ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns }
+    return { ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns }
   } catch (e) {
-    return { id: job.id, ok: false, why: `its footer cannot be parsed (${errorMessage(e)})` }
+    return { ok: false, why: `its footer cannot be parsed (${errorMessage(e)})` }
   }
 }
 
-parentPort?.on('message', (job: FooterJob) => parentPort?.postMessage(parse(job)))
+parentPort?.on('message', (job: FooterJob) => parentPort?.postMessage({ id: job.id, answers: job.footers.map(parse) } satisfies FooterAnswers))
 // Loaded (hyparquet included): the caller's time limit starts with the first job, not with this module's loading.
 parentPort?.postMessage({ ready: true })

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
-import type { FooterAnswer, FooterJob } from './parquet-footer-worker'
+import type { FooterAnswers, FooterJob } from './parquet-footer-worker'
 
 /** A footer longer than this is refused unread. Real footers of the vendor's hourly files are a few KiB; 8 MiB is
  * room for thousands of row groups × columns with statistics, and what a 256 MB worker heap parses with margin. */
@@ -34,6 +34,8 @@ export interface FooterParserOptions {
   readonly timeoutMs?: number
   /** The worker's old-generation heap. */
   readonly heapMb?: number
+  /** Footers up to this many bytes are sent several at once (default BATCHED_BYTES). */
+  readonly batchedBytes?: number
 }
 
 interface Slot {
@@ -57,46 +59,50 @@ function spawnWorker(options: WorkerOptions): Worker {
   throw new Error(`The Parquet footer worker (parquet-footer-worker.js) is missing beside ${here}; rebuild the app.`)
 }
 
-/** A small pool of footer-parsing workers; idle workers do not keep the process alive. */
+/** Footers up to this size go to a worker several at once (copied: a batch that fails is judged again one by one);
+ * a larger one goes alone (its bytes transferred). An hourly file's footer is a few KB. */
+export const BATCHED_BYTES = TAIL_BYTES
+/** Footers sent in one message at most: a cold year's 26,000 footers cost the main thread a message and an answer
+ * each (2.7 s of postMessage alone, measured); those waiting for a worker now go together. */
+const BATCH_FOOTERS = 32
+
+interface Pending {
+  readonly bytes: ArrayBuffer
+  readonly resolve: (r: FooterResult) => void
+  /** Parsed in a message of its own: large, or in a batch that failed. */
+  readonly alone: boolean
+}
+
+/**
+ * A small pool of footer-parsing workers; idle workers do not keep the process alive. Footers that wait for a worker
+ * go to it together (up to BATCH_FOOTERS in one message). A batch that fails (out of time, out of memory, the worker
+ * stopped) is parsed again one footer at a time, so only the footer that caused it is answered with why, with the
+ * same bounds as ever.
+ */
 export class FooterParser {
   private readonly idle: Slot[] = []
-  private readonly waiting: ((s: Slot) => void)[] = []
+  private readonly queue: Pending[] = []
   private started = 0
   private nextId = 0
   private readonly workers: number
   private readonly timeoutMs: number
   private readonly heapMb: number
+  private readonly batchedBytes: number
 
   constructor(opts: FooterParserOptions = {}) {
     this.workers = opts.workers ?? 2
     this.timeoutMs = opts.timeoutMs ?? 3000
     this.heapMb = opts.heapMb ?? 256
+    this.batchedBytes = opts.batchedBytes ?? BATCHED_BYTES
   }
 
-  /** Parses a footer's bytes (its Thrift, then its length and "PAR1"), which are transferred to the worker. */
-  async parse(bytes: ArrayBuffer, signal?: AbortSignal): Promise<FooterResult> {
+  /** Parses a footer's bytes (its Thrift, then its length and "PAR1"); they are the worker's from now on. */
+  parse(bytes: ArrayBuffer, signal?: AbortSignal): Promise<FooterResult> {
     signal?.throwIfAborted()
-    const slot = await this.acquire()
-    let keep = false
-    try {
-      const answer = await this.run(slot, bytes)
-      keep = true
-      return answer
-    } catch (e) {
-      const err = e as Error & { code?: string }
-      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return { ok: false, why: `parsing its footer needed more than ${this.heapMb} MB` }
-      if (err.message === 'timeout') return { ok: false, why: `parsing its footer took longer than ${this.timeoutMs / 1000} s`, transient: true }
-      return { ok: false, why: `its footer could not be parsed (${err.message})` }
-    } finally {
-      if (keep) this.release(slot)
-      else {
-        this.started--
-        void slot.worker.terminate()
-        // A waiter gets a fresh worker in place of the one that was ended.
-        const next = this.waiting.shift()
-        if (next) next(this.spawn())
-      }
-    }
+    return new Promise((resolve) => {
+      this.queue.push({ bytes, resolve, alone: bytes.byteLength > this.batchedBytes })
+      this.pump()
+    })
   }
 
   /** Ends the workers (tests; the process ends them anyway). */
@@ -104,6 +110,50 @@ export class FooterParser {
     const all = this.idle.splice(0)
     this.started -= all.length
     await Promise.all(all.map((s) => s.worker.terminate()))
+  }
+
+  /** Gives waiting footers to idle workers (starting one while fewer than `workers` run). */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const slot = this.idle.pop() ?? (this.started < this.workers ? this.spawn() : undefined)
+      if (!slot) return
+      void this.runBatch(slot, this.nextBatch())
+    }
+  }
+
+  private nextBatch(): Pending[] {
+    const first = this.queue.shift() as Pending
+    if (first.alone) return [first]
+    let n = 0
+    while (n < this.queue.length && n + 1 < BATCH_FOOTERS && !this.queue[n]?.alone) n++
+    return [first, ...this.queue.splice(0, n)]
+  }
+
+  private async runBatch(slot: Slot, jobs: Pending[]): Promise<void> {
+    try {
+      const answers = await this.run(
+        slot,
+        jobs.map((j) => j.bytes),
+        jobs.length === 1
+      )
+      slot.worker.unref()
+      this.idle.push(slot)
+      jobs.forEach((j, i) => j.resolve(answers[i] ?? { ok: false, why: 'its footer could not be parsed (no answer)' }))
+    } catch (e) {
+      this.started--
+      void slot.worker.terminate()
+      if (jobs.length === 1) jobs[0]?.resolve(this.failure(e))
+      // Which footer caused it is not known: each is parsed again alone, ahead of the rest.
+      else this.queue.unshift(...jobs.map((j) => ({ ...j, alone: true })))
+    }
+    this.pump()
+  }
+
+  private failure(e: unknown): FooterResult {
+    const err = e as Error & { code?: string }
+    if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return { ok: false, why: `parsing its footer needed more than ${this.heapMb} MB` }
+    if (err.message === 'timeout') return { ok: false, why: `parsing its footer took longer than ${this.timeoutMs / 1000} s`, transient: true }
+    return { ok: false, why: `its footer could not be parsed (${err.message})` }
   }
 
   private spawn(): Slot {
@@ -128,40 +178,25 @@ export class FooterParser {
     return { worker, online }
   }
 
-  private acquire(): Promise<Slot> {
-    const idle = this.idle.pop()
-    if (idle) return Promise.resolve(idle)
-    if (this.started < this.workers) return Promise.resolve(this.spawn())
-    return new Promise((resolve) => this.waiting.push(resolve))
-  }
-
-  private release(slot: Slot): void {
-    const next = this.waiting.shift()
-    if (next) next(slot)
-    else {
-      slot.worker.unref()
-      this.idle.push(slot)
-    }
-  }
-
-  private async run(slot: Slot, bytes: ArrayBuffer): Promise<FooterResult> {
+  /** One message of footers to a worker and its answers, within the time limit (for the whole message). */
+  private async run(slot: Slot, footers: ArrayBuffer[], transfer: boolean): Promise<FooterResult[]> {
     const { worker } = slot
     // Held while it works (a CLI waiting on it must not exit), let go when idle.
     worker.ref()
     // The time limit starts once the worker runs: starting one (tsx in development) is not the footer's cost.
     await slot.online
     const id = this.nextId++
-    return new Promise<FooterResult>((resolve, reject) => {
+    return new Promise<FooterResult[]>((resolve, reject) => {
       const done = (): void => {
         clearTimeout(timer)
         worker.off('message', onMessage)
         worker.off('error', onError)
         worker.off('exit', onExit)
       }
-      const onMessage = (a: FooterAnswer): void => {
+      const onMessage = (a: FooterAnswers): void => {
         if (a.id !== id) return
         done()
-        resolve(a.ok ? { ok: true, footer: { rows: a.rows, rowGroups: a.rowGroups, columns: a.columns } } : { ok: false, why: a.why })
+        resolve(a.answers.map((r) => (r.ok ? { ok: true, footer: { rows: r.rows, rowGroups: r.rowGroups, columns: r.columns } } : { ok: false, why: r.why })))
       }
       const onError = (e: Error): void => {
         done()
@@ -178,8 +213,8 @@ export class FooterParser {
       worker.on('message', onMessage)
       worker.on('error', onError)
       worker.on('exit', onExit)
-      const job: FooterJob = { id, bytes }
-      worker.postMessage(job, [bytes])
+      const job: FooterJob = { id, footers }
+      worker.postMessage(job, transfer ? footers : [])
     })
   }
 }
