@@ -5,13 +5,14 @@ import react from '@vitejs/plugin-react'
 export default defineConfig({
   main: {
     build: {
-      // The CLI is built beside the shell: it shares the services and never loads Electron. The footer worker is an entry
-      // of its own: src/main/store/parquet-footer.ts starts it from out/main/parquet-footer-worker.js.
+      // The CLI is built beside the shell: it shares the services and never loads Electron. Each worker thread is an entry
+      // of its own: src/main/workers/spawn-worker.ts starts it from out/main/<name>.js.
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           'export-explorer': resolve(__dirname, 'src/cli/export-explorer.ts'),
-          'parquet-footer-worker': resolve(__dirname, 'src/main/store/parquet-footer-worker.ts')
+          'parquet-footer-worker': resolve(__dirname, 'src/main/store/parquet-footer-worker.ts'),
+          'copy-writer-worker': resolve(__dirname, 'src/main/store/copy-writer-worker.ts')
         }
       }
     }

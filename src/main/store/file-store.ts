@@ -4,7 +4,7 @@
 // once per machine. A download goes to a unique temporary name, is checked against the listed size, then
 // renamed: a download cut in the middle never leaves a file that looks complete.
 import { createHash, randomBytes } from 'node:crypto'
-import { createWriteStream, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { Transform } from 'node:stream'
@@ -17,6 +17,7 @@ import type { BucketProvider } from '../bucket/bucket-provider'
 import { errorMessage } from '../../shared/error-message'
 import { swallowed } from '../log/main-log'
 import { shareSignal } from '../bucket/bounded-wait'
+import { copyWriter } from './copy-writer'
 
 export interface StoreProgress {
   readonly files: number
@@ -380,32 +381,13 @@ export class FileStore {
         ? frameLooksLikeParquet(bytes.subarray(0, 4), bytes.subarray(Math.max(0, bytes.length - 8)), bytes.length)
         : await looksLikeParquet(tmp, o.size)
       if (!parquet) {
-        writeNew(`${target}${NOT_PARQUET_MARK}`, Buffer.alloc(0), 'w')
+        await copyWriter().write(`${target}${NOT_PARQUET_MARK}`, Buffer.alloc(0), { flag: 'w' })
         throw notParquet(o.key)
       }
     }
-    if (bytes) {
-      writeNew(tmp, bytes)
-      renameSync(tmp, target)
-    } else await rename(tmp, target)
+    if (bytes) await copyWriter().write(tmp, bytes, { target })
+    else await rename(tmp, target)
     this.written.add(target)
     return target
-  }
-}
-
-/**
- * Writes a private file held in memory (at most IN_MEMORY_BYTES; by default a new one, never over an existing one),
- * making its folder when it is not there: the first time, or after a clear (one call per file instead of a mkdir each).
- * Synchronous on purpose: a cold year keeps 26,000 files of a few KB, and the thread pool's round trips (open, write,
- * close, rename) cost the main thread more than the calls themselves (about 0.2 ms a file); measured on a cold year over
- * S3, the frame check took 35–41 s this way against 41–44 s with the promise calls.
- */
-function writeNew(path: string, bytes: Buffer, flag: 'wx' | 'w' = 'wx'): void {
-  try {
-    writeFileSync(path, bytes, { flag, mode: 0o600 })
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
-    writeFileSync(path, bytes, { flag, mode: 0o600 })
   }
 }

@@ -1,11 +1,8 @@
 // The one bounded reader of Parquet footers in main (the refresh's file check, the hour inspector): the footer's
 // length is capped, its Thrift is checked against the bytes it declares, and it is parsed in a worker thread with a
 // heap limit and a time limit, so a hostile file costs at most those bounds and the main thread keeps answering.
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker, type WorkerOptions } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { spawnWorker } from '../workers/spawn-worker'
 import type { FooterAnswers, FooterJob } from './parquet-footer-worker'
 
 /** A footer longer than this is refused unread. Real footers of the vendor's hourly files are a few KiB; 8 MiB is
@@ -41,22 +38,6 @@ export interface FooterParserOptions {
 interface Slot {
   readonly worker: Worker
   readonly online: Promise<void>
-}
-
-/** The worker: the built .js beside (or above) a bundle; under tsx or vitest, the .ts beside this file, loaded through
- * tsx's own register() (a worker's execArgv does not take --import). */
-function spawnWorker(options: WorkerOptions): Worker {
-  const here = fileURLToPath(import.meta.url)
-  if (here.endsWith('.ts')) {
-    const api = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
-    const file = pathToFileURL(join(dirname(here), 'parquet-footer-worker.ts')).href
-    return new Worker(`import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(file)}) })`, { ...options, eval: true })
-  }
-  for (const dir of [dirname(here), join(dirname(here), '..')]) {
-    const file = join(dir, 'parquet-footer-worker.js')
-    if (existsSync(file)) return new Worker(file, options)
-  }
-  throw new Error(`The Parquet footer worker (parquet-footer-worker.js) is missing beside ${here}; rebuild the app.`)
 }
 
 /** Footers up to this size go to a worker several at once (copied: a batch that fails is judged again one by one);
@@ -157,7 +138,7 @@ export class FooterParser {
   }
 
   private spawn(): Slot {
-    const worker = spawnWorker({
+    const worker = spawnWorker(import.meta.url, 'parquet-footer-worker', {
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 }
     })
     this.started++
