@@ -6,7 +6,7 @@ export default defineConfig({
   main: {
     build: {
       // The CLI is built beside the shell: it shares the services and never loads Electron. Each worker thread is an entry
-      // of its own: src/main/workers/spawn-worker.ts starts it from out/main/<name>.js.
+      // of its own: src/main/workers/worker-thread.ts starts it from out/main/<name>.js.
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),

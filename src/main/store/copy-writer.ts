@@ -2,8 +2,7 @@
 // waiting for it sent together. A cold year keeps 26,000 files of a few KB, and creating a file costs the kernel
 // 0.15-0.5 ms here: on the main thread (the frame check's critical path) that was a third of its time; through the
 // promise calls, four round trips of the thread pool per file cost the main thread more than the calls themselves.
-import type { Worker } from 'node:worker_threads'
-import { spawnWorker } from '../workers/spawn-worker'
+import { type StartedWorker, askWorker, startWorker } from '../workers/worker-thread'
 import type { CopyWrite, CopyWriteAnswers, CopyWriteJob } from './copy-writer-worker'
 
 /** Writes sent in one message at most. */
@@ -16,11 +15,9 @@ interface Pending {
 }
 
 class CopyWriter {
-  private worker: Worker | null = null
-  private online: Promise<void> | null = null
+  private worker: StartedWorker | null = null
   private readonly queue: Pending[] = []
   private busy = false
-  private nextId = 0
 
   /** Writes `bytes` to `path` (a new file unless flag is 'w') and renames it to `target` when given; rejects with the
    * file system's error (its code kept) when it could not. */
@@ -44,8 +41,8 @@ class CopyWriter {
       })
     } catch (e) {
       // The worker stopped: these writes are lost (each caller is told), the next ones start another.
+      void this.worker?.worker.terminate()
       this.worker = null
-      this.online = null
       for (const p of batch) p.reject(e as Error)
     }
     this.busy = false
@@ -53,53 +50,9 @@ class CopyWriter {
   }
 
   private async send(writes: CopyWrite[]): Promise<CopyWriteAnswers['errors']> {
-    const worker = this.start()
-    worker.ref()
-    try {
-      await this.online
-      const id = this.nextId++
-      return await new Promise((resolve, reject) => {
-        const done = (): void => {
-          worker.off('message', onMessage)
-          worker.off('error', reject)
-          worker.off('exit', onExit)
-        }
-        const onMessage = (a: CopyWriteAnswers): void => {
-          if (a.id !== id) return
-          done()
-          resolve(a.errors)
-        }
-        const onExit = (code: number): void => {
-          done()
-          reject(new Error(`the store's copy writer stopped (exit code ${code})`))
-        }
-        worker.on('message', onMessage)
-        worker.once('error', reject)
-        worker.on('exit', onExit)
-        worker.postMessage({ id, writes } satisfies CopyWriteJob)
-      })
-    } finally {
-      // Idle, it does not keep the process alive.
-      worker.unref()
-    }
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker
-    const worker = spawnWorker(import.meta.url, 'copy-writer-worker')
-    this.worker = worker
-    this.online = new Promise<void>((resolve, reject) => {
-      const onReady = (m: { ready?: boolean }): void => {
-        if (m?.ready !== true) return
-        worker.off('message', onReady)
-        resolve()
-      }
-      worker.on('message', onReady)
-      worker.once('error', reject)
-      worker.once('exit', (code) => reject(new Error(`the store's copy writer stopped while starting (exit code ${code})`)))
-    })
-    this.online.catch(() => {})
-    return worker
+    this.worker ??= startWorker(import.meta.url, 'copy-writer-worker', "the store's copy writer")
+    const job: Omit<CopyWriteJob, 'id'> = { writes }
+    return (await askWorker<CopyWriteAnswers>(this.worker, job, { label: "the store's copy writer" })).errors
   }
 }
 

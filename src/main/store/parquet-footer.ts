@@ -1,8 +1,7 @@
 // The one bounded reader of Parquet footers in main (the refresh's file check, the hour inspector): the footer's
 // length is capped, its Thrift is checked against the bytes it declares, and it is parsed in a worker thread with a
 // heap limit and a time limit, so a hostile file costs at most those bounds and the main thread keeps answering.
-import type { Worker } from 'node:worker_threads'
-import { spawnWorker } from '../workers/spawn-worker'
+import { type StartedWorker, askWorker, startWorker } from '../workers/worker-thread'
 import type { FooterAnswers, FooterJob } from './parquet-footer-worker'
 
 /** A footer longer than this is refused unread. Real footers of the vendor's hourly files are a few KiB; 8 MiB is
@@ -35,10 +34,8 @@ export interface FooterParserOptions {
   readonly batchedBytes?: number
 }
 
-interface Slot {
-  readonly worker: Worker
-  readonly online: Promise<void>
-}
+/** A worker of the pool. */
+type Slot = StartedWorker
 
 /** Footers up to this size go to a worker several at once (copied: a batch that fails is judged again one by one);
  * a larger one goes alone (its bytes transferred). An hourly file's footer is a few KB. */
@@ -117,7 +114,6 @@ export class FooterParser {
         jobs.map((j) => j.bytes),
         jobs.length === 1
       )
-      slot.worker.unref()
       this.idle.push(slot)
       jobs.forEach((j, i) => j.resolve(answers[i] ?? { ok: false, why: 'its footer could not be parsed (no answer)' }))
     } catch (e) {
@@ -138,65 +134,18 @@ export class FooterParser {
   }
 
   private spawn(): Slot {
-    const worker = spawnWorker(import.meta.url, 'parquet-footer-worker', {
+    this.started++
+    return startWorker(import.meta.url, 'parquet-footer-worker', 'the footer worker', {
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 }
     })
-    this.started++
-    // Ready once its module has loaded and said so ('online' comes before: loading tsx and hyparquet takes seconds on
-    // a busy machine, which is not the footer's cost).
-    const online = new Promise<void>((resolve, reject) => {
-      const onReady = (m: { ready?: boolean }): void => {
-        if (m?.ready !== true) return
-        worker.off('message', onReady)
-        resolve()
-      }
-      worker.on('message', onReady)
-      worker.once('error', reject)
-      worker.once('exit', (code) => reject(new Error(`the footer worker stopped while starting (exit code ${code})`)))
-    })
-    // Observed elsewhere: `online` is returned and awaited before the first read; this only keeps it from being unhandled.
-    online.catch(() => {})
-    return { worker, online }
   }
 
-  /** One message of footers to a worker and its answers, within the time limit (for the whole message). */
+  /** One message of footers to a worker and its answers, within the time limit (for the whole message; it starts once
+   * the worker runs: starting one is not the footers' cost). */
   private async run(slot: Slot, footers: ArrayBuffer[], transfer: boolean): Promise<FooterResult[]> {
-    const { worker } = slot
-    // Held while it works (a CLI waiting on it must not exit), let go when idle.
-    worker.ref()
-    // The time limit starts once the worker runs: starting one (tsx in development) is not the footer's cost.
-    await slot.online
-    const id = this.nextId++
-    return new Promise<FooterResult[]>((resolve, reject) => {
-      const done = (): void => {
-        clearTimeout(timer)
-        worker.off('message', onMessage)
-        worker.off('error', onError)
-        worker.off('exit', onExit)
-      }
-      const onMessage = (a: FooterAnswers): void => {
-        if (a.id !== id) return
-        done()
-        resolve(a.answers.map((r) => (r.ok ? { ok: true, footer: { rows: r.rows, rowGroups: r.rowGroups, columns: r.columns } } : { ok: false, why: r.why })))
-      }
-      const onError = (e: Error): void => {
-        done()
-        reject(e)
-      }
-      const onExit = (code: number): void => {
-        done()
-        reject(new Error(`the footer worker stopped (exit code ${code})`))
-      }
-      const timer = setTimeout(() => {
-        done()
-        reject(new Error('timeout'))
-      }, this.timeoutMs)
-      worker.on('message', onMessage)
-      worker.on('error', onError)
-      worker.on('exit', onExit)
-      const job: FooterJob = { id, footers }
-      worker.postMessage(job, transfer ? footers : [])
-    })
+    const job: Omit<FooterJob, 'id'> = { footers }
+    const a = await askWorker<FooterAnswers>(slot, job, { label: 'the footer worker', timeoutMs: this.timeoutMs, ...(transfer ? { transfer: footers } : {}) })
+    return a.answers.map((r) => (r.ok ? { ok: true, footer: { rows: r.rows, rowGroups: r.rowGroups, columns: r.columns } } : { ok: false, why: r.why }))
   }
 }
 
