@@ -61,7 +61,6 @@ export class FooterParser {
   private readonly idle: Slot[] = []
   private readonly queue: Pending[] = []
   private started = 0
-  private nextId = 0
   private readonly workers: number
   private readonly timeoutMs: number
   private readonly heapMb: number
@@ -93,7 +92,16 @@ export class FooterParser {
   /** Gives waiting footers to idle workers (starting one while fewer than `workers` run). */
   private pump(): void {
     while (this.queue.length > 0) {
-      const slot = this.idle.pop() ?? (this.started < this.workers ? this.spawn() : undefined)
+      let slot = this.idle.pop()
+      if (!slot && this.started < this.workers) {
+        try {
+          slot = this.spawn()
+        } catch (e) {
+          // No worker can start (the app's build is incomplete): every waiting footer is answered why.
+          for (const j of this.queue.splice(0)) j.resolve(this.failure(e))
+          return
+        }
+      }
       if (!slot) return
       void this.runBatch(slot, this.nextBatch())
     }
@@ -134,10 +142,11 @@ export class FooterParser {
   }
 
   private spawn(): Slot {
-    this.started++
-    return startWorker(import.meta.url, 'parquet-footer-worker', 'the footer worker', {
+    const slot = startWorker(import.meta.url, 'parquet-footer-worker', 'the footer worker', {
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 }
     })
+    this.started++
+    return slot
   }
 
   /** One message of footers to a worker and its answers, within the time limit (for the whole message; it starts once
