@@ -3,8 +3,20 @@
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 const HOUR_RE = /^(\d{2})$/
 
+/** Dates already judged (a year of hourly folders names each date 24 times per table). */
+const judgedDates = new Map<string, boolean>()
+
 /** True for a real calendar date written YYYY-MM-DD. */
 export function isValidDate(s: string): boolean {
+  let valid = judgedDates.get(s)
+  if (valid === undefined) {
+    valid = judgeDate(s)
+    if (judgedDates.size < 100_000) judgedDates.set(s, valid)
+  }
+  return valid
+}
+
+function judgeDate(s: string): boolean {
   const m = DATE_RE.exec(s)
   if (!m) return false
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]

@@ -95,6 +95,8 @@ describe('a saved index of the wrong shape', () => {
     ['a row missing fields', (f) => (f.rows[2] = (f.rows[2] as unknown[]).slice(0, 2))],
     ['a size that is text', (f) => ((f.rows[3] as unknown[])[1] = 'big')],
     ['a time that is not a number', (f) => ((f.rows[0] as unknown[])[2] = '2026-11-20')],
+    // A number no Date holds (past ±100,000,000 days): toISOString would throw while the index is read.
+    ['a time past what a date holds', (f) => ((f.rows[1] as unknown[])[2] = 8.64e15 + 1)],
     ['a listing unit of the wrong shape', (f) => (f.units[0] = { prefix: 42 })],
     ['rows that are not a list', (f) => (f.rows = { a: 1 } as never)]
   ]

@@ -29,14 +29,23 @@ export async function saveIndex(path: string, index: BucketIndex): Promise<void>
 
 const stringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string'
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+/** The largest instant a Date holds (ECMAScript's time clip, ±100,000,000 days): beyond it a time is invalid. */
+const MAX_TIME_MS = 8.64e15
 
 /** Why a row cannot be an object of the index, or null when it can. */
 function rowProblem(row: unknown): string | null {
   if (!Array.isArray(row) || row.length !== 6) return 'is not a list of 6 fields'
-  const [key, size, lm, etag, storageClass, restore] = row as unknown[]
+  // By index, not destructured: a year's ~20,000 rows are checked at every start.
+  const fields = row as unknown[]
+  const key = fields[0]
+  const size = fields[1]
+  const lm = fields[2]
+  const etag = fields[3]
+  const storageClass = fields[4]
+  const restore = fields[5]
   if (typeof key !== 'string' || key === '') return 'has no key'
   if (!finite(size) || size < 0 || !Number.isInteger(size)) return `(${key}) has no size`
-  if (!finite(lm) || Number.isNaN(new Date(lm).getTime())) return `(${key}) has no time`
+  if (!finite(lm) || Math.abs(lm) > MAX_TIME_MS) return `(${key}) has no time`
   if (!stringOrNull(etag) || !stringOrNull(storageClass)) return `(${key}) has an ETag or storage class that is not text`
   if (restore !== null && !(Array.isArray(restore) && restore.length === 2 && typeof restore[0] === 'boolean' && stringOrNull(restore[1])))
     return `(${key}) has a restore state of the wrong shape`
@@ -91,7 +100,13 @@ export async function readIndex(path: string): Promise<LoadedIndex> {
     const row: unknown = p.rows[i]
     const why = rowProblem(row)
     if (why) return dropped(`has a damaged object row (#${i + 1} ${why})`)
-    const [key, size, lm, etag, storageClass, restore] = row as Row
+    const r = row as Row
+    const key = r[0]
+    const size = r[1]
+    const lm = r[2]
+    const etag = r[3]
+    const storageClass = r[4]
+    const restore = r[5]
     // Built field by field: a year is ~20,000 rows read at every start, and spreading each optional field costs 3×.
     const o: { -readonly [K in keyof ListedObject]: ListedObject[K] } = { key, size, lastModified: new Date(lm).toISOString() }
     if (etag !== null) o.etag = etag
