@@ -8,6 +8,8 @@ const judgedDates = new Map<string, boolean>()
 
 /** True for a real calendar date written YYYY-MM-DD. */
 export function isValidDate(s: string): boolean {
+  // Only text of a date's length is remembered: a key's text is the bucket's, and could be anything.
+  if (s.length !== 10) return false
   let valid = judgedDates.get(s)
   if (valid === undefined) {
     valid = judgeDate(s)

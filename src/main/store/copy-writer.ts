@@ -50,9 +50,11 @@ class CopyWriter {
   }
 
   private async send(writes: CopyWrite[]): Promise<CopyWriteAnswers['errors']> {
+    // One that stopped while idle (its threadId is -1 then) is replaced before these writes are sent.
+    if (this.worker?.worker.threadId === -1) this.worker = null
     this.worker ??= startWorker(import.meta.url, 'copy-writer-worker', "the store's copy writer")
     const job: Omit<CopyWriteJob, 'id'> = { writes }
-    return (await askWorker<CopyWriteAnswers>(this.worker, job, { label: "the store's copy writer" })).errors
+    return (await askWorker<CopyWriteAnswers>(this.worker, job)).errors
   }
 }
 

@@ -1,7 +1,7 @@
 // The one bounded reader of Parquet footers in main (the refresh's file check, the hour inspector): the footer's
 // length is capped, its Thrift is checked against the bytes it declares, and it is parsed in a worker thread with a
 // heap limit and a time limit, so a hostile file costs at most those bounds and the main thread keeps answering.
-import { type StartedWorker, askWorker, startWorker } from '../workers/worker-thread'
+import { type StartedWorker, WORKER_START, askWorker, startWorker } from '../workers/worker-thread'
 import type { FooterAnswers, FooterJob } from './parquet-footer-worker'
 
 /** A footer longer than this is refused unread. Real footers of the vendor's hourly files are a few KiB; 8 MiB is
@@ -24,11 +24,12 @@ export type FooterResult = { readonly ok: true; readonly footer: ParquetFooter }
 export type ObjectRangeReader = (start: number, end: number, signal?: AbortSignal) => Promise<Uint8Array>
 
 export interface FooterParserOptions {
-  /** Workers kept (reused, never one per file): one hostile footer holds one of them for at most `timeoutMs`. */
+  /** Workers kept (reused, never one per file): one hostile footer holds one of them for at most twice `timeoutMs`
+   * (in its batch, then alone). */
   readonly workers?: number
-  /** Time one parse may take once its worker is running. */
+  /** Time one message of footers (one, or a batch of small ones) may take once its worker is running. */
   readonly timeoutMs?: number
-  /** The worker's old-generation heap. */
+  /** The worker's old-generation heap (a batch shares it; a batch that exhausts it is parsed again one by one). */
   readonly heapMb?: number
   /** Footers up to this many bytes are sent several at once (default BATCHED_BYTES). */
   readonly batchedBytes?: number
@@ -93,12 +94,17 @@ export class FooterParser {
   private pump(): void {
     while (this.queue.length > 0) {
       let slot = this.idle.pop()
+      // An idle worker that stopped (its threadId is -1 then) is let go, and another started in its place.
+      if (slot && slot.worker.threadId === -1) {
+        this.started--
+        continue
+      }
       if (!slot && this.started < this.workers) {
         try {
           slot = this.spawn()
         } catch (e) {
-          // No worker can start (the app's build is incomplete): every waiting footer is answered why.
-          for (const j of this.queue.splice(0)) j.resolve(this.failure(e))
+          // No worker can start (the app's build is incomplete): every waiting footer is answered why, not remembered.
+          for (const j of this.queue.splice(0)) j.resolve(this.failure(Object.assign(e as Error, { code: WORKER_START })))
           return
         }
       }
@@ -138,6 +144,8 @@ export class FooterParser {
     const err = e as Error & { code?: string }
     if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return { ok: false, why: `parsing its footer needed more than ${this.heapMb} MB` }
     if (err.message === 'timeout') return { ok: false, why: `parsing its footer took longer than ${this.timeoutMs / 1000} s`, transient: true }
+    // Not the footer's fault: the file is checked again next time.
+    if (err.code === WORKER_START) return { ok: false, why: `its footer could not be parsed (${err.message})`, transient: true }
     return { ok: false, why: `its footer could not be parsed (${err.message})` }
   }
 
@@ -153,7 +161,7 @@ export class FooterParser {
    * the worker runs: starting one is not the footers' cost). */
   private async run(slot: Slot, footers: ArrayBuffer[], transfer: boolean): Promise<FooterResult[]> {
     const job: Omit<FooterJob, 'id'> = { footers }
-    const a = await askWorker<FooterAnswers>(slot, job, { label: 'the footer worker', timeoutMs: this.timeoutMs, ...(transfer ? { transfer: footers } : {}) })
+    const a = await askWorker<FooterAnswers>(slot, job, { timeoutMs: this.timeoutMs, ...(transfer ? { transfer: footers } : {}) })
     return a.answers.map((r) => (r.ok ? { ok: true, footer: { rows: r.rows, rowGroups: r.rowGroups, columns: r.columns } } : { ok: false, why: r.why }))
   }
 }

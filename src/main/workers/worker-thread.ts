@@ -10,9 +10,15 @@ import { Worker, type WorkerOptions } from 'node:worker_threads'
 
 export interface StartedWorker {
   readonly worker: Worker
-  /** Resolves once the worker's module has loaded (it posts `{ ready: true }`); rejects if it stopped before. */
+  /** Resolves once the worker's module has loaded (it posts `{ ready: true }`); rejects if it stopped before, with an
+   * error whose code is WORKER_START. */
   readonly online: Promise<void>
+  /** Names it in errors ("the footer worker"). */
+  readonly label: string
 }
+
+/** The code of the error a worker that could not start gives (not the job's fault: worth another try later). */
+export const WORKER_START = 'WORKER_START'
 
 function spawnWorker(callerUrl: string, name: string, options: WorkerOptions): Worker {
   const here = fileURLToPath(callerUrl)
@@ -42,12 +48,13 @@ export function startWorker(callerUrl: string, name: string, label: string, opti
       resolve()
     }
     worker.on('message', onReady)
-    worker.once('error', reject)
-    worker.once('exit', (code) => reject(new Error(`${label} stopped while starting (exit code ${code})`)))
+    // A new error: the worker's own goes unchanged to whoever asked it a job (its code says why, e.g. out of memory).
+    worker.once('error', (e) => reject(Object.assign(new Error(`${label} could not start (${e.message})`), { code: WORKER_START })))
+    worker.once('exit', (code) => reject(Object.assign(new Error(`${label} stopped while starting (exit code ${code})`), { code: WORKER_START })))
   })
   // Observed by askWorker, which waits for it; this only keeps it from being unhandled meanwhile.
   online.catch(() => {})
-  return { worker, online }
+  return { worker, online, label }
 }
 
 let nextId = 0
@@ -60,12 +67,14 @@ let nextId = 0
 export async function askWorker<A extends { readonly id: number }>(
   started: StartedWorker,
   job: object,
-  opts: { readonly label: string; readonly transfer?: readonly ArrayBuffer[]; readonly timeoutMs?: number }
+  opts: { readonly transfer?: readonly ArrayBuffer[]; readonly timeoutMs?: number } = {}
 ): Promise<A> {
-  const { worker } = started
+  const { worker, label } = started
   worker.ref()
   try {
     await started.online
+    // One that stopped while idle sends no 'exit' any more (its threadId is -1 once it has stopped).
+    if (worker.threadId === -1) throw new Error(`${label} has stopped`)
     const id = nextId++
     return await new Promise<A>((resolve, reject) => {
       const done = (): void => {
@@ -85,7 +94,7 @@ export async function askWorker<A extends { readonly id: number }>(
       }
       const onExit = (code: number): void => {
         done()
-        reject(new Error(`${opts.label} stopped (exit code ${code})`))
+        reject(new Error(`${label} stopped (exit code ${code})`))
       }
       const timer =
         opts.timeoutMs === undefined
@@ -97,7 +106,13 @@ export async function askWorker<A extends { readonly id: number }>(
       worker.on('message', onMessage)
       worker.on('error', onError)
       worker.on('exit', onExit)
-      worker.postMessage({ ...job, id }, [...(opts.transfer ?? [])])
+      try {
+        worker.postMessage({ ...job, id }, [...(opts.transfer ?? [])])
+      } catch (e) {
+        // Not sent (a value that cannot be cloned): no answer will come.
+        done()
+        reject(e as Error)
+      }
     })
   } finally {
     worker.unref()
