@@ -121,7 +121,16 @@ describe('the monitors in the window', () => {
 
     // The connection narrows this table's band to its least: its usual noise is now out of it, judged at once.
     const form = page.locator('[data-testid=volume-thresholds]')
-    await form.locator('summary').click()
+    // Opened once it stays open: the form is drawn again when the chart's table settles (a click on the one before is lost).
+    await expect
+      .poll(
+        async () => {
+          if ((await form.getAttribute('open')) === null) await form.locator('summary').click()
+          return form.getAttribute('open')
+        },
+        { timeout: 60_000 }
+      )
+      .not.toBeNull()
     expect(await form.locator('summary').textContent()).toContain('(the defaults)')
     for (const [name, value] of [
       ['madFactor', '0.5'],
