@@ -5,9 +5,12 @@ import react from '@vitejs/plugin-react'
 export default defineConfig({
   main: {
     build: {
+      // DuckDB's JavaScript API is bundled (src/main/engine/duckdb-api.ts); its native binding is loaded by Node.
+      externalizeDeps: { exclude: ['@duckdb/node-api'] },
       // The CLI is built beside the shell: it shares the services and never loads Electron. Each worker thread is an entry
       // of its own: src/main/workers/worker-thread.ts starts it from out/main/<name>.js.
       rollupOptions: {
+        external: ['@duckdb/node-bindings'],
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           'export-explorer': resolve(__dirname, 'src/cli/export-explorer.ts'),

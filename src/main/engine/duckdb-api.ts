@@ -1,7 +1,6 @@
-// The native DuckDB API (@duckdb/node-api), loaded with require. An ESM import of this CommonJS package makes Node
-// scan its ~40 files for their export names first: 80 ms of every CLI query's start on 2 cores (issue 23). Types
-// come from the package as usual (`import type`); values from here.
-import { createRequire } from 'node:module'
-import type * as NodeApi from '@duckdb/node-api'
+// The native DuckDB API (@duckdb/node-api). The build bundles its ~60 CommonJS files into main's chunk
+// (electron.vite.config.ts), leaving only the native binding (@duckdb/node-bindings) to Node: resolving and
+// compiling them one by one cost every CLI query's start 60-75 ms on 2 cores (issue 23).
+import * as NodeApi from '@duckdb/node-api'
 
-export const duckdb = createRequire(import.meta.url)('@duckdb/node-api') as typeof NodeApi
+export const duckdb = NodeApi
