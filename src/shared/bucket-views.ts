@@ -421,18 +421,15 @@ async function vendorPartitionColumns(engine: SqlEngine, t: { schema: string; ta
  * decides the version): what an engine elsewhere needs to rebuild the same views with `buildInventory`. */
 export function objectsForViews(inventory: Inventory, opts: AsOf & { readonly tables?: readonly CatalogTable[] } = {}): ListedObject[] {
   const out: ListedObject[] = []
-  const seen = new Set<string>()
-  const one = (o: ListedObject): void => {
-    if (!seen.has(o.key)) {
-      seen.add(o.key)
-      out.push(o)
-    }
-  }
+  // Each key is in one folder of the inventory: a folder seen once gives each of its objects once.
+  const seen = new Set<Folder>()
   // A parts table's logical view reads every ready folder; a full table's, its latest copy (and where its columns come from).
   for (const t of opts.tables ?? CATALOG) {
     for (const f of foldersForLogicalTable(inventory, t, opts)) {
-      for (const o of f.dataFiles) one(o)
-      if (f.marker) one(f.marker)
+      if (seen.has(f)) continue
+      seen.add(f)
+      for (const o of f.dataFiles) out.push(o)
+      if (f.marker) out.push(f.marker)
     }
   }
   // The first object written under v2/_manifests/ decides the version at any instant, there as here.

@@ -21,10 +21,16 @@ export function deliverySortKey(f: Pick<FolderRef, 'version' | 'partition'>): re
 
 /** A folder's place in delivery order as one integer (the mirror's rank column): the same order as deliverySortKey. */
 export function deliveryOrderKey(f: Pick<FolderRef, 'version' | 'partition'>): number {
+  // A folder's reference is asked at every plan and view: a year's 8,760 folders, several times a query.
+  const known = orderKeys.get(f)
+  if (known !== undefined) return known
   const [r, date, hour] = deliverySortKey(f)
-  if (r === 0) return 0
-  return r * 1e10 + Number(date.replaceAll('-', '')) * 100 + (hour === '' ? 0 : Number(hour))
+  const key = r === 0 ? 0 : r * 1e10 + Number(date.replaceAll('-', '')) * 100 + (hour === '' ? 0 : Number(hour))
+  orderKeys.set(f, key)
+  return key
 }
+
+const orderKeys = new WeakMap<object, number>()
 
 /** Negative when a was delivered before b. Ties only for the same folder. */
 export function compareDelivery(a: FolderRef, b: FolderRef): number {

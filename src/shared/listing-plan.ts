@@ -66,7 +66,18 @@ export interface IndexedUnit {
 }
 
 const MONTH_UNIT_RE = /^(.*=)(\d{4})-(\d{2})$/
-const DATE_IN_KEY_RE = /_date=(\d{4}-\d{2}-\d{2})\//
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/
+const SLASH = 47
+
+/** The first `_date=YYYY-MM-DD/` of a key, or undefined. Found by indexOf: a regular expression scanning each of a
+ * year's ~20,000 keys for it cost a warm start 20 ms (issue 23). */
+function dateInKey(key: string): string | undefined {
+  for (let i = key.indexOf('_date='); i !== -1; i = key.indexOf('_date=', i + 1)) {
+    const d = key.slice(i + 6, i + 16)
+    if (key.charCodeAt(i + 16) === SLASH && DATE_RE.test(d)) return d
+  }
+  return undefined
+}
 /** Folders without _SUCCESS are looked at again for this long; older ones have failed for good. */
 const IN_FLIGHT_LOOKBACK_MS = 2 * DAY_MS
 /** How late the vendor's retention may run after a day turns 7 days old, and still be noticed. */
@@ -112,7 +123,7 @@ export function refreshUnits(units: readonly IndexedUnit[], keys: Iterable<strin
   // older keys are skipped by their date before being parsed (a year holds ~100,000 keys).
   const oldest = dateOf(Math.min(pruneFrom - DAY_MS, lastRefresh - IN_FLIGHT_LOOKBACK_MS))
   for (const key of keys) {
-    const d = DATE_IN_KEY_RE.exec(key)?.[1]
+    const d = dateInKey(key)
     if (d !== undefined && d < oldest) continue
     const r = parseKey(key)
     if (r.kind !== 'data' && r.kind !== 'marker' && r.kind !== 'ignored') continue
