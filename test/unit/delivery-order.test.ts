@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseKey } from '../../src/shared/bucket-key'
 import { objectsForViews } from '../../src/shared/bucket-views'
-import { compareDelivery, compareFileNames } from '../../src/shared/delivery-order'
+import { compareDelivery, compareFileNames, deliveryOrderKey } from '../../src/shared/delivery-order'
 import { buildInventory, detectVersion, foldersForLogicalTable, latestReady, readyPartsFolders, versionAt } from '../../src/shared/inventory'
 import { FIRST_V2_DELIVERY, LAST_V1_DELIVERY } from '../../src/shared/schedule'
 import { obj, readyFolder, shuffle } from '../helpers/listing'
@@ -40,6 +40,28 @@ describe('delivery order of parts folders', () => {
         const got = readyPartsFolders(buildInventory(listing), { schema: 'datamart_claudia', table: 'claudia_messages' }).map((f) => f.ref.prefix)
         const want = [...folders].sort((a, b) => a.at - b.at).map((f) => f.prefix)
         expect(got).toEqual(want)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it('gives each folder one integer in the same order: rank·10¹⁰ + YYYYMMDD·100 + HH', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(partsFolder, { selector: (f) => f.prefix, minLength: 1, maxLength: 40 }), (folders) => {
+        const refs = folders.map((f) => {
+          const r = parseKey(`${f.prefix}part-0.parquet`)
+          if (r.kind !== 'data') throw new Error('fixture')
+          return { at: f.at, ref: r.folder }
+        })
+        for (const { at, ref } of refs) {
+          const written =
+            ref.partition.kind === 'etl' && ref.partition.initial
+              ? 0
+              : (ref.version === 'v1' ? 1 : 2) * 1e10 + Number(d(at).replaceAll('-', '')) * 100 + (ref.version === 'v2' ? Number(h(at)) : 0)
+          expect(deliveryOrderKey(ref)).toBe(written)
+        }
+        const byKey = [...refs].sort((a, b) => deliveryOrderKey(a.ref) - deliveryOrderKey(b.ref)).map((r) => r.ref.prefix)
+        expect(byKey).toEqual([...refs].sort((a, b) => a.at - b.at).map((r) => r.ref.prefix))
       }),
       { numRuns: 300 }
     )

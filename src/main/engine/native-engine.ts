@@ -329,9 +329,11 @@ export class NativeEngine {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    for (const c of this.open) c.interrupt()
-    // Let interrupted calls unwind before the instance goes.
-    await new Promise((r) => setTimeout(r, 20))
+    // Let interrupted calls unwind before the instance goes (nothing to wait for after the last call ended).
+    if (this.open.size > 0) {
+      for (const c of this.open) c.interrupt()
+      await new Promise((r) => setTimeout(r, 20))
+    }
     for (const side of [this.queries, this.own]) {
       side.conn.closeSync()
       side.instance.closeSync()

@@ -42,6 +42,30 @@ export async function openBucketEngine(
   opts: OpenEngineOptions = {}
 ): Promise<BucketEngine> {
   const now = opts.now ?? Date.now()
+  const mirror = opts.mirror
+  // DuckDB starts on its own threads while the views are planned and their files fetched (a warm query's start waited
+  // ~50 ms for it after them, issue 23). Its readable folders are known already: the store's and the mirror's.
+  const starting = NativeEngine.open({ workDir, readableRoots: [store.readableRoot, ...(mirror ? [mirror.dir] : [])] })
+  starting.catch(() => undefined)
+  try {
+    return await viewsOver(starting, store, inventory, objects, { ...opts, now })
+  } catch (e) {
+    await starting.then(
+      (engine) => engine.close(),
+      () => undefined
+    )
+    throw e
+  }
+}
+
+async function viewsOver(
+  starting: Promise<NativeEngine>,
+  store: FileStore,
+  inventory: Inventory,
+  objects: ReadonlyMap<string, ListedObject>,
+  opts: OpenEngineOptions & { readonly now: number }
+): Promise<BucketEngine> {
+  const now = opts.now
   // A file that is not Parquet makes the rules read another copy (full tables), whose files are then needed in turn.
   const unreadable = new Set(opts.unreadable ?? [])
   // Parts tables the mirror holds are read from its segments: only the raw files of the folders it does not hold yet
@@ -86,35 +110,30 @@ export async function openBucketEngine(
     }
   }
   const mirror = opts.mirror
-  const engine = await NativeEngine.open({ workDir, readableRoots: [store.readableRoot, ...(mirror ? [mirror.dir] : [])] })
+  const engine = await starting
   for (const s of segments) if (s.rows > 0 && mirror) paths.set(mirrorKey(s), mirror.pathOf(s.file))
   for (const l of superseded) if (mirror) paths.set(supersededKey(l), mirror.pathOf(l.file))
-  try {
-    const views = await createBucketViews(
-      {
-        register: async (files) => {
-          // A file that could not be fetched is said first (a mirrored table's other raw files were never needed).
-          const broken = files.find((f) => failed.has(f.key)) ?? files.find((f) => !paths.has(f.key))
-          if (broken) throw new Error(failed.get(broken.key) ?? `${broken.key} is not in the local store; refresh and try again.`)
-          await engine.link(files.map((f) => ({ name: f.name, key: f.key, path: paths.get(f.key) as string })))
-        },
-        query: (sql) => engine.exec(sql),
-        firstColumn: async (sql) => (await engine.execRows(sql)).map((r) => r[0])
+  const views = await createBucketViews(
+    {
+      register: async (files) => {
+        // A file that could not be fetched is said first (a mirrored table's other raw files were never needed).
+        const broken = files.find((f) => failed.has(f.key)) ?? files.find((f) => !paths.has(f.key))
+        if (broken) throw new Error(failed.get(broken.key) ?? `${broken.key} is not in the local store; refresh and try again.`)
+        await engine.link(files.map((f) => ({ name: f.name, key: f.key, path: paths.get(f.key) as string })))
       },
-      inventory,
-      objects,
-      {
-        ...opts,
-        now,
-        unreadable,
-        fileBase: engine.fileBase,
-        dialect: { filenameColumn: '__ee_filename' },
-        mirror: mirror ? { segments, superseded } : undefined
-      }
-    )
-    return { engine, views }
-  } catch (e) {
-    await engine.close()
-    throw e
-  }
+      query: (sql) => engine.exec(sql),
+      firstColumn: async (sql) => (await engine.execRows(sql)).map((r) => r[0])
+    },
+    inventory,
+    objects,
+    {
+      ...opts,
+      now,
+      unreadable,
+      fileBase: engine.fileBase,
+      dialect: { filenameColumn: '__ee_filename' },
+      mirror: mirror ? { segments, superseded } : undefined
+    }
+  )
+  return { engine, views }
 }
