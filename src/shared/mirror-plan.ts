@@ -7,7 +7,7 @@ import type { FolderRef } from './bucket-key'
 import { CATALOG, type CatalogTable } from './catalog'
 import { deliveryOrderKey } from './delivery-order'
 import { type AsOf, type Folder, type Inventory, readyPartsFolders, writtenAt } from './inventory'
-import { identityTag, objectIdentity } from './identity-tag'
+import { IdentityHasher } from './identity-tag'
 import { isArchived, type ListedObject } from './listing'
 import { type SupersededList, supersededFor } from './mirror-superseded'
 
@@ -74,16 +74,27 @@ export function planTableSegments(
     table: `${t.schema}.${t.table}`,
     period,
     folders,
-    identity: identityTag(folders.map(folderLine).join('\n'))
+    identity: folders.reduce((h, f, i) => addFolderLine(i === 0 ? h : h.add('\n'), f), new IdentityHasher()).tag()
   }))
 }
 
-/** What a folder's rows in the mirror are made of: its marker, its files and those left out, with their versions. */
-const folderLine = (f: SegmentFolder): string =>
-  `${f.folder.ref.prefix}|${objectIdentity(f.folder.marker as ListedObject)}|${f.files.map((x) => objectIdentity(x.object)).join('|')}|${f.leftOut.map(objectIdentity).join('|')}`
+/**
+ * What a folder's rows in the mirror are made of: its marker, its files and those left out, with their versions, as
+ * the line `prefix|marker|file|file…|leftOut|leftOut…` (objects by objectIdentity) added to a hash.
+ */
+function addFolderLine(h: IdentityHasher, f: SegmentFolder): IdentityHasher {
+  h.add(f.folder.ref.prefix)
+    .add('|')
+    .addObject(f.folder.marker as ListedObject)
+    .add('|')
+  f.files.forEach((x, i) => (i === 0 ? h : h.add('|')).addObject(x.object))
+  h.add('|')
+  f.leftOut.forEach((o, i) => (i === 0 ? h : h.add('|')).addObject(o))
+  return h
+}
 
-/** A folder's identity: changes whenever what its rows are made of does (folderLine). */
-export const folderIdentity = (f: SegmentFolder): string => identityTag(folderLine(f))
+/** A folder's identity: changes whenever what its rows are made of does (addFolderLine). */
+export const folderIdentity = (f: SegmentFolder): string => addFolderLine(new IdentityHasher(), f).tag()
 
 /** Every parts table's segments. */
 export function planMirror(inventory: Inventory, now: number, held: ReadonlySet<string> = new Set()): SegmentPlan[] {
