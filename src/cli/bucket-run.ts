@@ -13,6 +13,7 @@ import { type Progress, progress } from './progress-line'
 import type { CliRequest } from './cli-request'
 import { readThresholdsFile } from './thresholds-file'
 import type { MonitorConfig } from '../shared/delivery-monitors'
+import type { EarlyEngine } from './commands/engine-commands'
 
 /** Where the CLI keeps what it can download again (listings, files, the mirror). */
 export function cacheDir(): string {
@@ -37,10 +38,17 @@ export interface BucketRun {
   readonly show: Progress
   /** --thresholds: the volume monitor's thresholds (the defaults without). */
   readonly monitors?: MonitorConfig
+  /** DuckDB, started before the refresh for a command that opens it (engine-commands.ts). */
+  readonly early?: EarlyEngine
+}
+
+export interface OpenRunOptions {
+  /** Called once the bucket is opened, before its refresh: what to start meanwhile (closed here if the refresh fails). */
+  readonly startEngine?: (provider: BucketProvider, id: string) => EarlyEngine
 }
 
 /** The bucket opened and refreshed, or the exit code when it could not be checked (said on stderr, and as JSON with --json). */
-export async function openBucketRun(request: CliRequest): Promise<BucketRun | number> {
+export async function openBucketRun(request: CliRequest, opts: OpenRunOptions = {}): Promise<BucketRun | number> {
   const { flags: values, command, now, conn } = request
   const thresholds = values.thresholds === undefined ? null : await readThresholdsFile(values.thresholds)
   if (thresholds && !thresholds.ok) {
@@ -79,12 +87,19 @@ export async function openBucketRun(request: CliRequest): Promise<BucketRun | nu
     .update(`${conn.id}|${values.endpoint ?? ''}`)
     .digest('hex')
     .slice(0, 32)
-  const refreshed = await refreshRun(provider, id, request, now, { show })
-  show.done()
-  const firstProblem = refreshed.listingProblems[0]
-  if (firstProblem && refreshed.objects.size === 0) throw firstProblem.error
+  const early = opts.startEngine?.(provider, id)
+  let refreshed: RefreshedBucket
+  try {
+    refreshed = await refreshRun(provider, id, request, now, { show })
+    show.done()
+    const firstProblem = refreshed.listingProblems[0]
+    if (firstProblem && refreshed.objects.size === 0) throw firstProblem.error
+  } catch (e) {
+    await early?.dispose()
+    throw e
+  }
   for (const p of refreshed.listingProblems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
-  return { request, provider, id, refreshed, show, ...(thresholds?.ok ? { monitors: thresholds.config } : {}) }
+  return { request, provider, id, refreshed, show, ...(thresholds?.ok ? { monitors: thresholds.config } : {}), ...(early ? { early } : {}) }
 }
 
 /** The saved index refreshed as of `now` (watch refreshes again at each check, with the clock's time). */

@@ -8,13 +8,19 @@ import { type CliRequest, USAGE, UsageError, parseCommandLine } from './cli-requ
 
 async function runCommand(request: CliRequest): Promise<number> {
   const { openBucketRun } = await import('./bucket-run')
-  const run = await openBucketRun(request)
-  if (typeof run === 'number') return run
   const { command } = request
   if (command === 'query' || command === 'export' || command === 'ddl') {
-    const { ENGINE_COMMANDS } = await import('./commands/engine-commands')
-    return ENGINE_COMMANDS[command](run)
+    const { ENGINE_COMMANDS, startEngineEarly } = await import('./commands/engine-commands')
+    const run = await openBucketRun(request, { startEngine: (provider, id) => startEngineEarly(provider, id, request) })
+    if (typeof run === 'number') return run
+    try {
+      return await ENGINE_COMMANDS[command](run)
+    } finally {
+      await run.early?.dispose()
+    }
   }
+  const run = await openBucketRun(request)
+  if (typeof run === 'number') return run
   if (command === 'watch') {
     const { watchCommand } = await import('./commands/watch-command')
     const exports = request.watch?.export

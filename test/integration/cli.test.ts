@@ -361,6 +361,29 @@ describe('errors', () => {
     expect(r.stderr).toMatch(/could not list|Network error|network|could not reach|connect/i)
   })
 
+  it("leaves no engine folder behind, whether the bucket's refresh fails or the query runs (DuckDB starts before the refresh)", async () => {
+    const own = await mkdtemp(join(tmpdir(), 'ee-cli-engine-'))
+    try {
+      const failed = await runCli(
+        ['query', 'SELECT count(*) FROM claudia_messages', '--bucket', 's3://cli-bucket/export', '--endpoint', 'http://127.0.0.1:9'],
+        own,
+        { ...s3Env, AWS_MAX_ATTEMPTS: '1' }
+      )
+      expect(failed.code).toBe(2)
+      expect(failed.stderr).toMatch(/could not list|Network error|network|could not reach|connect/i)
+      expect(await readdir(join(own, 'engine')).catch(() => [])).toEqual([])
+      const ran = await runCli(
+        ['query', 'SELECT count(*) AS n FROM claudia_csat', '--bucket', demo.bucketDir, '--now', demo.expected.now, '--format', 'json'],
+        own
+      )
+      expect(ran.code).toBe(0)
+      expect(JSON.parse(ran.stdout)).toEqual([{ n: expect.any(Number) }])
+      expect(await readdir(join(own, 'engine'))).toEqual([])
+    } finally {
+      await rm(own, { recursive: true, force: true })
+    }
+  })
+
   it('exits 2 on bad usage, with the usage', async () => {
     const r = await cli(['frobnicate', '--bucket', demo.bucketDir])
     expect(r.code).toBe(2)

@@ -10,8 +10,9 @@ import type { ExportFormat } from '../../shared/export-format'
 import { warehouseDdl, warehouseLocation } from '../../shared/warehouse-ddl/warehouse-ddl'
 import { StatementRefused } from '../../main/engine/engine-error'
 import { logicalTableColumns } from '../../main/engine/logical-table-columns'
-import type { QueryProgress } from '../../main/engine/native-engine'
-import { type BucketEngine, openBucketEngine } from '../../main/engine/open-bucket-engine'
+import type { NativeEngine, QueryProgress } from '../../main/engine/native-engine'
+import type { BucketProvider } from '../../main/bucket/bucket-provider'
+import { type BucketEngine, engineReadableRoots, openBucketEngine, startBucketEngine } from '../../main/engine/open-bucket-engine'
 import { fileStoreFor } from '../../main/store/connection-files'
 import { ExportError, exportQuery } from '../../main/export/export-to-file'
 import { Mirror } from '../../main/mirror/mirror'
@@ -45,6 +46,51 @@ function interrupted(): AbortController {
 type OpenedEngine = BucketEngine & { readonly unreadable: Set<string> }
 
 let engines = 0
+const engineDir = (id: string): string => join(cacheDir(), 'engine', `${id}-${process.pid}${engines++ > 0 ? `-${engines}` : ''}`)
+const mirrorDir = (id: string): string => join(cacheDir(), 'mirror', id)
+/** Only the parts tables read the mirror: a statement that names none (SELECT 1, a full table) neither builds nor reads it. */
+const readsMirror = (tables?: readonly CatalogTable[]): boolean => (tables ?? CATALOG).some((t) => t.mode === 'parts')
+const sameFolders = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i])
+
+/** DuckDB started as the bucket opens, before its refresh. */
+export interface EarlyEngine {
+  /** The engine for a first opening that reads these folders; null when it was taken, or reads others (then closed). */
+  take(roots: readonly string[]): { readonly workDir: string; readonly started: Promise<NativeEngine> } | null
+  /** Closes it when no opening took it (the command failed before, or opened none). */
+  dispose(): Promise<void>
+}
+
+/**
+ * Starts DuckDB for a query, export or ddl as soon as the bucket is opened: its start (~0.1 s on its own threads) then
+ * overlaps the refresh instead of following it (issue 23). It reads the folders the command's statement needs.
+ */
+export function startEngineEarly(provider: BucketProvider, id: string, request: CliRequest): EarlyEngine {
+  const tables = request.command === 'ddl' ? undefined : request.sinceLast ? [request.sinceLast.table] : tablesNamed(request.sql ?? '')
+  const roots = engineReadableRoots(fileStoreFor(provider, cacheDir(), id), readsMirror(tables) ? { dir: mirrorDir(id) } : undefined)
+  const workDir = engineDir(id)
+  const started = startBucketEngine(workDir, roots)
+  let left = true
+  const close = async (): Promise<void> => {
+    if (!left) return
+    left = false
+    await started.then(
+      (engine) => engine.close(),
+      () => undefined
+    )
+  }
+  return {
+    take: (wanted) => {
+      if (!left) return null
+      if (!sameFolders(wanted, roots)) {
+        void close()
+        return null
+      }
+      left = false
+      return { workDir, started }
+    },
+    dispose: close
+  }
+}
 
 /** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
 async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Promise<OpenedEngine> {
@@ -67,10 +113,8 @@ export async function engineOpener(
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
   const store = fileStoreFor(provider, cacheDir(), id)
-  // Only the parts tables read the mirror: a statement that names none (SELECT 1, a full table) neither builds nor reads
-  // it. Files the views need that are not readable Parquet are remembered with what the mirror's builds found.
-  const readsMirror = (tables ?? CATALOG).some((t) => t.mode === 'parts')
-  const mirror = readsMirror ? new Mirror(join(cacheDir(), 'mirror', id), store, { unreadableFile: frameCacheFile(cacheDir(), id) }) : undefined
+  // Files the views need that are not readable Parquet are remembered with what the mirror's builds found.
+  const mirror = readsMirror(tables) ? new Mirror(mirrorDir(id), store, { unreadableFile: frameCacheFile(cacheDir(), id) }) : undefined
   const built = await mirror?.refresh(refreshed.inventory, now, {
     onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
   })
@@ -78,8 +122,10 @@ export async function engineOpener(
     process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
   for (const u of built?.unreadable ?? []) unreadable.add(u.key)
   return async (inventory) => {
-    const workDir = join(cacheDir(), 'engine', `${id}-${process.pid}${engines++ > 0 ? `-${engines}` : ''}`)
-    const opened = await openBucketEngine(store, inventory, refreshed.objects, workDir, {
+    // The engine started before the refresh, when it reads these folders (a later check's opening starts its own).
+    const early = at ? null : (run.early?.take(engineReadableRoots(store, mirror)) ?? null)
+    const opened = await openBucketEngine(store, inventory, refreshed.objects, early?.workDir ?? engineDir(id), {
+      ...(early ? { started: early.started } : {}),
       now,
       ...(mirror ? { mirror } : {}),
       unreadable,
