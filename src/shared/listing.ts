@@ -20,6 +20,19 @@ export interface ListedObject {
   readonly restore?: RestoreState
 }
 
+/** Whether two listings of one key give the same version in the same state (size, time, ETag, class, restore). */
+export function sameListedObject(a: ListedObject, b: ListedObject): boolean {
+  return (
+    a.key === b.key &&
+    a.size === b.size &&
+    a.lastModified === b.lastModified &&
+    a.etag === b.etag &&
+    a.storageClass === b.storageClass &&
+    (a.restore === b.restore ||
+      (a.restore !== undefined && b.restore !== undefined && a.restore.ongoing === b.restore.ongoing && a.restore.expiry === b.restore.expiry))
+  )
+}
+
 /** S3 classes whose objects cannot be read until restored. (Glacier Instant Retrieval and GCS classes read directly.) */
 const ARCHIVE_CLASSES = new Set(['GLACIER', 'DEEP_ARCHIVE'])
 

@@ -1,5 +1,5 @@
 // Listing a bucket into an index, cold and incrementally, against the S3 server on loopback.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -116,6 +116,50 @@ describe('bucket index', () => {
       for (const o of pruned) await s3.put(BUCKET, o.key, 'restored for the next test', new Date(o.lastModified))
       for (const k of [...newKeys, inFlightMarker]) await s3.remove(BUCKET, k)
     }
+  })
+
+  it("lists a folder without _SUCCESS again in full: a file gone from it leaves the index; the previous index's map is left as it was", async () => {
+    const inFlight = demo.expected.partial_folders.find(
+      (c) => c.hour === demo.expected.planted_hours['inFlight']!.hour && c.date === demo.expected.planted_hours['inFlight']!.date
+    )!
+    const files = truth.filter((o) => o.key.startsWith(inFlight.prefix) && o.key.endsWith('.parquet'))
+    expect(files.length).toBeGreaterThan(0)
+    const gone = files[0]!
+    const written = `${inFlight.prefix}part-rewritten.parquet`
+    await s3.remove(BUCKET, gone.key)
+    await s3.put(BUCKET, written, 'x', new Date(now()))
+    try {
+      const before = new Map(cold.objects)
+      const r = await refreshBucketIndex(provider(), cold, { now: now() + 60_000 })
+      expect(r.index.objects.has(gone.key)).toBe(false)
+      expect(r.index.objects.has(written)).toBe(true)
+      expect(keysOf(r.index)).toEqual(
+        keysOf(cold)
+          .filter((k) => k !== gone.key)
+          .concat(written)
+          .sort()
+      )
+      // The previous index is not changed by the refresh (the app still shows it while one runs).
+      expect(r.index.objects).not.toBe(cold.objects)
+      expect([...cold.objects]).toEqual([...before])
+    } finally {
+      await s3.put(BUCKET, gone.key, 'back for the next test', new Date(gone.lastModified))
+      await s3.remove(BUCKET, written)
+    }
+  })
+
+  it('a refresh that finds nothing new keeps the same objects, and the saved index is not written again', async () => {
+    const dataDir = join(tmp, 'unchanged')
+    await refreshConnectionIndex(dataDir, 'c', provider(), { now: now() })
+    // (The first incremental refresh after a cold one adds units: the folders without _SUCCESS it lists again.)
+    const first = await refreshConnectionIndex(dataDir, 'c', provider(), { now: now() })
+    const again = await refreshBucketIndex(provider(), first.index, { now: now() + 60_000 })
+    expect(again.index.objects).toBe(first.index.objects)
+    const saved = join(dataDir, 'index', 'c.json')
+    const { mtimeMs } = await stat(saved)
+    const second = await refreshConnectionIndex(dataDir, 'c', provider(), { now: now() + 60_000 })
+    expect(keysOf(second.index)).toEqual(keysOf(first.index))
+    expect((await stat(saved)).mtimeMs).toBe(mtimeMs)
   })
 
   it('keeps the index per connection on disk: the second open lists only what is new', async () => {

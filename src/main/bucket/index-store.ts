@@ -4,7 +4,7 @@
 // refresh lists everything (a wrong-shaped index must never make every incremental refresh fail).
 import { readFile } from 'node:fs/promises'
 import type { IndexedUnit } from '../../shared/listing-plan'
-import type { ListedObject, RestoreState } from '../../shared/listing'
+import { type ListedObject, type RestoreState, sameListedObject } from '../../shared/listing'
 import { writePrivateFile } from '../files/private-file'
 import type { BucketIndex } from './bucket-index'
 import { errorMessage } from '../../shared/error-message'
@@ -118,17 +118,11 @@ const REFRESH_TIME_SLACK_MS = 3_600_000
 export function indexChanged(saved: BucketIndex, next: BucketIndex): boolean {
   if (saved.location !== next.location || next.refreshedAt - saved.refreshedAt > REFRESH_TIME_SLACK_MS) return true
   if (saved.objects.size !== next.objects.size || JSON.stringify(saved.units) !== JSON.stringify(next.units)) return true
+  // A refresh that changed nothing keeps the saved map itself (bucket-index.ts).
+  if (saved.objects === next.objects) return false
   for (const [key, o] of next.objects) {
     const was = saved.objects.get(key)
-    if (
-      was === undefined ||
-      was.size !== o.size ||
-      was.lastModified !== o.lastModified ||
-      was.etag !== o.etag ||
-      was.storageClass !== o.storageClass ||
-      JSON.stringify(was.restore) !== JSON.stringify(o.restore)
-    )
-      return true
+    if (was === undefined || !sameListedObject(was, o)) return true
   }
   return false
 }
