@@ -42,10 +42,15 @@ function digits(text: string, from: number, to: number): number {
 
 /** Negative when a was delivered before b. Ties only for the same folder. */
 export function compareDelivery(a: FolderRef, b: FolderRef): number {
-  const [ra, da, ha] = deliverySortKey(a)
-  const [rb, db, hb] = deliverySortKey(b)
+  // deliverySortKey element by element, without building it (a year's folders are sorted at every start).
+  const ra = rank(a)
+  const rb = rank(b)
   if (ra !== rb) return ra - rb
+  const da = a.partition.date
+  const db = b.partition.date
   if (da !== db) return da < db ? -1 : 1
+  const ha = a.partition.hour ?? ''
+  const hb = b.partition.hour ?? ''
   if (ha !== hb) return ha < hb ? -1 : 1
   return 0
 }

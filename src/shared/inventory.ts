@@ -159,21 +159,23 @@ export function versionAt(inv: Inventory, opts: AsOf = {}): Version {
 
 // Each inventory's folders grouped by table, built on the first question (a year holds ~10,000 folders per table, and
 // a run asks of each table many times: the views, the frame check, the mirror's plan). An inventory never changes.
-const byTable = new WeakMap<Inventory, ReadonlyMap<string, readonly Folder[]>>()
+// By schema, then table: no name is built per folder.
+const byTable = new WeakMap<Inventory, ReadonlyMap<string, ReadonlyMap<string, readonly Folder[]>>>()
 
 function foldersOf(inv: Inventory, t: Pick<CatalogTable, 'schema' | 'table'>): readonly Folder[] {
-  let tables = byTable.get(inv)
-  if (!tables) {
-    const grouped = new Map<string, Folder[]>()
+  let schemas = byTable.get(inv)
+  if (!schemas) {
+    const grouped = new Map<string, Map<string, Folder[]>>()
     for (const f of inv.folders.values()) {
-      const name = `${f.ref.schema}.${f.ref.table}`
-      const list = grouped.get(name)
+      let tables = grouped.get(f.ref.schema)
+      if (!tables) grouped.set(f.ref.schema, (tables = new Map()))
+      const list = tables.get(f.ref.table)
       if (list) list.push(f)
-      else grouped.set(name, [f])
+      else tables.set(f.ref.table, [f])
     }
-    byTable.set(inv, (tables = grouped))
+    byTable.set(inv, (schemas = grouped))
   }
-  return tables.get(`${t.schema}.${t.table}`) ?? []
+  return schemas.get(t.schema)?.get(t.table) ?? []
 }
 
 /**

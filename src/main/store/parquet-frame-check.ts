@@ -219,6 +219,14 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
       reasons.set(o.key, verdict)
     }
   }
+  // Each object's earlier answer, looked up once by its identity (the rounds ask of the same ~9,000 files again).
+  const verdicts = new Map<ListedObject, Verdict | undefined>()
+  const cachedVerdict = (o: ListedObject): Verdict | undefined => {
+    if (verdicts.has(o)) return verdicts.get(o)
+    const v = cache.get(objectIdentity(o))
+    verdicts.set(o, v)
+    return v
+  }
   /** A data file the check can judge: Parquet by its name, and not archived (not readable until restored). */
   const checkable = (o: ListedObject): boolean => o.key.endsWith('.parquet') && !isArchived(o, now)
   /** Judges files not judged yet: those answered before at once (a warm year is ~9,000 of them, all known), the rest read. */
@@ -228,7 +236,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     total += todo.length
     const toRead: ListedObject[] = []
     for (const o of todo) {
-      const known = cache.get(objectIdentity(o))
+      const known = cachedVerdict(o)
       // `true`: readable, checked by a version that kept no facts: read once more for them.
       if (known === undefined || known === true) toRead.push(o)
       else {
@@ -265,8 +273,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   }
   // Known before any round: an earlier check's answer, or too short to be Parquet (see the doc comment above).
   const knownBad: string[] = []
-  for (const o of inventory.objects)
-    if (checkable(o) && (tooShortForParquet(o.size) !== null || typeof cache.get(objectIdentity(o)) === 'string')) knownBad.push(o.key)
+  for (const o of inventory.objects) if (checkable(o) && (tooShortForParquet(o.size) !== null || typeof cachedVerdict(o) === 'string')) knownBad.push(o.key)
   const assumedNow = (): Set<string> => new Set([...knownBad, ...unreadable])
   // A round that found no unreadable file beyond those it assumed leaves the files the rules read as they were: the last.
   let assumedUnreadable = assumedNow()
