@@ -121,7 +121,7 @@ describe('the monitors in the window', () => {
 
     // The connection narrows this table's band to its least: its usual noise is now out of it, judged at once.
     const form = page.locator('[data-testid=volume-thresholds]')
-    // Opened once it stays open: the form is drawn again when the chart's table settles (a click on the one before is lost).
+    // Opened once it stays open: the chart's table may settle after the first click (a click on the one before is lost).
     await expect
       .poll(
         async () => {
@@ -131,7 +131,8 @@ describe('the monitors in the window', () => {
         { timeout: 60_000 }
       )
       .not.toBeNull()
-    expect(await form.locator('summary').textContent()).toContain('(the defaults)')
+    // The section is there while its thresholds load; its form once they are.
+    await expect.poll(() => form.locator('summary').textContent(), { timeout: 60_000 }).toContain('(the defaults)')
     for (const [name, value] of [
       ['madFactor', '0.5'],
       ['minRelativeBand', '0'],

@@ -18,7 +18,7 @@ const FIELDS: readonly { key: Field; label: string; min: number; max: number; st
   { key: 'maxRatio', label: 'a jump is above (× the median)', min: 1, max: 100, step: 0.5 }
 ]
 
-export function VolumeThresholds({ table }: { table: string }): React.JSX.Element | null {
+export function VolumeThresholds({ table }: { table: string }): React.JSX.Element {
   const view = useApp((s) => s.monitorThresholds)
   const load = useApp((s) => s.loadMonitorThresholds)
   const save = useApp((s) => s.setMonitorThresholds)
@@ -29,13 +29,24 @@ export function VolumeThresholds({ table }: { table: string }): React.JSX.Elemen
     void load()
   }, [load, active])
   const own = view?.tables?.[table]
-  // The form starts from what judges the table now, again when another table (or its saved values) is shown.
+  // The form starts from what judges the table now, again when another table or other saved values are shown: a
+  // reload that brings the same values keeps what is being typed.
+  const judging = view ? `${table}|${JSON.stringify(thresholdsFor(table, view))}` : null
+  const [draftOf, setDraftOf] = useState<string | null>(null)
   useEffect(() => {
-    if (!view) return
+    if (!view || judging === null || judging === draftOf) return
     const t = thresholdsFor(table, view)
     setDraft(Object.fromEntries(FIELDS.map((f) => [f.key, String(f.percent ? Math.round(t[f.key] * 100) : t[f.key])])) as Record<Field, string>)
-  }, [view, table])
-  if (!view || !draft) return null
+    setDraftOf(judging)
+  }, [view, table, judging, draftOf])
+  // While the thresholds load, the section stays where it is (opened or not), its form not drawn yet.
+  if (!view || !draft)
+    return (
+      <details data-testid="volume-thresholds" className={css.thresholds}>
+        <summary>Thresholds for {table}</summary>
+        <p className={css.faint}>Loading the thresholds…</p>
+      </details>
+    )
   const parsed = Object.fromEntries(FIELDS.map((f) => [f.key, Number(draft[f.key]) / (f.percent ? 100 : 1)])) as Record<Field, number>
   const invalid = FIELDS.find((f) => {
     const x = Number(draft[f.key])
