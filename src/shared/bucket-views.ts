@@ -15,7 +15,7 @@ import {
 } from './inventory'
 import { isArchived, type ListedObject } from './listing'
 import { type GlobDialect, PARTITION_COLUMNS, globColumnsSql, globOf, logicalTableGlobSql, mirrorShapedGlobSql, versionsGlobSql } from './logical-table-sql'
-import { type MirroredSegment, mirrorRead } from './mirror-plan'
+import { type MirrorRead, type MirroredSegment, mirrorRead } from './mirror-plan'
 import { type RawRows, mirrorKey, mirrorLogicalSql, mirrorVersionsSql, supersededKey } from './mirror-sql'
 import type { SupersededList } from './mirror-superseded'
 import { quoteIdent } from './sql-quote'
@@ -206,6 +206,9 @@ export async function createBucketViews(
 export interface MirrorSource {
   readonly segments: readonly MirroredSegment[]
   readonly superseded?: readonly SupersededList[]
+  /** Each parts table's mirrorRead ("schema.table"), where the caller decided it already with these segments, lists
+   * and the views' own instants and unreadable files (deciding it is a pass over a year's folders). */
+  readonly reads?: ReadonlyMap<string, MirrorRead | null>
 }
 
 /** Where the segments' registered names start, under the engine's file base (apart from any bucket key's name). */
@@ -225,7 +228,8 @@ async function createMirrorViews(
   opts: AsOf & { readonly fileBase: string; readonly dialect?: GlobDialect },
   out: Pick<ViewsResult, 'created' | 'notes' | 'reads'>
 ): Promise<boolean> {
-  const selection = mirrorRead(inventory, t, mirror.segments, opts, mirror.superseded)
+  const known = mirror.reads?.get(`${t.schema}.${t.table}`)
+  const selection = known !== undefined ? known : mirrorRead(inventory, t, mirror.segments, opts, mirror.superseded)
   if (!selection) return false
   const base = `${opts.fileBase}${MIRROR_NAME_DIR}${t.schema}/${t.table}/`
   const schema = quoteIdent(t.schema)

@@ -5,7 +5,7 @@ import type { AsOf, Inventory } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import type { FileStore, StoreProgress } from '../store/file-store'
 import { CATALOG, type CatalogTable } from '../../shared/catalog'
-import { mirrorRead } from '../../shared/mirror-plan'
+import { type MirrorRead, mirrorRead } from '../../shared/mirror-plan'
 import { mirrorKey, supersededKey } from '../../shared/mirror-sql'
 import type { Mirror } from '../mirror/mirror'
 import { NativeEngine } from './native-engine'
@@ -88,11 +88,15 @@ async function viewsOver(
   const segments = opts.mirror ? await opts.mirror.segments() : []
   const superseded = opts.mirror ? await opts.mirror.superseded() : []
   const beside = new Set<string>()
+  // Decided here as the views decide it (the same lists, instants and unreadable files), and handed to them.
+  const reads = new Map<string, MirrorRead | null>()
   const mirrored = (opts.tables ?? CATALOG).filter((t) => {
-    const read = t.mode === 'parts' && segments.length > 0 ? mirrorRead(inventory, t, segments, { ...opts, unreadable }) : null
+    const read = t.mode === 'parts' && segments.length > 0 ? mirrorRead(inventory, t, segments, { ...opts, unreadable }, superseded) : null
+    reads.set(`${t.schema}.${t.table}`, read)
     for (const f of read?.raw ?? []) for (const o of f.dataFiles) beside.add(o.key)
     return read !== null
   })
+  const unreadableBefore = unreadable.size
   const fromMirror = (key: string): boolean =>
     !beside.has(key) && mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
   const paths = new Map<string, string>()
@@ -147,7 +151,8 @@ async function viewsOver(
       unreadable,
       fileBase: engine.fileBase,
       dialect: { filenameColumn: '__ee_filename' },
-      mirror: mirror ? { segments, superseded } : undefined
+      // A file found unreadable while fetching changes what the rules read: the views decide again then.
+      mirror: mirror ? { segments, superseded, ...(unreadable.size === unreadableBefore ? { reads } : {}) } : undefined
     }
   )
   return { engine, views }
