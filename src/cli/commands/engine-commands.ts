@@ -56,36 +56,52 @@ const sameFolders = (a: readonly string[], b: readonly string[]): boolean => a.l
 export interface EarlyEngine {
   /** The engine for a first opening that reads these folders; null when it was taken, or reads others (then closed). */
   take(roots: readonly string[]): { readonly workDir: string; readonly started: Promise<NativeEngine> } | null
-  /** Closes it when no opening took it (the command failed before, or opened none). */
+  /** Closes it when no opening took it (the command failed before, or opened none); resolves once it is closed. */
   dispose(): Promise<void>
+}
+
+/** The tables a command opens: those its statement names (query, export), the table of export --since-last, every
+ * table for ddl (undefined). */
+function commandTables(request: CliRequest): readonly CatalogTable[] | undefined {
+  if (request.command === 'ddl') return undefined
+  if (request.sinceLast) return [request.sinceLast.table]
+  return tablesNamed(request.sql ?? '')
 }
 
 /**
  * Starts DuckDB for a query, export or ddl as soon as the bucket is opened: its start (~0.1 s on its own threads) then
- * overlaps the refresh instead of following it (issue 23). It reads the folders the command's statement needs.
+ * overlaps the refresh instead of following it (issue 23). It reads the folders the command's tables need.
  */
 export function startEngineEarly(provider: BucketProvider, id: string, request: CliRequest): EarlyEngine {
-  const tables = request.command === 'ddl' ? undefined : request.sinceLast ? [request.sinceLast.table] : tablesNamed(request.sql ?? '')
-  const roots = engineReadableRoots(fileStoreFor(provider, cacheDir(), id), readsMirror(tables) ? { dir: mirrorDir(id) } : undefined)
+  const roots = engineReadableRoots(fileStoreFor(provider, cacheDir(), id), readsMirror(commandTables(request)) ? { dir: mirrorDir(id) } : undefined)
   const workDir = engineDir(id)
   const started = startBucketEngine(workDir, roots)
-  let left = true
-  const close = async (): Promise<void> => {
-    if (!left) return
-    left = false
-    await started.then(
-      (engine) => engine.close(),
-      () => undefined
-    )
+  // Ctrl+C while the bucket refreshes (minutes, cold): the engine is closed and its folder removed before the exit. The
+  // command's own handlers take over once it has the engine.
+  const onSignal = (): void => void close().finally(() => process.exit(130))
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  const quiet = (): void => {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+  let state: 'left' | 'taken' | Promise<void> = 'left'
+  const close = (): Promise<void> => {
+    if (state === 'left') {
+      quiet()
+      state = started.then((engine) => engine.close()).catch(() => undefined)
+    }
+    return state === 'taken' ? Promise.resolve() : state
   }
   return {
     take: (wanted) => {
-      if (!left) return null
+      if (state !== 'left') return null
       if (!sameFolders(wanted, roots)) {
         void close()
         return null
       }
-      left = false
+      quiet()
+      state = 'taken'
       return { workDir, started }
     },
     dispose: close
@@ -142,7 +158,7 @@ export async function engineOpener(
 async function exportCommand(run: BucketRun): Promise<number> {
   const { request, show } = run
   if (request.sinceLast) return incrementalExportCommand(run, request.sinceLast)
-  const { engine, views } = await openEngine(run, tablesNamed(request.sql as string))
+  const { engine, views } = await openEngine(run, commandTables(request))
   for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
   const ac = interrupted()
   const target = resolve(request.flags.out as string)
@@ -178,7 +194,7 @@ async function incrementalExportCommand(run: BucketRun, since: NonNullable<CliRe
   const t = since.table
   const label = since.cursor ?? `${t.table}${since.where ? ` where ${since.where}` : ''}`
   const file = cursorFile(run.id, since.cursor ?? defaultCursorName(t, since.where), since.cursor ?? t.table)
-  const open = await engineOpener(run, [t])
+  const open = await engineOpener(run, commandTables(request))
   const ac = interrupted()
   const target = resolve(request.flags.out as string)
   try {
@@ -232,7 +248,7 @@ export function supersedeWords(n: number): string {
 async function ddlCommand(run: BucketRun): Promise<number> {
   const { request, provider, id, refreshed } = run
   // The columns come from the logical tables themselves (native DuckDB), the rest from the listing and the core.
-  const opened = await openEngine(run)
+  const opened = await openEngine(run, commandTables(request))
   const { unreadable } = opened
   try {
     const columns = await logicalTableColumns(opened, fileStoreFor(provider, cacheDir(), id), refreshed.inventory, { now: request.now, unreadable })
@@ -258,7 +274,7 @@ async function queryCommand(run: BucketRun): Promise<number> {
   const { request } = run
   const sql = request.sql as string
   // Only the views the statement names are opened: each costs a schema read (SELECT 1 opens none).
-  const { engine, views } = await openEngine(run, tablesNamed(sql))
+  const { engine, views } = await openEngine(run, commandTables(request))
   for (const p of views.problems) process.stderr.write(`warning: no view for ${p.table}: ${p.message}\n`)
   for (const n of views.notes) process.stderr.write(`note: ${n.message}\n`)
   const ac = interrupted()

@@ -86,6 +86,8 @@ async function openSide(allowed: readonly string[], tempDir: string, limits: Eng
 export class NativeEngine {
   private readonly keysByPath = new Map<string, string>()
   private readonly open = new Set<DuckDBConnection>()
+  /** Calls in flight (exec, execRows, and those on connections of their own). */
+  private running = 0
   private closed = false
   /** The views' SQL the engine's own instance has yet to run: it runs them before its first write (an export), not
    * at open, since creating the views binds them and reads every file's footer (about 2 s for the demo bucket). */
@@ -158,11 +160,23 @@ export class NativeEngine {
   /** Trusted SQL (the views): run as is, for both instances (the user's queries and the exports read the same views). */
   async exec(sql: string): Promise<void> {
     this.assertOpen()
+    await this.counted(async () => {
+      try {
+        await this.queries.conn.run(sql)
+        this.ownBacklog.push(sql)
+      } catch (e) {
+        throw new Error(this.withKeys(errorMessage(e)))
+      }
+    })
+  }
+
+  /** Counts the calls in flight: closing waits for them to unwind only when there are some. */
+  private async counted<T>(work: () => Promise<T>): Promise<T> {
+    this.running++
     try {
-      await this.queries.conn.run(sql)
-      this.ownBacklog.push(sql)
-    } catch (e) {
-      throw new Error(this.withKeys(errorMessage(e)))
+      return await work()
+    } finally {
+      this.running--
     }
   }
 
@@ -179,12 +193,14 @@ export class NativeEngine {
   /** Trusted SQL (the mirror's builder, which writes its scratch) whose rows are wanted: on the engine's own instance. */
   async execRows(sql: string): Promise<DuckDBValue[][]> {
     this.assertOpen()
-    try {
-      await this.catchUpOwn()
-      return (await this.own.conn.runAndReadAll(sql)).getRows()
-    } catch (e) {
-      throw new Error(this.withKeys(errorMessage(e)))
-    }
+    return this.counted(async () => {
+      try {
+        await this.catchUpOwn()
+        return (await this.own.conn.runAndReadAll(sql)).getRows()
+      } catch (e) {
+        throw new Error(this.withKeys(errorMessage(e)))
+      }
+    })
   }
 
   /**
@@ -286,6 +302,10 @@ export class NativeEngine {
 
   private async withConnection<T>(side: Side, opts: RunOptions, work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     this.assertOpen()
+    return this.counted(() => this.onConnection(side, opts, work))
+  }
+
+  private async onConnection<T>(side: Side, opts: RunOptions, work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const conn = await side.instance.connect()
     if (opts.onProgress) {
       // DuckDB tracks progress only with the progress bar on (never printed: stdout is the CLI's output).
@@ -329,8 +349,9 @@ export class NativeEngine {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    // Let interrupted calls unwind before the instance goes (nothing to wait for after the last call ended).
-    if (this.open.size > 0) {
+    // Let interrupted calls unwind before the instance goes (nothing to wait for when no call is in flight: a CLI
+    // query's close waited 20 ms for nothing).
+    if (this.running > 0) {
       for (const c of this.open) c.interrupt()
       await new Promise((r) => setTimeout(r, 20))
     }

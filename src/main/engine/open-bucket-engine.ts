@@ -4,7 +4,7 @@ import { type UnlistedPrefix, type ViewsResult, createBucketViews, objectsForVie
 import type { AsOf, Inventory } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import type { FileStore, StoreProgress } from '../store/file-store'
-import { CATALOG, type CatalogTable } from '../../shared/catalog'
+import { CATALOG, type CatalogTable, qualifiedName } from '../../shared/catalog'
 import { type MirrorRead, mirrorRead } from '../../shared/mirror-plan'
 import { mirrorKey, supersededKey } from '../../shared/mirror-sql'
 import type { Mirror } from '../mirror/mirror'
@@ -28,8 +28,8 @@ export interface OpenEngineOptions extends AsOf {
   readonly onProgress?: (p: { done: number; total: number; table: string }) => void
   /** The tables to open (those the statement names: src/shared/tables-named.ts); every table when absent. */
   readonly tables?: readonly CatalogTable[]
-  /** DuckDB already starting over `workDir` (startBucketEngine, with the same readable folders): its start overlapped
-   * what the caller did before (the CLI starts it before the bucket's refresh). */
+  /** DuckDB already starting (startBucketEngine, over `workDir` and engineReadableRoots of the same store and mirror):
+   * its start overlapped what the caller did before (the CLI starts it before the bucket's refresh). */
   readonly started?: Promise<NativeEngine>
 }
 
@@ -62,6 +62,8 @@ export async function openBucketEngine(
   // DuckDB starts on its own threads while the views are planned and their files fetched (a warm query's start waited
   // ~0.1 s for it after them, issue 23).
   const starting = opts.started ?? startBucketEngine(workDir, engineReadableRoots(store, mirror))
+  // Its failure is told when it is awaited, after the files are fetched: not an unhandled rejection meanwhile.
+  starting.catch(() => undefined)
   try {
     return await viewsOver(starting, store, inventory, objects, { ...opts, now })
   } catch (e) {
@@ -92,10 +94,11 @@ async function viewsOver(
   const reads = new Map<string, MirrorRead | null>()
   const mirrored = (opts.tables ?? CATALOG).filter((t) => {
     const read = t.mode === 'parts' && segments.length > 0 ? mirrorRead(inventory, t, segments, { ...opts, unreadable }, superseded) : null
-    reads.set(`${t.schema}.${t.table}`, read)
+    reads.set(qualifiedName(t), read)
     for (const f of read?.raw ?? []) for (const o of f.dataFiles) beside.add(o.key)
     return read !== null
   })
+  // (The set only grows: the same size is the same files.)
   const unreadableBefore = unreadable.size
   const fromMirror = (key: string): boolean =>
     !beside.has(key) && mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
