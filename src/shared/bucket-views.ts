@@ -2,7 +2,7 @@
 // and, for parts tables, `<table>__versions` (every row of every ready folder, with where it came from).
 // An "as of" hour rebuilds them from the folders delivered up to that hour.
 import { countText, formatBytes } from './counts'
-import { CATALOG, type CatalogTable } from './catalog'
+import { CATALOG, type CatalogTable, qualifiedName } from './catalog'
 import {
   type AsOf,
   type Folder,
@@ -206,7 +206,7 @@ export async function createBucketViews(
 export interface MirrorSource {
   readonly segments: readonly MirroredSegment[]
   readonly superseded?: readonly SupersededList[]
-  /** Each parts table's mirrorRead ("schema.table"), where the caller decided it already with these segments, lists
+  /** Each parts table's mirrorRead by qualifiedName, where the caller decided it already with these segments, lists
    * and the views' own instants and unreadable files (deciding it is a pass over a year's folders). */
   readonly reads?: ReadonlyMap<string, MirrorRead | null>
 }
@@ -228,7 +228,7 @@ async function createMirrorViews(
   opts: AsOf & { readonly fileBase: string; readonly dialect?: GlobDialect },
   out: Pick<ViewsResult, 'created' | 'notes' | 'reads'>
 ): Promise<boolean> {
-  const known = mirror.reads?.get(`${t.schema}.${t.table}`)
+  const known = mirror.reads?.get(qualifiedName(t))
   const selection = known !== undefined ? known : mirrorRead(inventory, t, mirror.segments, opts, mirror.superseded)
   if (!selection) return false
   const base = `${opts.fileBase}${MIRROR_NAME_DIR}${t.schema}/${t.table}/`
@@ -425,13 +425,13 @@ async function vendorPartitionColumns(engine: SqlEngine, t: { schema: string; ta
  * decides the version): what an engine elsewhere needs to rebuild the same views with `buildInventory`. */
 export function objectsForViews(inventory: Inventory, opts: AsOf & { readonly tables?: readonly CatalogTable[] } = {}): ListedObject[] {
   const out: ListedObject[] = []
-  // Each key is in one folder of the inventory: a folder seen once gives each of its objects once.
-  const seen = new Set<Folder>()
+  // A key is in one folder, its prefix's: a folder seen once gives each of its objects once (not a check per key).
+  const seen = new Set<string>()
   // A parts table's logical view reads every ready folder; a full table's, its latest copy (and where its columns come from).
   for (const t of opts.tables ?? CATALOG) {
     for (const f of foldersForLogicalTable(inventory, t, opts)) {
-      if (seen.has(f)) continue
-      seen.add(f)
+      if (seen.has(f.ref.prefix)) continue
+      seen.add(f.ref.prefix)
       for (const o of f.dataFiles) out.push(o)
       if (f.marker) out.push(f.marker)
     }

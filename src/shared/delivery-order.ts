@@ -23,10 +23,11 @@ export function deliverySortKey(f: Pick<FolderRef, 'version' | 'partition'>): re
 export function deliveryOrderKey(f: Pick<FolderRef, 'version' | 'partition'>): number {
   const r = rank(f)
   if (r === 0) return 0
-  const { date, hour } = f.partition
+  const date = f.partition.date
+  const hour = f.partition.hour ?? ''
   // Asked of every folder at each plan and view (a year's 8,760, several times a query): read digit by digit.
   const day = digits(date, 0, 4) * 1e4 + digits(date, 5, 7) * 100 + digits(date, 8, 10)
-  return r * 1e10 + day * 100 + (hour === null ? 0 : digits(hour, 0, hour.length))
+  return r * 1e10 + day * 100 + (hour === '' ? 0 : digits(hour, 0, hour.length))
 }
 
 /** The number the digits of text[from, to) write (a checked date's or hour's part), NaN when one is not a digit. */

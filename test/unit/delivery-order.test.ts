@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseKey } from '../../src/shared/bucket-key'
 import { objectsForViews } from '../../src/shared/bucket-views'
-import { compareDelivery, compareFileNames, deliveryOrderKey } from '../../src/shared/delivery-order'
+import { compareDelivery, compareFileNames, deliveryOrderKey, deliverySortKey } from '../../src/shared/delivery-order'
 import { buildInventory, detectVersion, foldersForLogicalTable, latestReady, readyPartsFolders, versionAt } from '../../src/shared/inventory'
 import { FIRST_V2_DELIVERY, LAST_V1_DELIVERY } from '../../src/shared/schedule'
 import { obj, readyFolder, shuffle } from '../helpers/listing'
@@ -64,6 +64,19 @@ describe('delivery order of parts folders', () => {
         expect(byKey).toEqual([...refs].sort((a, b) => a.at - b.at).map((r) => r.ref.prefix))
       }),
       { numRuns: 300 }
+    )
+  })
+
+  it('compares two folders as their sort keys compare, element by element', () => {
+    const byKey = (a: readonly [number, string, string], b: readonly [number, string, string]): number =>
+      a[0] !== b[0] ? a[0] - b[0] : a[1] !== b[1] ? (a[1] < b[1] ? -1 : 1) : a[2] !== b[2] ? (a[2] < b[2] ? -1 : 1) : 0
+    fc.assert(
+      fc.property(partsFolder, partsFolder, (x, y) => {
+        const [a, b] = [x, y].map((f) => parseKey(`${f.prefix}part-0.parquet`))
+        if (a?.kind !== 'data' || b?.kind !== 'data') throw new Error('fixture')
+        expect(Math.sign(compareDelivery(a.folder, b.folder))).toBe(Math.sign(byKey(deliverySortKey(a.folder), deliverySortKey(b.folder))))
+      }),
+      { numRuns: 500 }
     )
   })
 

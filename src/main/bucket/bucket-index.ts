@@ -148,6 +148,8 @@ class ObjectsOnWrite {
   private copied = false
 
   constructor(base: ReadonlyMap<string, ListedObject>) {
+    // Never written before writable() copies it: the base is the previous index's own map (which the app may still show,
+    // and which indexChanged compares by identity).
     this.map = base as Map<string, ListedObject>
   }
 
