@@ -110,8 +110,17 @@ describe('the monitors in the window', () => {
     // The demo's last 7 days of an hourly table: one point a delivery.
     expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(100)
     expect(await chart.locator('[data-anomaly]').getAttribute('data-anomaly')).toBe(hourIso(f as { date: string; hour: string }))
-    await chart.locator('[data-anomaly]').hover()
-    await expect.poll(() => chart.locator('[data-testid=volume-readout]').textContent()).toMatch(/: 0 rows; usual 1–[\d,]+ · out of the usual band$/)
+    // Pointed at until the readout says it: a chart drawn again meanwhile (its volume reloaded) forgets the pointer.
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.move(0, 0)
+          await chart.locator('[data-anomaly]').hover()
+          return chart.locator('[data-testid=volume-readout]').textContent()
+        },
+        { timeout: 60_000 }
+      )
+      .toMatch(/: 0 rows; usual 1–[\d,]+ · out of the usual band$/)
     await chart.screenshot({ path: 'test-results/monitors-volume-chart.png' })
 
     await page.locator('[data-table-item=cloud_chat_messages]').click()

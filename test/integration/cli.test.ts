@@ -17,6 +17,7 @@ import { type CliRun, CLI_COMMAND, runCli } from '../helpers/cli'
 import { copyTree } from '../helpers/copy-tree'
 import { type Demo, readDemo } from '../helpers/demo'
 import { S3_TEST_KEYS, type S3Server, startS3Server } from '../helpers/s3-server'
+import { startHungServer } from '../helpers/hung-server'
 
 const run = promisify(execFile)
 let demo: Demo
@@ -383,6 +384,28 @@ describe('errors', () => {
       await rm(own, { recursive: true, force: true })
     }
   })
+
+  it('Ctrl+C while the bucket is refreshed: exit 130, and the engine started meanwhile leaves no folder', async () => {
+    const hung = await startHungServer('silent')
+    const own = await mkdtemp(join(tmpdir(), 'ee-cli-interrupt-'))
+    try {
+      const child = spawn(process.execPath, [...CLI_COMMAND, 'query', 'SELECT 1', '--bucket', 's3://cli-bucket/export', '--endpoint', hung.endpoint], {
+        env: { ...process.env, ...s3Env, EXPORT_EXPLORER_CACHE: own }
+      })
+      const exited = new Promise<number | null>((r) => child.once('exit', r))
+      // DuckDB starts as the bucket opens; the listing then waits on the server, which never answers.
+      const engineFolders = async (): Promise<string[]> => readdir(join(own, 'engine')).catch(() => [])
+      for (let i = 0; i < 400 && (await engineFolders()).length === 0; i++) await new Promise((r) => setTimeout(r, 50))
+      expect(await engineFolders()).toHaveLength(1)
+      await expect.poll(() => hung.accepted(), { timeout: 60_000 }).toBeGreaterThan(0)
+      child.kill('SIGINT')
+      expect(await exited).toBe(130)
+      expect(await engineFolders()).toEqual([])
+    } finally {
+      await hung.close()
+      await rm(own, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   it('exits 2 on bad usage, with the usage', async () => {
     const r = await cli(['frobnicate', '--bucket', demo.bucketDir])

@@ -24,7 +24,6 @@ export function VolumeThresholds({ table }: { table: string }): React.JSX.Elemen
   const save = useApp((s) => s.setMonitorThresholds)
   const active = useApp((s) => s.connections?.active)
   const [draft, setDraft] = useState<Record<Field, string> | null>(null)
-  const [saving, setSaving] = useState(false)
   useEffect(() => {
     void load()
   }, [load, active])
@@ -39,14 +38,35 @@ export function VolumeThresholds({ table }: { table: string }): React.JSX.Elemen
     setDraft(Object.fromEntries(FIELDS.map((f) => [f.key, String(f.percent ? Math.round(t[f.key] * 100) : t[f.key])])) as Record<Field, string>)
     setDraftOf(judging)
   }, [view, table, judging, draftOf])
-  // While the thresholds load, the section stays where it is (opened or not), its form not drawn yet.
-  if (!view || !draft)
-    return (
-      <details data-testid="volume-thresholds" className={css.thresholds}>
-        <summary>Thresholds for {table}</summary>
+  // One section whether or not its thresholds are loaded: opened, it stays open while they load again.
+  return (
+    <details data-testid="volume-thresholds" className={css.thresholds}>
+      <summary>
+        Thresholds for {table}
+        {!view || !draft ? '' : own ? ' (set for this table)' : ' (the defaults)'}
+      </summary>
+      {view && draft ? (
+        <ThresholdForm draft={draft} setDraft={setDraft} ownSet={own !== undefined} save={(thresholds) => save(table, thresholds)} />
+      ) : (
         <p className={css.faint}>Loading the thresholds…</p>
-      </details>
-    )
+      )}
+    </details>
+  )
+}
+
+/** The fields as typed, checked against the bounds main accepts, saved or forgotten for the table. */
+function ThresholdForm({
+  draft,
+  setDraft,
+  ownSet,
+  save
+}: {
+  draft: Record<Field, string>
+  setDraft: (d: Record<Field, string>) => void
+  ownSet: boolean
+  save: (thresholds: Partial<MonitorThresholds> | null) => Promise<void>
+}): React.JSX.Element {
+  const [saving, setSaving] = useState(false)
   const parsed = Object.fromEntries(FIELDS.map((f) => [f.key, Number(draft[f.key]) / (f.percent ? 100 : 1)])) as Record<Field, number>
   const invalid = FIELDS.find((f) => {
     const x = Number(draft[f.key])
@@ -55,55 +75,49 @@ export function VolumeThresholds({ table }: { table: string }): React.JSX.Elemen
   const run = async (thresholds: Partial<MonitorThresholds> | null): Promise<void> => {
     setSaving(true)
     try {
-      await save(table, thresholds)
+      await save(thresholds)
     } finally {
       setSaving(false)
     }
   }
   return (
-    <details data-testid="volume-thresholds" className={css.thresholds}>
-      <summary>
-        Thresholds for {table}
-        {own ? ' (set for this table)' : ' (the defaults)'}
-      </summary>
-      <form
-        className={css.thresholdForm}
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (!invalid) void run(parsed)
-        }}
-      >
-        {FIELDS.map((f) => (
-          <label key={f.key} className={css.thresholdField}>
-            {f.label}
-            <input
-              type="number"
-              name={f.key}
-              min={f.min}
-              max={f.max}
-              step={f.step}
-              value={draft[f.key]}
-              onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
-            />
-          </label>
-        ))}
-        <div className={css.thresholdButtons}>
-          <button type="submit" disabled={saving || invalid !== undefined}>
-            Save for this table
-          </button>
-          <button type="button" disabled={saving || !own} onClick={() => void run(null)}>
-            Use the defaults
-          </button>
-          {invalid ? (
-            <span role="alert" className={css.error}>
-              {invalid.label} must be from {invalid.min} to {invalid.max}
-              {invalid.step === 1 ? ', a whole number' : ''}.
-            </span>
-          ) : (
-            <span className={css.faint}>Saved with the connection; the deliveries are judged again at once.</span>
-          )}
-        </div>
-      </form>
-    </details>
+    <form
+      className={css.thresholdForm}
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!invalid) void run(parsed)
+      }}
+    >
+      {FIELDS.map((f) => (
+        <label key={f.key} className={css.thresholdField}>
+          {f.label}
+          <input
+            type="number"
+            name={f.key}
+            min={f.min}
+            max={f.max}
+            step={f.step}
+            value={draft[f.key]}
+            onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
+          />
+        </label>
+      ))}
+      <div className={css.thresholdButtons}>
+        <button type="submit" disabled={saving || invalid !== undefined}>
+          Save for this table
+        </button>
+        <button type="button" disabled={saving || !ownSet} onClick={() => void run(null)}>
+          Use the defaults
+        </button>
+        {invalid ? (
+          <span role="alert" className={css.error}>
+            {invalid.label} must be from {invalid.min} to {invalid.max}
+            {invalid.step === 1 ? ', a whole number' : ''}.
+          </span>
+        ) : (
+          <span className={css.faint}>Saved with the connection; the deliveries are judged again at once.</span>
+        )}
+      </div>
+    </form>
   )
 }
