@@ -5,7 +5,14 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { IndexProgress } from '../main/bucket/bucket-index'
 import type { BucketProvider } from '../main/bucket/bucket-provider'
-import { type RefreshedBucket, refreshBucket } from '../main/bucket/refresh-pipeline'
+import {
+  type BucketRefreshOptions,
+  type RefreshedBucket,
+  type RefreshedListing,
+  deriveBucket,
+  refreshBucket,
+  refreshListing
+} from '../main/bucket/refresh-pipeline'
 import { configAbove, testConnection } from '../main/connections/connection-verdict'
 import { openConnection } from '../main/connections/open-connection'
 import { MemorySecretStore } from '../main/connections/secret-store'
@@ -34,7 +41,11 @@ export interface BucketRun {
   readonly provider: BucketProvider
   /** The cache's name for this bucket (connection and endpoint). */
   readonly id: string
-  readonly refreshed: RefreshedBucket
+  /** The saved listing, refreshed. */
+  readonly listing: RefreshedListing
+  /** The rest of the refresh (inventory, frame check, manifests of the range), derived once, when first asked: a query
+   * whose saved views still hold needs none of it (src/main/engine/saved-views.ts). */
+  refreshed(): Promise<RefreshedBucket>
   readonly show: Progress
   /** --thresholds: the volume monitor's thresholds (the defaults without). */
   readonly monitors?: MonitorConfig
@@ -42,9 +53,18 @@ export interface BucketRun {
   readonly early?: EarlyEngine
 }
 
+/** A run whose refresh was derived: what the report commands and watch read. */
+export type DerivedRun = Omit<BucketRun, 'refreshed'> & { readonly refreshed: RefreshedBucket }
+
+export async function derivedRun(run: BucketRun): Promise<DerivedRun> {
+  return { ...run, refreshed: await run.refreshed() }
+}
+
 export interface OpenRunOptions {
   /** Called once the bucket is opened, before its refresh: what to start meanwhile (closed here if the refresh fails). */
   readonly startEngine?: (provider: BucketProvider, id: string) => EarlyEngine
+  /** Derive the rest of the refresh only when the command asks for it (engine commands); else before returning. */
+  readonly deriveLater?: boolean
 }
 
 /** The bucket opened and refreshed, or the exit code when it could not be checked (said on stderr, and as JSON with --json). */
@@ -88,18 +108,33 @@ export async function openBucketRun(request: CliRequest, opts: OpenRunOptions = 
     .digest('hex')
     .slice(0, 32)
   const early = opts.startEngine?.(provider, id)
-  let refreshed: RefreshedBucket
+  let listing: RefreshedListing
+  let derived: Promise<RefreshedBucket> | undefined
+  const derive = (): Promise<RefreshedBucket> => {
+    derived ??= deriveBucket(listing, provider, cacheDir(), id, refreshOptions(request, now, { show })).finally(() => show.done())
+    return derived
+  }
   try {
-    refreshed = await refreshRun(provider, id, request, now, { show })
+    listing = await refreshListing(provider, cacheDir(), id, refreshOptions(request, now, { show }))
     show.done()
-    const firstProblem = refreshed.listingProblems[0]
-    if (firstProblem && refreshed.objects.size === 0) throw firstProblem.error
+    const firstProblem = listing.listingProblems[0]
+    if (firstProblem && listing.objects.size === 0) throw firstProblem.error
+    if (!opts.deriveLater) await derive()
   } catch (e) {
     await early?.dispose()
     throw e
   }
-  for (const p of refreshed.listingProblems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
-  return { request, provider, id, refreshed, show, ...(thresholds?.ok ? { monitors: thresholds.config } : {}), ...(early ? { early } : {}) }
+  for (const p of listing.listingProblems) process.stderr.write(`warning: could not list ${p.prefix}: ${p.error.userMessage}\n`)
+  return {
+    request,
+    provider,
+    id,
+    listing,
+    refreshed: derive,
+    show,
+    ...(thresholds?.ok ? { monitors: thresholds.config } : {}),
+    ...(early ? { early } : {})
+  }
 }
 
 /** The saved index refreshed as of `now` (watch refreshes again at each check, with the clock's time). */
@@ -110,13 +145,18 @@ export async function refreshRun(
   now: number,
   opts: { readonly show?: Progress; readonly signal?: AbortSignal } = {}
 ): Promise<RefreshedBucket> {
+  return refreshBucket(provider, cacheDir(), id, refreshOptions(request, now, opts))
+}
+
+/** What a command's refresh reads, as of `now`. */
+function refreshOptions(request: CliRequest, now: number, opts: { readonly show?: Progress; readonly signal?: AbortSignal }): BucketRefreshOptions {
   const { flags: values, command, since } = request
   const { show } = opts
   // The timeline, doctor and watch read the manifests of their range; every command checks the files' frames (an unreadable
   // copy is a state of its own on the timeline, a finding in doctor, left out by the tables).
   const ranged = command === 'timeline' || command === 'doctor' || command === 'watch'
   const sinceDate = new Date(since).toISOString().slice(0, 10)
-  return refreshBucket(provider, cacheDir(), id, {
+  return {
     now,
     full: values['no-cache'] === true,
     ...(opts.signal ? { signal: opts.signal } : {}),
@@ -128,5 +168,5 @@ export async function refreshRun(
       : {}),
     manifests: ranged ? (key) => (/snapshot_date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1] ?? '') >= sinceDate : false,
     frames: true
-  })
+  }
 }

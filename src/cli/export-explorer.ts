@@ -7,11 +7,11 @@ import { errorMessage } from '../shared/error-message'
 import { type CliRequest, USAGE, UsageError, parseCommandLine } from './cli-request'
 
 async function runCommand(request: CliRequest): Promise<number> {
-  const { openBucketRun } = await import('./bucket-run')
+  const { derivedRun, openBucketRun } = await import('./bucket-run')
   const { command } = request
   if (command === 'query' || command === 'export' || command === 'ddl') {
     const { ENGINE_COMMANDS, startEngineEarly } = await import('./commands/engine-commands')
-    const run = await openBucketRun(request, { startEngine: (provider, id) => startEngineEarly(provider, id, request) })
+    const run = await openBucketRun(request, { startEngine: (provider, id) => startEngineEarly(provider, id, request), deriveLater: true })
     if (typeof run === 'number') return run
     try {
       return await ENGINE_COMMANDS[command](run)
@@ -19,8 +19,9 @@ async function runCommand(request: CliRequest): Promise<number> {
       await run.early?.dispose()
     }
   }
-  const run = await openBucketRun(request)
-  if (typeof run === 'number') return run
+  const opened = await openBucketRun(request)
+  if (typeof opened === 'number') return opened
+  const run = await derivedRun(opened)
   if (command === 'watch') {
     const { watchCommand } = await import('./commands/watch-command')
     const exports = request.watch?.export

@@ -12,7 +12,11 @@ import { StatementRefused } from '../../main/engine/engine-error'
 import { logicalTableColumns } from '../../main/engine/logical-table-columns'
 import type { NativeEngine, QueryProgress } from '../../main/engine/native-engine'
 import type { BucketProvider } from '../../main/bucket/bucket-provider'
-import { type BucketEngine, engineReadableRoots, openBucketEngine, startBucketEngine } from '../../main/engine/open-bucket-engine'
+import { type BucketEngine, type ViewsStep, engineReadableRoots, openBucketEngine, startBucketEngine } from '../../main/engine/open-bucket-engine'
+import { type SavedOpening, type ViewsInputs, findSavedViews, replayViews, saveViews } from '../../main/engine/saved-views'
+import { swallowed } from '../../main/log/main-log'
+import type { FileStore } from '../../main/store/file-store'
+import { clockWindow } from '../../shared/clock-window'
 import { fileStoreFor } from '../../main/store/connection-files'
 import { ExportError, exportQuery } from '../../main/export/export-to-file'
 import { Mirror } from '../../main/mirror/mirror'
@@ -43,7 +47,11 @@ function interrupted(): AbortController {
   return ac
 }
 
-type OpenedEngine = BucketEngine & { readonly unreadable: Set<string> }
+type OpenedEngine = BucketEngine & {
+  readonly unreadable: Set<string>
+  /** The opening derived everything for good: the mirror built every segment, every file was fetched. */
+  readonly settled: boolean
+}
 
 let engines = 0
 const engineDir = (id: string): string => join(cacheDir(), 'engine', `${id}-${process.pid}${engines++ > 0 ? `-${engines}` : ''}`)
@@ -108,29 +116,78 @@ export function startEngineEarly(provider: BucketProvider, id: string, request: 
   }
 }
 
-/** Native DuckDB over the local file store, with the bucket's views (objects are downloaded once). */
-async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Promise<OpenedEngine> {
-  const open = await engineOpener(run, tables)
-  return open(run.refreshed.inventory)
+/**
+ * Native DuckDB over the local file store, with the bucket's views (objects are downloaded once): replayed from the saved
+ * views while what they were derived from holds, else derived from the refresh, and saved when the opening was settled.
+ */
+async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Promise<BucketEngine> {
+  const { provider, id, request, listing } = run
+  const store = fileStoreFor(provider, cacheDir(), id)
+  const mirror = readsMirror(tables) ? connectionMirror(id, store) : undefined
+  const inputs: ViewsInputs = {
+    dir: join(cacheDir(), 'views'),
+    id,
+    listingDigest: listing.listingDigest,
+    ...(tables ? { tables } : {}),
+    ...(request.asOf !== undefined ? { asOf: request.asOf } : {}),
+    files: [frameCacheFile(cacheDir(), id), ...(mirror ? [mirror.indexFile] : [])],
+    roots: engineReadableRoots(store, mirror)
+  }
+  // --no-cache derives everything again (and saves what it derived).
+  const reuse = listing.listingProblems.length === 0 && request.flags['no-cache'] !== true
+  const saved = reuse ? await findSavedViews(inputs, request.now) : null
+  const replayed = saved ? await replaySaved(run, saved, inputs.roots) : null
+  if (replayed) return replayed
+  const refreshed = await run.refreshed()
+  const steps: ViewsStep[] = []
+  const open = await engineOpener(run, refreshed, tables, { record: (s) => steps.push(s) })
+  const opened = await open(refreshed.inventory)
+  const window = clockWindow(refreshed.objects.values(), request.now)
+  if (window && listing.listingProblems.length === 0 && refreshed.framesSettled && opened.settled && opened.views.problems.length === 0)
+    await saveViews(inputs, { steps, views: opened.views, fileBase: opened.engine.fileBase, window })
+  return opened
 }
+
+/** The saved opening done again in the run's engine, or null when it failed there (the views are then derived). */
+async function replaySaved(run: BucketRun, saved: SavedOpening, roots: readonly string[]): Promise<BucketEngine | null> {
+  const early = run.early?.take(roots) ?? null
+  const engine = await (early?.started ?? startBucketEngine(engineDir(run.id), roots))
+  try {
+    return { engine, views: await replayViews(engine, saved), allFetched: true }
+  } catch (e) {
+    swallowed(`replaying the saved views of ${run.id}`, 'warn')(e)
+    await engine.close()
+    return null
+  }
+}
+
+/** The connection's mirror in the cache. Files the views need that are not readable Parquet are remembered with what
+ * the mirror's builds found. */
+const connectionMirror = (id: string, store: FileStore): Mirror => new Mirror(mirrorDir(id), store, { unreadableFile: frameCacheFile(cacheDir(), id) })
+
+/** What an engine opener needs of the run. */
+type EngineRun = Pick<BucketRun, 'provider' | 'id' | 'show' | 'request' | 'early'>
 
 /** The mirror brought up to the listing once, then engines over any view of the bucket (an incremental export sees it
  * through some folders only), each in a folder of its own. */
 export async function engineOpener(
-  run: BucketRun,
+  run: EngineRun,
+  refreshed: RefreshedBucket,
   tables?: readonly CatalogTable[],
-  /** A later check's listing and instant (watch), instead of the run's first. */
-  at?: { readonly refreshed: RefreshedBucket; readonly now: number }
+  opts: {
+    /** A later check's instant (watch), instead of the run's first: its openings start their own engines. */
+    readonly laterAt?: number
+    /** Told each step of the views' opening (saved views). */
+    readonly record?: (step: ViewsStep) => void
+  } = {}
 ): Promise<(inventory: Inventory) => Promise<OpenedEngine>> {
   const { provider, id, show, request } = run
-  const refreshed = at?.refreshed ?? run.refreshed
-  const now = at?.now ?? request.now
+  const now = opts.laterAt ?? request.now
   // Files found unreadable never reach the engine (a hostile footer would cost native DuckDB gigabytes).
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
   const store = fileStoreFor(provider, cacheDir(), id)
-  // Files the views need that are not readable Parquet are remembered with what the mirror's builds found.
-  const mirror = readsMirror(tables) ? new Mirror(mirrorDir(id), store, { unreadableFile: frameCacheFile(cacheDir(), id) }) : undefined
+  const mirror = readsMirror(tables) ? connectionMirror(id, store) : undefined
   const built = await mirror?.refresh(refreshed.inventory, now, {
     onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
   })
@@ -139,9 +196,10 @@ export async function engineOpener(
   for (const u of built?.unreadable ?? []) unreadable.add(u.key)
   return async (inventory) => {
     // The engine started before the refresh, when it reads these folders (a later check's opening starts its own).
-    const early = at ? null : (run.early?.take(engineReadableRoots(store, mirror)) ?? null)
+    const early = opts.laterAt !== undefined ? null : (run.early?.take(engineReadableRoots(store, mirror)) ?? null)
     const opened = await openBucketEngine(store, inventory, refreshed.objects, early?.workDir ?? engineDir(id), {
       ...(early ? { started: early.started } : {}),
+      ...(opts.record ? { record: opts.record } : {}),
       now,
       ...(mirror ? { mirror } : {}),
       unreadable,
@@ -151,7 +209,7 @@ export async function engineOpener(
       onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
     })
     show.done()
-    return { ...opened, unreadable }
+    return { ...opened, unreadable, settled: opened.allFetched && (built?.problems.length ?? 0) === 0 }
   }
 }
 
@@ -194,15 +252,16 @@ async function incrementalExportCommand(run: BucketRun, since: NonNullable<CliRe
   const t = since.table
   const label = since.cursor ?? `${t.table}${since.where ? ` where ${since.where}` : ''}`
   const file = cursorFile(run.id, since.cursor ?? defaultCursorName(t, since.where), since.cursor ?? t.table)
-  const open = await engineOpener(run, commandTables(request))
+  const refreshed = await run.refreshed()
+  const open = await engineOpener(run, refreshed, commandTables(request))
   const ac = interrupted()
   const target = resolve(request.flags.out as string)
   try {
     const r = await exportSinceLast({
       table: t,
       where: since.where,
-      inventory: run.refreshed.inventory,
-      unreadable: new Set(run.refreshed.unreadable),
+      inventory: refreshed.inventory,
+      unreadable: new Set(refreshed.unreadable),
       now: request.now,
       target,
       format: request.format as ExportFormat,
@@ -246,9 +305,10 @@ export function supersedeWords(n: number): string {
 }
 
 async function ddlCommand(run: BucketRun): Promise<number> {
-  const { request, provider, id, refreshed } = run
+  const { request, provider, id } = run
   // The columns come from the logical tables themselves (native DuckDB), the rest from the listing and the core.
-  const opened = await openEngine(run, commandTables(request))
+  const refreshed = await run.refreshed()
+  const opened = await (await engineOpener(run, refreshed, commandTables(request)))(refreshed.inventory)
   const { unreadable } = opened
   try {
     const columns = await logicalTableColumns(opened, fileStoreFor(provider, cacheDir(), id), refreshed.inventory, { now: request.now, unreadable })

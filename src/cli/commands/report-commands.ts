@@ -6,10 +6,10 @@ import { countText } from '../../shared/counts'
 import { resolutionWords } from '../../shared/incidents'
 import { latestReady, readyPartsFolders } from '../../shared/inventory'
 import { analyzeTimeline, type Finding, type Timeline } from '../../shared/timeline'
-import type { BucketRun } from '../bucket-run'
+import type { DerivedRun } from '../bucket-run'
 import { findingInputs } from '../../main/bucket/refresh-pipeline'
 
-function statusCommand(run: BucketRun): number {
+function statusCommand(run: DerivedRun): number {
   const { refreshed, request, provider } = run
   const { inventory, unreadable } = refreshed
   const tables = CATALOG.map((t) => {
@@ -55,7 +55,7 @@ function statusCommand(run: BucketRun): number {
   return refreshed.listingProblems.length > 0 ? 2 : 0
 }
 
-function analysis(run: BucketRun): Timeline {
+function analysis(run: DerivedRun): Timeline {
   const { refreshed, request } = run
   return analyzeTimeline(refreshed.inventory, refreshed.manifests, {
     now: request.now,
@@ -66,7 +66,7 @@ function analysis(run: BucketRun): Timeline {
   })
 }
 
-function timelineCommand(run: BucketRun): number {
+function timelineCommand(run: DerivedRun): number {
   const tl = analysis(run)
   if (run.request.flags.json) {
     const hours = tl.hours.map((h) => ({ date: h.date, hour: h.hour, manifest: h.manifest, cells: h.cells }))
@@ -82,7 +82,7 @@ function timelineCommand(run: BucketRun): number {
   return run.refreshed.listingProblems.length > 0 ? 2 : 0
 }
 
-function doctorCommand(run: BucketRun): number {
+function doctorCommand(run: DerivedRun): number {
   const { refreshed, request } = run
   const { now, since } = request
   const sinceDate = new Date(since).toISOString().slice(0, 10)

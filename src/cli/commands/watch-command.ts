@@ -19,7 +19,7 @@ import { type Target, commandTarget, targetHash, webhookTarget } from '../../mai
 import { pollMarkers } from '../../main/follow/marker-poll'
 import { type RefreshedBucket, findingInputs } from '../../main/bucket/refresh-pipeline'
 import { SavedStateFile, type SavedStateFormat } from '../../main/files/saved-state-file'
-import { type BucketRun, refreshRun, stateDir } from '../bucket-run'
+import { type DerivedRun, refreshRun, stateDir } from '../bucket-run'
 import type { WatchRequest } from '../cli-request'
 
 /** What a target was told and what it still has to be told. */
@@ -49,7 +49,7 @@ const STATE_FORMAT: SavedStateFormat<WatchState> = {
 const hash = targetHash
 
 /** The incidents and headline of a refreshed bucket, with doctor's range and exit code. */
-function evaluate(run: BucketRun, refreshed: RefreshedBucket, now: number): { view: TimelineView; headline: DeliveryHeadline; code: number } {
+function evaluate(run: DerivedRun, refreshed: RefreshedBucket, now: number): { view: TimelineView; headline: DeliveryHeadline; code: number } {
   const { since } = run.request
   const sinceDate = new Date(since).toISOString().slice(0, 10)
   const tl = analyzeTimeline(refreshed.inventory, refreshed.manifests, {
@@ -90,7 +90,7 @@ export interface WatchHooks {
 const clock = (t: number): string => new Date(t).toISOString().slice(11, 16)
 const stamp = (t: number): string => `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
-export async function watchCommand(run: BucketRun, hooks: WatchHooks = {}): Promise<number> {
+export async function watchCommand(run: DerivedRun, hooks: WatchHooks = {}): Promise<number> {
   const { request, provider } = run
   const opts = request.watch as WatchRequest
   const fixedNow = request.flags.now !== undefined ? request.now : null
@@ -169,7 +169,7 @@ async function tellOnce(targets: readonly Target[], p: IncidentPayload, signal: 
 
 /** Sleeps until the next check is due; true when it is, false when the watch was stopped. */
 async function waitForNextCheck(
-  run: BucketRun,
+  run: DerivedRun,
   refreshed: RefreshedBucket,
   pollMs: number,
   nowOf: () => number,

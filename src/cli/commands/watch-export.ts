@@ -17,7 +17,7 @@ import { cursorAfter, foldersByHour, hourFileStem, incrementalPlan, incrementalW
 import type { Folder } from '../../shared/inventory'
 import type { RefreshedBucket } from '../../main/bucket/refresh-pipeline'
 import { exportSinceLast } from '../../main/export/incremental-export'
-import type { BucketRun } from '../bucket-run'
+import type { DerivedRun } from '../bucket-run'
 import { cursorFile } from '../export-cursor'
 import { engineOpener, placeProblem, supersedeWords } from './engine-commands'
 import type { WatchHooks } from './watch-command'
@@ -39,7 +39,7 @@ function freeName(folder: string, stem: string, ext: string): string {
   }
 }
 
-export function watchExportHooks(run: BucketRun, spec: WatchExport): WatchHooks {
+export function watchExportHooks(run: DerivedRun, spec: WatchExport): WatchHooks {
   const t = spec.table
   const dir = resolve(spec.dir)
   // One cursor per watch: its bucket, table, folder and format.
@@ -63,7 +63,7 @@ export function watchExportHooks(run: BucketRun, spec: WatchExport): WatchHooks 
             : []
       if (hours.length === 0) return
       await mkdir(join(dir, t.table), { recursive: true })
-      const open = await engineOpener(run, [t], { refreshed, now })
+      const open = await engineOpener(run, refreshed, [t], { laterAt: now })
       for (const h of hours) {
         if (signal.aborted) return
         const target = freeName(join(dir, t.table), hourFileStem(h.hour), spec.format)

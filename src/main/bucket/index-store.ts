@@ -2,6 +2,7 @@
 // Written atomically as 0600 (src/main/files), so a crash never leaves half an index. On load every row is
 // checked: an index that cannot be read or has the wrong shape is dropped, with the reason, and the next
 // refresh lists everything (a wrong-shaped index must never make every incremental refresh fail).
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { IndexedUnit } from '../../shared/listing-plan'
 import { type ListedObject, type RestoreState, sameListedObject } from '../../shared/listing'
@@ -13,7 +14,15 @@ const FORMAT = 1
 
 type Row = [key: string, size: number, lastModified: number, etag: string | null, storageClass: string | null, restore: [boolean, string | null] | null]
 
-export async function saveIndex(path: string, index: BucketIndex): Promise<void> {
+/** The objects of a saved index's text, in short: equal digests, equal objects (the CLI's saved views are keyed by it). The
+ * rows are the text's last field, so a refresh time or listing units written anew leave it as it was. */
+const digestOf = (text: string): string =>
+  createHash('sha256')
+    .update(text.slice(text.indexOf('"rows":')))
+    .digest('hex')
+
+/** Writes the index; resolves to the digest of the objects written (digestOf). */
+export async function saveIndex(path: string, index: BucketIndex): Promise<string> {
   const rows: Row[] = []
   for (const o of index.objects.values())
     rows.push([
@@ -24,7 +33,9 @@ export async function saveIndex(path: string, index: BucketIndex): Promise<void>
       o.storageClass ?? null,
       o.restore ? [o.restore.ongoing, o.restore.expiry ?? null] : null
     ])
-  await writePrivateFile(path, JSON.stringify({ format: FORMAT, location: index.location, refreshedAt: index.refreshedAt, units: index.units, rows }))
+  const text = JSON.stringify({ format: FORMAT, location: index.location, refreshedAt: index.refreshedAt, units: index.units, rows })
+  await writePrivateFile(path, text)
+  return digestOf(text)
 }
 
 const stringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string'
@@ -68,6 +79,8 @@ export interface LoadedIndex {
   readonly index: BucketIndex | null
   /** Why a saved index was dropped (for the user), or null. */
   readonly problem: string | null
+  /** The digest of the saved objects (digestOf), when the index was read. */
+  readonly digest?: string
 }
 
 /** Reads a saved index, checking every row; a missing file is no index and no problem. */
@@ -105,7 +118,7 @@ export async function readIndex(path: string): Promise<LoadedIndex> {
     if (typeof o === 'string') return dropped(`has a damaged object row (#${i + 1} ${o})`)
     objects.set(o.key, o)
   }
-  return { index: { location: p.location, refreshedAt: p.refreshedAt, units: p.units as IndexedUnit[], objects }, problem: null }
+  return { index: { location: p.location, refreshedAt: p.refreshedAt, units: p.units as IndexedUnit[], objects }, problem: null, digest: digestOf(text) }
 }
 
 /** How far the saved refresh time may lag the last refresh: the next one re-lists at most that much more for retention. */

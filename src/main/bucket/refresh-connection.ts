@@ -8,6 +8,8 @@ import { errorMessage } from '../../shared/error-message'
 export interface ConnectionRefreshResult extends RefreshResult {
   /** Why the saved index was not used (for the user), or null. */
   readonly indexProblem: string | null
+  /** The digest of the saved index that holds these objects (index-store.ts): equal digests, equal objects. */
+  readonly digest: string
 }
 
 export async function refreshConnectionIndex(
@@ -29,6 +31,7 @@ export async function refreshConnectionIndex(
     indexProblem = `The saved listing ${path} could not be refreshed (${errorMessage(e)}), so the whole bucket was listed again.`
     result = await refreshBucketIndex(provider, null, opts)
   }
-  if (saved.index === null || indexChanged(saved.index, result.index)) await saveIndex(path, result.index)
-  return { ...result, indexProblem }
+  const digest =
+    saved.index === null || saved.digest === undefined || indexChanged(saved.index, result.index) ? await saveIndex(path, result.index) : saved.digest
+  return { ...result, indexProblem, digest }
 }

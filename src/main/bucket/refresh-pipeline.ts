@@ -34,17 +34,12 @@ export interface BucketRefreshOptions {
   readonly store?: FileStore
 }
 
-export interface RefreshedBucket {
-  readonly inventory: Inventory
+/** The listing refreshed, before anything is derived from it. */
+export interface RefreshedListing {
   /** Every listed object by key (what the byte server may serve). */
   readonly objects: ReadonlyMap<string, ListedObject>
-  /** The text (or why not) of each manifest read, by key. */
-  readonly manifests: ReadonlyMap<string, ManifestText>
-  /** Data files the logical tables need that are not readable Parquet, and why each is not. */
-  readonly unreadable: ReadonlySet<string>
-  readonly unreadableWhy: ReadonlyMap<string, string>
-  /** Rows and columns of the data files, from the footers the frame check read (now or before): the monitors' facts. */
-  readonly footerFacts: ReadonlyMap<string, FooterFacts>
+  /** The digest of the saved listing that holds these objects: equal digests, equal objects (index-store.ts). */
+  readonly listingDigest: string
   /** The listings that failed (a table they cover has no view, and says so). */
   readonly listingProblems: readonly ListingProblem[]
   readonly unlisted: readonly UnlistedPrefix[]
@@ -52,19 +47,62 @@ export interface RefreshedBucket {
   readonly problems: readonly string[]
 }
 
+export interface RefreshedBucket extends RefreshedListing {
+  readonly inventory: Inventory
+  /** The text (or why not) of each manifest read, by key. */
+  readonly manifests: ReadonlyMap<string, ManifestText>
+  /** Data files the logical tables need that are not readable Parquet, and why each is not. */
+  readonly unreadable: ReadonlySet<string>
+  readonly unreadableWhy: ReadonlyMap<string, string>
+  /** Rows and columns of the data files, from the footers the frame check read (now or before): the monitors' facts. */
+  readonly footerFacts: ReadonlyMap<string, FooterFacts>
+  /** The frame check answered every file for good: none was out of time or could not be read (checked again next time). */
+  readonly framesSettled: boolean
+}
+
 export async function refreshBucket(provider: BucketProvider, dataDir: string, connectionId: string, opts: BucketRefreshOptions): Promise<RefreshedBucket> {
-  const { now, signal } = opts
-  const check = (): void => {
-    if (signal?.aborted) throw bucketError('cancelled', '', 'Refresh cancelled')
-  }
+  return deriveBucket(await refreshListing(provider, dataDir, connectionId, opts), provider, dataDir, connectionId, opts)
+}
+
+const cancelledIf = (signal?: AbortSignal): void => {
+  if (signal?.aborted) throw bucketError('cancelled', '', 'Refresh cancelled')
+}
+
+/** The pipeline's first step: the saved listing refreshed (and saved again when it changed). */
+export async function refreshListing(
+  provider: BucketProvider,
+  dataDir: string,
+  connectionId: string,
+  opts: Pick<BucketRefreshOptions, 'now' | 'full' | 'signal' | 'onListing'>
+): Promise<RefreshedListing> {
+  const { signal } = opts
   const r = await refreshConnectionIndex(dataDir, connectionId, provider, {
-    now,
+    now: opts.now,
     ...(opts.full ? { full: true } : {}),
     ...(signal ? { signal } : {}),
     ...(opts.onListing ? { onProgress: opts.onListing } : {})
   })
-  check()
-  const inventory = buildInventory(r.index.objects.values(), { now })
+  cancelledIf(signal)
+  return {
+    objects: r.index.objects,
+    listingDigest: r.digest,
+    listingProblems: r.problems,
+    unlisted: r.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })),
+    problems: [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
+  }
+}
+
+/** The rest of the pipeline, over a refreshed listing: inventory, manifests, frame check. */
+export async function deriveBucket(
+  listing: RefreshedListing,
+  provider: BucketProvider,
+  dataDir: string,
+  connectionId: string,
+  opts: BucketRefreshOptions
+): Promise<RefreshedBucket> {
+  const { now, signal } = opts
+  const check = (): void => cancelledIf(signal)
+  const inventory = buildInventory(listing.objects.values(), { now })
   const wanted = opts.manifests ?? true
   const manifests =
     wanted === false
@@ -78,6 +116,7 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
   let unreadable: ReadonlySet<string> = new Set()
   let unreadableWhy: ReadonlyMap<string, string> = new Map()
   let footerFacts: ReadonlyMap<string, FooterFacts> = new Map()
+  let framesSettled = true
   if (opts.frames ?? true) {
     const footers = opts.footers ?? connectionBlockCache(dataDir, connectionId, provider)
     const store = opts.store ?? fileStoreFor(provider, dataDir, connectionId)
@@ -92,18 +131,9 @@ export async function refreshBucket(provider: BucketProvider, dataDir: string, c
     unreadable = frames.unreadable
     unreadableWhy = frames.reasons
     footerFacts = frames.facts
+    framesSettled = frames.errors.length === 0 && frames.transient === 0
   }
-  return {
-    inventory,
-    objects: r.index.objects,
-    manifests,
-    unreadable,
-    unreadableWhy,
-    footerFacts,
-    listingProblems: r.problems,
-    unlisted: r.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })),
-    problems: [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
-  }
+  return { ...listing, inventory, manifests, unreadable, unreadableWhy, footerFacts, framesSettled }
 }
 
 /** What the analysis judges of a refresh beside its listing and manifests: unreadable files, and each delivery's

@@ -14,7 +14,19 @@ import { tablePrefix } from '../../shared/bucket-key'
 export interface BucketEngine {
   readonly engine: NativeEngine
   readonly views: ViewsResult
+  /** Every file the views need was fetched and is readable Parquet (else the next opening fetches or judges again). */
+  readonly allFetched: boolean
 }
+
+/** A file made readable to the engine under the name the views use. */
+export interface LinkedFile {
+  readonly name: string
+  readonly key: string
+  readonly path: string
+}
+
+/** One step of the views' opening, as the engine was asked it: files linked, or a statement run (src/main/engine/saved-views.ts). */
+export type ViewsStep = { readonly link: readonly LinkedFile[] } | { readonly exec: string }
 
 export interface OpenEngineOptions extends AsOf {
   /** The connection's compacted mirror: parts tables it holds whole are read from it. */
@@ -31,6 +43,8 @@ export interface OpenEngineOptions extends AsOf {
   /** DuckDB already starting (startBucketEngine, over `workDir` and engineReadableRoots of the same store and mirror):
    * its start overlapped what the caller did before (the CLI starts it before the bucket's refresh). */
   readonly started?: Promise<NativeEngine>
+  /** Told each step the views take in the engine, in order (what saved views replay). */
+  readonly record?: (step: ViewsStep) => void
 }
 
 /** The folders an engine over the bucket may read: the file store's and, for parts tables, the mirror's. */
@@ -141,9 +155,14 @@ async function viewsOver(
         // A file that could not be fetched is said first (a mirrored table's other raw files were never needed).
         const broken = files.find((f) => failed.has(f.key)) ?? files.find((f) => !paths.has(f.key))
         if (broken) throw new Error(failed.get(broken.key) ?? `${broken.key} is not in the local store; refresh and try again.`)
-        await engine.link(files.map((f) => ({ name: f.name, key: f.key, path: paths.get(f.key) as string })))
+        const linked = files.map((f) => ({ name: f.name, key: f.key, path: paths.get(f.key) as string }))
+        opts.record?.({ link: linked })
+        await engine.link(linked)
       },
-      query: (sql) => engine.exec(sql),
+      query: (sql) => {
+        opts.record?.({ exec: sql })
+        return engine.exec(sql)
+      },
       firstColumn: async (sql) => (await engine.execRows(sql)).map((r) => r[0])
     },
     inventory,
@@ -158,5 +177,5 @@ async function viewsOver(
       mirror: mirror ? { segments, superseded, ...(unreadable.size === unreadableBefore ? { reads } : {}) } : undefined
     }
   )
-  return { engine, views }
+  return { engine, views, allFetched: failed.size === 0 && unreadable.size === unreadableBefore }
 }

@@ -116,7 +116,8 @@ export class Mirror {
     private readonly opts: MirrorOptions = {}
   ) {}
 
-  private get indexFile(): string {
+  /** The mirror's index: what its segments are (the CLI's saved views are keyed by it). */
+  get indexFile(): string {
     return resolve(this.dir, 'index.json')
   }
 

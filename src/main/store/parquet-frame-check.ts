@@ -185,6 +185,8 @@ export interface FrameCheckResult {
   readonly errors: readonly { readonly key: string; readonly message: string }[]
   /** How many times the rules were asked for the files they need (each asks of every table, ~0.1 s on a year). */
   readonly rounds: number
+  /** Files judged unreadable for now only (their parse ran out of time): not remembered, checked again next time. */
+  readonly transient: number
 }
 
 /**
@@ -212,6 +214,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
   const limit = pLimit(opts.concurrency ?? READS_AT_ONCE)
   let fetched = 0
   let total = 0
+  let transient = 0
   const judge = (o: ListedObject, verdict: FooterFacts | string): void => {
     if (typeof verdict === 'object') facts.set(o.key, verdict)
     else {
@@ -260,6 +263,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
             verdict = r.ok ? { rows: r.footer.rows, columns: r.footer.columns } : r.why
             // A parse out of time is unreadable now, and checked again next time (the machine may have been busy).
             if (r.ok || !r.transient) added.set(objectIdentity(o), verdict)
+            else transient++
           } catch (e) {
             if (opts.signal?.aborted) throw e
             errors.push({ key: o.key, message: errorMessage(e) })
@@ -315,5 +319,5 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     const known = added.get(id) ?? cache.get(id)
     if (typeof known === 'object') facts.set(o.key, known)
   }
-  return { unreadable, reasons, facts, read: fetched, errors, rounds }
+  return { unreadable, reasons, facts, read: fetched, errors, rounds, transient }
 }

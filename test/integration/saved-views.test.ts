@@ -1,0 +1,130 @@
+// The CLI's saved views (src/main/engine/saved-views.ts): a query whose listing, frame answers, mirror and build are
+// unchanged replays the engine's opening instead of deriving it, and gives what a fresh cache derives; a new hour, the
+// next day or a linked file gone makes it derive again. A replay is seen by a note planted in the saved entry (the
+// query prints a view's notes). On a copy of the run's demo with its archived object made readable (an archived object
+// keeps a listing from being saved).
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, unlink, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CATALOG } from '../../src/shared/catalog'
+import { type CliRun, runCli } from '../helpers/cli'
+import { copyTree } from '../helpers/copy-tree'
+import { type Demo, readDemo } from '../helpers/demo'
+import { markHourReady } from '../helpers/hour-markers'
+import { newestReadyFolder } from '../helpers/local-bucket'
+
+const HOUR = 3_600_000
+const MARK = 'replayed from the saved views'
+const CLAUDIA = CATALOG.find((t) => t.table === 'claudia_messages')!
+const SQL = 'SELECT (SELECT count(*) FROM claudia_messages) AS rows, (SELECT count(*) FROM claudia_messages__versions) AS versions'
+
+let demo: Demo
+let work: string
+let bucket: string
+let cache: string
+
+beforeAll(async () => {
+  demo = await readDemo({ days: 8 })
+  work = await mkdtemp(join(tmpdir(), 'ee-saved-views-'))
+  bucket = join(work, 'bucket')
+  cache = join(work, 'cache')
+  await copyTree(demo.bucketDir, bucket)
+  await writeFile(join(bucket, '.export-explorer', 'storage-classes.json'), '{}')
+}, 300_000)
+afterAll(async () => {
+  await demo?.cleanup()
+  await rm(work, { recursive: true, force: true })
+})
+
+const query = (now: number, c = cache): Promise<CliRun> =>
+  runCli(['query', SQL, '--bucket', bucket, '--now', new Date(now).toISOString(), '--format', 'json'], c)
+
+/** What a cache of its own derives: the answer a replay must equal. */
+async function fresh(now: number): Promise<string> {
+  const r = await query(now, await mkdtemp(join(work, 'fresh-')))
+  expect(r.code, r.stderr).toBe(0)
+  return r.stdout
+}
+
+/** The one saved-views file of the cache. */
+async function viewsFile(): Promise<string> {
+  const files = await readdir(join(cache, 'views'))
+  expect(files).toHaveLength(1)
+  return join(cache, 'views', files[0]!)
+}
+
+interface SavedEntry {
+  views: { notes: { table: string; message: string }[] }
+  steps: ({ link: { path: string }[] } | { exec: string[] })[]
+}
+
+/** Plants the note a replay prints (the entry stays valid: notes are not part of what it was derived from). */
+async function markEntries(): Promise<SavedEntry[]> {
+  const path = await viewsFile()
+  const saved = JSON.parse(await readFile(path, 'utf8')) as { entries: SavedEntry[] }
+  expect(saved.entries.length).toBeGreaterThan(0)
+  for (const e of saved.entries) e.views.notes = [{ table: CLAUDIA.table, message: MARK }]
+  await writeFile(path, JSON.stringify(saved))
+  return saved.entries
+}
+
+const replayed = (r: CliRun): boolean => r.stderr.includes(`note: ${MARK}`)
+
+describe('saved views', () => {
+  it('a second query replays the opening, and answers as a fresh cache does', async () => {
+    const at = Date.parse(demo.expected.now)
+    const first = await query(at)
+    expect(first.code, first.stderr).toBe(0)
+    expect(replayed(first)).toBe(false)
+    await markEntries()
+    const second = await query(at)
+    expect(second.code, second.stderr).toBe(0)
+    expect(replayed(second)).toBe(true)
+    expect(second.stdout).toBe(first.stdout)
+    expect(second.stdout).toBe(await fresh(at))
+  })
+
+  it('a new hour, the next day, and a linked file gone: derived again, and right', async () => {
+    // The hour after the newest ready one: a copy of its files, then its markers.
+    const { tableDir, folder } = await newestReadyFolder(bucket, `v2/${CLAUDIA.schema}/${CLAUDIA.table}`)
+    const m = /etl_date=(\d{4}-\d{2}-\d{2})\/etl_hour=(\d{2})/.exec(folder)!
+    const hour = Date.parse(`${m[1]}T${m[2]}:00:00Z`) + HOUR
+    const next = new Date(hour).toISOString()
+    const target = join(tableDir, `etl_date=${next.slice(0, 10)}`, `etl_hour=${next.slice(11, 13)}`)
+    await mkdir(target, { recursive: true })
+    const files = (await readdir(join(tableDir, folder))).filter((f) => f.endsWith('.parquet'))
+    for (const f of files) {
+      await copyFile(join(tableDir, folder, f), join(target, f))
+      await utimes(join(target, f), new Date(hour + 10 * 60_000), new Date(hour + 10 * 60_000))
+    }
+    await markHourReady(bucket, CLAUDIA, hour, files.length)
+    const before = await query(Date.parse(demo.expected.now))
+    await markEntries()
+
+    const at = hour + 30 * 60_000
+    const withHour = await query(at)
+    expect(withHour.code, withHour.stderr).toBe(0)
+    expect(replayed(withHour)).toBe(false)
+    const versions = (r: CliRun): number => (JSON.parse(r.stdout) as { versions: number }[])[0]!.versions
+    expect(versions(withHour)).toBeGreaterThan(versions(before))
+    expect(withHour.stdout).toBe(await fresh(at))
+    await markEntries()
+    expect(replayed(await query(at))).toBe(true)
+
+    const nextDay = at + 24 * HOUR
+    const dayAfter = await query(nextDay)
+    expect(replayed(dayAfter)).toBe(false)
+    expect(dayAfter.stdout).toBe(await fresh(nextDay))
+
+    // A file the entry links (a mirror segment, or a raw file in the store) removed from the cache: fetched or built again.
+    const entries = await markEntries()
+    const linked = entries.flatMap((e) => e.steps.flatMap((s) => ('link' in s ? s.link.map((l) => l.path) : [])))
+    expect(linked.length).toBeGreaterThan(0)
+    await unlink(linked[0]!)
+    const afterLoss = await query(nextDay)
+    expect(afterLoss.code, afterLoss.stderr).toBe(0)
+    expect(replayed(afterLoss)).toBe(false)
+    expect(afterLoss.stdout).toBe(dayAfter.stdout)
+  })
+})
