@@ -1,7 +1,7 @@
 // A demo bucket of the test file's own, in a fresh temporary folder: a copy of the run's shared one where the run
 // generated these options (test/global-setup.ts), else generated here. Or, for a file that only reads its bucket,
 // the run's shared one itself (readDemo): no copy (~1.3 CPU s to copy and remove its 7,500 files).
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { copyTree } from './copy-tree'
@@ -46,4 +46,12 @@ export async function readDemo(opts: DemoOptions = {}): Promise<Demo> {
   if (!shared) return generateDemo(opts)
   const expected = JSON.parse(await readFile(join(shared, 'expected.json'), 'utf8')) as Expected
   return { dir: shared, bucketDir: join(shared, 'bucket'), expected, cleanup: async () => {} }
+}
+
+/** A demo bucket of the test's own (generateDemo) whose archived object is made readable (no storage classes): a
+ * bucket every table reads whole, and whose listing the CLI's saved views may be saved for. */
+export async function readableDemo(opts: DemoOptions = {}): Promise<Demo> {
+  const demo = await generateDemo(opts)
+  await writeFile(join(demo.bucketDir, '.export-explorer', 'storage-classes.json'), '{}')
+  return demo
 }

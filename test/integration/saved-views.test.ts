@@ -3,38 +3,31 @@
 // next day or a linked file gone makes it derive again. A replay is seen by a note planted in the saved entry (the
 // query prints a view's notes). On a copy of the run's demo with its archived object made readable (an archived object
 // keeps a listing from being saved).
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, unlink, utimes, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { copyFile, mkdir, mkdtemp, readdir, unlink, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG } from '../../src/shared/catalog'
 import { type CliRun, runCli } from '../helpers/cli'
-import { copyTree } from '../helpers/copy-tree'
-import { type Demo, readDemo } from '../helpers/demo'
+import { type Demo, readableDemo } from '../helpers/demo'
 import { markHourReady } from '../helpers/hour-markers'
 import { newestReadyFolder } from '../helpers/local-bucket'
+import { plantReplayNote, replayed } from '../helpers/saved-views'
 
 const HOUR = 3_600_000
-const MARK = 'replayed from the saved views'
 const CLAUDIA = CATALOG.find((t) => t.table === 'claudia_messages')!
 const SQL = 'SELECT (SELECT count(*) FROM claudia_messages) AS rows, (SELECT count(*) FROM claudia_messages__versions) AS versions'
 
 let demo: Demo
-let work: string
 let bucket: string
 let cache: string
 
 beforeAll(async () => {
-  demo = await readDemo({ days: 8 })
-  work = await mkdtemp(join(tmpdir(), 'ee-saved-views-'))
-  bucket = join(work, 'bucket')
-  cache = join(work, 'cache')
-  await copyTree(demo.bucketDir, bucket)
-  await writeFile(join(bucket, '.export-explorer', 'storage-classes.json'), '{}')
+  demo = await readableDemo({ days: 8 })
+  bucket = demo.bucketDir
+  cache = join(demo.dir, 'cache')
 }, 300_000)
 afterAll(async () => {
   await demo?.cleanup()
-  await rm(work, { recursive: true, force: true })
 })
 
 const query = (now: number, c = cache): Promise<CliRun> =>
@@ -42,34 +35,12 @@ const query = (now: number, c = cache): Promise<CliRun> =>
 
 /** What a cache of its own derives: the answer a replay must equal. */
 async function fresh(now: number): Promise<string> {
-  const r = await query(now, await mkdtemp(join(work, 'fresh-')))
+  const r = await query(now, await mkdtemp(join(demo.dir, 'fresh-')))
   expect(r.code, r.stderr).toBe(0)
   return r.stdout
 }
 
-/** The one saved-views file of the cache. */
-async function viewsFile(): Promise<string> {
-  const files = await readdir(join(cache, 'views'))
-  expect(files).toHaveLength(1)
-  return join(cache, 'views', files[0]!)
-}
-
-interface SavedEntry {
-  views: { notes: { table: string; message: string }[] }
-  steps: ({ link: { path: string }[] } | { exec: string[] })[]
-}
-
-/** Plants the note a replay prints (the entry stays valid: notes are not part of what it was derived from). */
-async function markEntries(): Promise<SavedEntry[]> {
-  const path = await viewsFile()
-  const saved = JSON.parse(await readFile(path, 'utf8')) as { entries: SavedEntry[] }
-  expect(saved.entries.length).toBeGreaterThan(0)
-  for (const e of saved.entries) e.views.notes = [{ table: CLAUDIA.table, message: MARK }]
-  await writeFile(path, JSON.stringify(saved))
-  return saved.entries
-}
-
-const replayed = (r: CliRun): boolean => r.stderr.includes(`note: ${MARK}`)
+const markEntries = async () => (await plantReplayNote(cache)).entries
 
 describe('saved views', () => {
   it('a second query replays the opening, and answers as a fresh cache does', async () => {
