@@ -99,27 +99,31 @@ export const supersededFile = (table: string, digest: string): string => `supers
 
 /**
  * Native DuckDB: the list's rows (each superseded version's place) for the plan, from the table's segment files
- * (`segmentPaths`) and, to add to, the existing list's file. Null for a plan that keeps its list.
+ * (`segmentPaths`) and, to add to, the existing list's file. `newerPaths`: those of them holding a folder after the
+ * list's (an append reads the new versions from them only: one scan of the year's keys fewer). Null for a plan that
+ * keeps its list.
  */
 export function supersededSql(
   t: Pick<CatalogTable, 'keyColumn'> & { readonly keyColumn: string },
   plan: SupersededPlan,
   segmentPaths: readonly string[],
-  listPath?: string
+  listPath?: string,
+  newerPaths: readonly string[] = segmentPaths
 ): string | null {
   if (plan.kind === 'keep') return null
   const key = quoteIdent(storedName(t.keyColumn))
   const place = ROW_PLACE.join(', ')
-  const rows = `read_parquet([${segmentPaths.map(quoteLiteral).join(', ')}], union_by_name = true, hive_partitioning = false)`
-  const replaced = (where: string): string =>
+  const read = (paths: readonly string[]): string => `read_parquet([${paths.map(quoteLiteral).join(', ')}], union_by_name = true, hive_partitioning = false)`
+  const replaced = (rows: string, where: string): string =>
     `SELECT ${place} FROM ${rows} WHERE ${key} IS NOT NULL${where} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${NEWEST_FIRST}) > 1`
-  if (plan.kind === 'full') return replaced('')
+  if (plan.kind === 'full') return replaced(read(segmentPaths), '')
   if (listPath === undefined) throw new Error('Adding to a superseded list needs its file.')
   const newer = `__ee_order > ${plan.after}`
+  const newRows = read(newerPaths)
   return (
     `SELECT ${place} FROM read_parquet(${quoteLiteral(listPath)}) ` +
-    `UNION SELECT ${place} FROM ${rows} WHERE __ee_order <= ${plan.after} AND ${key} IN (SELECT ${key} FROM ${rows} WHERE ${newer}) ` +
-    `UNION ${replaced(` AND ${newer}`)}`
+    `UNION SELECT ${place} FROM ${read(segmentPaths)} WHERE __ee_order <= ${plan.after} AND ${key} IN (SELECT ${key} FROM ${newRows} WHERE ${newer}) ` +
+    `UNION ${replaced(newRows, ` AND ${newer}`)}`
   )
 }
 

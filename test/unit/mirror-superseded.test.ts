@@ -56,6 +56,12 @@ describe('superseded lists', () => {
     const sql = supersededSql({ keyColumn: 'message_id' }, plan, ['/m/a.parquet', '/m/b.parquet'], '/m/list.parquet')
     expect(sql).toContain("read_parquet('/m/list.parquet')")
     expect(sql).toContain('__ee_order <= 2')
+    // The new versions are read from the segments holding the later folders only; the older versions from every segment.
+    const newer = supersededSql({ keyColumn: 'message_id' }, plan, ['/m/a.parquet', '/m/h3.parquet'], '/m/list.parquet', ['/m/h3.parquet'])!
+    const rows = (paths: string[]): string => `read_parquet([${paths.map((p) => `'${p}'`).join(', ')}], union_by_name = true, hive_partitioning = false)`
+    expect(newer).toContain(`FROM ${rows(['/m/a.parquet', '/m/h3.parquet'])} WHERE __ee_order <= 2`)
+    expect(newer.split(`FROM ${rows(['/m/h3.parquet'])} WHERE`)).toHaveLength(3)
+    expect(newer).not.toContain(`FROM ${rows(['/m/a.parquet', '/m/h3.parquet'])} WHERE "message_id" IS NOT NULL`)
   })
 
   it('makes it anew when a folder came late, changed, lost a file to the archive, or went', () => {

@@ -374,9 +374,15 @@ export class Mirror {
         out.push(plan.list)
         continue
       }
-      const paths = mine.filter((s) => s.rows > 0).map((s) => this.pathOf(s.file))
+      const withRows = mine.filter((s) => s.rows > 0)
+      const paths = withRows.map((s) => this.pathOf(s.file))
       if (paths.length === 0) continue
-      const sql = supersededSql({ keyColumn }, plan, paths, plan.kind === 'append' ? this.pathOf(plan.list.file) : undefined)
+      const after = plan.kind === 'append' ? plan.after : -1
+      // The segments holding the folders after the list's (none when those have no rows: then every segment, as it
+      // reads no row after the list's either way).
+      const newer = withRows.filter((s) => s.folders.some((f) => f.order > after)).map((s) => this.pathOf(s.file))
+      const listPath = plan.kind === 'append' ? this.pathOf(plan.list.file) : undefined
+      const sql = supersededSql({ keyColumn }, plan, paths, listPath, newer.length > 0 ? newer : paths)
       if (sql === null) continue
       try {
         const file = supersededFile(table, plan.digest)
