@@ -45,7 +45,7 @@ export interface BucketRun {
   readonly listing: RefreshedListing
   /** The rest of the refresh (inventory, frame check, manifests of the range), derived once, when first asked: a query
    * whose saved views still hold needs none of it (src/main/engine/saved-views.ts). */
-  refreshed(): Promise<RefreshedBucket>
+  derive(): Promise<RefreshedBucket>
   readonly show: Progress
   /** --thresholds: the volume monitor's thresholds (the defaults without). */
   readonly monitors?: MonitorConfig
@@ -54,10 +54,10 @@ export interface BucketRun {
 }
 
 /** A run whose refresh was derived: what the report commands and watch read. */
-export type DerivedRun = Omit<BucketRun, 'refreshed'> & { readonly refreshed: RefreshedBucket }
+export type DerivedRun = Omit<BucketRun, 'derive'> & { readonly refreshed: RefreshedBucket }
 
 export async function derivedRun(run: BucketRun): Promise<DerivedRun> {
-  return { ...run, refreshed: await run.refreshed() }
+  return { ...run, refreshed: await run.derive() }
 }
 
 export interface OpenRunOptions {
@@ -110,12 +110,13 @@ export async function openBucketRun(request: CliRequest, opts: OpenRunOptions = 
   const early = opts.startEngine?.(provider, id)
   let listing: RefreshedListing
   let derived: Promise<RefreshedBucket> | undefined
+  const refresh = refreshOptions(request, now, { show })
   const derive = (): Promise<RefreshedBucket> => {
-    derived ??= deriveBucket(listing, provider, cacheDir(), id, refreshOptions(request, now, { show })).finally(() => show.done())
+    derived ??= deriveBucket(listing, provider, cacheDir(), id, refresh).finally(() => show.done())
     return derived
   }
   try {
-    listing = await refreshListing(provider, cacheDir(), id, refreshOptions(request, now, { show }))
+    listing = await refreshListing(provider, cacheDir(), id, refresh)
     show.done()
     const firstProblem = listing.listingProblems[0]
     if (firstProblem && listing.objects.size === 0) throw firstProblem.error
@@ -130,7 +131,7 @@ export async function openBucketRun(request: CliRequest, opts: OpenRunOptions = 
     provider,
     id,
     listing,
-    refreshed: derive,
+    derive,
     show,
     ...(thresholds?.ok ? { monitors: thresholds.config } : {}),
     ...(early ? { early } : {})

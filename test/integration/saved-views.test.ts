@@ -1,9 +1,9 @@
 // The CLI's saved views (src/main/engine/saved-views.ts): a query whose listing, frame answers, mirror and build are
 // unchanged replays the engine's opening instead of deriving it, and gives what a fresh cache derives; a new hour, the
-// next day or a linked file gone makes it derive again. A replay is seen by a note planted in the saved entry (the
+// next day, a linked file gone or changed in place makes it derive again. A replay is seen by a note planted in the saved entry (the
 // query prints a view's notes). On a copy of the run's demo with its archived object made readable (an archived object
 // keeps a listing from being saved).
-import { copyFile, mkdir, mkdtemp, readdir, unlink, utimes } from 'node:fs/promises'
+import { appendFile, copyFile, mkdir, mkdtemp, readdir, unlink, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG } from '../../src/shared/catalog'
@@ -15,7 +15,10 @@ import { plantReplayNote, replayed } from '../helpers/saved-views'
 
 const HOUR = 3_600_000
 const CLAUDIA = CATALOG.find((t) => t.table === 'claudia_messages')!
-const SQL = 'SELECT (SELECT count(*) FROM claudia_messages) AS rows, (SELECT count(*) FROM claudia_messages__versions) AS versions'
+// A keyed parts table (read from the mirror), an unkeyed one, and a full table (its raw files, linked from the bucket).
+const SQL =
+  'SELECT (SELECT count(*) FROM claudia_messages) AS rows, (SELECT count(*) FROM claudia_messages__versions) AS versions, ' +
+  '(SELECT count(*) FROM cloud_chat_messages) AS chat, (SELECT count(*) FROM claudia_conversation) AS conversations'
 
 let demo: Demo
 let bucket: string
@@ -91,11 +94,20 @@ describe('saved views', () => {
     // A file the entry links (a mirror segment, or a raw file in the store) removed from the cache: fetched or built again.
     const entries = await markEntries()
     const linked = entries.flatMap((e) => e.steps.flatMap((s) => ('link' in s ? s.link.map((l) => l.path) : [])))
-    expect(linked.length).toBeGreaterThan(0)
-    await unlink(linked[0]!)
+    const cached = linked.filter((p) => p.startsWith(cache))
+    expect(cached.length).toBeGreaterThan(0)
+    expect(linked.some((p) => p.startsWith(bucket))).toBe(true)
+    await unlink(cached[0]!)
     const afterLoss = await query(nextDay)
     expect(afterLoss.code, afterLoss.stderr).toBe(0)
     expect(replayed(afterLoss)).toBe(false)
     expect(afterLoss.stdout).toBe(dayAfter.stdout)
+
+    // A file of the bucket rewritten in place (a local folder's listing refresh does not look at an old folder again):
+    // a fresh opening checks it against the listing, so a replay must not read it.
+    await markEntries()
+    const inBucket = linked.find((p) => p.startsWith(bucket))!
+    await appendFile(inBucket, 'changed in place')
+    expect(replayed(await query(nextDay))).toBe(false)
   })
 })

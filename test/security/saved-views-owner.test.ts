@@ -1,9 +1,10 @@
 // Attack: the CLI's saved views (src/main/engine/saved-views.ts) hold statements the engine runs as its own and the files
 // it links. A file another local user could have written (writable by others, or not owned by the user) is not read: the
 // views are derived again, and the answer is the bucket's. An entry linking a file outside the engine's readable folders
-// is not replayed either (DuckDB's own folder check stands behind that). A replay is seen by a note planted in the entry.
-import { chmod, copyFile, mkdir, stat, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+// is not replayed either (DuckDB's own folder check stands behind that), nor one read from a folder others may enter or
+// through a link. A replay is seen by a note planted in the entry.
+import { chmod, copyFile, mkdir, rename, stat, symlink, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ownFile } from '../../src/main/engine/saved-views'
 import { type CliRun, runCli } from '../helpers/cli'
@@ -41,6 +42,26 @@ it("replays the user's own file, and not one others may write", async () => {
   expect(widened.code, widened.stderr).toBe(0)
   expect(replayed(widened)).toBe(false)
   expect(widened.stdout).toBe(truth.stdout)
+})
+
+it('reads it only from a folder closed to others, and not through a link', async () => {
+  // The folder opened to others (who could then swap the file): not read.
+  const { path } = await plantReplayNote(cache)
+  await chmod(dirname(path), 0o777)
+  const open = await query()
+  expect(replayed(open)).toBe(false)
+  expect(open.stdout).toBe(truth.stdout)
+  // (That run's save closed the folder again.)
+  expect((await stat(dirname(path))).mode & 0o777).toBe(0o700)
+
+  // The file swapped for a link to a file of the user's that someone else could have fed (here: a copy, marked).
+  const { path: again } = await plantReplayNote(cache)
+  const elsewhere = join(demo.dir, 'fed.json')
+  await rename(again, elsewhere)
+  await symlink(elsewhere, again)
+  const linked = await query()
+  expect(replayed(linked)).toBe(false)
+  expect(linked.stdout).toBe(truth.stdout)
 })
 
 it('trusts a file only when the user owns it and no one else may write it', async () => {

@@ -42,7 +42,8 @@ describe('clockWindow', () => {
     expect(w).toEqual({ from: DAY0 + 21 * HOUR + 20 * 60_000, until: DAY0 + 23 * HOUR + 10 * 60_000 })
     expect(answer(w.from)).toBe(answer(now))
     expect(answer(w.until - 1)).toBe(answer(now))
-    // One instant past either end, the answer is another (a file or marker not yet written, or written).
+    // Past either end, the answer is another: a millisecond before the window, the newest marker is not written yet;
+    // ten minutes after it, the next hour's file is.
     expect(answer(w.from - 1)).not.toBe(answer(now))
     expect(answer(w.until + 10 * 60_000)).not.toBe(answer(now))
   })

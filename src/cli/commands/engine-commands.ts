@@ -133,18 +133,20 @@ async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Pro
     files: [frameCacheFile(cacheDir(), id), ...(mirror ? [mirror.indexFile] : [])],
     roots: engineReadableRoots(store, mirror)
   }
-  // --no-cache derives everything again (and saves what it derived).
-  const reuse = listing.listingProblems.length === 0 && request.flags['no-cache'] !== true
-  const saved = reuse ? await findSavedViews(inputs, request.now) : null
+  // A listing that failed somewhere neither replays nor is saved; --no-cache derives everything again (and saves it).
+  const listed = listing.listingProblems.length === 0
+  const saved = listed && request.flags['no-cache'] !== true ? await findSavedViews(inputs, request.now) : null
   const replayed = saved ? await replaySaved(run, saved, inputs.roots) : null
   if (replayed) return replayed
-  const refreshed = await run.refreshed()
+  const refreshed = await run.derive()
   const steps: ViewsStep[] = []
   const open = await engineOpener(run, refreshed, tables, { record: (s) => steps.push(s) })
   const opened = await open(refreshed.inventory)
-  const window = clockWindow(refreshed.objects.values(), request.now)
-  if (window && listing.listingProblems.length === 0 && refreshed.framesSettled && opened.settled && opened.views.problems.length === 0)
-    await saveViews(inputs, { steps, views: opened.views, fileBase: opened.engine.fileBase, window })
+  // Saved when the opening settled everything for good (else the next run would find something else), within the
+  // instants the rules give the same answer (none with archived objects).
+  const settled = listed && refreshed.framesSettled && opened.settled && opened.views.problems.length === 0
+  const window = settled ? clockWindow(refreshed.objects.values(), request.now) : null
+  if (window) await saveViews(inputs, { steps, views: opened.views, engine: opened.engine, window })
   return opened
 }
 
@@ -155,7 +157,7 @@ async function replaySaved(run: BucketRun, saved: SavedOpening, roots: readonly 
   try {
     return { engine, views: await replayViews(engine, saved), allFetched: true }
   } catch (e) {
-    swallowed(`replaying the saved views of ${run.id}`, 'warn')(e)
+    swallowed(`replaying the saved views of ${run.id} (derived again)`)(e)
     await engine.close()
     return null
   }
@@ -252,7 +254,7 @@ async function incrementalExportCommand(run: BucketRun, since: NonNullable<CliRe
   const t = since.table
   const label = since.cursor ?? `${t.table}${since.where ? ` where ${since.where}` : ''}`
   const file = cursorFile(run.id, since.cursor ?? defaultCursorName(t, since.where), since.cursor ?? t.table)
-  const refreshed = await run.refreshed()
+  const refreshed = await run.derive()
   const open = await engineOpener(run, refreshed, commandTables(request))
   const ac = interrupted()
   const target = resolve(request.flags.out as string)
@@ -307,7 +309,7 @@ export function supersedeWords(n: number): string {
 async function ddlCommand(run: BucketRun): Promise<number> {
   const { request, provider, id } = run
   // The columns come from the logical tables themselves (native DuckDB), the rest from the listing and the core.
-  const refreshed = await run.refreshed()
+  const refreshed = await run.derive()
   const opened = await (await engineOpener(run, refreshed, commandTables(request)))(refreshed.inventory)
   const { unreadable } = opened
   try {

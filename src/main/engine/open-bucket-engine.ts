@@ -43,7 +43,7 @@ export interface OpenEngineOptions extends AsOf {
   /** DuckDB already starting (startBucketEngine, over `workDir` and engineReadableRoots of the same store and mirror):
    * its start overlapped what the caller did before (the CLI starts it before the bucket's refresh). */
   readonly started?: Promise<NativeEngine>
-  /** Told each step the views take in the engine, in order (what saved views replay). */
+  /** Told each step the views took in the engine, once it succeeded, in order (what saved views replay). */
   readonly record?: (step: ViewsStep) => void
 }
 
@@ -156,12 +156,13 @@ async function viewsOver(
         const broken = files.find((f) => failed.has(f.key)) ?? files.find((f) => !paths.has(f.key))
         if (broken) throw new Error(failed.get(broken.key) ?? `${broken.key} is not in the local store; refresh and try again.`)
         const linked = files.map((f) => ({ name: f.name, key: f.key, path: paths.get(f.key) as string }))
-        opts.record?.({ link: linked })
         await engine.link(linked)
+        opts.record?.({ link: linked })
       },
-      query: (sql) => {
+      // Told once done: a statement whose failure the views expect (a probe for a column) changed nothing.
+      query: async (sql) => {
+        await engine.exec(sql)
         opts.record?.({ exec: sql })
-        return engine.exec(sql)
       },
       firstColumn: async (sql) => (await engine.execRows(sql)).map((r) => r[0])
     },

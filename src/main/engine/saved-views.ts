@@ -1,22 +1,25 @@
 // The CLI's saved views: what opening the engine over a bucket did (the files it linked, the statements it ran, and the
 // views' result), saved with what it was derived from, and done again step by step while none of that changed. A warm
 // query then builds no inventory, frame check, mirror plan or view plan (a year's ~0.4 s, issue 23): it reads the
-// listing, finds it unchanged, and replays some dozens of steps.
+// listing, finds it unchanged, and replays the steps.
 //
 // What an opening is derived from, and how each is known unchanged:
-// - the listing: the digest of the saved listing's text (index-store.ts);
-// - the frame check's answers and the mirror's index: their files' size, change time and inode (both are written by
-//   rename, so every write is a new inode);
-// - this code: the file it runs from, by the same stamp (a new build is new files);
+// - the listing: the digest of the saved listing's objects (index-store.ts);
+// - the frame check's answers and the mirror's index: their files' size, modification and change times and inode;
+// - this code: the built file it runs from, by the same stamp (every build writes new files; run from its sources, by
+//   tsx, the tool saves nothing: a changed source would not show), and DuckDB's version;
 // - the tables the statement names and --as-of;
-// - the clock, through the rules: an entry holds within its clock window (src/shared/clock-window.ts).
+// - the clock, through the rules: an entry holds within its clock window (src/shared/clock-window.ts);
+// - each linked file: still a file of the size it had (a local bucket's file rewritten in place is not replayed).
 // An entry is saved only after a settled opening: no listing failed, the frame check answered every file for good, the
 // mirror built every segment, every file was fetched, and no view had a problem. Otherwise the next run derives again.
+// Only the steps that succeeded are saved (the views try some statements whose failure they expect).
 // The file holds statements the engine runs as its own: it is read only when this user owns it and no one else may write
-// it (another local user cannot have planted it; the folder is the user's alone, 0700), and before a replay every linked
-// file must still be a file inside the engine's readable folders.
+// it, from a folder only the user may enter, never through a link; linked files must be inside the engine's readable
+// folders. Anything unexpected (a stamp that cannot be read, a failed replay) derives the views again.
 import { createHash } from 'node:crypto'
-import { open, stat } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { lstat, open, stat } from 'node:fs/promises'
 import { join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as v from 'valibot'
@@ -35,10 +38,12 @@ const MAX_ENTRIES = 8
 // Names and statements are kept split at the engine's file folder (a new one each run), and joined at the next one's.
 const Parts = v.array(v.string())
 const Note = v.object({ table: v.string(), message: v.string() })
-const Step = v.union([v.object({ link: v.array(v.object({ name: Parts, key: v.string(), path: v.string() })) }), v.object({ exec: Parts })])
+const Step = v.union([v.object({ link: v.array(v.object({ name: Parts, key: v.string(), path: v.string(), size: v.number() })) }), v.object({ exec: Parts })])
 const Entry = v.object({
   slot: v.string(),
   key: v.string(),
+  /** DuckDB's version the steps ran on. */
+  duckdb: v.string(),
   from: v.number(),
   until: v.number(),
   steps: v.array(Step),
@@ -68,21 +73,25 @@ export interface SavedOpening {
   readonly entry: Entry
 }
 
-/** What a file is now, in short: size, change time and inode, or "absent". */
+/** What a file is now, in short: size, modification and change times and inode, or "absent". Another failure throws. */
 async function stampOf(path: string): Promise<string> {
   try {
     const s = await stat(path, { bigint: true })
-    return `${s.size}:${s.mtimeNs}:${s.ino}`
+    return `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`
   } catch (e) {
     if ((e as { code?: string }).code === 'ENOENT') return 'absent'
     throw e
   }
 }
 
+const codeFile = fileURLToPath(import.meta.url)
+/** Run from its built files: run by tsx from its sources, the stamp of this one file would not show a change in another. */
+const built = codeFile.endsWith('.js')
+
 const slotOf = (inputs: ViewsInputs): string => `${inputs.tables ? inputs.tables.map(qualifiedName).sort().join(',') : '*'}|${inputs.asOf ?? 'latest'}`
 
 async function keyOf(inputs: ViewsInputs): Promise<string> {
-  const stamps = await Promise.all([fileURLToPath(import.meta.url), ...inputs.files].map(stampOf))
+  const stamps = await Promise.all([codeFile, ...inputs.files].map(stampOf))
   return createHash('sha256')
     .update(JSON.stringify([FORMAT, inputs.listingDigest, slotOf(inputs), stamps]))
     .digest('hex')
@@ -90,18 +99,24 @@ async function keyOf(inputs: ViewsInputs): Promise<string> {
 
 const fileOf = (inputs: ViewsInputs): string => join(inputs.dir, `${encodeURIComponent(inputs.id)}.json`)
 
-/** Whether a file of these owner and mode can only have been written by this user (`uid`; undefined where there are
- * no owners, as on Windows): owned by the user, writable by no one else. */
+/** Whether a file or folder of these owner and mode can only have been written by this user (`uid`): owned by the
+ * user, writable by no one else. Where there are no owners (Windows: no uid) the user's profile folder holds the cache. */
 export function ownFile(file: { readonly uid: number; readonly mode: number }, uid: number | undefined): boolean {
-  return (uid === undefined || file.uid === uid) && (file.mode & 0o022) === 0
+  return uid === undefined || (file.uid === uid && (file.mode & 0o022) === 0)
 }
 
 async function readEntries(path: string): Promise<Entry[]> {
   let text: string
   try {
-    const handle = await open(path, 'r')
+    const uid = process.getuid?.()
+    // The folder the user's alone (another user who made it first could swap the file), the file read without
+    // following a link or waiting on a pipe.
+    const folder = await lstat(join(path, '..'))
+    if (!folder.isDirectory() || !ownFile(folder, uid) || (uid !== undefined && (folder.mode & 0o077) !== 0)) return []
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0))
     try {
-      if (!ownFile(await handle.stat(), process.getuid?.())) return []
+      const st = await handle.stat()
+      if (!st.isFile() || !ownFile(st, uid)) return []
       text = await handle.readFile('utf8')
     } finally {
       await handle.close()
@@ -117,15 +132,15 @@ async function readEntries(path: string): Promise<Entry[]> {
   }
 }
 
-/** Whether every file the entry links is still a file inside the readable folders (each is stat'ed: some dozens). */
+/** Whether every file the entry links is still a file of its size inside the readable folders (one stat each). */
 async function linksHold(entry: Entry, roots: readonly string[]): Promise<boolean> {
   const inside = roots.map((r) => resolve(r) + sep)
-  const paths = entry.steps.flatMap((s) => ('link' in s ? s.link.map((f) => f.path) : []))
-  if (!paths.every((p) => inside.some((r) => resolve(p).startsWith(r)))) return false
+  const links = entry.steps.flatMap((s) => ('link' in s ? s.link : []))
+  if (!links.every((l) => inside.some((r) => resolve(l.path).startsWith(r)))) return false
   const found = await Promise.all(
-    paths.map((p) =>
-      stat(p).then(
-        (s) => s.isFile(),
+    links.map((l) =>
+      stat(l.path).then(
+        (s) => s.isFile() && s.size === l.size,
         () => false
       )
     )
@@ -133,16 +148,24 @@ async function linksHold(entry: Entry, roots: readonly string[]): Promise<boolea
   return found.every(Boolean)
 }
 
-/** The saved opening for these inputs that holds at `now`, or null (none, another listing or build, out of its window). */
+/** The saved opening for these inputs that holds at `now`, or null (none, another listing or build, out of its window,
+ * run from the sources, or a stamp that could not be read). */
 export async function findSavedViews(inputs: ViewsInputs, now: number): Promise<SavedOpening | null> {
-  const [entries, key] = await Promise.all([readEntries(fileOf(inputs)), keyOf(inputs)])
-  const entry = entries.find((e) => e.key === key && e.from <= now && now < e.until)
-  if (!entry) return null
-  return (await linksHold(entry, inputs.roots)) ? { entry } : null
+  if (!built) return null
+  try {
+    const [entries, key] = await Promise.all([readEntries(fileOf(inputs)), keyOf(inputs)])
+    const entry = entries.find((e) => e.key === key && e.from <= now && now < e.until)
+    return entry && (await linksHold(entry, inputs.roots)) ? { entry } : null
+  } catch (e) {
+    swallowed(`reading the saved views of ${inputs.id}`)(e)
+    return null
+  }
 }
 
-/** Does the saved opening again in `engine` (a new one): the same links and statements, at its own file folder. */
+/** Does the saved opening again in `engine` (a new one): the same links and statements, at its own file folder. Throws
+ * when the engine is another DuckDB than the one the steps ran on. */
 export async function replayViews(engine: NativeEngine, saved: SavedOpening): Promise<ViewsResult> {
+  if (saved.entry.duckdb !== engine.version) throw new Error(`saved for DuckDB ${saved.entry.duckdb}, this is ${engine.version}`)
   const base = engine.fileBase
   for (const s of saved.entry.steps) {
     if ('link' in s) await engine.link(s.link.map((f) => ({ name: f.name.join(base), key: f.key, path: f.path })))
@@ -151,31 +174,44 @@ export async function replayViews(engine: NativeEngine, saved: SavedOpening): Pr
   return saved.entry.views
 }
 
-/** Saves a settled opening (its steps as `record` was told them, in an engine whose file folder was `fileBase`). */
+/**
+ * Saves a settled opening: its steps as `record` was told them, in `engine` (whose file folder is taken out of them). A
+ * failure only costs the next run a derivation: it is logged, never thrown.
+ */
 export async function saveViews(
   inputs: ViewsInputs,
-  opening: { readonly steps: readonly ViewsStep[]; readonly views: ViewsResult; readonly fileBase: string; readonly window: ClockWindow }
+  opening: { readonly steps: readonly ViewsStep[]; readonly views: ViewsResult; readonly engine: NativeEngine; readonly window: ClockWindow }
 ): Promise<void> {
-  const { fileBase } = opening
-  const entry: Entry = {
-    slot: slotOf(inputs),
-    key: await keyOf(inputs),
-    from: opening.window.from,
-    until: opening.window.until,
-    steps: opening.steps.map((s) =>
-      'link' in s ? { link: s.link.map((f) => ({ name: f.name.split(fileBase), key: f.key, path: f.path })) } : { exec: s.exec.split(fileBase) }
-    ),
-    views: {
-      created: [...opening.views.created],
-      problems: [...opening.views.problems],
-      notes: [...opening.views.notes],
-      reads: [...opening.views.reads]
+  const { engine } = opening
+  const base = engine.fileBase
+  // A folder whose name holds a quote is written doubled inside a statement's literals: not taken out, so not saved.
+  if (!built || /['"\\]/.test(base)) return
+  try {
+    const sizes = new Map<string, number>()
+    for (const s of opening.steps) if ('link' in s) for (const f of s.link) sizes.set(f.path, (await stat(f.path)).size)
+    const entry: Entry = {
+      slot: slotOf(inputs),
+      key: await keyOf(inputs),
+      duckdb: engine.version,
+      from: opening.window.from,
+      until: opening.window.until,
+      steps: opening.steps.map((s) =>
+        'link' in s
+          ? { link: s.link.map((f) => ({ name: f.name.split(base), key: f.key, path: f.path, size: sizes.get(f.path) as number })) }
+          : { exec: s.exec.split(base) }
+      ),
+      views: {
+        created: [...opening.views.created],
+        problems: [...opening.views.problems],
+        notes: [...opening.views.notes],
+        reads: [...opening.views.reads]
+      }
     }
+    const path = fileOf(inputs)
+    const others = (await readEntries(path)).filter((e) => e.slot !== entry.slot)
+    // A cache: losing it costs one derivation, so no fsync (private-file.ts).
+    await writePrivateFile(path, JSON.stringify({ format: FORMAT, entries: [entry, ...others].slice(0, MAX_ENTRIES) }), { durable: false })
+  } catch (e) {
+    swallowed(`saving the views of ${inputs.id}`)(e)
   }
-  const path = fileOf(inputs)
-  const others = (await readEntries(path)).filter((e) => e.slot !== entry.slot)
-  // A cache: losing it costs one derivation, so no fsync (private-file.ts).
-  await writePrivateFile(path, JSON.stringify({ format: FORMAT, entries: [entry, ...others].slice(0, MAX_ENTRIES) }), { durable: false }).catch(
-    swallowed(`saving the views of ${inputs.id}`)
-  )
 }
