@@ -49,7 +49,7 @@ function interrupted(): AbortController {
 
 type OpenedEngine = BucketEngine & {
   readonly unreadable: Set<string>
-  /** The opening derived everything for good: the mirror built every segment, every file was fetched. */
+  /** The opening derived everything for good: the mirror built every segment and list, every file was fetched. */
   readonly settled: boolean
 }
 
@@ -211,7 +211,7 @@ export async function engineOpener(
       onDownload: (p) => show(`downloading ${p.files}/${p.filesTotal} files, ${megabytes(p.bytes)} of ${megabytes(p.bytesTotal)}`)
     })
     show.done()
-    return { ...opened, unreadable, settled: opened.allFetched && (built?.problems.length ?? 0) === 0 }
+    return { ...opened, unreadable, settled: opened.allFetched && (built?.problems.length ?? 0) === 0 && (built?.listsFailed.length ?? 0) === 0 }
   }
 }
 

@@ -12,7 +12,8 @@
 // - the clock, through the rules: an entry holds within its clock window (src/shared/clock-window.ts);
 // - each linked file: still a file of the size it had (a local bucket's file rewritten in place is not replayed).
 // An entry is saved only after a settled opening: no listing failed, the frame check answered every file for good, the
-// mirror built every segment, every file was fetched, and no view had a problem. Otherwise the next run derives again.
+// mirror built every segment and superseded list, every file was fetched, and no view had a problem. Otherwise the next
+// run derives again.
 // Only the steps that succeeded are saved (the views try some statements whose failure they expect).
 // The file holds statements the engine runs as its own: it is read only when this user owns it and no one else may write
 // it, from a folder only the user may enter, never through a link; linked files must be inside the engine's readable

@@ -47,6 +47,8 @@ export interface MirrorRefresh {
   readonly stopped: string | null
   /** Files this build found unreadable (their pages: the footer was sound), left out of their segments and recorded. */
   readonly unreadable: readonly { readonly key: string; readonly why: string }[]
+  /** Keyed tables whose superseded list could not be made this time: their views rank every version until a later build. */
+  readonly listsFailed: readonly string[]
 }
 
 export interface MirrorRefreshOptions {
@@ -205,6 +207,7 @@ export class Mirror {
       return !kept
     })
     const problems: { table: string; period: string; message: string }[] = []
+    const listsFailed: string[] = []
     const found: { key: string; why: string }[] = []
     const filesOf = (p: SegmentPlan): ListedObject[] => p.folders.flatMap((f) => f.files.map((x) => x.object))
     const total = {
@@ -325,7 +328,7 @@ export class Mirror {
           if (mine.length > 0) done.tables++
         }
         // Stopped at the disk limit: the tables read their raw files meanwhile, and nothing more is written.
-        if (stopped === null) lists = await this.updateSuperseded(engine, sortNext(), lists, opts.signal)
+        if (stopped === null) lists = await this.updateSuperseded(engine, sortNext(), lists, listsFailed, opts.signal)
       } catch (e) {
         // Cancelled: the segments finished so far stay (the index names them), and the next build goes on from there.
         if (opts.signal?.aborted) await writeIndex().catch(swallowed('saving the mirror index of a cancelled build', 'warn'))
@@ -340,7 +343,7 @@ export class Mirror {
       // No segment changed, but a list is missing or stale (an index written before lists, a build cancelled before them).
       const engine = await NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots: [this.dir] })
       try {
-        lists = await this.updateSuperseded(engine, sortNext(), lists, opts.signal)
+        lists = await this.updateSuperseded(engine, sortNext(), lists, listsFailed, opts.signal)
       } finally {
         await engine.close()
       }
@@ -348,13 +351,14 @@ export class Mirror {
     // Nothing changed (a warm start with nothing new): the index on disk says it all already. What a crash left over
     // is removed by the next refresh that changes something.
     const same = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x) => b.includes(x))
-    if (same(next, before.segments) && same(lists, before.superseded)) return { built: 0, kept: next.length, removed: 0, problems, stopped, unreadable: found }
+    if (same(next, before.segments) && same(lists, before.superseded))
+      return { built: 0, kept: next.length, removed: 0, problems, stopped, unreadable: found, listsFailed }
     // The index last: until it is written, the previous one (and its files) stands. Its files stay until the next build
     // that changes something: views opened on them (the query pane's, an export's) read on meanwhile.
     await writeIndex()
     const removed = await this.removeUnlisted([...next, ...before.segments], [...lists, ...before.superseded])
     const built = done.segments - problems.length
-    return { built, kept: next.length - built, removed, problems, stopped, unreadable: found }
+    return { built, kept: next.length - built, removed, problems, stopped, unreadable: found, listsFailed }
   }
 
   /**
@@ -365,6 +369,7 @@ export class Mirror {
     engine: NativeEngine,
     segments: readonly MirroredSegment[],
     lists: readonly SupersededList[],
+    failed: string[],
     signal?: AbortSignal
   ): Promise<SupersededList[]> {
     const out: SupersededList[] = []
@@ -391,6 +396,7 @@ export class Mirror {
       } catch (e) {
         if (signal?.aborted) throw e
         swallowed(`making the superseded list of ${table} (its views rank every version instead)`, 'warn')(e)
+        failed.push(table)
       }
     }
     return out
