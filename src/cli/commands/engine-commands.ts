@@ -121,9 +121,10 @@ export function startEngineEarly(provider: BucketProvider, id: string, request: 
  * views while what they were derived from holds, else derived from the refresh, and saved when the opening was settled.
  */
 async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Promise<BucketEngine> {
-  const { provider, id, request, listing } = run
-  const store = fileStoreFor(provider, cacheDir(), id)
-  const mirror = readsMirror(tables) ? connectionMirror(id, store) : undefined
+  const { id, request, listing } = run
+  // One store and mirror for the key and the opening: what the key names is what the views read.
+  const files = connectionFiles(run, tables)
+  const { store, mirror } = files
   const inputs: ViewsInputs = {
     dir: join(cacheDir(), 'views'),
     id,
@@ -140,7 +141,7 @@ async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Pro
   if (replayed) return replayed
   const refreshed = await run.derive()
   const steps: ViewsStep[] = []
-  const open = await engineOpener(run, refreshed, tables, { record: (s) => steps.push(s) })
+  const open = await engineOpener(run, refreshed, tables, { files, record: (s) => steps.push(s) })
   const opened = await open(refreshed.inventory)
   // Saved when the opening settled everything for good (else the next run would find something else), within the
   // instants the rules give the same answer (none with archived objects).
@@ -163,12 +164,21 @@ async function replaySaved(run: BucketRun, saved: SavedOpening, roots: readonly 
   }
 }
 
-/** The connection's mirror in the cache. Files the views need that are not readable Parquet are remembered with what
- * the mirror's builds found. */
-const connectionMirror = (id: string, store: FileStore): Mirror => new Mirror(mirrorDir(id), store, { unreadableFile: frameCacheFile(cacheDir(), id) })
-
 /** What an engine opener needs of the run. */
 type EngineRun = Pick<BucketRun, 'provider' | 'id' | 'show' | 'request' | 'early'>
+
+/** Where the views' files are: the connection's file store and, for a statement naming a parts table, its mirror. */
+interface ConnectionFiles {
+  readonly store: FileStore
+  readonly mirror?: Mirror
+}
+
+function connectionFiles(run: Pick<EngineRun, 'provider' | 'id'>, tables?: readonly CatalogTable[]): ConnectionFiles {
+  const store = fileStoreFor(run.provider, cacheDir(), run.id)
+  // Files the views need that are not readable Parquet are remembered with what the mirror's builds found.
+  if (!readsMirror(tables)) return { store }
+  return { store, mirror: new Mirror(mirrorDir(run.id), store, { unreadableFile: frameCacheFile(cacheDir(), run.id) }) }
+}
 
 /** The mirror brought up to the listing once, then engines over any view of the bucket (an incremental export sees it
  * through some folders only), each in a folder of its own. */
@@ -181,15 +191,16 @@ export async function engineOpener(
     readonly laterAt?: number
     /** Told each step of the views' opening (saved views). */
     readonly record?: (step: ViewsStep) => void
+    /** The store and mirror, when the caller has them already. */
+    readonly files?: ConnectionFiles
   } = {}
 ): Promise<(inventory: Inventory) => Promise<OpenedEngine>> {
-  const { provider, id, show, request } = run
+  const { id, show, request } = run
   const now = opts.laterAt ?? request.now
   // Files found unreadable never reach the engine (a hostile footer would cost native DuckDB gigabytes).
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
-  const store = fileStoreFor(provider, cacheDir(), id)
-  const mirror = readsMirror(tables) ? connectionMirror(id, store) : undefined
+  const { store, mirror } = opts.files ?? connectionFiles(run, tables)
   const built = await mirror?.refresh(refreshed.inventory, now, {
     onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
   })
