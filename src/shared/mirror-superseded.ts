@@ -16,9 +16,10 @@ export interface SupersededList {
   readonly file: string
   readonly rows: number
   readonly bytes: number
-  /** The rows it was made from: per folder (by its delivery-order key), what its rows in the mirror are made of. */
-  readonly folders: Readonly<Record<string, string>>
-  /** rowsDigest of those folders: a view compares it, rather than every folder, to know whether the list fits. */
+  /** The newest folder (its delivery-order key) of the rows it was made from. */
+  readonly after: number
+  /** rowsDigest of the folders it was made from: a view compares it to know whether the list fits, and a new hour
+   * whether the list can be added to (the digest of the folders up to `after` is still this one). */
   readonly digest: string
 }
 
@@ -27,16 +28,6 @@ export const ROW_PLACE = ['__ee_order', '__ee_file_rank', '__ee_row'] as const
 
 /** The rule's order, newest version first: later folder, then later file name, then later row position. */
 export const NEWEST_FIRST = '__ee_order DESC, __ee_file_rank DESC, __ee_row DESC'
-
-/**
- * What the rows of these segments are made of, per folder: the folder's identity (its marker and files with their
- * versions), the types they were read in, and the files left out of it when it was built (signaturesOf).
- */
-export function folderSignatures(segments: readonly MirroredSegment[]): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const s of segments) for (const [order, signature] of signaturesOf(s)) out[String(order)] = signature
-  return out
-}
 
 // A segment's folders' signatures, worked out once per segment read from the index (a year holds ~9,000 folders).
 const signatures = new WeakMap<MirroredSegment, readonly (readonly [number, string])[]>()
@@ -58,9 +49,13 @@ function signaturesOf(s: MirroredSegment): readonly (readonly [number, string])[
   return known
 }
 
-/** One name for the rows of these segments: their folders' signatures in delivery order (however they are grouped). */
-export function rowsDigest(segments: readonly MirroredSegment[]): string {
-  const all = segments.flatMap(signaturesOf).sort((a, b) => a[0] - b[0])
+/**
+ * One name for the rows of these segments: their folders' signatures in delivery order (however they are grouped),
+ * or only those of the folders up to `upTo` (by delivery-order key).
+ */
+export function rowsDigest(segments: readonly MirroredSegment[], upTo = Infinity): string {
+  const all = segments.flatMap(signaturesOf).filter(([order]) => order <= upTo)
+  all.sort((a, b) => a[0] - b[0])
   return identityTag(all.map(([order, signature]) => `${order}:${signature}`).join('\n'))
 }
 
@@ -73,25 +68,23 @@ export function supersededFor(table: string, segments: readonly MirroredSegment[
 }
 
 /**
- * How to bring a table's list up to its segments: keep it (same rows); add to it, when every folder it was made from
- * is still there unchanged and every new folder comes after them in delivery order (a new hour: a row of the new
- * folders supersedes any older version of its key); or make it anew (a folder changed, or came late).
+ * How to bring a table's list up to its segments: keep it (same rows); add to it, when the folders up to its newest
+ * are exactly those it was made from (none changed, went, or came late: their digest is still the list's), so every
+ * other folder comes after them in delivery order (a new hour: a row of the new folders supersedes any older version
+ * of its key); or make it anew. `newest`: the newest folder of the segments, the new list's `after`.
  */
 export type SupersededPlan =
   | { readonly kind: 'keep'; readonly list: SupersededList }
-  | { readonly kind: 'append'; readonly list: SupersededList; readonly after: number; readonly folders: Record<string, string>; readonly digest: string }
-  | { readonly kind: 'full'; readonly folders: Record<string, string>; readonly digest: string }
+  | { readonly kind: 'append'; readonly list: SupersededList; readonly after: number; readonly newest: number; readonly digest: string }
+  | { readonly kind: 'full'; readonly newest: number; readonly digest: string }
 
 export function planSuperseded(segments: readonly MirroredSegment[], existing: SupersededList | null): SupersededPlan {
   const digest = rowsDigest(segments)
   if (existing?.digest === digest) return { kind: 'keep', list: existing }
-  const folders = folderSignatures(segments)
-  if (!existing) return { kind: 'full', folders, digest }
-  const old = Object.entries(existing.folders)
-  const after = Math.max(-1, ...old.map(([o]) => Number(o)))
-  const kept = old.every(([o, sig]) => folders[o] === sig)
-  const later = Object.keys(folders).every((o) => o in existing.folders || Number(o) > after)
-  return kept && later && old.length > 0 ? { kind: 'append', list: existing, after, folders, digest } : { kind: 'full', folders, digest }
+  const newest = Math.max(-1, ...segments.flatMap((s) => s.folders.map((f) => f.order)))
+  if (existing && existing.after >= 0 && rowsDigest(segments, existing.after) === existing.digest)
+    return { kind: 'append', list: existing, after: existing.after, newest, digest }
+  return { kind: 'full', newest, digest }
 }
 
 /** The list's file name for these rows (relative to the mirror folder). */

@@ -2,7 +2,7 @@
 // only later folders came, made anew when a folder changed, went, or came late; and a list only fits the exact rows.
 import { describe, expect, it } from 'vitest'
 import type { MirroredSegment } from '../../src/shared/mirror-plan'
-import { type SupersededList, folderSignatures, planSuperseded, rowsDigest, supersededFor, supersededSql } from '../../src/shared/mirror-superseded'
+import { type SupersededList, planSuperseded, rowsDigest, supersededFor, supersededSql } from '../../src/shared/mirror-superseded'
 
 const TABLE = 'datamart_claudia.claudia_messages'
 function segment(identity: string, folders: { order: number; identity?: string; leftOut?: string[] }[]): MirroredSegment {
@@ -31,7 +31,7 @@ const listOf = (segments: MirroredSegment[]): SupersededList => ({
   file: `superseded/${TABLE}/x.parquet`,
   rows: 1,
   bytes: 1,
-  folders: folderSignatures(segments),
+  after: Math.max(...segments.flatMap((s) => s.folders.map((f) => f.order))),
   digest: rowsDigest(segments)
 })
 
@@ -52,7 +52,7 @@ describe('superseded lists', () => {
 
   it('adds to it when only later folders came', () => {
     const plan = planSuperseded([...day, segment('h3', [{ order: 3, identity: 'c' }])], list)
-    expect(plan).toMatchObject({ kind: 'append', after: 2 })
+    expect(plan).toMatchObject({ kind: 'append', after: 2, newest: 3 })
     const sql = supersededSql({ keyColumn: 'message_id' }, plan, ['/m/a.parquet', '/m/b.parquet'], '/m/list.parquet')
     expect(sql).toContain("read_parquet('/m/list.parquet')")
     expect(sql).toContain('__ee_order <= 2')
@@ -89,6 +89,15 @@ describe('superseded lists', () => {
       ).kind
     ).toBe('full')
     expect(planSuperseded([segment('day', [{ order: 2, identity: 'b' }])], list).kind).toBe('full')
+    // A later folder came, and an older one changed meanwhile: the older versions the list names are not those any more.
+    const changedAndLater = [
+      segment('day', [
+        { order: 1, identity: 'a2' },
+        { order: 2, identity: 'b' }
+      ]),
+      segment('h3', [{ order: 3, identity: 'c' }])
+    ]
+    expect(planSuperseded(changedAndLater, list).kind).toBe('full')
     expect(planSuperseded(day, null).kind).toBe('full')
   })
 

@@ -201,17 +201,26 @@ export async function engineOpener(
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
   const { store, mirror } = opts.files ?? connectionFiles(run, tables)
-  const built = await mirror?.refresh(refreshed.inventory, now, {
-    onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`)
-  })
+  // The engine started before the refresh, when it reads these folders (a later check's opening starts its own): it
+  // compacts the new hours into the mirror, then is the first opening's.
+  let early = opts.laterAt !== undefined ? null : (run.early?.take(engineReadableRoots(store, mirror)) ?? null)
+  const built = await mirror
+    ?.refresh(refreshed.inventory, now, {
+      onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`),
+      ...(early ? { engine: early.started } : {})
+    })
+    .catch(async (e: unknown) => {
+      await early?.started.then((engine) => engine.close()).catch(() => undefined)
+      throw e
+    })
   for (const p of built?.problems ?? [])
     process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
   for (const u of built?.unreadable ?? []) unreadable.add(u.key)
   return async (inventory) => {
-    // The engine started before the refresh, when it reads these folders (a later check's opening starts its own).
-    const early = opts.laterAt !== undefined ? null : (run.early?.take(engineReadableRoots(store, mirror)) ?? null)
-    const opened = await openBucketEngine(store, inventory, refreshed.objects, early?.workDir ?? engineDir(id), {
-      ...(early ? { started: early.started } : {}),
+    const mine = early
+    early = null
+    const opened = await openBucketEngine(store, inventory, refreshed.objects, mine?.workDir ?? engineDir(id), {
+      ...(mine ? { started: mine.started } : {}),
       ...(opts.record ? { record: opts.record } : {}),
       now,
       ...(mirror ? { mirror } : {}),

@@ -10,6 +10,8 @@ export interface ConnectionRefreshResult extends RefreshResult {
   readonly indexProblem: string | null
   /** The digest of the saved index that holds these objects (index-store.ts): equal digests, equal objects. */
   readonly digest: string
+  /** The listing differs from the saved one (new, changed or removed objects, or none was saved): it was saved anew. */
+  readonly changed: boolean
 }
 
 export async function refreshConnectionIndex(
@@ -31,7 +33,7 @@ export async function refreshConnectionIndex(
     indexProblem = `The saved listing ${path} could not be refreshed (${errorMessage(e)}), so the whole bucket was listed again.`
     result = await refreshBucketIndex(provider, null, opts)
   }
-  const digest =
-    saved.index === null || saved.digest === undefined || indexChanged(saved.index, result.index) ? await saveIndex(path, result.index) : saved.digest
-  return { ...result, indexProblem, digest }
+  const changed = saved.index === null || saved.digest === undefined || indexChanged(saved.index, result.index)
+  const digest = changed ? await saveIndex(path, result.index) : (saved.digest as string)
+  return { ...result, indexProblem, digest, changed }
 }

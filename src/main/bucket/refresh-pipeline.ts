@@ -15,6 +15,7 @@ import { type BlockCache, connectionBlockCache } from '../byte-server/block-cach
 import { connectionObjectReader, fileStoreFor } from '../store/connection-files'
 import type { FileStore } from '../store/file-store'
 import { type FrameCheckOptions, type FrameCheckResult, findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
+import { footerParser } from '../store/parquet-footer'
 
 export interface BucketRefreshOptions {
   /** The instant the bucket is evaluated as of (listing plan, inventory, archive tiers). */
@@ -40,6 +41,8 @@ export interface RefreshedListing {
   readonly objects: ReadonlyMap<string, ListedObject>
   /** The digest of the saved listing that holds these objects: equal digests, equal objects (index-store.ts). */
   readonly listingDigest: string
+  /** The listing differs from the one saved before (so it may hold files the frame check has no answer for). */
+  readonly listingChanged: boolean
   /** The listings that failed (a table they cover has no view, and says so). */
   readonly listingProblems: readonly ListingProblem[]
   readonly unlisted: readonly UnlistedPrefix[]
@@ -86,6 +89,7 @@ export async function refreshListing(
   return {
     objects: r.index.objects,
     listingDigest: r.digest,
+    listingChanged: r.changed,
     listingProblems: r.problems,
     unlisted: r.problems.map((p) => ({ prefix: p.prefix, message: p.error.userMessage })),
     problems: [...(r.indexProblem ? [r.indexProblem] : []), ...r.problems.map((p) => `${p.prefix || '(bucket root)'}: ${p.error.userMessage}`)]
@@ -102,6 +106,9 @@ export async function deriveBucket(
 ): Promise<RefreshedBucket> {
   const { now, signal } = opts
   const check = (): void => cancelledIf(signal)
+  // New objects, likely new files to check: the footer worker starts while the inventory and the files to check are
+  // worked out, not after (a warm refresh that found nothing new starts none).
+  if (listing.listingChanged && (opts.frames ?? true)) footerParser().warm()
   const inventory = buildInventory(listing.objects.values(), { now })
   const wanted = opts.manifests ?? true
   const manifests =

@@ -121,7 +121,20 @@ const stampOf = async (path: string): Promise<string | null> => {
 /** A cache as read, and the file's stamp read before it (so a write between the stamp and the read is re-read). */
 async function loadStampedCache(path: string | undefined): Promise<{ cache: Cache; stamp: string | null }> {
   const stamp = path ? await stampOf(path) : null
-  return { cache: await loadCache(path), stamp }
+  const cache = await loadCache(path)
+  if (path && stamp !== null) remembered = { path, stamp, cache }
+  return { cache, stamp }
+}
+
+/** The answers this process last read or wrote, with the stamp of that version of the file: the mirror's build, right
+ * after a check, takes them from here rather than reading and parsing the file again (~35 ms on a year). */
+let remembered: { readonly path: string; readonly stamp: string; readonly cache: Cache } | null = null
+
+/** The cache file's answers: those in memory when the file is still the version they came from, else read. */
+async function currentCache(path: string): Promise<Cache> {
+  const stamp = await stampOf(path)
+  if (stamp !== null && remembered?.path === path && remembered.stamp === stamp) return remembered.cache
+  return (await loadStampedCache(path)).cache
 }
 
 async function mergeCache(path: string, added: Cache, read?: { cache: Cache; stamp: string | null }): Promise<void> {
@@ -131,6 +144,9 @@ async function mergeCache(path: string, added: Cache, read?: { cache: Cache; sta
     const cache = same ? new Map(read.cache) : await loadCache(path)
     for (const [id, v] of added) cache.set(id, v)
     await writePrivateFile(path, JSON.stringify(toDisk(cache)))
+    // Stamped under the lock: no other writer can have replaced it since.
+    const stamp = await stampOf(path)
+    if (stamp !== null) remembered = { path, stamp, cache }
   })
 }
 
@@ -146,7 +162,7 @@ export async function knownFiles(
   cacheFile: string,
   objects: readonly ListedObject[]
 ): Promise<{ readonly unreadable: Map<string, string>; readonly columns: Map<string, string[]> }> {
-  const cache = await loadCache(cacheFile)
+  const cache = await currentCache(cacheFile)
   const unreadable = new Map<string, string>()
   const columns = new Map<string, string[]>()
   for (const o of objects) {

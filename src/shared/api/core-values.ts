@@ -107,7 +107,7 @@ export const SupersededListSchema = exactly<SupersededList>()(
     file: v.string(),
     rows: count,
     bytes: count,
-    folders: v.pipe(v.record(v.string(), v.string()), v.readonly()),
+    after: v.pipe(v.number(), v.integer()),
     digest: v.string()
   })
 )
