@@ -31,6 +31,7 @@ let work: string
 const objects: ListedObject[] = []
 /** What the byte server serves: the bucket's listing (updated when an object is restored). */
 const byKey = new Map<string, ListedObject>()
+const previousDelay = process.env['S3RVER_RESTORE_DELAY_MS']
 
 beforeAll(async () => {
   demo = await readDemo({ days: 8 })
@@ -49,6 +50,8 @@ afterAll(async () => {
   await s3?.close()
   await demo?.cleanup()
   if (work) await rm(work, { recursive: true, force: true })
+  if (previousDelay === undefined) delete process.env['S3RVER_RESTORE_DELAY_MS']
+  else process.env['S3RVER_RESTORE_DELAY_MS'] = previousDelay
 })
 
 describe('renderer engine in Chromium', () => {
