@@ -19,8 +19,9 @@ let page: Page
 const previousDelay = process.env['S3RVER_RESTORE_DELAY_MS']
 
 beforeAll(async () => {
-  // Long enough to see the restore in progress and open the page again meanwhile.
-  process.env['S3RVER_RESTORE_DELAY_MS'] = '10000'
+  // The server keeps a restore in progress (for an hour) until the test lets it finish (it reads the delay at each
+  // request): the page is seen in progress and opened again meanwhile however slow the machine, with no wait.
+  process.env['S3RVER_RESTORE_DELAY_MS'] = '3600000'
   app = await startAppUnderTest({
     s3Bucket: BUCKET,
     workspace: async ({ demo, s3, work }) => {
@@ -129,7 +130,8 @@ describe('bulk restore in Chromium against S3 on loopback', () => {
       new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
     })
 
-    // Done: the listing and the mirror take the file in, the note goes, the table has every row.
+    // S3 finishes the restore. Done: the listing and the mirror take the file in, the note goes, the table has every row.
+    process.env['S3RVER_RESTORE_DELAY_MS'] = '0'
     await expect.poll(() => progress.getAttribute('data-finished'), { timeout: 90_000 }).toBe('true')
     expect(await progress.textContent()).toMatch(/1 of 1 restored\. The restored files are in the table now, and in the local mirror/)
     await expect.poll(() => leftOut.count(), { timeout: 60_000 }).toBe(0)

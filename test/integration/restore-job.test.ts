@@ -31,6 +31,9 @@ let now: number
 let secrets: MemorySecretStore
 let connectionId: string
 const previousDelay = process.env['S3RVER_RESTORE_DELAY_MS']
+/** The S3 test server's restore delay (it reads it at each request): held for an hour, or over now. */
+const RESTORE_HELD = '3600000'
+const RESTORE_NOW = '0'
 
 beforeAll(async () => {
   demo = await readDemo({ days: 8 })
@@ -39,8 +42,9 @@ beforeAll(async () => {
   await s3.seed(BUCKET, demo.bucketDir)
   work = await mkdtemp(join(tmpdir(), 'ee-restore-'))
   secrets = new MemorySecretStore()
-  // Long enough to see the restore in progress across two workspaces; checks every 100 ms.
-  process.env['S3RVER_RESTORE_DELAY_MS'] = '2500'
+  // A restore stays in progress (for an hour) until a test lets the server finish it (RESTORE_NOW): it is seen in
+  // progress across two workspaces however slow the machine, and ends when told, not after a wait. Checks every 100 ms.
+  process.env['S3RVER_RESTORE_DELAY_MS'] = RESTORE_HELD
 }, 300_000)
 afterAll(async () => {
   if (previousDelay === undefined) delete process.env['S3RVER_RESTORE_DELAY_MS']
@@ -183,6 +187,8 @@ describe('bulk restore against S3 (s3rver)', () => {
       await w2.connectionOpen({ id: connectionId })
       const resumed = await w2.restoreStatus()
       expect(resumed.job).toMatchObject({ tier: 'Standard', total: 1, state: 'running', endedAt: null })
+      // S3 finishes the restore.
+      process.env['S3RVER_RESTORE_DELAY_MS'] = RESTORE_NOW
       const done = await until(
         'done',
         () => (w2 as Workspace).restoreStatus(),
