@@ -19,9 +19,9 @@ export default defineConfig({
     // The demo buckets and the renderer the files share, made once per run (the root project's, so once in all).
     globalSetup: ['test/global-setup.ts'],
     ...TIMEOUTS,
-    // Two files at a time (each in a process of its own): most of a file's time is its start (AWS, Google and DuckDB
-    // modules, transforms) and waiting on servers and Chromium, which the other file's work fills. Servers bind port 0 and
-    // files keep their folders under mkdtemp, so files running side by side share nothing.
+    // Two files at a time (two worker processes, each running its files one after another): much of a file's time is
+    // waiting on servers and Chromium, which the other file's work fills. Servers bind port 0 and files keep their
+    // folders under mkdtemp, so files running side by side share nothing.
     projects: [
       // One process per worker for all its unit files (isolate: false), not one per file: the modules load once, which
       // cut test:unit's CPU from ~81 s to ~61 s. The unit files keep no state across files (none mocks or stubs).

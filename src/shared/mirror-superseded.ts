@@ -17,9 +17,10 @@ export interface SupersededList {
   readonly rows: number
   readonly bytes: number
   /** The newest folder (its delivery-order key) of the rows it was made from. */
-  readonly after: number
+  readonly newest: number
   /** rowsDigest of the folders it was made from: a view compares it to know whether the list fits, and a new hour
-   * whether the list can be added to (the digest of the folders up to `after` is still this one). */
+   * whether the list can be added to (the digest of the folders up to `newest` is still this one). Like every digest
+   * of the mirror's (identityTag), it names rows the mirror made itself; it is not a defence against crafted input. */
   readonly digest: string
 }
 
@@ -65,7 +66,8 @@ export function rowsDigest(segments: readonly MirroredSegment[], upTo = Infinity
 }
 
 // The last few digests, by the segments (objects never changed, like signaturesOf's) and the bound: a new hour's build
-// asks of the same segments as the views that follow it (~10 ms each on a year).
+// asks of the same segments as the views that follow it (~10 ms each on a year). Four: a whole table's digest and its
+// digest up to the list's newest folder, for each of the catalog's two keyed parts tables.
 const digests: { readonly segments: readonly MirroredSegment[]; readonly upTo: number; readonly digest: string }[] = []
 
 /** The list made from exactly the rows of these segments of the table, if there is one. */
@@ -80,7 +82,7 @@ export function supersededFor(table: string, segments: readonly MirroredSegment[
  * How to bring a table's list up to its segments: keep it (same rows); add to it, when the folders up to its newest
  * are exactly those it was made from (none changed, went, or came late: their digest is still the list's), so every
  * other folder comes after them in delivery order (a new hour: a row of the new folders supersedes any older version
- * of its key); or make it anew. `newest`: the newest folder of the segments, the new list's `after`.
+ * of its key); or make it anew. `after`: the list's newest folder; `newest`: the segments', the new list's.
  */
 export type SupersededPlan =
   | { readonly kind: 'keep'; readonly list: SupersededList }
@@ -91,8 +93,8 @@ export function planSuperseded(segments: readonly MirroredSegment[], existing: S
   const digest = rowsDigest(segments)
   if (existing?.digest === digest) return { kind: 'keep', list: existing }
   const newest = Math.max(-1, ...segments.flatMap((s) => s.folders.map((f) => f.order)))
-  if (existing && existing.after >= 0 && rowsDigest(segments, existing.after) === existing.digest)
-    return { kind: 'append', list: existing, after: existing.after, newest, digest }
+  if (existing && existing.newest >= 0 && rowsDigest(segments, existing.newest) === existing.digest)
+    return { kind: 'append', list: existing, after: existing.newest, newest, digest }
   return { kind: 'full', newest, digest }
 }
 

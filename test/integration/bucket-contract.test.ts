@@ -22,6 +22,7 @@ let gcsProxy: FaultProxy
 let truth: ListedObject[]
 const BUCKET = 'export-bucket'
 const ROOT = 'exports/acme/'
+const previousDelay = process.env['S3RVER_RESTORE_DELAY_MS']
 
 beforeAll(async () => {
   demo = await readDemo({ days: 8 })
@@ -36,6 +37,8 @@ beforeAll(async () => {
   process.env['S3RVER_RESTORE_DELAY_MS'] = '300'
 }, 300_000)
 afterAll(async () => {
+  if (previousDelay === undefined) delete process.env['S3RVER_RESTORE_DELAY_MS']
+  else process.env['S3RVER_RESTORE_DELAY_MS'] = previousDelay
   await proxy?.close()
   await s3?.close()
   await gcsProxy?.close()

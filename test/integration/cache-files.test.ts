@@ -113,10 +113,12 @@ describe('a saved index of the wrong shape', () => {
       expect(r.indexProblem).toMatch(/^The saved listing .*c\.json .*, so it was dropped and the whole bucket was listed again\.$/)
       expect([...r.index.objects.keys()].sort()).toEqual(truth)
       expect(r.index.objects.get(truth[0] as string)?.size).toBe((await stat(join(bucket, truth[0] as string))).size)
-      // What was saved is whole again: the next refresh is incremental and has nothing to say.
+      expect(r.changed).toBe(true)
+      // What was saved is whole again: the next refresh is incremental, has nothing to say and changed nothing.
       const next = await refreshConnectionIndex(dataDir, 'c', provider, { now: NOW + 120_000 })
       expect(next.mode).toBe('incremental')
       expect(next.indexProblem).toBeNull()
+      expect([next.changed, next.digest]).toEqual([false, r.digest])
       expect([...next.index.objects.keys()].sort()).toEqual(truth)
     })
   }

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
-import type { NativeEngine } from '../../src/main/engine/native-engine'
+import { NativeEngine } from '../../src/main/engine/native-engine'
 import { type BucketEngine, openBucketEngine } from '../../src/main/engine/open-bucket-engine'
 import { fileStoreFor } from '../../src/main/store/connection-files'
 import { Mirror } from '../../src/main/mirror/mirror'
@@ -192,9 +192,16 @@ describe('the mirror', () => {
     const reader = await engineOn(bucket, now(), { mirror })
     const readBefore = await digests(reader.engine)
     const named0 = await namedFiles(mirror)
-    const r = await mirror.refresh(behind.inventory, later)
+    // Built with the caller's engine (the CLI's, started while the bucket was listed; its scratch outside the mirror's
+    // folder): no engine of the build's own, and the caller's still open after.
+    const store = fileStoreFor(new LocalFolderProvider(bucket), join(work, 'data'), 'c')
+    const caller = await NativeEngine.open({ workDir: join(work, 'caller-engine'), readableRoots: [store.readableRoot, mirror.dir] })
+    const r = await mirror.refresh(behind.inventory, later, { engine: Promise.resolve(caller) })
     expect(r.problems).toEqual([])
     expect(r.built).toBe(1)
+    expect((await readdir(mirror.dir)).filter((d) => d.startsWith('.build-'))).toEqual([])
+    expect(await caller.execRows('SELECT 6 * 7')).toEqual([[42]])
+    await caller.close()
     const after = await mirror.segments()
     const unchanged = before.filter((s) => after.some((a) => a.file === s.file))
     expect(unchanged.length).toBe(before.length - (before.some((s) => s.period === `v2-${d}T${h}`) ? 1 : 0))

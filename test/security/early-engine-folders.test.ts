@@ -46,4 +46,16 @@ describe("the CLI's engine started before the refresh", () => {
     // No engine is left behind by either.
     expect(await readdir(join(cache, 'engine'))).toEqual([])
   }, 300_000)
+
+  it('is closed when the command fails after the mirror was brought up to date, before any opening took it', async () => {
+    const bucket = ['--bucket', demo.bucketDir, '--now', demo.expected.now]
+    const exported = (where: string, out: string) =>
+      runCli(['export', '--table', 'claudia_messages', '--since-last', '--cursor', 'c1', '--where', where, '--out', join(cache, out), ...bucket], cache)
+    expect((await exported('true', 'first.csv')).code).toBe(0)
+    // The same cursor with another filter is refused once the mirror's refresh (which the engine was lent to) is done.
+    const refused = await exported('false', 'second.csv')
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/cursor/)
+    expect(await readdir(join(cache, 'engine'))).toEqual([])
+  }, 300_000)
 })

@@ -27,7 +27,7 @@ it('reads only superseded lists that name their own file, for a keyed parts tabl
     file: supersededFile(table, 'abc123'),
     rows: 1,
     bytes: 1,
-    after: 1,
+    newest: 1,
     digest: 'abc123',
     ...over
   })
@@ -41,7 +41,7 @@ it('reads only superseded lists that name their own file, for a keyed parts tabl
     entry({ table: '../..', file: supersededFile('../..', 'abc123') }),
     entry({ rows: '1' }),
     // A list of the shape before Dec 7 (each folder's signature, no newest folder): made anew.
-    entry({ file: supersededFile(table, 'old1'), digest: 'old1', after: undefined, folders: { '1': 'x' } })
+    entry({ file: supersededFile(table, 'old1'), digest: 'old1', newest: undefined, folders: { '1': 'x' } })
   ]
   await writeFile(join(dir, 'index.json'), JSON.stringify({ version: 4, segments: [], superseded }))
   const mirror = new Mirror(dir, fileStoreFor(new LocalFolderProvider(work), join(work, 'data'), 'c'))

@@ -31,7 +31,7 @@ const listOf = (segments: MirroredSegment[]): SupersededList => ({
   file: `superseded/${TABLE}/x.parquet`,
   rows: 1,
   bytes: 1,
-  after: Math.max(...segments.flatMap((s) => s.folders.map((f) => f.order))),
+  newest: Math.max(...segments.flatMap((s) => s.folders.map((f) => f.order))),
   digest: rowsDigest(segments)
 })
 
@@ -99,6 +99,14 @@ describe('superseded lists', () => {
     ]
     expect(planSuperseded(changedAndLater, list).kind).toBe('full')
     expect(planSuperseded(day, null).kind).toBe('full')
+  })
+
+  it('adds only where the folders up to its newest are its own: not when its newest went, even with a later one', () => {
+    // The day's digest up to its newest folder is the list's; one bound earlier it is not.
+    expect(rowsDigest([...day, segment('h3', [{ order: 3, identity: 'c' }])], 2)).toBe(list.digest)
+    expect(rowsDigest(day, 1)).not.toBe(list.digest)
+    const newestGone = [segment('day', [{ order: 1, identity: 'a' }]), segment('h3', [{ order: 3, identity: 'c' }])]
+    expect(planSuperseded(newestGone, list)).toMatchObject({ kind: 'full', newest: 3 })
   })
 
   it('fits only the exact rows it was made from', () => {

@@ -64,6 +64,9 @@ const sameFolders = (a: readonly string[], b: readonly string[]): boolean => a.l
 export interface EarlyEngine {
   /** The engine for a first opening that reads these folders; null when it was taken, or reads others (then closed). */
   take(roots: readonly string[]): { readonly workDir: string; readonly started: Promise<NativeEngine> } | null
+  /** The same engine lent, not taken, for work before the first opening (the mirror's build of new hours): it stays
+   * the command's to close, on Ctrl+C or at dispose(), until an opening takes it. Null as take() would be. */
+  lend(roots: readonly string[]): Promise<NativeEngine> | null
   /** Closes it when no opening took it (the command failed before, or opened none); resolves once it is closed. */
   dispose(): Promise<void>
 }
@@ -112,6 +115,7 @@ export function startEngineEarly(provider: BucketProvider, id: string, request: 
       state = 'taken'
       return { workDir, started }
     },
+    lend: (wanted) => (state === 'left' && sameFolders(wanted, roots) ? started : null),
     dispose: close
   }
 }
@@ -201,26 +205,21 @@ export async function engineOpener(
   const unreadable = new Set(refreshed.unreadable)
   show('opening the tables…')
   const { store, mirror } = opts.files ?? connectionFiles(run, tables)
-  // The engine started before the refresh, when it reads these folders (a later check's opening starts its own): it
-  // compacts the new hours into the mirror, then is the first opening's.
-  let early = opts.laterAt !== undefined ? null : (run.early?.take(engineReadableRoots(store, mirror)) ?? null)
-  const built = await mirror
-    ?.refresh(refreshed.inventory, now, {
-      onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`),
-      ...(early ? { engine: early.started } : {})
-    })
-    .catch(async (e: unknown) => {
-      await early?.started.then((engine) => engine.close()).catch(() => undefined)
-      throw e
-    })
+  // The engine started before the refresh, when it reads these folders (a later check's opening starts its own): lent
+  // to compact the new hours into the mirror (no engine of the build's own to open and close), then the first opening's.
+  const roots = engineReadableRoots(store, mirror)
+  const lent = opts.laterAt !== undefined ? null : (run.early?.lend(roots) ?? null)
+  const built = await mirror?.refresh(refreshed.inventory, now, {
+    onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`),
+    ...(lent ? { engine: lent } : {})
+  })
   for (const p of built?.problems ?? [])
     process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
   for (const u of built?.unreadable ?? []) unreadable.add(u.key)
   return async (inventory) => {
-    const mine = early
-    early = null
-    const opened = await openBucketEngine(store, inventory, refreshed.objects, mine?.workDir ?? engineDir(id), {
-      ...(mine ? { started: mine.started } : {}),
+    const early = opts.laterAt !== undefined ? null : (run.early?.take(roots) ?? null)
+    const opened = await openBucketEngine(store, inventory, refreshed.objects, early?.workDir ?? engineDir(id), {
+      ...(early ? { started: early.started } : {}),
       ...(opts.record ? { record: opts.record } : {}),
       now,
       ...(mirror ? { mirror } : {}),

@@ -4,7 +4,7 @@
 // last, so a crash (even kill -9) leaves the previous mirror valid, and the next refresh completes it.
 import { randomUUID } from 'node:crypto'
 import * as v from 'valibot'
-import { chmod, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { MirrorProgressView } from '../../shared/api/views'
 import { formatBytes } from '../../shared/counts'
@@ -61,7 +61,8 @@ export interface MirrorRefreshOptions {
   /** At most this often the index is written during a build (it always is at the end, on cancel and at the limit). */
   readonly checkpointMs?: number
   /** An engine to build with, the caller's (the CLI's query engine, started while the bucket was listed): one that
-   * reads the store's and this mirror's folders. Left open; without it the build opens and closes its own (~50 ms). */
+   * reads the store's and this mirror's folders, or every build fails on a permission error. Left open; without it the
+   * build opens and closes its own (~50 ms). */
   readonly engine?: Promise<NativeEngine>
 }
 
@@ -255,98 +256,93 @@ export class Mirror {
     const disagree = (t: string): boolean => !typesAgree(next.filter((s) => s.table === t && s.rows > 0))
     if (todo.length > 0 || tables.some(disagree)) {
       await privateDir(this.dir)
-      const engine = await (opts.engine ?? this.buildEngine([this.store.readableRoot, this.dir]))
-      // What each segment downloads, known before anything is: the limit is checked against it.
-      const needs = new Map<SegmentPlan, number>()
-      const missing = new Set((await this.store.missing(todo.flatMap((p) => filesOf(p)))).map((o) => o.key))
-      for (const p of todo)
-        needs.set(
-          p,
-          filesOf(p).reduce((n, o) => n + (missing.has(o.key) ? o.size : 0), 0)
-        )
-      const needTotal = [...needs.values()].reduce((a, b) => a + b, 0)
-      // What the frame check knows of the files (unreadable ones, each one's columns), read once for the whole build.
-      const known = this.opts.unreadableFile
-        ? await knownFiles(
-            this.opts.unreadableFile,
-            todo.flatMap((p) => filesOf(p))
+      await this.withEngine(opts.engine, [this.store.readableRoot, this.dir], async (engine) => {
+        // What each segment downloads, known before anything is: the limit is checked against it.
+        const needs = new Map<SegmentPlan, number>()
+        const missing = new Set((await this.store.missing(todo.flatMap((p) => filesOf(p)))).map((o) => o.key))
+        for (const p of todo)
+          needs.set(
+            p,
+            filesOf(p).reduce((n, o) => n + (missing.has(o.key) ? o.size : 0), 0)
           )
-        : { unreadable: new Map<string, string>(), columns: new Map<string, string[]>() }
-      // Downloads run ahead of the compaction, in segment order: while DuckDB compacts one segment, the files of the
-      // next ones arrive (each build's own ensure joins the downloads already under way). Its failures are each
-      // build's to report; it is awaited before returning, so nothing is written after the refresh ends. Not when the
-      // whole build might not fit in the limit (compacted files counted at their raw size, more than they take):
-      // then each segment downloads its own files, and the build stops before the one that would go past it.
-      const fits = opts.limitBytes === undefined || used + needTotal + total.bytesTotal <= opts.limitBytes
-      const ahead = fits
-        ? this.store
-            .ensure(
-              todo.flatMap((p) => filesOf(p)),
-              opts.signal ? { signal: opts.signal } : {}
+        const needTotal = [...needs.values()].reduce((a, b) => a + b, 0)
+        // What the frame check knows of the files (unreadable ones, each one's columns), read once for the whole build.
+        const known = this.opts.unreadableFile
+          ? await knownFiles(
+              this.opts.unreadableFile,
+              todo.flatMap((p) => filesOf(p))
             )
-            // Downloads ahead of compaction: a failure is met again, and said, when the segment is compacted.
-            .catch(swallowed('downloading ahead of the compaction'))
-        : Promise.resolve()
-      try {
-        build: for (const t of tables) {
-          const mine = todo.filter((p) => p.table === t)
-          for (const p of mine) {
-            opts.signal?.throwIfAborted()
-            table = p.table
-            const files = filesOf(p)
-            const need = needs.get(p) ?? 0
-            if (opts.limitBytes !== undefined && used + need > opts.limitBytes) {
-              stopped = `The local mirror stopped at its limit: it uses ${formatBytes(used)} of the ${formatBytes(opts.limitBytes)} allowed for this connection, and ${t} (${p.period}) needs ${formatBytes(need)} more. Raise the limit or clear the mirror; what it does not hold yet is read from the bucket's files meanwhile.`
-              break build
-            }
-            report()
-            const bytes = files.reduce((n, o) => n + o.size, 0)
-            try {
-              const built = await this.build(
-                engine,
-                p,
-                opts.signal,
-                (sp) => report({ files: files.length - sp.filesTotal + sp.files, bytes: bytes - sp.bytesTotal + sp.bytes }),
-                found,
-                known
+          : { unreadable: new Map<string, string>(), columns: new Map<string, string[]>() }
+        // Downloads run ahead of the compaction, in segment order: while DuckDB compacts one segment, the files of the
+        // next ones arrive (each build's own ensure joins the downloads already under way). Its failures are each
+        // build's to report; it is awaited before returning, so nothing is written after the refresh ends. Not when the
+        // whole build might not fit in the limit (compacted files counted at their raw size, more than they take):
+        // then each segment downloads its own files, and the build stops before the one that would go past it.
+        const fits = opts.limitBytes === undefined || used + needTotal + total.bytesTotal <= opts.limitBytes
+        const ahead = fits
+          ? this.store
+              .ensure(
+                todo.flatMap((p) => filesOf(p)),
+                opts.signal ? { signal: opts.signal } : {}
               )
-              next.push(built)
-              used += need + built.bytes
-            } catch (e) {
-              if (opts.signal?.aborted) throw e
-              problems.push({ table: p.table, period: p.period, message: errorMessage(e) })
+              // Downloads ahead of compaction: a failure is met again, and said, when the segment is compacted.
+              .catch(swallowed('downloading ahead of the compaction'))
+          : Promise.resolve()
+        try {
+          build: for (const t of tables) {
+            const mine = todo.filter((p) => p.table === t)
+            for (const p of mine) {
+              opts.signal?.throwIfAborted()
+              table = p.table
+              const files = filesOf(p)
+              const need = needs.get(p) ?? 0
+              if (opts.limitBytes !== undefined && used + need > opts.limitBytes) {
+                stopped = `The local mirror stopped at its limit: it uses ${formatBytes(used)} of the ${formatBytes(opts.limitBytes)} allowed for this connection, and ${t} (${p.period}) needs ${formatBytes(need)} more. Raise the limit or clear the mirror; what it does not hold yet is read from the bucket's files meanwhile.`
+                break build
+              }
+              report()
+              const bytes = files.reduce((n, o) => n + o.size, 0)
+              try {
+                const built = await this.build(
+                  engine,
+                  p,
+                  opts.signal,
+                  (sp) => report({ files: files.length - sp.filesTotal + sp.files, bytes: bytes - sp.bytesTotal + sp.bytes }),
+                  found,
+                  known
+                )
+                next.push(built)
+                used += need + built.bytes
+              } catch (e) {
+                if (opts.signal?.aborted) throw e
+                problems.push({ table: p.table, period: p.period, message: errorMessage(e) })
+              }
+              done.segments++
+              done.folders += p.folders.length
+              done.files += files.length
+              done.bytes += bytes
+              cover()
+              report()
+              if (Date.now() - written >= (opts.checkpointMs ?? 2000)) await writeIndex()
             }
-            done.segments++
-            done.folders += p.folders.length
-            done.files += files.length
-            done.bytes += bytes
-            cover()
-            report()
-            if (Date.now() - written >= (opts.checkpointMs ?? 2000)) await writeIndex()
+            if (disagree(t)) await this.unifyTypes(engine, sortNext(), t)
+            if (mine.length > 0) done.tables++
           }
-          if (disagree(t)) await this.unifyTypes(engine, sortNext(), t)
-          if (mine.length > 0) done.tables++
+          // Stopped at the disk limit: the tables read their raw files meanwhile, and nothing more is written.
+          if (stopped === null) lists = await this.updateSuperseded(engine, sortNext(), lists, listsFailed, opts.signal)
+        } catch (e) {
+          // Cancelled: the segments finished so far stay (the index names them), and the next build goes on from there.
+          if (opts.signal?.aborted) await writeIndex().catch(swallowed('saving the mirror index of a cancelled build', 'warn'))
+          throw e
+        } finally {
+          await ahead
         }
-        // Stopped at the disk limit: the tables read their raw files meanwhile, and nothing more is written.
-        if (stopped === null) lists = await this.updateSuperseded(engine, sortNext(), lists, listsFailed, opts.signal)
-      } catch (e) {
-        // Cancelled: the segments finished so far stay (the index names them), and the next build goes on from there.
-        if (opts.signal?.aborted) await writeIndex().catch(swallowed('saving the mirror index of a cancelled build', 'warn'))
-        throw e
-      } finally {
-        await ahead
-        if (!opts.engine) await engine.close()
-      }
+      })
       table = ''
       report()
     } else if (supersededPlans(next, lists).some((p) => p.plan.kind !== 'keep')) {
       // No segment changed, but a list is missing or stale (an index written before lists, a build cancelled before them).
-      const engine = await (opts.engine ?? this.buildEngine([this.dir]))
-      try {
-        lists = await this.updateSuperseded(engine, sortNext(), lists, listsFailed, opts.signal)
-      } finally {
-        if (!opts.engine) await engine.close()
-      }
+      lists = await this.withEngine(opts.engine, [this.dir], (engine) => this.updateSuperseded(engine, sortNext(), lists, listsFailed, opts.signal))
     }
     // Nothing changed (a warm start with nothing new): the index on disk says it all already. What a crash left over
     // is removed by the next refresh that changes something.
@@ -361,9 +357,21 @@ export class Mirror {
     return { built, kept: next.length - built, removed, problems, stopped, unreadable: found, listsFailed }
   }
 
-  /** A build's own engine, in a folder of its own under the mirror's (removed by the next build that changes something). */
-  private buildEngine(readableRoots: readonly string[]): Promise<NativeEngine> {
-    return NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots })
+  /**
+   * `work` done with the caller's engine (left open), or with one of the build's own that reads `readableRoots`, in a
+   * folder of its own under the mirror's (closed after; the folder removed by the next build that changes something).
+   */
+  private async withEngine<T>(
+    given: Promise<NativeEngine> | undefined,
+    readableRoots: readonly string[],
+    work: (engine: NativeEngine) => Promise<T>
+  ): Promise<T> {
+    const engine = await (given ?? NativeEngine.open({ workDir: join(this.dir, `.build-${randomUUID().slice(0, 8)}`), readableRoots }))
+    try {
+      return await work(engine)
+    } finally {
+      if (!given) await engine.close()
+    }
   }
 
   /**
@@ -397,7 +405,7 @@ export class Mirror {
       try {
         const file = supersededFile(table, plan.digest)
         const { rows, bytes } = await this.copyInto(engine, sql, file)
-        out.push({ table, file, rows, bytes, after: plan.newest, digest: plan.digest })
+        out.push({ table, file, rows, bytes, newest: plan.newest, digest: plan.digest })
       } catch (e) {
         if (signal?.aborted) throw e
         swallowed(`making the superseded list of ${table} (its views rank every version instead)`, 'warn')(e)
@@ -524,7 +532,15 @@ export class Mirror {
     await privateDir(dirname(path))
     // DuckDB's COPY creates its file by the umask (0644): narrowed before it is renamed into place, like every file main writes.
     await chmod(scratch, PRIVATE_FILE_MODE)
-    await rename(scratch, path)
+    await rename(scratch, path).catch(async (e: unknown) => {
+      // The caller's engine works on another file system than the mirror's (a mirror folder on a disk of its own): the
+      // file is copied beside its place, then renamed into it, so a reader still never sees half a file.
+      if ((e as { code?: string }).code !== 'EXDEV') throw e
+      const beside = `${path}.${randomUUID().slice(0, 8)}.tmp`
+      await copyFile(scratch, beside)
+      await rename(beside, path)
+      await rm(scratch, { force: true })
+    })
     return { rows: Number(copied[0]?.[0] ?? 0), bytes: (await stat(path)).size }
   }
 

@@ -107,7 +107,7 @@ export const SupersededListSchema = exactly<SupersededList>()(
     file: v.string(),
     rows: count,
     bytes: count,
-    after: v.pipe(v.number(), v.integer()),
+    newest: v.pipe(v.number(), v.integer()),
     digest: v.string()
   })
 )
