@@ -208,7 +208,8 @@ export async function engineOpener(
   // The engine started before the refresh, when it reads these folders (a later check's opening starts its own): lent
   // to compact the new hours into the mirror (no engine of the build's own to open and close), then the first opening's.
   const roots = engineReadableRoots(store, mirror)
-  const lent = opts.laterAt !== undefined ? null : (run.early?.lend(roots) ?? null)
+  const early = opts.laterAt === undefined ? run.early : undefined
+  const lent = early?.lend(roots) ?? null
   const built = await mirror?.refresh(refreshed.inventory, now, {
     onProgress: (p) => show(`compacting ${p.table} (${p.segments}/${p.segmentsTotal})`),
     ...(lent ? { engine: lent } : {})
@@ -217,9 +218,9 @@ export async function engineOpener(
     process.stderr.write(`warning: the local mirror could not compact ${p.table} ${p.period} (its raw files are read instead): ${p.message}\n`)
   for (const u of built?.unreadable ?? []) unreadable.add(u.key)
   return async (inventory) => {
-    const early = opts.laterAt !== undefined ? null : (run.early?.take(roots) ?? null)
-    const opened = await openBucketEngine(store, inventory, refreshed.objects, early?.workDir ?? engineDir(id), {
-      ...(early ? { started: early.started } : {}),
+    const taken = early?.take(roots) ?? null
+    const opened = await openBucketEngine(store, inventory, refreshed.objects, taken?.workDir ?? engineDir(id), {
+      ...(taken ? { started: taken.started } : {}),
       ...(opts.record ? { record: opts.record } : {}),
       now,
       ...(mirror ? { mirror } : {}),
