@@ -215,3 +215,60 @@ describe('the frame check with remembered answers', () => {
     expect(warm.rounds).toBeLessThanOrEqual(3)
   })
 })
+
+describe('a warm check of a new hour', () => {
+  it('reads only the new files, asks the rules nothing when they are readable, and never names a file no view reads', async () => {
+    const hours: Hour[] = Array.from({ length: 4 }, () => ({ csat: ['good'], msgs: ['good'] }))
+    const root = join(work, 'warm-new-hour')
+    await writeCase(root, hours)
+    const provider = new LocalFolderProvider(root)
+    const reads: string[] = []
+    const read: RangeReader = async (o, start, end) => {
+      reads.push(o.key)
+      return (await provider.readRange(o.key, { start, end })).body
+    }
+    const cacheFile = join(work, 'warm-new-hour.json')
+    const now = START + hours.length * HOUR + HOUR
+    await findUnreadableFiles(buildInventory(await listLocalFolder(root), { now }), read, { now, cacheFile })
+
+    // The next hour lands: each table's folder, ready.
+    const at = START + hours.length * HOUR
+    const next = [folderPrefix(CSAT, 'v2', d(at), h(at)), folderPrefix(MSGS, 'v2', d(at), h(at))]
+    const put = async (key: string, when: number, body: Buffer | string): Promise<void> => {
+      await mkdir(dirname(join(root, key)), { recursive: true })
+      await writeFile(join(root, key), body)
+      await utimes(join(root, key), new Date(when), new Date(when))
+    }
+    for (const [i, prefix] of next.entries()) {
+      await put(`${prefix}part-0.parquet`, at + 10 * MIN, good.get(i === 0 ? CSAT.table : MSGS.table) as Buffer)
+      await put(`${prefix}_SUCCESS`, at + 20 * MIN, '')
+    }
+    const later = now + HOUR
+    let inventory = buildInventory(await listLocalFolder(root), { now: later })
+    reads.length = 0
+    const warm = await findUnreadableFiles(inventory, read, { now: later, cacheFile })
+    expect(reads.sort()).toEqual(next.map((p) => `${p}part-0.parquet`).sort())
+    expect(warm.rounds).toBe(0)
+    // (With the facts of files read at earlier checks, the monitors' history, which the reference never read.)
+    const reference = await roundByRound(inventory, read, { now: later })
+    expect(answer(warm, reference)).toEqual(answer(reference))
+    expect(warm.facts.size).toBeGreaterThan(reference.facts.size)
+
+    // A folder not ready yet (no _SUCCESS) with a file cut short: read with the new files, but no view reads it, so the
+    // check names nothing unreadable (as the rules, asked again, say), and a ready folder's cut-short file it does name.
+    const pending = folderPrefix(MSGS, 'v2', d(at + HOUR), h(at + HOUR))
+    await put(`${pending}part-0.parquet`, at + HOUR + 10 * MIN, (good.get(MSGS.table) as Buffer).subarray(0, 20))
+    inventory = buildInventory(await listLocalFolder(root), { now: later + HOUR })
+    const withPending = await findUnreadableFiles(inventory, read, { now: later + HOUR, cacheFile })
+    expect(withPending.rounds).toBeGreaterThan(0)
+    expect([...withPending.unreadable]).toEqual([])
+    const pendingReference = await roundByRound(inventory, read, { now: later + HOUR })
+    expect(answer(withPending, pendingReference)).toEqual(answer(pendingReference))
+    await put(`${pending}_SUCCESS`, at + HOUR + 20 * MIN, '')
+    inventory = buildInventory(await listLocalFolder(root), { now: later + 2 * HOUR })
+    const ready = await findUnreadableFiles(inventory, read, { now: later + 2 * HOUR, cacheFile })
+    expect([...ready.unreadable]).toEqual([`${pending}part-0.parquet`])
+    const readyReference = await roundByRound(inventory, read, { now: later + 2 * HOUR })
+    expect(answer(ready, readyReference)).toEqual(answer(readyReference))
+  })
+})

@@ -1,7 +1,9 @@
 // The worker thread that parses Parquet footers (src/main/store/parquet-footer.ts runs it): untrusted bytes are
 // parsed here, under the worker's own heap limit and the caller's time limit, never on the main thread.
 import { parentPort } from 'node:worker_threads'
-import { parquetMetadata } from 'hyparquet'
+// The footer parser alone (its package's entry loads its readers, decoders and compressors too: ~40 ms more of the
+// worker's start, which a new hour's check waits for).
+import { parquetMetadata } from 'hyparquet/src/metadata.js'
 import { parquetTypeName } from './parquet-type-name'
 import { checkThriftBounds } from './thrift-compact-bounds'
 import { errorMessage } from '../../shared/error-message'

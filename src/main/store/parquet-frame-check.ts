@@ -23,6 +23,8 @@ export type RangeReader = (o: ListedObject, start: number, end: number, signal?:
 /** Files read at once: at 30 ms a request, a cold year's ~26,000 hourly files wait 12 s on the network at 64 (25 s
  * at 32), and each is small. */
 const READS_AT_ONCE = 64
+/** New files a warm check reads before asking the rules which files they need (an hour of a few tables is a handful). */
+const NEW_FILES_READ_AHEAD = 256
 
 /** The file of a connection's answers, under a data folder (the app's, or the CLI's cache folder). */
 export function frameCacheFile(dataDir: string, connectionId: string): string {
@@ -216,7 +218,7 @@ export interface FrameCheckResult {
  * as they always did: when the files the rules need, given only what was judged, are all judged. The answer is the
  * same as without the assumption.
  */
-export async function findUnreadableFiles(inventory: Inventory, read: RangeReader, opts: FrameCheckOptions = {}): Promise<FrameCheckResult> {
+export async function findUnreadableFiles(inventory: Inventory, readRange: RangeReader, opts: FrameCheckOptions = {}): Promise<FrameCheckResult> {
   const now = opts.now ?? Date.now()
   shareSignal(opts.signal)
   const loaded = await loadStampedCache(opts.cacheFile)
@@ -246,6 +248,73 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     verdicts.set(o, v)
     return v
   }
+  const saveAdded = async (): Promise<void> => {
+    if (opts.cacheFile && (added.size > 0 || earlierFormat.has(cache))) await mergeCache(opts.cacheFile, added, loaded)
+  }
+  /**
+   * The answer when every file a view may read was known readable but a few new ones, and those are readable too; else
+   * null. A view may read any file of a parts table's folders (all of them, ready or not yet) and a full table's copy
+   * the rule reads when no file is unreadable: if none of them is unreadable, that copy is the one read, and nothing
+   * else is (older copies, never read, are not asked about). "As of" an instant asks the rounds.
+   */
+  const allKnownReadable = async (): Promise<FrameCheckResult | null> => {
+    if (cache.size === 0 || opts.asOf !== undefined) return null
+    const fullTables = CATALOG.filter((t) => t.mode === 'full')
+    const fullRead = new Set(objectsForViews(inventory, { now, tables: fullTables, unreadable: new Set() }).map((o) => o.key))
+    const unknown: ListedObject[] = []
+    for (const folder of inventory.folders.values()) {
+      const mode = folder.ref.catalog?.mode
+      for (const o of folder.dataFiles) {
+        if (!o.key.endsWith('.parquet')) continue
+        const known = cachedVerdict(o)
+        // (Every file's facts known from before are history for the monitors, as below.)
+        if (typeof known === 'object') facts.set(o.key, known)
+        if (!(mode === 'parts' || (mode === 'full' && fullRead.has(o.key))) || !checkable(o)) continue
+        if (typeof known === 'string' || tooShortForParquet(o.size) !== null) return null
+        if (typeof known !== 'object' && unknown.push(o) > NEW_FILES_READ_AHEAD) return null
+      }
+    }
+    let read = 0
+    const found = await Promise.all(
+      unknown.map((o) =>
+        limit(async (): Promise<boolean> => {
+          opts.signal?.throwIfAborted()
+          try {
+            read++
+            const r = await readParquetFooter(o.size, (start, end, sig) => readRange(o, start, end, sig), {
+              ...(opts.signal ? { signal: opts.signal } : {}),
+              ...(opts.parser ? { parser: opts.parser } : {})
+            })
+            if (!r.ok) {
+              if (!r.transient) {
+                added.set(objectIdentity(o), r.why)
+                verdicts.set(o, r.why)
+              }
+              return false
+            }
+            const verdict = { rows: r.footer.rows, columns: r.footer.columns }
+            added.set(objectIdentity(o), verdict)
+            verdicts.set(o, verdict)
+            facts.set(o.key, verdict)
+            return true
+          } catch (e) {
+            if (opts.signal?.aborted) throw e
+            return false
+          }
+        })
+      )
+    )
+    if (!found.every(Boolean)) {
+      // The rounds judge from here, with what was learnt as if an earlier check had found it (a file that could not be
+      // read is read again if the rules need it).
+      facts.clear()
+      fetched += read
+      return null
+    }
+    opts.onProgress?.({ checked: facts.size, total: facts.size })
+    await saveAdded()
+    return { unreadable, reasons, facts, read, errors, rounds: 0, transient }
+  }
   /** A data file the check can judge: Parquet by its name, and not archived (not readable until restored). */
   const checkable = (o: ListedObject): boolean => o.key.endsWith('.parquet') && !isArchived(o, now)
   /** Judges files not judged yet: those answered before at once (a warm year is ~9,000 of them, all known), the rest read. */
@@ -272,7 +341,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
           let verdict: FooterFacts | string
           try {
             if (tooShortForParquet(o.size) === null) fetched++
-            const r = await readParquetFooter(o.size, (start, end, sig) => read(o, start, end, sig), {
+            const r = await readParquetFooter(o.size, (start, end, sig) => readRange(o, start, end, sig), {
               ...(opts.signal ? { signal: opts.signal } : {}),
               ...(opts.parser ? { parser: opts.parser } : {})
             })
@@ -291,6 +360,12 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
       )
     )
   }
+  // A warm check with a few new files (a new hour) and every other file known readable: the new files are read, and
+  // when they are readable too, nothing the rules read can be unreadable, so no round need ask the rules which files
+  // they read (~50 ms on a year). Otherwise (a new file unreadable, or not read) the rounds judge as below, from what
+  // was read here: a file the rules do not need is never said unreadable.
+  const settled = await allKnownReadable()
+  if (settled) return settled
   // Known before any round: an earlier check's answer, or too short to be Parquet (see the doc comment above).
   const knownBad: string[] = []
   for (const o of inventory.objects) if (checkable(o) && (tooShortForParquet(o.size) !== null || typeof cachedVerdict(o) === 'string')) knownBad.push(o.key)
@@ -326,8 +401,7 @@ export async function findUnreadableFiles(inventory: Inventory, read: RangeReade
     await check(objectsForViews(inventory, { ...opts, unreadable }))
     if (checked.size === before) break
   }
-  const cacheFile = opts.cacheFile
-  if (cacheFile && (added.size > 0 || earlierFormat.has(cache))) await mergeCache(cacheFile, added, loaded)
+  await saveAdded()
   // Files read at earlier refreshes (a full table's earlier copies, read while they were the newest) give history too.
   for (const o of inventory.objects) {
     if (facts.has(o.key) || !o.key.endsWith('.parquet')) continue
