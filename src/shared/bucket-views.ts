@@ -241,7 +241,7 @@ async function createMirrorViews(
     const logical = mirrorLogicalSql(t, selection, base, raw)
     const versions = mirrorVersionsSql(selection, base, raw)
     const bytes = new Map(selection.segments.map((s) => [mirrorKey(s), s.bytes]))
-    if (selection.superseded) bytes.set(supersededKey(selection.superseded), selection.superseded.bytes)
+    for (const part of selection.superseded?.parts ?? []) bytes.set(supersededKey(part), part.bytes)
     await engine.register(logical.registrations.map((r) => ({ ...r, size: bytes.get(r.key) ?? 0, whole: true })))
     for (const stmt of raw?.setup ?? []) await engine.query(stmt)
     await engine.query(`CREATE OR REPLACE VIEW ${schema}.${name} AS ${logical.sql}`)

@@ -9,7 +9,7 @@ import { type FileRegistration, provenanceNames } from './logical-table-sql'
 import { identityTag } from './identity-tag'
 import type { MirroredSegment, MirrorRead, SegmentPlan } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
-import { NEWEST_FIRST, type SupersededList, withoutSuperseded } from './mirror-superseded'
+import { NEWEST_FIRST, type SupersededPart, withoutSuperseded } from './mirror-superseded'
 
 /** The mirror's own columns in every segment (a vendor's column is stored apart from them: storedName). `_prefix`,
  * `_etl_date`, `_etl_hour` and `_file` are the `__versions` columns. */
@@ -65,11 +65,11 @@ function registrations(selection: MirrorRead, base: string): FileRegistration[] 
   return selection.segments.map((s) => ({ name: `${base}${identityTag(`${s.file}\u0000${s.identity}`)}.parquet`, key: mirrorKey(s) }))
 }
 
-/** The superseded list's registered name: beside the segments' folder, never under their glob. */
-const supersededName = (base: string, list: SupersededList): string => `${base.replace(/\/$/, '')}.superseded/${identityTag(list.file)}.parquet`
+/** A superseded list file's registered name: beside the segments' folder, never under their glob. */
+const supersededName = (base: string, part: SupersededPart): string => `${base.replace(/\/$/, '')}.superseded/${identityTag(part.file)}.parquet`
 
-/** A superseded list's key among bucket keys, as a segment's (mirrorKey). */
-export const supersededKey = (list: SupersededList): string => `${MIRROR_KEY_PREFIX}${list.file}`
+/** A superseded list file's key among bucket keys, as a segment's (mirrorKey). */
+export const supersededKey = (part: SupersededPart): string => `${MIRROR_KEY_PREFIX}${part.file}`
 
 function readSegments(base: string, selection: MirrorRead): string {
   const held = selection.segments.flatMap((s) => s.folders.map((f) => f.order))
@@ -123,15 +123,18 @@ export function mirrorLogicalSql(table: Pick<CatalogTable, 'keyColumn'>, selecti
   const list = selection.superseded
   if (list) {
     // Every row but the versions the list names: the same rows as the window below, without ranking every key's versions.
-    const name = supersededName(base, list)
-    const kept = withoutSuperseded(readSegments(base, selection), name)
+    const files = list.parts.map((part) => ({ name: supersededName(base, part), key: supersededKey(part) }))
+    const kept = withoutSuperseded(
+      readSegments(base, selection),
+      files.map((f) => f.name)
+    )
     // Raw folders beside them are all newer (mirrorRead gives a list only then): a key they hold has its newest version
     // there, so the segments keep only the keys they do not hold, and only their own few rows are ranked.
     const sql = raw
       ? `SELECT ${projection} FROM (SELECT * FROM (${kept}) __ee_k WHERE __ee_k.${key} IS NULL OR NOT EXISTS (SELECT 1 FROM (${raw.sql}) __ee_n WHERE __ee_n.${key} = __ee_k.${key}) ` +
         `UNION ALL BY NAME SELECT * FROM (${raw.sql}) QUALIFY ${keep})`
       : `SELECT ${projection} FROM (${kept})`
-    return { sql, registrations: [...registrations(selection, base), { name, key: supersededKey(list) }] }
+    return { sql, registrations: [...registrations(selection, base), ...files] }
   }
   return { sql: `SELECT ${projection} FROM (${rows}) QUALIFY ${keep}`, registrations: registrations(selection, base) }
 }

@@ -3,19 +3,28 @@
 // table is then "every row but those", an anti-join, in place of a window over every version of every key: on a
 // year of hourly folders ~40 ms against ~400 ms. A list stands for the rows it was made from (each folder's
 // identity and the files left out of it); a view uses it only when it reads exactly those rows, else the window.
+// A list is a few files: the one it was made as, then one per new hour's additions (a year's list is ~175,000 rows:
+// rewriting it at every hour cost ~40 ms), folded into one file again when there are MAX_LIST_PARTS.
 import type { CatalogTable } from './catalog'
 import { storedName } from './bookkeeping-columns'
 import { identityTag } from './identity-tag'
 import type { MirroredSegment } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
-export interface SupersededList {
-  /** "schema.table". */
-  readonly table: string
-  /** The list's Parquet file, relative to the mirror folder. */
+/** One of a list's files. */
+export interface SupersededPart {
+  /** The Parquet file, relative to the mirror folder (named by the list's digest when it was written). */
   readonly file: string
   readonly rows: number
   readonly bytes: number
+}
+
+export interface SupersededList {
+  /** "schema.table". */
+  readonly table: string
+  /** Its files, the oldest first: together they name every superseded row version (one may be named twice, which
+   * changes nothing: a view reads the rows no file names). */
+  readonly parts: readonly SupersededPart[]
   /** The newest folder (its delivery-order key) of the rows it was made from. */
   readonly newest: number
   /** rowsDigest of the folders it was made from: a view compares it to know whether the list fits, and a new hour
@@ -86,15 +95,27 @@ export function supersededFor(table: string, segments: readonly MirroredSegment[
  */
 export type SupersededPlan =
   | { readonly kind: 'keep'; readonly list: SupersededList }
-  | { readonly kind: 'append'; readonly list: SupersededList; readonly after: number; readonly newest: number; readonly digest: string }
+  | {
+      readonly kind: 'append'
+      readonly list: SupersededList
+      readonly after: number
+      readonly newest: number
+      readonly digest: string
+      /** The list's files and the new rows are written as one file (it has MAX_LIST_PARTS already); else the new rows
+       * alone are a file of their own beside them. */
+      readonly fold: boolean
+    }
   | { readonly kind: 'full'; readonly newest: number; readonly digest: string }
+
+/** Files a list has at most: each is read by every query of its table (and fetched by the query pane). */
+export const MAX_LIST_PARTS = 8
 
 export function planSuperseded(segments: readonly MirroredSegment[], existing: SupersededList | null): SupersededPlan {
   const digest = rowsDigest(segments)
   if (existing?.digest === digest) return { kind: 'keep', list: existing }
   const newest = Math.max(-1, ...segments.flatMap((s) => s.folders.map((f) => f.order)))
   if (existing && existing.newest >= 0 && rowsDigest(segments, existing.newest) === existing.digest)
-    return { kind: 'append', list: existing, after: existing.newest, newest, digest }
+    return { kind: 'append', list: existing, after: existing.newest, newest, digest, fold: existing.parts.length >= MAX_LIST_PARTS }
   return { kind: 'full', newest, digest }
 }
 
@@ -102,16 +123,17 @@ export function planSuperseded(segments: readonly MirroredSegment[], existing: S
 export const supersededFile = (table: string, digest: string): string => `superseded/${table}/${digest}.parquet`
 
 /**
- * Native DuckDB: the list's rows (each superseded version's place) for the plan, from the table's segment files
- * (`segmentPaths`) and, to add to, the existing list's file. `newerPaths`: those of them holding a folder after the
- * list's (an append reads the new versions from them only: one scan of the year's keys fewer). Null for a plan that
- * keeps its list.
+ * Native DuckDB: the rows of the file the plan writes (each superseded version's place), from the table's segment files
+ * (`segmentPaths`) and, to add to, the list's files (`listPaths`). A plan that adds writes the versions the new folders
+ * supersede, and (when it folds) the list's own rows with them. `newerPaths`: the segment files holding a folder after
+ * the list's (the new versions are read from them only: one scan of the year's keys fewer). Null for a plan that keeps
+ * its list.
  */
 export function supersededSql(
   t: Pick<CatalogTable, 'keyColumn'> & { readonly keyColumn: string },
   plan: SupersededPlan,
   segmentPaths: readonly string[],
-  listPath?: string,
+  listPaths: readonly string[] = [],
   newerPaths: readonly string[] = segmentPaths
 ): string | null {
   if (plan.kind === 'keep') return null
@@ -121,19 +143,21 @@ export function supersededSql(
   const replaced = (rows: string, where: string): string =>
     `SELECT ${place} FROM ${rows} WHERE ${key} IS NOT NULL${where} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${NEWEST_FIRST}) > 1`
   if (plan.kind === 'full') return replaced(read(segmentPaths), '')
-  if (listPath === undefined) throw new Error('Adding to a superseded list needs its file.')
+  if (listPaths.length === 0) throw new Error('Adding to a superseded list needs its files.')
   const newer = `__ee_order > ${plan.after}`
   const newRows = read(newerPaths)
-  return (
-    `SELECT ${place} FROM read_parquet(${quoteLiteral(listPath)}) ` +
-    `UNION SELECT ${place} FROM ${read(segmentPaths)} WHERE __ee_order <= ${plan.after} AND ${key} IN (SELECT ${key} FROM ${newRows} WHERE ${newer}) ` +
-    `UNION ${replaced(newRows, ` AND ${newer}`)}`
-  )
+  // Versions up to the list's newest folder that the new folders' keys supersede, and the new folders' own superseded
+  // versions: two sets of places that never meet (UNION ALL).
+  const added =
+    `SELECT ${place} FROM ${read(segmentPaths)} WHERE __ee_order <= ${plan.after} AND ${key} IN (SELECT ${key} FROM ${newRows} WHERE ${newer}) ` +
+    `UNION ALL ${replaced(newRows, ` AND ${newer}`)}`
+  return plan.fold ? `SELECT ${place} FROM read_parquet([${listPaths.map(quoteLiteral).join(', ')}]) UNION ${added}` : added
 }
 
-/** The rows of `rows` (a relation with the row places) that no later version replaced: those the list (the file the
- * engine knows it by) does not name. */
-export function withoutSuperseded(rows: string, listFile: string): string {
+/** The rows of `rows` (a relation with the row places) that no later version replaced: those the list (its files as
+ * the engine knows them) does not name. */
+export function withoutSuperseded(rows: string, listFiles: readonly string[]): string {
   const match = ROW_PLACE.map((c) => `__ee_s.${c} = __ee_r.${c}`).join(' AND ')
-  return `SELECT * FROM (${rows}) __ee_r WHERE NOT EXISTS (SELECT 1 FROM read_parquet(${quoteLiteral(listFile)}) __ee_s WHERE ${match})`
+  const list = `read_parquet([${listFiles.map(quoteLiteral).join(', ')}])`
+  return `SELECT * FROM (${rows}) __ee_r WHERE NOT EXISTS (SELECT 1 FROM ${list} __ee_s WHERE ${match})`
 }

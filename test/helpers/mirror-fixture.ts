@@ -54,7 +54,7 @@ export async function startMirrorFixture(): Promise<MirrorFixture> {
     async buildAt(at) {
       objects = (await refreshBucketIndex(provider, null, { now: at })).index.objects
       await mirror.update(async () => ({ inventory: buildInventory(objects.values(), { now: at }), now: at }))
-      return [...(await mirror.segments()).filter((s) => s.rows > 0).map(mirrorKey), ...(await mirror.superseded()).map(supersededKey)]
+      return [...(await mirror.segments()).filter((s) => s.rows > 0).map(mirrorKey), ...(await mirror.superseded()).flatMap((l) => l.parts).map(supersededKey)]
     },
     get: (key) => fetch(bytes.url(key), { headers: { range: 'bytes=0-' } }),
     async close() {

@@ -14,6 +14,7 @@ import { Mirror } from '../../src/main/mirror/mirror'
 import { CATALOG } from '../../src/shared/catalog'
 import { buildInventory } from '../../src/shared/inventory'
 import { mirrorRead } from '../../src/shared/mirror-plan'
+import { MAX_LIST_PARTS, type SupersededList } from '../../src/shared/mirror-superseded'
 import { FIRST_V2_DELIVERY } from '../../src/shared/schedule'
 import { quoteLiteral } from '../../src/shared/sql-quote'
 import { type Db, openDb } from '../helpers/duckdb'
@@ -61,7 +62,12 @@ type Arrival = { readonly prefix: string; readonly files: readonly (readonly { k
  * Lands each folder an hour after the last (from 21:00, so some land before midnight and the rest after), refreshes the
  * mirror, and checks that the list fits and that the view through it gives the rule's rows on the raw files.
  */
-async function arrive(dir: string, arrivals: readonly Arrival[], fileRowNumberColumn: boolean): Promise<void> {
+async function arrive(
+  dir: string,
+  arrivals: readonly Arrival[],
+  fileRowNumberColumn: boolean,
+  onList?: (list: SupersededList | undefined) => void
+): Promise<void> {
   const bucket = join(dir, 'bucket')
   await mkdir(join(bucket, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03'), { recursive: true })
   const manifest = join(bucket, 'v2/_manifests/snapshot_date=2026-11-03/snapshot_hour=03/manifest.json')
@@ -91,6 +97,7 @@ async function arrive(dir: string, arrivals: readonly Arrival[], fileRowNumberCo
     const read = mirrorRead(inventory, T, await mirror.segments(), { now }, await mirror.superseded())
     expect(read).not.toBeNull()
     expect(read?.superseded ?? null).not.toBeNull()
+    onList?.((await mirror.superseded()).find((l) => l.table === `${T.schema}.${T.table}`))
 
     // The rule on the raw files: the same engine without the mirror.
     const objects = new Map(listed.map((o) => [o.key, o]))
@@ -121,6 +128,31 @@ describe('the superseded list', () => {
       { numRuns: 10 }
     )
   }, 300_000)
+
+  it('gains a file of the new versions at each new hour, and is folded into one at MAX_LIST_PARTS', async () => {
+    // Hour after hour in delivery order, each re-delivering keys of the hours before (a list grows at each).
+    const hours = MAX_LIST_PARTS + 3
+    const arrivals: Arrival[] = Array.from({ length: hours }, (_, i) => {
+      const at = FIRST_V2_DELIVERY + (30 * 24 - 3 + i) * HOUR
+      return {
+        prefix: `v2/datamart_claudia/claudia_messages/etl_date=${iso(at).slice(0, 10)}/etl_hour=${iso(at).slice(11, 13)}/`,
+        files: [
+          [
+            { key: `k${(i % 5) + 1}`, value: i * 10 },
+            { key: `k${((i + 2) % 5) + 1}`, value: i * 10 + 1 },
+            { key: 'k1', value: i * 10 + 2 }
+          ]
+        ]
+      }
+    })
+    const parts: number[] = []
+    await arrive(join(root, 'in-order'), arrivals, false, (list) => parts.push(list?.parts.length ?? 0))
+    // Made at the first hour, a file more at each hour after, folded into one once it had MAX_LIST_PARTS.
+    const want = [1]
+    for (let i = 1; i < hours; i++) want.push((want[i - 1] as number) >= MAX_LIST_PARTS ? 1 : (want[i - 1] as number) + 1)
+    expect(parts).toEqual(want)
+    expect(parts).toContain(MAX_LIST_PARTS)
+  }, 120_000)
 
   it('is made anew when the hours become a day and a row’s place is its position in the segment (a column file_row_number)', async () => {
     const hour = (h: string): string => `v2/datamart_claudia/claudia_messages/etl_date=2026-12-03/etl_hour=${h}/`

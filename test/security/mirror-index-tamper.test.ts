@@ -22,28 +22,40 @@ it('reads only superseded lists that name their own file, for a keyed parts tabl
   const dir = join(work, 'mirror')
   await mkdir(dir, { recursive: true })
   const table = 'datamart_claudia.claudia_messages'
-  const entry = (over: Record<string, unknown>) => ({
+  const entry = (over: Record<string, unknown>, part: Record<string, unknown> = {}) => ({
     table,
-    file: supersededFile(table, 'abc123'),
-    rows: 1,
-    bytes: 1,
+    parts: [{ file: supersededFile(table, 'abc123'), rows: 1, bytes: 1, ...part }],
     newest: 1,
     digest: 'abc123',
     ...over
   })
   const superseded = [
     entry({}),
-    entry({ file: '../../../../etc/passwd' }),
-    entry({ file: `superseded/${table}/../../index.json` }),
-    entry({ file: supersededFile(table, 'other1') }),
-    entry({ digest: '../x', file: supersededFile(table, '../x') }),
-    entry({ table: 'datamart_cloudchat_saas.cloud_chat_messages', file: supersededFile('datamart_cloudchat_saas.cloud_chat_messages', 'abc123') }),
-    entry({ table: '../..', file: supersededFile('../..', 'abc123') }),
-    entry({ rows: '1' }),
-    // A list of the shape before Dec 7 (each folder's signature, no newest folder): made anew.
-    entry({ file: supersededFile(table, 'old1'), digest: 'old1', newest: undefined, folders: { '1': 'x' } })
+    entry({}, { file: '../../../../etc/passwd' }),
+    entry({}, { file: `superseded/${table}/../../index.json` }),
+    entry({}, { file: supersededFile(table, 'other1') }),
+    entry({ digest: '../x' }, { file: supersededFile(table, '../x') }),
+    entry({ table: 'datamart_cloudchat_saas.cloud_chat_messages' }, { file: supersededFile('datamart_cloudchat_saas.cloud_chat_messages', 'abc123') }),
+    entry({ table: '../..' }, { file: supersededFile('../..', 'abc123') }),
+    entry({}, { rows: '1' }),
+    // An earlier file of the list outside its folder, or another table's: the whole list is dropped.
+    entry({
+      parts: [
+        { file: '../../x/y.parquet', rows: 1, bytes: 1 },
+        { file: supersededFile(table, 'abc123'), rows: 1, bytes: 1 }
+      ]
+    }),
+    entry({
+      parts: [
+        { file: supersededFile('datamart_claudia.claudia_prompt_revision', 'abc0'), rows: 1, bytes: 1 },
+        { file: supersededFile(table, 'abc123'), rows: 1, bytes: 1 }
+      ]
+    }),
+    entry({ parts: [] }),
+    // A list of an earlier shape (one file, no parts): made anew.
+    { table, file: supersededFile(table, 'old1'), rows: 1, bytes: 1, newest: 1, digest: 'old1' }
   ]
   await writeFile(join(dir, 'index.json'), JSON.stringify({ version: 4, segments: [], superseded }))
   const mirror = new Mirror(dir, fileStoreFor(new LocalFolderProvider(work), join(work, 'data'), 'c'))
-  expect((await mirror.superseded()).map((l) => l.file)).toEqual([supersededFile(table, 'abc123')])
+  expect((await mirror.superseded()).map((l) => l.parts.map((p) => p.file))).toEqual([[supersededFile(table, 'abc123')]])
 })

@@ -2,7 +2,7 @@
 // only later folders came, made anew when a folder changed, went, or came late; and a list only fits the exact rows.
 import { describe, expect, it } from 'vitest'
 import type { MirroredSegment } from '../../src/shared/mirror-plan'
-import { type SupersededList, planSuperseded, rowsDigest, supersededFor, supersededSql } from '../../src/shared/mirror-superseded'
+import { MAX_LIST_PARTS, type SupersededList, planSuperseded, rowsDigest, supersededFor, supersededSql } from '../../src/shared/mirror-superseded'
 
 const TABLE = 'datamart_claudia.claudia_messages'
 function segment(identity: string, folders: { order: number; identity?: string; leftOut?: string[] }[]): MirroredSegment {
@@ -28,9 +28,7 @@ function segment(identity: string, folders: { order: number; identity?: string; 
 }
 const listOf = (segments: MirroredSegment[]): SupersededList => ({
   table: TABLE,
-  file: `superseded/${TABLE}/x.parquet`,
-  rows: 1,
-  bytes: 1,
+  parts: [{ file: `superseded/${TABLE}/x.parquet`, rows: 1, bytes: 1 }],
   newest: Math.max(...segments.flatMap((s) => s.folders.map((f) => f.order))),
   digest: rowsDigest(segments)
 })
@@ -50,18 +48,28 @@ describe('superseded lists', () => {
     expect(supersededFor(TABLE, regrouped, [list])).toBe(list)
   })
 
-  it('adds to it when only later folders came', () => {
+  it('adds to it when only later folders came: a file of the new versions beside its own, folded at MAX_LIST_PARTS', () => {
     const plan = planSuperseded([...day, segment('h3', [{ order: 3, identity: 'c' }])], list)
-    expect(plan).toMatchObject({ kind: 'append', after: 2, newest: 3 })
-    const sql = supersededSql({ keyColumn: 'message_id' }, plan, ['/m/a.parquet', '/m/b.parquet'], '/m/list.parquet')
-    expect(sql).toContain("read_parquet('/m/list.parquet')")
+    expect(plan).toMatchObject({ kind: 'append', after: 2, newest: 3, fold: false })
+    const sql = supersededSql({ keyColumn: 'message_id' }, plan, ['/m/a.parquet', '/m/b.parquet'], ['/m/list.parquet'])!
+    // The new file holds the new versions only (the list's own rows stay in its file).
+    expect(sql).not.toContain('/m/list.parquet')
     expect(sql).toContain('__ee_order <= 2')
     // The new versions are read from the segments holding the later folders only; the older versions from every segment.
-    const newer = supersededSql({ keyColumn: 'message_id' }, plan, ['/m/a.parquet', '/m/h3.parquet'], '/m/list.parquet', ['/m/h3.parquet'])!
+    const newer = supersededSql({ keyColumn: 'message_id' }, plan, ['/m/a.parquet', '/m/h3.parquet'], ['/m/list.parquet'], ['/m/h3.parquet'])!
     const rows = (paths: string[]): string => `read_parquet([${paths.map((p) => `'${p}'`).join(', ')}], union_by_name = true, hive_partitioning = false)`
     expect(newer).toContain(`FROM ${rows(['/m/a.parquet', '/m/h3.parquet'])} WHERE __ee_order <= 2`)
     expect(newer.split(`FROM ${rows(['/m/h3.parquet'])} WHERE`)).toHaveLength(3)
     expect(newer).not.toContain(`FROM ${rows(['/m/a.parquet', '/m/h3.parquet'])} WHERE "message_id" IS NOT NULL`)
+    // A list of MAX_LIST_PARTS files: its files and the new versions are written as one.
+    const full: SupersededList = {
+      ...list,
+      parts: Array.from({ length: MAX_LIST_PARTS }, (_, i) => ({ file: `superseded/${TABLE}/p${i}.parquet`, rows: 1, bytes: 1 }))
+    }
+    const fold = planSuperseded([...day, segment('h3', [{ order: 3, identity: 'c' }])], full)
+    expect(fold).toMatchObject({ kind: 'append', fold: true })
+    const folded = supersededSql({ keyColumn: 'message_id' }, fold, ['/m/a.parquet'], ['/m/p0.parquet', '/m/p1.parquet'])!
+    expect(folded).toContain("FROM read_parquet(['/m/p0.parquet', '/m/p1.parquet']) UNION ")
   })
 
   it('makes it anew when a folder came late, changed, lost a file to the archive, or went', () => {

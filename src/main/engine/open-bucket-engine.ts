@@ -148,7 +148,7 @@ async function viewsOver(
   const mirror = opts.mirror
   const engine = await starting
   for (const s of segments) if (s.rows > 0 && mirror) paths.set(mirrorKey(s), mirror.pathOf(s.file))
-  for (const l of superseded) if (mirror) paths.set(supersededKey(l), mirror.pathOf(l.file))
+  for (const part of superseded.flatMap((l) => l.parts)) if (mirror) paths.set(supersededKey(part), mirror.pathOf(part.file))
   const views = await createBucketViews(
     {
       register: async (files) => {

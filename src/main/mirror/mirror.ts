@@ -13,7 +13,7 @@ import type { Inventory } from '../../shared/inventory'
 import { identityTag } from '../../shared/identity-tag'
 import { type ListedObject, isArchived } from '../../shared/listing'
 import { type MirroredSegment, type SegmentFolder, type SegmentPlan, folderIdentity, planMirror, typesAgree } from '../../shared/mirror-plan'
-import { type SupersededList, type SupersededPlan, planSuperseded, supersededFile, supersededSql } from '../../shared/mirror-superseded'
+import { type SupersededList, type SupersededPart, type SupersededPlan, planSuperseded, supersededFile, supersededSql } from '../../shared/mirror-superseded'
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
 import { SupersededListSchema } from '../../shared/api/core-values'
 import { storedName, vendorName } from '../../shared/bookkeeping-columns'
@@ -105,7 +105,10 @@ interface MirrorIndex {
 function isSupersededList(x: unknown): x is SupersededList {
   if (!v.is(SupersededListSchema, x)) return false
   const known = CATALOG.some((t) => t.mode === 'parts' && t.keyColumn !== null && `${t.schema}.${t.table}` === x.table)
-  return known && /^[0-9a-z]+$/.test(x.digest) && x.file === supersededFile(x.table, x.digest)
+  // Its files are its own: each named as the list's file for some digest, the newest for its own.
+  const named = /^[0-9a-z]+$/
+  const own = x.parts.every((p) => p.file.startsWith(`superseded/${x.table}/`) && named.test(p.file.slice(`superseded/${x.table}/`.length, -'.parquet'.length)))
+  return known && named.test(x.digest) && own && x.parts.at(-1)?.file === supersededFile(x.table, x.digest)
 }
 
 /**
@@ -175,7 +178,8 @@ export class Mirror {
   async usage(): Promise<{ readonly total: number; readonly byTable: Readonly<Record<string, number>> }> {
     const byTable: Record<string, number> = {}
     const { segments, superseded } = await this.index()
-    for (const s of [...segments, ...superseded]) byTable[s.table] = (byTable[s.table] ?? 0) + s.bytes
+    for (const s of segments) byTable[s.table] = (byTable[s.table] ?? 0) + s.bytes
+    for (const l of superseded) for (const part of l.parts) byTable[l.table] = (byTable[l.table] ?? 0) + part.bytes
     return { total: Object.values(byTable).reduce((a, b) => a + b, 0), byTable }
   }
 
@@ -244,7 +248,7 @@ export class Mirror {
     const sortNext = (): MirroredSegment[] => next.sort((a, b) => (order.get(`${a.table}|${a.period}`) ?? 0) - (order.get(`${b.table}|${b.period}`) ?? 0))
     // Lists made from rows the segments no longer hold are kept until replaced: a view checks that its list fits.
     let lists: SupersededList[] = []
-    for (const l of before.superseded) if ((await stat(this.pathOf(l.file)).catch(() => null))?.size === l.bytes) lists.push(l)
+    for (const l of before.superseded) if (await this.holds(l.parts)) lists.push(l)
     const writeIndex = async (): Promise<void> => {
       sortNext()
       await this.writeIndex(next, lists)
@@ -399,13 +403,15 @@ export class Mirror {
       // The segments holding the folders after the list's (none when those have no rows: then every segment, as it
       // reads no row after the list's either way).
       const newer = withRows.filter((s) => s.folders.some((f) => f.order > after)).map((s) => this.pathOf(s.file))
-      const listPath = plan.kind === 'append' ? this.pathOf(plan.list.file) : undefined
-      const sql = supersededSql({ keyColumn }, plan, paths, listPath, newer.length > 0 ? newer : paths)
+      const listPaths = plan.kind === 'append' ? plan.list.parts.map((part) => this.pathOf(part.file)) : []
+      const sql = supersededSql({ keyColumn }, plan, paths, listPaths, newer.length > 0 ? newer : paths)
       if (sql === null) continue
       try {
         const file = supersededFile(table, plan.digest)
         const { rows, bytes } = await this.copyInto(engine, sql, file)
-        out.push({ table, file, rows, bytes, newest: plan.newest, digest: plan.digest })
+        // A new hour's versions are a file beside the list's (fewer than its rows: written, not the whole list again).
+        const kept = plan.kind === 'append' && !plan.fold ? plan.list.parts : []
+        out.push({ table, parts: [...kept, { file, rows, bytes }], newest: plan.newest, digest: plan.digest })
       } catch (e) {
         if (signal?.aborted) throw e
         swallowed(`making the superseded list of ${table} (its views rank every version instead)`, 'warn')(e)
@@ -413,6 +419,12 @@ export class Mirror {
       }
     }
     return out
+  }
+
+  /** Whether each of a list's files is on disk, whole. */
+  private async holds(parts: readonly SupersededPart[]): Promise<boolean> {
+    for (const part of parts) if ((await stat(this.pathOf(part.file)).catch(() => null))?.size !== part.bytes) return false
+    return true
   }
 
   private async exists(s: MirroredSegment): Promise<boolean> {
@@ -569,7 +581,7 @@ export class Mirror {
   /** Segment files and superseded lists none of these entries names (replaced, or left by a crash), and build folders
    * of earlier runs. Counts the segments removed. */
   private async removeUnlisted(segments: readonly MirroredSegment[], lists: readonly SupersededList[]): Promise<number> {
-    const listed = new Set([...segments, ...lists].map((s) => this.pathOf(s.file)))
+    const listed = new Set([...segments, ...lists.flatMap((l) => l.parts)].map((s) => this.pathOf(s.file)))
     let removed = 0
     for (const kind of ['segments', 'superseded']) {
       const root = join(this.dir, kind)

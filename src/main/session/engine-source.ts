@@ -24,7 +24,9 @@ export async function engineSourceOf(session: ConnectionSession, byteServer: () 
     CATALOG.filter((t) => t.mode === 'parts')
       .map((t) => {
         const sel = mirrorRead(inventory, t, mirror, { now: service.now(), ...opts }, superseded)
-        return sel ? `${sel.segments.map((x) => x.file).join(',')}${sel.superseded ? `+${sel.superseded.file}` : ''}${sel.raw.length > 0 ? '+raw' : ''}` : 'raw'
+        return sel
+          ? `${sel.segments.map((x) => x.file).join(',')}${sel.superseded ? `+${sel.superseded.parts.map((x) => x.file).join(',')}` : ''}${sel.raw.length > 0 ? '+raw' : ''}`
+          : 'raw'
       })
       .join('|')
   )

@@ -104,9 +104,7 @@ export const MirroredSegmentSchema = exactly<MirroredSegment>()(
 export const SupersededListSchema = exactly<SupersededList>()(
   shape({
     table: v.string(),
-    file: v.string(),
-    rows: count,
-    bytes: count,
+    parts: list(shape({ file: v.string(), rows: count, bytes: count })),
     newest: v.pipe(v.number(), v.integer()),
     digest: v.string()
   })
