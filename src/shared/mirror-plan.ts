@@ -195,37 +195,49 @@ function selectSegments(
 ): MirrorSelection {
   const name = `${t.schema}.${t.table}`
   const mine = mirrored.filter((s) => s.table === name)
-  const held = new Map<string, MirroredSegment>()
-  for (const s of mine) for (const f of s.folders) held.set(f.prefix, s)
+  // (A year holds ~9,000 folders and views ask at every opening: each walk below is made once, by folder order.)
+  const heldOrders = new Set<number>()
+  for (const s of mine) for (const f of s.folders) heldOrders.add(f.order)
   const included = readyPartsFolders(inventory, t, opts)
-  const raw = included.filter((f) => !held.has(f.ref.prefix))
-  // A folder left to its raw files must be readable as it is: one with an archived file is not (the raw path says why).
-  const now = opts.now ?? Date.now()
-  if (raw.some((f) => f.dataFiles.some((o) => isArchived(o, now)))) return { ok: false, missing: raw.length }
   const includedOrders = new Set<number>()
+  const raw: Folder[] = []
   let maxOrder = -1
   for (const f of included) {
     const order = deliveryOrderKey(f.ref)
     includedOrders.add(order)
     if (order > maxOrder) maxOrder = order
+    if (!heldOrders.has(order)) raw.push(f)
   }
-  const segments = mine.filter((s) => s.folders.some((f) => includedOrders.has(f.order)))
-  // Segments that disagree on a type (a build stopped between compacting and unifying): DuckDB-WASM 0.9.1 cannot read them together.
-  if (!typesAgree(segments.filter((s) => s.rows > 0))) return { ok: false, missing: 0 }
-  const excludedOrders = segments.flatMap((s) => s.folders.map((f) => f.order)).filter((o) => !includedOrders.has(o) && o < maxOrder)
-  const leftOut = segments.flatMap((s) => s.folders.filter((f) => includedOrders.has(f.order)).flatMap((f) => f.leftOut))
+  // A folder left to its raw files must be readable as it is: one with an archived file is not (the raw path says why).
+  const now = opts.now ?? Date.now()
+  if (raw.some((f) => f.dataFiles.some((o) => isArchived(o, now)))) return { ok: false, missing: raw.length }
+  const segments: MirroredSegment[] = []
+  const excludedOrders: number[] = []
+  const leftOut: LeftOut[] = []
   const columns = new Set<string>()
-  for (const s of segments) {
-    // A segment's folders share a few column sets: each set used is added once, in the order folders first use it.
-    const used = new Set<number>()
-    for (const f of s.folders) if (includedOrders.has(f.order)) used.add(f.columnSet)
-    for (const i of used) for (const c of s.columnSets[i] ?? []) columns.add(c)
-  }
   // A list stands for whole segments: only a read of every folder they hold (no "as of" before their last) uses it, and
   // with raw folders beside them only when those are all newer (each then replaces the segments' versions of its keys).
-  const whole = segments.every((s) => s.folders.every((f) => includedOrders.has(f.order)))
+  let whole = true
   let newest = -1
-  for (const s of segments) for (const f of s.folders) if (f.order > newest) newest = f.order
+  for (const s of mine) {
+    // A segment's folders share a few column sets: each set used is added once, in the order folders first use it.
+    const used = new Set<number>()
+    const excluded: number[] = []
+    for (const f of s.folders) {
+      if (includedOrders.has(f.order)) {
+        used.add(f.columnSet)
+        for (const o of f.leftOut) leftOut.push(o)
+      } else excluded.push(f.order)
+    }
+    if (used.size === 0) continue
+    segments.push(s)
+    for (const f of s.folders) if (f.order > newest) newest = f.order
+    if (excluded.length > 0) whole = false
+    for (const o of excluded) if (o < maxOrder) excludedOrders.push(o)
+    for (const i of used) for (const c of s.columnSets[i] ?? []) columns.add(c)
+  }
+  // Segments that disagree on a type (a build stopped between compacting and unifying): DuckDB-WASM 0.9.1 cannot read them together.
+  if (!typesAgree(segments.filter((s) => s.rows > 0))) return { ok: false, missing: 0 }
   const rawAfter = raw.every((f) => deliveryOrderKey(f.ref) > newest)
   const superseded = whole && rawAfter ? supersededFor(name, segments, lists) : null
   return { ok: true, segments: segments.filter((s) => s.rows > 0), excludedOrders, maxOrder, leftOut, columns: [...columns], superseded, raw }
