@@ -1,7 +1,9 @@
 // The frame check's cache (the footer facts the monitors judge each delivery on) sits in the user's data folder,
 // where another process may write. An entry not in its exact shape (negative, fractional or huge rows, columns that
-// are not name/type pairs, an unknown kind of value) is not trusted: that file's footer is read again and its real
-// facts are what the monitors get; nothing throws. Bucket: test/helpers/unreadable-bucket.ts.
+// are not name/type pairs, an unknown kind of value), in the file written whole or in its journal, is not trusted:
+// that file's footer is read again and its real facts are what the monitors get; nothing throws. A journal line cut
+// short is left out, and a journal of another generation than the whole file is not read at all.
+// Bucket: test/helpers/unreadable-bucket.ts.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { findUnreadableFiles } from '../../src/main/store/parquet-frame-check'
+import { frameJournalFile, loadStampedAnswers } from '../../src/main/store/frame-answers'
 import { buildInventory } from '../../src/shared/inventory'
 import { openDb } from '../helpers/duckdb'
 import { NOW, writeUnreadableBucket } from '../helpers/unreadable-bucket'
@@ -58,20 +61,23 @@ describe('a tampered frame-check cache', () => {
       const v = c.files[id]
       return Array.isArray(v) ? { rows: v[0], columns: c.columnSets?.[v[1] as number] } : v
     }
+    // Each forged entry in the file as first written (a journal may hold the real answer a round read again).
+    const original = await readFile(cacheFile, 'utf8')
     for (const [i, bad] of forged.entries()) {
-      const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as Stored
+      const cache = JSON.parse(original) as Stored
       const ids = Object.keys(cache.files).filter((id) => typeof cache.files[id] === 'object' && cache.files[id] !== null)
       const id = ids[i % ids.length]!
       const real = factsOf(cache, id)
       cache.files[id] = bad
       await writeFile(cacheFile, JSON.stringify(cache))
+      await rm(frameJournalFile(cacheFile), { force: true })
       const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
       // The forged entry's file was read again; the untouched ones came from the cache.
       expect([JSON.stringify(bad), again.read]).toEqual([JSON.stringify(bad), 1])
       expect([...again.facts].sort()).toEqual([...first.facts].sort())
       expect([...again.unreadable].sort()).toEqual([...first.unreadable].sort())
       // And the cache holds the real facts again.
-      expect(factsOf(JSON.parse(await readFile(cacheFile, 'utf8')) as Stored, id)).toEqual(real)
+      expect((await loadStampedAnswers(cacheFile)).cache.get(id)).toEqual(real)
     }
   })
 
@@ -89,6 +95,42 @@ describe('a tampered frame-check cache', () => {
     const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     expect(again.read).toBe(ofFirstSet)
     expect([...again.facts].sort()).toEqual([...first.facts].sort())
+  })
+
+  it('a journal line out of shape or cut short is left out, and a journal of another generation is not read', async () => {
+    const provider = new LocalFolderProvider(root)
+    const inv = buildInventory((await refreshBucketIndex(provider, null, { now: NOW })).index.objects.values(), { now: NOW })
+    const read = async (o: { key: string }, start: number, end: number): Promise<Uint8Array> => (await provider.readRange(o.key, { start, end })).body
+    const cacheFile = join(work, 'frames-journal.json')
+    const first = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+    const whole = JSON.parse(await readFile(cacheFile, 'utf8')) as { generation: string; files: Record<string, unknown> }
+    const readable = Object.keys(whole.files).filter((id) => Array.isArray(whole.files[id]))
+    expect(readable.length).toBeGreaterThan(2)
+    const [a, b, c] = readable as [string, string, string]
+    const journal = (generation: string, lines: readonly string[]): Promise<void> =>
+      writeFile(frameJournalFile(cacheFile), [JSON.stringify({ generation }), ...lines].map((l) => `${l}\n`).join(''))
+    const check = async (): Promise<{ read: number; unreadable: string[]; facts: unknown }> => {
+      const r = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+      return { read: r.read, unreadable: [...r.unreadable].sort(), facts: [...r.facts].sort() }
+    }
+    const asFirst = { read: 0, unreadable: [...first.unreadable].sort(), facts: [...first.facts].sort() }
+    // Lines out of shape for three readable files, one cut short, and one for a file the bucket does not hold: left out
+    // (the whole file's answers stand), nothing read, nothing thrown.
+    await journal(whole.generation, [
+      JSON.stringify([a, { rows: -1, columns: [] }]),
+      JSON.stringify([b, 42]),
+      JSON.stringify([c, { rows: 3, columns: [{ name: 'x', type: 7 }] }]),
+      JSON.stringify([a, 'its footer is a lie']).slice(0, 20),
+      JSON.stringify(['v2/elsewhere/part-0.parquet\u0000e', { rows: 1, columns: [] }])
+    ])
+    expect(await check()).toEqual(asFirst)
+    // A line of the right shape is an answer (the journal is read: here a file said unreadable)...
+    const keyOfA = a.split('\u0000')[0] as string
+    await journal(whole.generation, [JSON.stringify([a, 'not Parquet'])])
+    expect((await check()).unreadable).toContain(keyOfA)
+    // ...but not in a journal of another generation than the whole file (left beside a file written whole since).
+    await journal('another', [JSON.stringify([a, 'not Parquet'])])
+    expect(await check()).toEqual(asFirst)
   })
 
   it("an earlier version's cache (facts per file) is still read: nothing is read again", async () => {

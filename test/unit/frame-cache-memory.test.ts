@@ -4,7 +4,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { knownFiles, recordUnreadable } from '../../src/main/store/parquet-frame-check'
+import { knownFiles, recordUnreadable } from '../../src/main/store/frame-answers'
 import { objectIdentity } from '../../src/shared/identity-tag'
 import type { ListedObject } from '../../src/shared/listing'
 

@@ -20,7 +20,7 @@ import { clockWindow } from '../../shared/clock-window'
 import { fileStoreFor } from '../../main/store/connection-files'
 import { ExportError, exportQuery } from '../../main/export/export-to-file'
 import { Mirror } from '../../main/mirror/mirror'
-import { frameCacheFile } from '../../main/store/parquet-frame-check'
+import { frameCacheFile, frameJournalFile } from '../../main/store/frame-answers'
 import { type BucketRun, cacheDir } from '../bucket-run'
 import { writeCsv, writeJson, writeOut, writeTable } from '../cli-output'
 import { type CliRequest, UsageError } from '../cli-request'
@@ -135,7 +135,7 @@ async function openEngine(run: BucketRun, tables?: readonly CatalogTable[]): Pro
     listingDigest: listing.listingDigest,
     ...(tables ? { tables } : {}),
     ...(request.asOf !== undefined ? { asOf: request.asOf } : {}),
-    files: [frameCacheFile(cacheDir(), id), ...(mirror ? [mirror.indexFile] : [])],
+    files: [frameCacheFile(cacheDir(), id), frameJournalFile(frameCacheFile(cacheDir(), id)), ...(mirror ? [mirror.indexFile] : [])],
     roots: engineReadableRoots(store, mirror)
   }
   // A listing that failed somewhere neither replays nor is saved; --no-cache derives everything again (and saves it).

@@ -14,7 +14,8 @@ import { refreshConnectionIndex } from './refresh-connection'
 import { type BlockCache, connectionBlockCache } from '../byte-server/block-cache'
 import { connectionObjectReader, fileStoreFor } from '../store/connection-files'
 import type { FileStore } from '../store/file-store'
-import { type FrameCheckOptions, type FrameCheckResult, findUnreadableFiles, frameCacheFile } from '../store/parquet-frame-check'
+import { type FrameCheckOptions, type FrameCheckResult, findUnreadableFiles } from '../store/parquet-frame-check'
+import { frameCacheFile } from '../store/frame-answers'
 import { footerParser } from '../store/parquet-footer'
 
 export interface BucketRefreshOptions {

@@ -21,7 +21,7 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
 import { PRIVATE_FILE_MODE, ensurePrivateDir, writePrivateFile } from '../files/private-file'
 import type { FileStore, StoreProgress } from '../store/file-store'
-import { knownFiles, recordUnreadable } from '../store/parquet-frame-check'
+import { knownFiles, recordUnreadable } from '../store/frame-answers'
 import { errorMessage } from '../../shared/error-message'
 import { swallowed } from '../log/main-log'
 

@@ -1,17 +1,14 @@
 // Which data files the logical tables need are not readable Parquet, learned without the engine: each file's ends by
 // ranged reads and its footer through the bounded reader (parquet-footer.ts), in parallel (bounded), remembered by
-// key + ETag on disk so a year of files is checked once, with files found unreadable later (damaged pages, by the
-// mirror's build). The rule that uses the answer (fallback copy, files left out, the finding) is the core's.
-import { readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+// key + ETag on disk (frame-answers.ts) so a year of files is checked once, with files found unreadable later (damaged
+// pages, by the mirror's build). The rule that uses the answer (fallback copy, files left out, the finding) is the core's.
 import pLimit from 'p-limit'
 import { objectsForViews } from '../../shared/bucket-views'
 import { CATALOG } from '../../shared/catalog'
 import { type AsOf, type Inventory, copiesPassedOverForColumns, latestReady, unreadableLeftOut } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import { objectIdentity } from '../../shared/identity-tag'
-import { withFileLock } from '../files/file-lock'
-import { writePrivateFile } from '../files/private-file'
+import { type Cache, type Verdict, loadStampedAnswers, mergeAnswers } from './frame-answers'
 import { type FooterParser, readParquetFooter, tooShortForParquet } from './parquet-footer'
 import { errorMessage } from '../../shared/error-message'
 import type { FooterFacts } from '../../shared/delivery-facts'
@@ -25,159 +22,6 @@ export type RangeReader = (o: ListedObject, start: number, end: number, signal?:
 const READS_AT_ONCE = 64
 /** New files a warm check reads before asking the rules which files they need (an hour of a few tables is a handful). */
 const NEW_FILES_READ_AHEAD = 256
-
-/** The file of a connection's answers, under a data folder (the app's, or the CLI's cache folder). */
-export function frameCacheFile(dataDir: string, connectionId: string): string {
-  return join(dataDir, 'frames', `${connectionId}.json`)
-}
-
-// Format 3 keeps each distinct column list once (a year of one table's files shares a handful): a year's answers are
-// ~0.4 MB to read at every run instead of 3.7 MB. Format 2 (facts per file) is read as well and written as 3; format 1
-// (a bare map of booleans, frame only) is read as empty, so every file is checked again with its footer.
-const CACHE_FORMAT = 3
-const FACTS_PER_FILE = 2
-/** Per key + ETag: its footer's facts when readable (true: readable, checked before the facts were kept), else why not. */
-type Verdict = true | FooterFacts | string
-type Cache = Map<string, Verdict>
-type Columns = FooterFacts['columns']
-/** On disk: `[rows, index into columnSets]` for a readable file. */
-type StoredVerdict = true | string | readonly [rows: number, columnSet: number]
-const earlierFormat = new WeakSet<Cache>()
-
-const isColumns = (v: unknown): v is Columns =>
-  Array.isArray(v) &&
-  v.every(
-    (c: unknown) =>
-      typeof c === 'object' && c !== null && typeof (c as { name: unknown }).name === 'string' && typeof (c as { type: unknown }).type === 'string'
-  )
-const isRowCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
-
-/** A cache entry of the facts' shape, every column a name and a type: anything else is checked again, never trusted. */
-function isFacts(v: unknown): v is FooterFacts {
-  return typeof v === 'object' && v !== null && isRowCount((v as FooterFacts).rows) && isColumns((v as FooterFacts).columns)
-}
-
-/** The answers of a cache file in memory (marked `earlierFormat` when written by an earlier version, to be written
- * again in this one). Entries of another shape are left out: those files are checked again. */
-function fromDisk(parsed: { format?: unknown; files?: unknown; columnSets?: unknown }): Cache {
-  const out: Cache = new Map()
-  if (typeof parsed?.files !== 'object' || parsed.files === null) return out
-  const files = Object.entries(parsed.files)
-  if (parsed.format === FACTS_PER_FILE) {
-    for (const [id, v] of files) if (v === true || typeof v === 'string' || isFacts(v)) out.set(id, v)
-    earlierFormat.add(out)
-    return out
-  }
-  if (parsed.format !== CACHE_FORMAT || !Array.isArray(parsed.columnSets)) return out
-  const sets = parsed.columnSets.map((c: unknown) => (isColumns(c) ? c : null))
-  for (const [id, v] of files) {
-    if (v === true || typeof v === 'string') out.set(id, v)
-    else if (Array.isArray(v) && v.length === 2 && isRowCount(v[0]) && Number.isInteger(v[1])) {
-      const columns = sets[v[1] as number]
-      if (columns) out.set(id, { rows: v[0], columns })
-    }
-  }
-  return out
-}
-
-function toDisk(cache: Cache): { format: number; columnSets: Columns[]; files: Record<string, StoredVerdict> } {
-  const columnSets: Columns[] = []
-  const setOf = new Map<Columns | string, number>()
-  const files: Record<string, StoredVerdict> = {}
-  for (const [id, v] of cache) {
-    if (typeof v !== 'object') {
-      files[id] = v
-      continue
-    }
-    // The same list object (read from one set) is found at once; another list with the same columns, by its text.
-    let i = setOf.get(v.columns)
-    if (i === undefined) {
-      const text = JSON.stringify(v.columns)
-      i = setOf.get(text)
-      if (i === undefined) {
-        i = columnSets.push(v.columns) - 1
-        setOf.set(text, i)
-      }
-      setOf.set(v.columns, i)
-    }
-    files[id] = [v.rows, i]
-  }
-  return { format: CACHE_FORMAT, columnSets, files }
-}
-
-async function loadCache(path: string | undefined): Promise<Cache> {
-  if (!path) return new Map()
-  try {
-    return fromDisk(JSON.parse(await readFile(path, 'utf8')) as { format?: unknown; files?: unknown })
-  } catch {
-    return new Map()
-  }
-}
-
-/** Which version of the cache file a process read: a merge re-reads it only when another writer replaced it since. */
-const stampOf = async (path: string): Promise<string | null> => {
-  const s = await stat(path).catch(() => null)
-  return s ? `${s.ino}/${s.size}/${s.mtimeMs}` : null
-}
-
-/** A cache as read, and the file's stamp read before it (so a write between the stamp and the read is re-read). */
-async function loadStampedCache(path: string | undefined): Promise<{ cache: Cache; stamp: string | null }> {
-  const stamp = path ? await stampOf(path) : null
-  const cache = await loadCache(path)
-  if (path && stamp !== null) remembered = { path, stamp, cache }
-  return { cache, stamp }
-}
-
-/** The answers this process last read or wrote, with the stamp of that version of the file: the mirror's build, right
- * after a check, takes them from here rather than reading and parsing the file again (~35 ms on a year). */
-let remembered: { readonly path: string; readonly stamp: string; readonly cache: Cache } | null = null
-
-/** The cache file's answers: those in memory when the file is still the version they came from, else read. */
-async function currentCache(path: string): Promise<Cache> {
-  const stamp = await stampOf(path)
-  if (stamp !== null && remembered?.path === path && remembered.stamp === stamp) return remembered.cache
-  return (await loadStampedCache(path)).cache
-}
-
-async function mergeCache(path: string, added: Cache, read?: { cache: Cache; stamp: string | null }): Promise<void> {
-  await withFileLock(path, async () => {
-    // Written as a whole and renamed: the same stamp is the same file, whose answers this process has in memory.
-    const same = read !== undefined && read.stamp !== null && (await stampOf(path)) === read.stamp
-    const cache = same ? new Map(read.cache) : await loadCache(path)
-    for (const [id, v] of added) cache.set(id, v)
-    await writePrivateFile(path, JSON.stringify(toDisk(cache)))
-    // Stamped under the lock: no other writer can have replaced it since.
-    const stamp = await stampOf(path)
-    if (stamp !== null) remembered = { path, stamp, cache }
-  })
-}
-
-/** Remembers that these versions of objects are not readable (the mirror's build found their pages damaged): the
- * next check reports them without reading them again. */
-export async function recordUnreadable(cacheFile: string, found: readonly { readonly object: ListedObject; readonly why: string }[]): Promise<void> {
-  if (found.length > 0) await mergeCache(cacheFile, new Map(found.map((f) => [objectIdentity(f.object), f.why])))
-}
-
-/** What an earlier check or build knows of these objects: which are unreadable, with why, and the top-level column
- * names of those whose footer was read (the mirror's build takes them instead of reading every footer again). */
-export async function knownFiles(
-  cacheFile: string,
-  objects: readonly ListedObject[]
-): Promise<{ readonly unreadable: Map<string, string>; readonly columns: Map<string, string[]> }> {
-  const cache = await currentCache(cacheFile)
-  const unreadable = new Map<string, string>()
-  const columns = new Map<string, string[]>()
-  for (const o of objects) {
-    const v = cache.get(objectIdentity(o))
-    if (typeof v === 'string') unreadable.set(o.key, v)
-    else if (typeof v === 'object')
-      columns.set(
-        o.key,
-        v.columns.map((c) => c.name)
-      )
-  }
-  return { unreadable, columns }
-}
 
 export interface FrameCheckOptions extends AsOf {
   /** Remembers each answer by key + ETag (private, atomic, merged under a lock with concurrent checks). */
@@ -221,7 +65,7 @@ export interface FrameCheckResult {
 export async function findUnreadableFiles(inventory: Inventory, readRange: RangeReader, opts: FrameCheckOptions = {}): Promise<FrameCheckResult> {
   const now = opts.now ?? Date.now()
   shareSignal(opts.signal)
-  const loaded = await loadStampedCache(opts.cacheFile)
+  const loaded = await loadStampedAnswers(opts.cacheFile)
   const cache = loaded.cache
   const added: Cache = new Map()
   const unreadable = new Set<string>()
@@ -249,7 +93,7 @@ export async function findUnreadableFiles(inventory: Inventory, readRange: Range
     return v
   }
   const saveAdded = async (): Promise<void> => {
-    if (opts.cacheFile && (added.size > 0 || earlierFormat.has(cache))) await mergeCache(opts.cacheFile, added, loaded)
+    if (opts.cacheFile && (added.size > 0 || loaded.earlierFormat)) await mergeAnswers(opts.cacheFile, added, loaded)
   }
   /**
    * The answer when every file a view may read was known readable but a few new ones, and those are readable too; else

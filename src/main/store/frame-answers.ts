@@ -1,0 +1,236 @@
+// The frame check's answers on disk (parquet-frame-check.ts asks, the mirror's build adds what it finds): per object
+// version (key + ETag), its footer's facts or why it is not readable Parquet. Two private files per connection: the
+// answers written whole, and a journal of those added since (a new hour adds a few to a year's ~9,000: writing them
+// whole again took ~35 ms of it). The journal names the generation of the whole file it adds to, so one left beside
+// a file written whole since (by this process or another) is never read; at JOURNAL_MAX_BYTES the answers are written
+// whole again. Entries of any other shape are left out when read: those files are checked again.
+import { randomUUID } from 'node:crypto'
+import { appendFile, readFile, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { FooterFacts } from '../../shared/delivery-facts'
+import { objectIdentity } from '../../shared/identity-tag'
+import type { ListedObject } from '../../shared/listing'
+import { withFileLock } from '../files/file-lock'
+import { writePrivateFile } from '../files/private-file'
+
+/** The file of a connection's answers, under a data folder (the app's, or the CLI's cache folder). */
+export function frameCacheFile(dataDir: string, connectionId: string): string {
+  return join(dataDir, 'frames', `${connectionId}.json`)
+}
+
+/** The journal of answers added since the answers file was written whole (what reads the answers stamps both). */
+export const frameJournalFile = (cacheFile: string): string => `${cacheFile}.added`
+
+/** Past this, the next answers added are written with the rest, whole (a line is ~0.4 KB: ~600 answers). */
+const JOURNAL_MAX_BYTES = 256 * 1024
+
+// Format 3 keeps each distinct column list once (a year of one table's files shares a handful): a year's answers are
+// ~0.4 MB to read at every run instead of 3.7 MB. Format 2 (facts per file) is read as well and written as 3; format 1
+// (a bare map of booleans, frame only) is read as empty, so every file is checked again with its footer.
+const CACHE_FORMAT = 3
+const FACTS_PER_FILE = 2
+/** Per key + ETag: its footer's facts when readable (true: readable, checked before the facts were kept), else why not. */
+export type Verdict = true | FooterFacts | string
+export type Cache = Map<string, Verdict>
+type Columns = FooterFacts['columns']
+/** On disk: `[rows, index into columnSets]` for a readable file. */
+type StoredVerdict = true | string | readonly [rows: number, columnSet: number]
+
+const isColumns = (v: unknown): v is Columns =>
+  Array.isArray(v) &&
+  v.every(
+    (c: unknown) =>
+      typeof c === 'object' && c !== null && typeof (c as { name: unknown }).name === 'string' && typeof (c as { type: unknown }).type === 'string'
+  )
+const isRowCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
+
+/** A cache entry of the facts' shape, every column a name and a type: anything else is checked again, never trusted. */
+function isFacts(v: unknown): v is FooterFacts {
+  return typeof v === 'object' && v !== null && isRowCount((v as FooterFacts).rows) && isColumns((v as FooterFacts).columns)
+}
+
+const isVerdict = (v: unknown): v is Verdict => v === true || typeof v === 'string' || isFacts(v)
+
+/** What a process read of a connection's answers: enough for the next merge to add to them rather than write them whole. */
+export interface LoadedAnswers {
+  readonly cache: Cache
+  /** The files' stamps when read (null: neither was there): the same stamps, the same answers. */
+  readonly stamp: string | null
+  /** The whole file's generation, null when it has none (none there, or written by an earlier version). */
+  readonly generation: string | null
+  /** Bytes of this generation's journal (0: none). */
+  readonly journalBytes: number
+  /** Written by an earlier version: written whole in this one at the next merge. */
+  readonly earlierFormat: boolean
+}
+
+const empty = (): Omit<LoadedAnswers, 'stamp'> => ({ cache: new Map(), generation: null, journalBytes: 0, earlierFormat: false })
+
+/** The answers of the whole file in memory. */
+function fromDisk(parsed: { format?: unknown; files?: unknown; columnSets?: unknown; generation?: unknown }): Omit<LoadedAnswers, 'stamp' | 'journalBytes'> {
+  const out: Cache = new Map()
+  const generation = typeof parsed?.generation === 'string' ? parsed.generation : null
+  if (typeof parsed?.files !== 'object' || parsed.files === null) return { ...empty(), cache: out }
+  const files = Object.entries(parsed.files)
+  if (parsed.format === FACTS_PER_FILE) {
+    for (const [id, v] of files) if (isVerdict(v)) out.set(id, v)
+    return { cache: out, generation: null, earlierFormat: true }
+  }
+  if (parsed.format !== CACHE_FORMAT || !Array.isArray(parsed.columnSets)) return { ...empty(), cache: out }
+  const sets = parsed.columnSets.map((c: unknown) => (isColumns(c) ? c : null))
+  for (const [id, v] of files) {
+    if (v === true || typeof v === 'string') out.set(id, v)
+    else if (Array.isArray(v) && v.length === 2 && isRowCount(v[0]) && Number.isInteger(v[1])) {
+      const columns = sets[v[1] as number]
+      if (columns) out.set(id, { rows: v[0], columns })
+    }
+  }
+  return { cache: out, generation, earlierFormat: false }
+}
+
+function toDisk(cache: Cache, generation: string): { format: number; generation: string; columnSets: Columns[]; files: Record<string, StoredVerdict> } {
+  const columnSets: Columns[] = []
+  const setOf = new Map<Columns | string, number>()
+  const files: Record<string, StoredVerdict> = {}
+  for (const [id, v] of cache) {
+    if (typeof v !== 'object') {
+      files[id] = v
+      continue
+    }
+    // The same list object (read from one set) is found at once; another list with the same columns, by its text.
+    let i = setOf.get(v.columns)
+    if (i === undefined) {
+      const text = JSON.stringify(v.columns)
+      i = setOf.get(text)
+      if (i === undefined) {
+        i = columnSets.push(v.columns) - 1
+        setOf.set(text, i)
+      }
+      setOf.set(v.columns, i)
+    }
+    files[id] = [v.rows, i]
+  }
+  return { format: CACHE_FORMAT, generation, columnSets, files }
+}
+
+/** The journal's first line, naming the generation it adds to; then one `[id, verdict]` per line. */
+const journalHead = (generation: string): string => `${JSON.stringify({ generation })}\n`
+const journalLines = (added: Cache): string => [...added].map((e) => `${JSON.stringify(e)}\n`).join('')
+
+/** Adds the journal's answers for `generation` to `cache`; its bytes (0 when it is not that generation's). A line that
+ * does not parse (a write cut short) or is out of shape is left out. */
+async function readJournal(path: string, generation: string, cache: Cache): Promise<number> {
+  const text = await readFile(frameJournalFile(path), 'utf8').catch(() => '')
+  if (!text.startsWith(journalHead(generation))) return 0
+  for (const line of text.split('\n').slice(1)) {
+    if (line === '') continue
+    try {
+      const e = JSON.parse(line) as unknown
+      if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && isVerdict(e[1])) cache.set(e[0], e[1])
+    } catch {
+      // (Left out: checked again.)
+    }
+  }
+  return Buffer.byteLength(text)
+}
+
+async function loadAnswers(path: string): Promise<Omit<LoadedAnswers, 'stamp'>> {
+  let whole: Omit<LoadedAnswers, 'stamp' | 'journalBytes'>
+  try {
+    whole = fromDisk(JSON.parse(await readFile(path, 'utf8')) as { format?: unknown; files?: unknown })
+  } catch {
+    return empty()
+  }
+  const journalBytes = whole.generation === null ? 0 : await readJournal(path, whole.generation, whole.cache)
+  return { ...whole, journalBytes }
+}
+
+/** Which versions of the files a process read: a merge re-reads them only when another writer changed them since. */
+async function stampOf(path: string): Promise<string | null> {
+  const one = async (p: string): Promise<string> => {
+    const s = await stat(p).catch(() => null)
+    return s ? `${s.ino}/${s.size}/${s.mtimeMs}` : '-'
+  }
+  const [whole, journal] = await Promise.all([one(path), one(frameJournalFile(path))])
+  return whole === '-' && journal === '-' ? null : `${whole}|${journal}`
+}
+
+/** The answers this process last read or wrote, with the stamps of those versions of the files: the mirror's build,
+ * right after a check, takes them from here rather than reading and parsing the file again (~35 ms on a year). */
+let remembered: (LoadedAnswers & { readonly path: string }) | null = null
+
+/** The answers as read now, with the stamps read before them (so a write between the two is read again next time). */
+export async function loadStampedAnswers(path: string | undefined): Promise<LoadedAnswers> {
+  if (!path) return { ...empty(), stamp: null }
+  const stamp = await stampOf(path)
+  const loaded = { ...(await loadAnswers(path)), stamp }
+  if (stamp !== null) remembered = { ...loaded, path }
+  return loaded
+}
+
+/** The answers: those in memory when the files are still the versions they came from, else read. */
+async function currentAnswers(path: string): Promise<Cache> {
+  const stamp = await stampOf(path)
+  if (stamp !== null && remembered?.path === path && remembered.stamp === stamp) return remembered.cache
+  return (await loadStampedAnswers(path)).cache
+}
+
+/**
+ * Adds answers (under the file's lock in this process): to the answers this process read when the files are still
+ * those versions, else to the files as they are now. Appended to the journal of the whole file's generation while it
+ * is small; else all written whole under a new generation (a journal left beside it is then another generation's).
+ */
+export async function mergeAnswers(path: string, added: Cache, read?: LoadedAnswers): Promise<void> {
+  await withFileLock(path, async () => {
+    const same = read !== undefined && read.stamp !== null && (await stampOf(path)) === read.stamp
+    const now = same ? read : await loadAnswers(path)
+    const cache = now.cache
+    for (const [id, v] of added) cache.set(id, v)
+    const lines = journalLines(added)
+    let { generation, journalBytes } = now
+    if (generation === null || now.earlierFormat || journalBytes + Buffer.byteLength(lines) > JOURNAL_MAX_BYTES) {
+      generation = randomUUID()
+      await writePrivateFile(path, JSON.stringify(toDisk(cache, generation)))
+      await rm(frameJournalFile(path), { force: true })
+      journalBytes = 0
+    } else if (journalBytes === 0) {
+      // A journal of another generation (or none) is replaced, never added to. A cache: no fsync (a line cut short by a
+      // crash is left out when read, and that file checked again).
+      await writePrivateFile(frameJournalFile(path), journalHead(generation) + lines, { durable: false })
+      journalBytes = Buffer.byteLength(journalHead(generation) + lines)
+    } else {
+      await appendFile(frameJournalFile(path), lines, { mode: 0o600 })
+      journalBytes += Buffer.byteLength(lines)
+    }
+    // Stamped under the lock: no other writer in this process can have changed them since.
+    const stamp = await stampOf(path)
+    if (stamp !== null) remembered = { path, stamp, cache, generation, journalBytes, earlierFormat: false }
+  })
+}
+
+/** Remembers that these versions of objects are not readable (the mirror's build found their pages damaged): the
+ * next check reports them without reading them again. */
+export async function recordUnreadable(cacheFile: string, found: readonly { readonly object: ListedObject; readonly why: string }[]): Promise<void> {
+  if (found.length > 0) await mergeAnswers(cacheFile, new Map(found.map((f) => [objectIdentity(f.object), f.why])))
+}
+
+/** What an earlier check or build knows of these objects: which are unreadable, with why, and the top-level column
+ * names of those whose footer was read (the mirror's build takes them instead of reading every footer again). */
+export async function knownFiles(
+  cacheFile: string,
+  objects: readonly ListedObject[]
+): Promise<{ readonly unreadable: Map<string, string>; readonly columns: Map<string, string[]> }> {
+  const cache = await currentAnswers(cacheFile)
+  const unreadable = new Map<string, string>()
+  const columns = new Map<string, string[]>()
+  for (const o of objects) {
+    const v = cache.get(objectIdentity(o))
+    if (typeof v === 'string') unreadable.set(o.key, v)
+    else if (typeof v === 'object')
+      columns.set(
+        o.key,
+        v.columns.map((c) => c.name)
+      )
+  }
+  return { unreadable, columns }
+}
