@@ -7,7 +7,7 @@
 // rewriting it at every hour cost ~40 ms), folded into one file again when there are MAX_LIST_PARTS.
 import type { CatalogTable } from './catalog'
 import { storedName } from './bookkeeping-columns'
-import { identityTag } from './identity-tag'
+import { IdentityHasher, identityTag } from './identity-tag'
 import type { MirroredSegment } from './mirror-plan'
 import { quoteIdent, quoteLiteral } from './sql-quote'
 
@@ -39,36 +39,51 @@ export const ROW_PLACE = ['__ee_order', '__ee_file_rank', '__ee_row'] as const
 /** The rule's order, newest version first: later folder, then later file name, then later row position. */
 export const NEWEST_FIRST = '__ee_order DESC, __ee_file_rank DESC, __ee_row DESC'
 
-// A segment's folders' signatures, worked out once per segment read from the index (a year holds ~9,000 folders).
-const signatures = new WeakMap<MirroredSegment, readonly (readonly [number, string])[]>()
-function signaturesOf(s: MirroredSegment): readonly (readonly [number, string])[] {
-  let known = signatures.get(s)
+// What a segment's folders' signatures share, worked out once per segment read from the index (a year holds ~9,000
+// folders): whether a folder stands for its rows by its own identity, and the types the rows were read in.
+const shared = new WeakMap<MirroredSegment, { readonly ownPlace: boolean; readonly types: string }>()
+function sharedOf(s: MirroredSegment): { readonly ownPlace: boolean; readonly types: string } {
+  let known = shared.get(s)
   if (!known) {
     // A row's place within its file is the same in any segment, but where a vendor column is named file_row_number
     // (then the place is the row's position in the segment's read) or a folder predates folder identities: the
     // segment's own identity stands in, and a regrouping makes the list anew.
     const ownPlace = !s.columns.some((c) => c.toLowerCase() === 'file_row_number')
     // The types the rows were read in (the type unification rewrites a segment in wider types, same identity).
-    const types = identityTag(JSON.stringify(Object.entries(s.types).sort(([a], [b]) => (a < b ? -1 : 1))))
-    known = s.folders.map((f) => {
-      const folder = ownPlace && f.identity ? f.identity : `${s.identity}#${f.order}`
-      return [f.order, `${folder}|${types}|${f.leftOut.map((o) => o.key).join('|')}`] as const
-    })
-    signatures.set(s, known)
+    known = { ownPlace, types: identityTag(JSON.stringify(Object.entries(s.types).sort(([a], [b]) => (a < b ? -1 : 1)))) }
+    shared.set(s, known)
   }
   return known
 }
 
 /**
  * One name for the rows of these segments: their folders' signatures in delivery order (however they are grouped),
- * or only those of the folders up to `upTo` (by delivery-order key).
+ * or only those of the folders up to `upTo` (by delivery-order key). The tag of the lines `order:signature`, a
+ * folder's signature being `folder|types|left out…`, hashed as they are walked (no text of a year's ~9,000 built).
  */
 export function rowsDigest(segments: readonly MirroredSegment[], upTo = Infinity): string {
   const known = digests.find((d) => d.upTo === upTo && d.segments.length === segments.length && d.segments.every((s, i) => s === segments[i]))
   if (known) return known.digest
-  const all = segments.flatMap(signaturesOf).filter(([order]) => order <= upTo)
-  all.sort((a, b) => a[0] - b[0])
-  const digest = identityTag(all.map(([order, signature]) => `${order}:${signature}`).join('\n'))
+  const folders: { readonly s: MirroredSegment; readonly f: MirroredSegment['folders'][number] }[] = []
+  let sorted = true
+  for (const s of segments)
+    for (const f of s.folders) {
+      if (f.order > upTo) continue
+      if (folders.length > 0 && (folders[folders.length - 1]?.f.order as number) > f.order) sorted = false
+      folders.push({ s, f })
+    }
+  if (!sorted) folders.sort((a, b) => a.f.order - b.f.order)
+  const h = new IdentityHasher()
+  folders.forEach(({ s, f }, i) => {
+    const { ownPlace, types } = sharedOf(s)
+    if (i > 0) h.add('\n')
+    h.add(String(f.order)).add(':')
+    if (ownPlace && f.identity) h.add(f.identity)
+    else h.add(s.identity).add('#').add(String(f.order))
+    h.add('|').add(types).add('|')
+    f.leftOut.forEach((o, j) => (j === 0 ? h : h.add('|')).add(o.key))
+  })
+  const digest = h.tag()
   digests.unshift({ segments: [...segments], upTo, digest })
   digests.length = Math.min(digests.length, 4)
   return digest
