@@ -55,20 +55,20 @@ describe('a tampered frame-check cache', () => {
       [3, 0.5],
       [3]
     ]
-    type Stored = { format: unknown; columnSets?: unknown[]; files: Record<string, unknown> }
+    type Stored = { format: unknown; columnSets?: unknown[]; ids: string[]; values: unknown[] }
     // An entry's facts: the compact form [rows, column set] names a set by its place, which a rewrite may renumber.
     const factsOf = (c: Stored, id: string): unknown => {
-      const v = c.files[id]
+      const v = c.values[c.ids.indexOf(id)]
       return Array.isArray(v) ? { rows: v[0], columns: c.columnSets?.[v[1] as number] } : v
     }
     // Each forged entry in the file as first written (a journal may hold the real answer a round read again).
     const original = await readFile(cacheFile, 'utf8')
     for (const [i, bad] of forged.entries()) {
       const cache = JSON.parse(original) as Stored
-      const ids = Object.keys(cache.files).filter((id) => typeof cache.files[id] === 'object' && cache.files[id] !== null)
+      const ids = cache.ids.filter((_, j) => typeof cache.values[j] === 'object' && cache.values[j] !== null)
       const id = ids[i % ids.length]!
       const real = factsOf(cache, id)
-      cache.files[id] = bad
+      cache.values[cache.ids.indexOf(id)] = bad
       await writeFile(cacheFile, JSON.stringify(cache))
       await rm(frameJournalFile(cacheFile), { force: true })
       const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
@@ -87,8 +87,8 @@ describe('a tampered frame-check cache', () => {
     const read = async (o: { key: string }, start: number, end: number): Promise<Uint8Array> => (await provider.readRange(o.key, { start, end })).body
     const cacheFile = join(work, 'frames-sets.json')
     const first = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
-    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { columnSets: unknown[]; files: Record<string, unknown> }
-    const ofFirstSet = Object.values(cache.files).filter((v) => Array.isArray(v) && v[1] === 0).length
+    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { columnSets: unknown[]; values: unknown[] }
+    const ofFirstSet = cache.values.filter((v) => Array.isArray(v) && v[1] === 0).length
     expect(ofFirstSet).toBeGreaterThan(0)
     cache.columnSets[0] = [{ name: 'id', type: 5 }]
     await writeFile(cacheFile, JSON.stringify(cache))
@@ -103,8 +103,8 @@ describe('a tampered frame-check cache', () => {
     const read = async (o: { key: string }, start: number, end: number): Promise<Uint8Array> => (await provider.readRange(o.key, { start, end })).body
     const cacheFile = join(work, 'frames-journal.json')
     const first = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
-    const whole = JSON.parse(await readFile(cacheFile, 'utf8')) as { generation: string; files: Record<string, unknown> }
-    const readable = Object.keys(whole.files).filter((id) => Array.isArray(whole.files[id]))
+    const whole = JSON.parse(await readFile(cacheFile, 'utf8')) as { generation: string; ids: string[]; values: unknown[] }
+    const readable = whole.ids.filter((_, j) => Array.isArray(whole.values[j]))
     expect(readable.length).toBeGreaterThan(2)
     const [a, b, c] = readable as [string, string, string]
     const journal = (generation: string, lines: readonly string[]): Promise<void> =>
@@ -139,14 +139,25 @@ describe('a tampered frame-check cache', () => {
     const read = async (o: { key: string }, start: number, end: number): Promise<Uint8Array> => (await provider.readRange(o.key, { start, end })).body
     const cacheFile = join(work, 'frames-v2.json')
     const first = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
-    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { columnSets: unknown[]; files: Record<string, unknown> }
+    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { columnSets: unknown[]; ids: string[]; values: unknown[] }
     const files = Object.fromEntries(
-      Object.entries(cache.files).map(([id, v]) => [id, Array.isArray(v) ? { rows: v[0], columns: cache.columnSets[v[1] as number] } : v])
+      cache.ids.map((id, j) => {
+        const v = cache.values[j]
+        return [id, Array.isArray(v) ? { rows: v[0], columns: cache.columnSets[v[1] as number] } : v]
+      })
     )
     await writeFile(cacheFile, JSON.stringify({ format: 2, files }))
     const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     expect(again.read).toBe(0)
     expect([...again.facts].sort()).toEqual([...first.facts].sort())
     expect([...again.unreadable].sort()).toEqual([...first.unreadable].sort())
+    // Format 3 (the compact answers keyed by id), written until Dec 7: read too.
+    await rm(frameJournalFile(cacheFile), { force: true })
+    const keyed = Object.fromEntries(cache.ids.map((id, j) => [id, cache.values[j]]))
+    await writeFile(cacheFile, JSON.stringify({ format: 3, columnSets: cache.columnSets, files: keyed }))
+    const third = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+    expect(third.read).toBe(0)
+    expect([...third.facts].sort()).toEqual([...first.facts].sort())
+    expect([...third.unreadable].sort()).toEqual([...first.unreadable].sort())
   })
 })

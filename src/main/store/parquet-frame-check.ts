@@ -110,7 +110,8 @@ export async function findUnreadableFiles(inventory: Inventory, readRange: Range
       const mode = folder.ref.catalog?.mode
       for (const o of folder.dataFiles) {
         if (!o.key.endsWith('.parquet')) continue
-        const known = cachedVerdict(o)
+        // (Not remembered per object: the rounds, when they follow, look each answer up again.)
+        const known = cache.get(objectIdentity(o))
         // (Every file's facts known from before are history for the monitors, as below.)
         if (typeof known === 'object') facts.set(o.key, known)
         if (!(mode === 'parts' || (mode === 'full' && fullRead.has(o.key))) || !checkable(o)) continue
