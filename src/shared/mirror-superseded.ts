@@ -134,8 +134,18 @@ export function planSuperseded(segments: readonly MirroredSegment[], existing: S
   return { kind: 'full', newest, digest }
 }
 
-/** The list's file name for these rows (relative to the mirror folder). */
-export const supersededFile = (table: string, digest: string): string => `superseded/${table}/${digest}.parquet`
+/** The file name of a list for these rows (relative to the mirror folder); `after`: of the versions a new hour added to
+ * a list whose newest folder was `after` (never the name of a whole list: a reader served one never gets the other). */
+export const supersededFile = (table: string, digest: string, after?: number): string =>
+  `superseded/${table}/${digest}${after === undefined ? '' : `.after-${after}`}.parquet`
+
+/** Whether `file` is a name supersededFile gives a list of `table` (the list's own file, or the versions it added after
+ * a folder), and the digest it names. Null for anything else (another folder, another table's, a path that climbs). */
+export function supersededFileDigest(table: string, file: string): string | null {
+  const folder = `superseded/${table}/`
+  if (!file.startsWith(folder)) return null
+  return /^([0-9a-z]+)(?:\.after-\d+)?\.parquet$/.exec(file.slice(folder.length))?.[1] ?? null
+}
 
 /**
  * Native DuckDB: the rows of the file the plan writes (each superseded version's place), from the table's segment files

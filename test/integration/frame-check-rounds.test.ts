@@ -255,12 +255,12 @@ describe('a warm check of a new hour', () => {
     expect(warm.facts.size).toBeGreaterThan(reference.facts.size)
 
     // A folder not ready yet (no _SUCCESS) with a file cut short: read with the new files, but no view reads it, so the
-    // check names nothing unreadable (as the rules, asked again, say), and a ready folder's cut-short file it does name.
+    // check names nothing unreadable (as the rules say), and a ready folder's cut-short file it does name.
     const pending = folderPrefix(MSGS, 'v2', d(at + HOUR), h(at + HOUR))
     await put(`${pending}part-0.parquet`, at + HOUR + 10 * MIN, (good.get(MSGS.table) as Buffer).subarray(0, 20))
     inventory = buildInventory(await listLocalFolder(root), { now: later + HOUR })
     const withPending = await findUnreadableFiles(inventory, read, { now: later + HOUR, cacheFile })
-    expect(withPending.rounds).toBeGreaterThan(0)
+    expect(withPending.rounds).toBe(0)
     expect([...withPending.unreadable]).toEqual([])
     const pendingReference = await roundByRound(inventory, read, { now: later + HOUR })
     expect(answer(withPending, pendingReference)).toEqual(answer(pendingReference))
@@ -270,5 +270,34 @@ describe('a warm check of a new hour', () => {
     expect([...ready.unreadable]).toEqual([`${pending}part-0.parquet`])
     const readyReference = await roundByRound(inventory, read, { now: later + 2 * HOUR })
     expect(answer(ready, readyReference)).toEqual(answer(readyReference))
+
+    // Another hour: a parts table's file known unreadable (the rule leaves it out of its folder, nothing more) keeps the
+    // rules unasked; the new files alone are read, and the answer is the rounds' still.
+    const third = at + 2 * HOUR
+    const again = [folderPrefix(CSAT, 'v2', d(third), h(third)), folderPrefix(MSGS, 'v2', d(third), h(third))]
+    for (const [i, prefix] of again.entries()) {
+      await put(`${prefix}part-0.parquet`, third + 10 * MIN, good.get(i === 0 ? CSAT.table : MSGS.table) as Buffer)
+      await put(`${prefix}_SUCCESS`, third + 20 * MIN, '')
+    }
+    inventory = buildInventory(await listLocalFolder(root), { now: later + 3 * HOUR })
+    reads.length = 0
+    const withKnownBad = await findUnreadableFiles(inventory, read, { now: later + 3 * HOUR, cacheFile })
+    expect(reads.sort()).toEqual(again.map((p) => `${p}part-0.parquet`).sort())
+    expect(withKnownBad.rounds).toBe(0)
+    expect([...withKnownBad.unreadable]).toEqual([`${pending}part-0.parquet`])
+    const knownBadReference = await roundByRound(inventory, read, { now: later + 3 * HOUR })
+    expect(answer(withKnownBad, knownBadReference)).toEqual(answer(knownBadReference))
+
+    // A full table's new copy cut short: the rule reads the copy before it, which only the rules say: they are asked.
+    const fourth = at + 3 * HOUR
+    const csat = folderPrefix(CSAT, 'v2', d(fourth), h(fourth))
+    await put(`${csat}part-0.parquet`, fourth + 10 * MIN, (good.get(CSAT.table) as Buffer).subarray(0, 20))
+    await put(`${csat}_SUCCESS`, fourth + 20 * MIN, '')
+    inventory = buildInventory(await listLocalFolder(root), { now: later + 4 * HOUR })
+    const cutCopy = await findUnreadableFiles(inventory, read, { now: later + 4 * HOUR, cacheFile })
+    expect(cutCopy.rounds).toBeGreaterThan(0)
+    expect([...cutCopy.unreadable].sort()).toEqual([`${csat}part-0.parquet`, `${pending}part-0.parquet`].sort())
+    const cutReference = await roundByRound(inventory, read, { now: later + 4 * HOUR })
+    expect(answer(cutCopy, cutReference)).toEqual(answer(cutReference))
   })
 })

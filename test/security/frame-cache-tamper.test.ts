@@ -4,14 +4,14 @@
 // that file's footer is read again and its real facts are what the monitors get; nothing throws. A journal line cut
 // short is left out, and a journal of another generation than the whole file is not read at all.
 // Bucket: test/helpers/unreadable-bucket.ts.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { findUnreadableFiles } from '../../src/main/store/parquet-frame-check'
-import { frameJournalFile, loadStampedAnswers } from '../../src/main/store/frame-answers'
+import { frameJournalFile, loadStampedAnswers, mergeAnswers } from '../../src/main/store/frame-answers'
 import { buildInventory } from '../../src/shared/inventory'
 import { openDb } from '../helpers/duckdb'
 import { NOW, writeUnreadableBucket } from '../helpers/unreadable-bucket'
@@ -131,6 +131,20 @@ describe('a tampered frame-check cache', () => {
     // ...but not in a journal of another generation than the whole file (left beside a file written whole since).
     await journal('another', [JSON.stringify([a, 'not Parquet'])])
     expect(await check()).toEqual(asFirst)
+  })
+
+  it('adds to its journal never through a link: one planted there is refused, its target untouched', async () => {
+    const cacheFile = join(work, 'frames-link.json')
+    await mergeAnswers(cacheFile, new Map([['a\u0000e', true]]), await loadStampedAnswers(cacheFile))
+    await mergeAnswers(cacheFile, new Map([['b\u0000e', true]]), await loadStampedAnswers(cacheFile))
+    const target = join(work, 'elsewhere.txt')
+    await writeFile(target, 'not yours\n')
+    await rm(frameJournalFile(cacheFile))
+    await symlink(target, frameJournalFile(cacheFile))
+    const read = await loadStampedAnswers(cacheFile)
+    // (As if the journal read were the link's: the next answer goes to append.)
+    await expect(mergeAnswers(cacheFile, new Map([['c\u0000e', true]]), { ...read, journalBytes: 10 })).rejects.toThrow()
+    expect(await readFile(target, 'utf8')).toBe('not yours\n')
   })
 
   it("an earlier version's cache (facts per file) is still read: nothing is read again", async () => {

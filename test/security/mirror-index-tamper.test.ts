@@ -31,6 +31,14 @@ it('reads only superseded lists that name their own file, for a keyed parts tabl
   })
   const superseded = [
     entry({}),
+    // A list with a new hour's versions beside its own file: read.
+    entry({
+      digest: 'abc124',
+      parts: [
+        { file: supersededFile(table, 'abc123'), rows: 1, bytes: 1 },
+        { file: supersededFile(table, 'abc124', 22026110305), rows: 1, bytes: 1 }
+      ]
+    }),
     entry({}, { file: '../../../../etc/passwd' }),
     entry({}, { file: `superseded/${table}/../../index.json` }),
     entry({}, { file: supersededFile(table, 'other1') }),
@@ -52,10 +60,22 @@ it('reads only superseded lists that name their own file, for a keyed parts tabl
       ]
     }),
     entry({ parts: [] }),
+    // A name that is not a list file's: the folder itself (whose size a forged entry could give), or past a file.
+    entry({
+      parts: [
+        { file: `superseded/${table}/a/../../.`, rows: 1, bytes: 1 },
+        { file: supersededFile(table, 'abc123'), rows: 1, bytes: 1 }
+      ]
+    }),
+    entry({}, { file: `superseded/${table}/abc123.parquet/..` }),
+    entry({}, { file: `superseded/${table}/abc123.after-x.parquet` }),
     // A list of an earlier shape (one file, no parts): made anew.
     { table, file: supersededFile(table, 'old1'), rows: 1, bytes: 1, newest: 1, digest: 'old1' }
   ]
   await writeFile(join(dir, 'index.json'), JSON.stringify({ version: 4, segments: [], superseded }))
   const mirror = new Mirror(dir, fileStoreFor(new LocalFolderProvider(work), join(work, 'data'), 'c'))
-  expect((await mirror.superseded()).map((l) => l.parts.map((p) => p.file))).toEqual([[supersededFile(table, 'abc123')]])
+  expect((await mirror.superseded()).map((l) => l.parts.map((p) => p.file))).toEqual([
+    [supersededFile(table, 'abc123')],
+    [supersededFile(table, 'abc123'), `superseded/${table}/abc124.after-22026110305.parquet`]
+  ])
 })

@@ -1,7 +1,9 @@
 // Every file main saves is written here: atomically (a reader sees the old file or the new one, never half),
 // readable by the user only (0600), in folders only the user can enter (0700). Durable writes use write-file-atomic
 // (a unique temporary name beside the target, fsync, rename; it also queues the writers of one file so they never
-// interleave). Cache blocks skip the fsync and that library's extra checks (see writePrivateFile).
+// interleave). Cache blocks skip the fsync and that library's extra checks (see writePrivateFile). One file is added to
+// instead: the frame answers' journal (src/main/store/frame-answers.ts), appended without following a link, in a
+// folder made here.
 import { threadId } from 'node:worker_threads'
 import { chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'

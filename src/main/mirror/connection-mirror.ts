@@ -278,7 +278,8 @@ export class ConnectionMirror {
     const [segments, superseded] = await Promise.all([this.mirror.segments(), this.mirror.superseded()])
     const now = new Map<string, Served>([
       ...segments.filter((s) => s.rows > 0).map((s) => [mirrorKey(s), { file: s.file, bytes: s.bytes, identity: s.identity }] as const),
-      // A list's file never changes once written (it is named by the digest it was written for).
+      // A list's file never changes once written: it is named by the digest it was written for (a new hour's versions also
+      // by the folder they follow), and the same name is always the same rows.
       ...superseded.flatMap((l) => l.parts).map((part) => [supersededKey(part), { file: part.file, bytes: part.bytes, identity: 'list' }] as const)
     ])
     if (now.size !== this.current.size || [...now.keys()].some((k) => !this.current.has(k))) {

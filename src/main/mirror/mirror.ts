@@ -13,7 +13,15 @@ import type { Inventory } from '../../shared/inventory'
 import { identityTag } from '../../shared/identity-tag'
 import { type ListedObject, isArchived } from '../../shared/listing'
 import { type MirroredSegment, type SegmentFolder, type SegmentPlan, folderIdentity, planMirror, typesAgree } from '../../shared/mirror-plan'
-import { type SupersededList, type SupersededPart, type SupersededPlan, planSuperseded, supersededFile, supersededSql } from '../../shared/mirror-superseded'
+import {
+  type SupersededList,
+  type SupersededPart,
+  type SupersededPlan,
+  planSuperseded,
+  supersededFile,
+  supersededFileDigest,
+  supersededSql
+} from '../../shared/mirror-superseded'
 import { MIRROR_COLUMNS, segmentBuildSql } from '../../shared/mirror-sql'
 import { SupersededListSchema } from '../../shared/api/core-values'
 import { storedName, vendorName } from '../../shared/bookkeeping-columns'
@@ -88,7 +96,7 @@ function isSegment(v: unknown): v is MirroredSegment {
 }
 
 export interface MirrorOptions {
-  /** The connection's file-check answers (parquet-frame-check.ts): files known unreadable there never reach the
+  /** The connection's file-check answers (frame-answers.ts): files known unreadable there never reach the
    * engine, files a build finds unreadable are recorded there, so the next refresh reports them, and each file's
    * columns known there are not read from its footer again. */
   readonly unreadableFile?: string
@@ -105,10 +113,9 @@ interface MirrorIndex {
 function isSupersededList(x: unknown): x is SupersededList {
   if (!v.is(SupersededListSchema, x)) return false
   const known = CATALOG.some((t) => t.mode === 'parts' && t.keyColumn !== null && `${t.schema}.${t.table}` === x.table)
-  // Its files are its own: each named as the list's file for some digest, the newest for its own.
-  const named = /^[0-9a-z]+$/
-  const own = x.parts.every((p) => p.file.startsWith(`superseded/${x.table}/`) && named.test(p.file.slice(`superseded/${x.table}/`.length, -'.parquet'.length)))
-  return known && named.test(x.digest) && own && x.parts.at(-1)?.file === supersededFile(x.table, x.digest)
+  // Its files are its own: each named as a list's file of its table, the newest for its own digest.
+  const digests = x.parts.map((p) => supersededFileDigest(x.table, p.file))
+  return known && digests.length > 0 && digests.every((d) => d !== null) && digests.at(-1) === x.digest
 }
 
 /**
@@ -407,7 +414,7 @@ export class Mirror {
       const sql = supersededSql({ keyColumn }, plan, paths, listPaths, newer.length > 0 ? newer : paths)
       if (sql === null) continue
       try {
-        const file = supersededFile(table, plan.digest)
+        const file = plan.kind === 'append' && !plan.fold ? supersededFile(table, plan.digest, plan.after) : supersededFile(table, plan.digest)
         const { rows, bytes } = await this.copyInto(engine, sql, file)
         // A new hour's versions are a file beside the list's (fewer than its rows: written, not the whole list again).
         const kept = plan.kind === 'append' && !plan.fold ? plan.list.parts : []

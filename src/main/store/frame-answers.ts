@@ -5,7 +5,8 @@
 // a file written whole since (by this process or another) is never read; at JOURNAL_MAX_BYTES the answers are written
 // whole again. Entries of any other shape are left out when read: those files are checked again.
 import { randomUUID } from 'node:crypto'
-import { appendFile, readFile, rm, stat } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FooterFacts } from '../../shared/delivery-facts'
 import { objectIdentity } from '../../shared/identity-tag'
@@ -128,6 +129,24 @@ function toDisk(cache: Cache, generation: string): { format: number; generation:
   return { format: CACHE_FORMAT, generation, columnSets, ids, values }
 }
 
+/** Appends to an existing journal (never through a link, never creating one: a journal starts with its head, written
+ * by writePrivateFile); false when there is none. The one file main adds to rather than replaces (private-file.ts). */
+async function appendJournal(path: string, lines: string): Promise<boolean> {
+  let handle
+  try {
+    handle = await open(path, constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0))
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return false
+    throw e
+  }
+  try {
+    await handle.appendFile(lines)
+    return true
+  } finally {
+    await handle.close()
+  }
+}
+
 /** The journal's first line, naming the generation it adds to; then one `[id, verdict]` per line. */
 const journalHead = (generation: string): string => `${JSON.stringify({ generation })}\n`
 const journalLines = (added: Cache): string => [...added].map((e) => `${JSON.stringify(e)}\n`).join('')
@@ -192,7 +211,7 @@ async function currentAnswers(path: string): Promise<Cache> {
 
 /**
  * Adds answers (under the file's lock in this process): to the answers this process read when the files are still
- * those versions, else to the files as they are now. Appended to the journal of the whole file's generation while it
+ * those versions (`read.cache` itself: it then holds them too, as the files do), else to the files as they are now. Appended to the journal of the whole file's generation while it
  * is small; else all written whole under a new generation (a journal left beside it is then another generation's).
  */
 export async function mergeAnswers(path: string, added: Cache, read?: LoadedAnswers): Promise<void> {
@@ -213,9 +232,11 @@ export async function mergeAnswers(path: string, added: Cache, read?: LoadedAnsw
       // crash is left out when read, and that file checked again).
       await writePrivateFile(frameJournalFile(path), journalHead(generation) + lines, { durable: false })
       journalBytes = Buffer.byteLength(journalHead(generation) + lines)
-    } else {
-      await appendFile(frameJournalFile(path), lines, { mode: 0o600 })
-      journalBytes += Buffer.byteLength(lines)
+    } else if (await appendJournal(frameJournalFile(path), lines)) journalBytes += Buffer.byteLength(lines)
+    else {
+      // Gone since it was read (another process wrote the answers whole): a journal of this generation anew.
+      await writePrivateFile(frameJournalFile(path), journalHead(generation) + lines, { durable: false })
+      journalBytes = Buffer.byteLength(journalHead(generation) + lines)
     }
     // Stamped under the lock: no other writer in this process can have changed them since.
     const stamp = await stampOf(path)

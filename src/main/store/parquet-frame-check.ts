@@ -5,7 +5,7 @@
 import pLimit from 'p-limit'
 import { objectsForViews } from '../../shared/bucket-views'
 import { CATALOG } from '../../shared/catalog'
-import { type AsOf, type Inventory, copiesPassedOverForColumns, latestReady, unreadableLeftOut } from '../../shared/inventory'
+import { type AsOf, type Inventory, copiesPassedOverForColumns, latestReady, readyPartsFolders, unreadableLeftOut } from '../../shared/inventory'
 import { isArchived, type ListedObject } from '../../shared/listing'
 import { objectIdentity } from '../../shared/identity-tag'
 import { type Cache, type Verdict, loadStampedAnswers, mergeAnswers } from './frame-answers'
@@ -60,7 +60,7 @@ export interface FrameCheckResult {
  * every copy holding one at once, where learning them one round at a time took a round per copy. The copies passed
  * over (for a read, or for the columns of an empty copy) and the files left out are judged after, and the rounds end
  * as they always did: when the files the rules need, given only what was judged, are all judged. The answer is the
- * same as without the assumption.
+ * same as without the assumption. A warm check of a new hour asks no round at all when it can (withoutRounds).
  */
 export async function findUnreadableFiles(inventory: Inventory, readRange: RangeReader, opts: FrameCheckOptions = {}): Promise<FrameCheckResult> {
   const now = opts.now ?? Date.now()
@@ -95,17 +95,51 @@ export async function findUnreadableFiles(inventory: Inventory, readRange: Range
   const saveAdded = async (): Promise<void> => {
     if (opts.cacheFile && (added.size > 0 || loaded.earlierFormat)) await mergeAnswers(opts.cacheFile, added, loaded)
   }
+  // Reads that failed before the rounds (the network, not the file): said as their errors if the rules need the file.
+  const failedReads = new Map<ListedObject, string>()
+  /** Reads a file's ends and footer: its verdict (remembered, unless its parse ran out of time), or null when it could
+   * not be read (the network, not the file: in failedReads). */
+  const readVerdict = async (o: ListedObject): Promise<{ readonly verdict: FooterFacts | string; readonly transient: boolean } | null> => {
+    opts.signal?.throwIfAborted()
+    if (tooShortForParquet(o.size) === null) fetched++
+    try {
+      const r = await readParquetFooter(o.size, (start, end, sig) => readRange(o, start, end, sig), {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.parser ? { parser: opts.parser } : {})
+      })
+      const verdict = r.ok ? { rows: r.footer.rows, columns: r.footer.columns } : r.why
+      // A parse out of time is unreadable now, and checked again next time (the machine may have been busy).
+      const transient = !r.ok && r.transient === true
+      if (!transient) {
+        added.set(objectIdentity(o), verdict)
+        verdicts.set(o, verdict)
+      }
+      return { verdict, transient }
+    } catch (e) {
+      if (opts.signal?.aborted) throw e
+      failedReads.set(o, errorMessage(e))
+      return null
+    }
+  }
   /**
-   * The answer when every file a view may read was known readable but a few new ones, and those are readable too; else
-   * null. A view may read any file of a parts table's folders (all of them, ready or not yet) and a full table's copy
-   * the rule reads when no file is unreadable: if none of them is unreadable, that copy is the one read, and nothing
-   * else is (older copies, never read, are not asked about). "As of" an instant asks the rounds.
+   * The answer when every file a view may read is known but a few new ones, which are read here, and no full table's
+   * copy that a view reads holds an unreadable file; else null. A view may read any file of a parts table's folders
+   * (ready or not yet: an unreadable one is left out of a ready folder, which is all the rule does with it) and the copy
+   * of a full table the rule reads when none of its files is unreadable: if none is, that copy is the one read, and no
+   * other (older copies, never read, are not asked about). "As of" an instant asks the rounds.
    */
-  const allKnownReadable = async (): Promise<FrameCheckResult | null> => {
+  const withoutRounds = async (): Promise<FrameCheckResult | null> => {
     if (cache.size === 0 || opts.asOf !== undefined) return null
-    const fullTables = CATALOG.filter((t) => t.mode === 'full')
-    const fullRead = new Set(objectsForViews(inventory, { now, tables: fullTables, unreadable: new Set() }).map((o) => o.key))
-    const unknown: ListedObject[] = []
+    const fullRead = new Set(objectsForViews(inventory, { now, tables: CATALOG.filter((t) => t.mode === 'full'), unreadable: new Set() }).map((o) => o.key))
+    let readyParts: Set<string> | null = null
+    /** A parts table's file found unreadable: said when its folder is ready (a view reads it), as the rounds say it. */
+    const leftOut = (o: ListedObject, prefix: string, why: string): void => {
+      readyParts ??= new Set(CATALOG.filter((t) => t.mode === 'parts').flatMap((t) => readyPartsFolders(inventory, t, { now }).map((f) => f.ref.prefix)))
+      if (!readyParts.has(prefix)) return
+      unreadable.add(o.key)
+      reasons.set(o.key, why)
+    }
+    const unknown: { readonly o: ListedObject; readonly parts: boolean; readonly prefix: string }[] = []
     for (const folder of inventory.folders.values()) {
       const mode = folder.ref.catalog?.mode
       for (const o of folder.dataFiles) {
@@ -114,51 +148,30 @@ export async function findUnreadableFiles(inventory: Inventory, readRange: Range
         const known = cache.get(objectIdentity(o))
         // (Every file's facts known from before are history for the monitors, as below.)
         if (typeof known === 'object') facts.set(o.key, known)
-        if (!(mode === 'parts' || (mode === 'full' && fullRead.has(o.key))) || !checkable(o)) continue
-        if (typeof known === 'string' || tooShortForParquet(o.size) !== null) return null
-        if (typeof known !== 'object' && unknown.push(o) > NEW_FILES_READ_AHEAD) return null
+        const parts = mode === 'parts'
+        if (!(parts || (mode === 'full' && fullRead.has(o.key))) || !checkable(o) || typeof known === 'object') continue
+        if (typeof known === 'string') {
+          if (!parts) return null
+          leftOut(o, folder.ref.prefix, known)
+        } else if (unknown.push({ o, parts, prefix: folder.ref.prefix }) > NEW_FILES_READ_AHEAD) return null
       }
     }
-    let read = 0
-    const found = await Promise.all(
-      unknown.map((o) =>
+    const judged = await Promise.all(
+      unknown.map(({ o, parts, prefix }) =>
         limit(async (): Promise<boolean> => {
-          opts.signal?.throwIfAborted()
-          try {
-            read++
-            const r = await readParquetFooter(o.size, (start, end, sig) => readRange(o, start, end, sig), {
-              ...(opts.signal ? { signal: opts.signal } : {}),
-              ...(opts.parser ? { parser: opts.parser } : {})
-            })
-            if (!r.ok) {
-              if (!r.transient) {
-                added.set(objectIdentity(o), r.why)
-                verdicts.set(o, r.why)
-              }
-              return false
-            }
-            const verdict = { rows: r.footer.rows, columns: r.footer.columns }
-            added.set(objectIdentity(o), verdict)
-            verdicts.set(o, verdict)
-            facts.set(o.key, verdict)
-            return true
-          } catch (e) {
-            if (opts.signal?.aborted) throw e
-            return false
-          }
+          const r = await readVerdict(o)
+          if (r === null || r.transient) return false
+          if (typeof r.verdict === 'object') facts.set(o.key, r.verdict)
+          else if (parts) leftOut(o, prefix, r.verdict)
+          else return false
+          return true
         })
       )
     )
-    if (!found.every(Boolean)) {
-      // The rounds judge from here, with what was learnt as if an earlier check had found it (a file that could not be
-      // read is read again if the rules need it).
-      facts.clear()
-      fetched += read
-      return null
-    }
-    opts.onProgress?.({ checked: facts.size, total: facts.size })
+    if (!judged.every(Boolean)) return null
+    opts.onProgress?.({ checked: facts.size + unreadable.size, total: facts.size + unreadable.size })
     await saveAdded()
-    return { unreadable, reasons, facts, read, errors, rounds: 0, transient }
+    return { unreadable, reasons, facts, read: fetched, errors, rounds: 0, transient }
   }
   /** A data file the check can judge: Parquet by its name, and not archived (not readable until restored). */
   const checkable = (o: ListedObject): boolean => o.key.endsWith('.parquet') && !isArchived(o, now)
@@ -181,36 +194,30 @@ export async function findUnreadableFiles(inventory: Inventory, readRange: Range
     await Promise.all(
       toRead.map((o) =>
         limit(async () => {
-          opts.signal?.throwIfAborted()
           checked.add(o.key)
-          let verdict: FooterFacts | string
-          try {
-            if (tooShortForParquet(o.size) === null) fetched++
-            const r = await readParquetFooter(o.size, (start, end, sig) => readRange(o, start, end, sig), {
-              ...(opts.signal ? { signal: opts.signal } : {}),
-              ...(opts.parser ? { parser: opts.parser } : {})
-            })
-            verdict = r.ok ? { rows: r.footer.rows, columns: r.footer.columns } : r.why
-            // A parse out of time is unreadable now, and checked again next time (the machine may have been busy).
-            if (r.ok || !r.transient) added.set(objectIdentity(o), verdict)
-            else transient++
-          } catch (e) {
-            if (opts.signal?.aborted) throw e
-            errors.push({ key: o.key, message: errorMessage(e) })
+          // Read before the rounds and failed: said as it failed then, not read again.
+          const failed = failedReads.get(o)
+          const r = failed === undefined ? await readVerdict(o) : null
+          if (r === null) {
+            errors.push({ key: o.key, message: failed ?? (failedReads.get(o) as string) })
             return
           }
-          judge(o, verdict)
+          if (r.transient) transient++
+          judge(o, r.verdict)
           opts.onProgress?.({ checked: checked.size, total })
         })
       )
     )
   }
-  // A warm check with a few new files (a new hour) and every other file known readable: the new files are read, and
-  // when they are readable too, nothing the rules read can be unreadable, so no round need ask the rules which files
-  // they read (~50 ms on a year). Otherwise (a new file unreadable, or not read) the rounds judge as below, from what
-  // was read here: a file the rules do not need is never said unreadable.
-  const settled = await allKnownReadable()
+  // A warm check with a few new files (a new hour): the new files are read, and when every full table's copy a view
+  // reads is readable, the rules need not be asked which files they read (~50 ms on a year). Otherwise the rounds judge
+  // as below, from what was read here: a file the rules do not need is never said unreadable.
+  const settled = await withoutRounds()
   if (settled) return settled
+  // (What it judged is judged again by the rounds, from the answers it learnt.)
+  facts.clear()
+  unreadable.clear()
+  reasons.clear()
   // Known before any round: an earlier check's answer, or too short to be Parquet (see the doc comment above).
   const knownBad: string[] = []
   for (const o of inventory.objects) if (checkable(o) && (tooShortForParquet(o.size) !== null || typeof cachedVerdict(o) === 'string')) knownBad.push(o.key)
