@@ -211,8 +211,9 @@ async function currentAnswers(path: string): Promise<Cache> {
 
 /**
  * Adds answers (under the file's lock in this process): to the answers this process read when the files are still
- * those versions (`read.cache` itself: it then holds them too, as the files do), else to the files as they are now. Appended to the journal of the whole file's generation while it
- * is small; else all written whole under a new generation (a journal left beside it is then another generation's).
+ * those versions (`read.cache` itself: it then holds them too, as the files do), else to the files as they are now.
+ * Appended to the journal of the whole file's generation while it is small; else all written whole under a new
+ * generation (a journal left beside it is then another generation's).
  */
 export async function mergeAnswers(path: string, added: Cache, read?: LoadedAnswers): Promise<void> {
   await withFileLock(path, async () => {
@@ -227,16 +228,13 @@ export async function mergeAnswers(path: string, added: Cache, read?: LoadedAnsw
       await writePrivateFile(path, JSON.stringify(toDisk(cache, generation)))
       await rm(frameJournalFile(path), { force: true })
       journalBytes = 0
-    } else if (journalBytes === 0) {
-      // A journal of another generation (or none) is replaced, never added to. A cache: no fsync (a line cut short by a
-      // crash is left out when read, and that file checked again).
-      await writePrivateFile(frameJournalFile(path), journalHead(generation) + lines, { durable: false })
-      journalBytes = Buffer.byteLength(journalHead(generation) + lines)
-    } else if (await appendJournal(frameJournalFile(path), lines)) journalBytes += Buffer.byteLength(lines)
+    } else if (journalBytes > 0 && (await appendJournal(frameJournalFile(path), lines))) journalBytes += Buffer.byteLength(lines)
     else {
-      // Gone since it was read (another process wrote the answers whole): a journal of this generation anew.
-      await writePrivateFile(frameJournalFile(path), journalHead(generation) + lines, { durable: false })
-      journalBytes = Buffer.byteLength(journalHead(generation) + lines)
+      // No journal of this generation (none, another's, or gone since it was read): one anew, never added to. A cache:
+      // no fsync (a line cut short by a crash is left out when read, and that file checked again).
+      const text = journalHead(generation) + lines
+      await writePrivateFile(frameJournalFile(path), text, { durable: false })
+      journalBytes = Buffer.byteLength(text)
     }
     // Stamped under the lock: no other writer in this process can have changed them since.
     const stamp = await stampOf(path)
