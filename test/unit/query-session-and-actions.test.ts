@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/connections/secret-store'
 import { Workspace } from '../../src/main/workspace/workspace'
-import { CancelledError, QuerySession } from '../../src/renderer/src/engine/session'
+import { CancelledError, QuerySession, WARM_UP_SQL } from '../../src/renderer/src/engine/session'
 import type { ApiPort } from '../../src/renderer/src/store/api-port'
 import { type AppStore, createAppStore } from '../../src/renderer/src/store/app-store'
 import { SQL_PANE } from '../../src/renderer/src/store/sql-slice'
@@ -114,6 +114,48 @@ describe('the query session on DuckDB-WASM', () => {
       expect(new Set(started).size).toBe(started.length)
     } finally {
       await session.close()
+    }
+  })
+
+  it('warms up: the engine started ahead runs WARM_UP_SQL once, unless work asked for the engine while it started', async () => {
+    // Each engine started, and the statements it ran, in order.
+    const ran: string[][] = []
+    const recording = (): QuerySession =>
+      new QuerySession({
+        source: (asOf) => api.call('engineSource', { asOf }),
+        start: async (urlOf) => {
+          const e = await startNodeWasmEngine(urlOf)
+          const statements: string[] = []
+          ran.push(statements)
+          const query = e.query.bind(e)
+          e.query = (sql) => {
+            statements.push(sql)
+            return query(sql)
+          }
+          return e
+        }
+      })
+    const idle = recording()
+    try {
+      await idle.warmUp()
+      expect(ran).toEqual([[WARM_UP_SQL]])
+      // Started already: a second call starts nothing and runs nothing.
+      await idle.warmUp()
+      expect(await idle.query('SELECT 42 AS n')).toEqual([{ n: 42 }])
+      expect(ran).toEqual([[WARM_UP_SQL, 'SELECT 42 AS n']])
+    } finally {
+      await idle.close()
+    }
+    ran.length = 0
+    const busy = recording()
+    try {
+      const warmed = busy.warmUp()
+      // A statement asked for while the engine starts warms it itself: no warm-up runs before or after it.
+      expect(await busy.query('SELECT 7 AS n')).toEqual([{ n: 7 }])
+      await warmed
+      expect(ran).toEqual([['SELECT 7 AS n']])
+    } finally {
+      await busy.close()
     }
   })
 

@@ -85,7 +85,7 @@ export const createQuerySlice =
       clearEngineNote: () => {
         if (get().engineNote?.kind !== 'restarting') set({ engineNote: null })
       },
-      warmQueryEngine: () => deps.session.warmUp(),
+      warmQueryEngine: () => void deps.session.warmUp(),
       // History is a convenience: when main cannot keep it, the pane still runs queries (no error shown).
       loadHistory: async () => {
         await deps.api.call('history', {}).then(
