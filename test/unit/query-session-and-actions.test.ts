@@ -117,12 +117,13 @@ describe('the query session on DuckDB-WASM', () => {
     }
   })
 
-  it('warms up: the engine started ahead runs WARM_UP_SQL once, unless work asked for the engine while it started', async () => {
+  it('warms up: the engine started ahead runs WARM_UP_SQL once, unless work asked for the engine while it started, or none is given', async () => {
     // Each engine started, and the statements it ran, in order.
     const ran: string[][] = []
-    const recording = (): QuerySession =>
+    const recording = (warmUpSql?: null): QuerySession =>
       new QuerySession({
         source: (asOf) => api.call('engineSource', { asOf }),
+        ...(warmUpSql === null ? { warmUpSql } : {}),
         start: async (urlOf) => {
           const e = await startNodeWasmEngine(urlOf)
           const statements: string[] = []
@@ -156,6 +157,15 @@ describe('the query session on DuckDB-WASM', () => {
       expect(ran).toEqual([['SELECT 7 AS n']])
     } finally {
       await busy.close()
+    }
+    ran.length = 0
+    // Without a warm-up statement (the bench's comparison): the engine starts, and runs nothing.
+    const bare = recording(null)
+    try {
+      await bare.warmUp()
+      expect(ran).toEqual([[]])
+    } finally {
+      await bare.close()
     }
   })
 

@@ -49,6 +49,8 @@ declare global {
       wholeFileBudgetBytes?: number
       /** The engine started and warmed up ahead (QuerySession.warmUp, as the app does once idle) before the views are asked for. */
       warm?: boolean
+      /** What the warm-up runs, when not the session's own (null: nothing). */
+      warmUpSql?: string | null
       /**
        * As the SQL pane runs: every table's views asked for (its completion) and, at once, each statement waits only for
        * the tables it names (tablesNamed), which open first. `viewsMs` is then the first statement's tables.
@@ -209,6 +211,7 @@ window.runSessionTimings = async (cfg) => {
   let last: { table: string; at: number } | null = null
   const session = new QuerySession({
     source: async () => source,
+    ...(cfg.warmUpSql !== undefined ? { warmUpSql: cfg.warmUpSql } : {}),
     start: async (urlOf) => {
       starts++
       const e = await startBrowserEngine(urlOf, cfg.wholeFileBudgetBytes !== undefined ? { wholeFileBudgetBytes: cfg.wholeFileBudgetBytes } : {})

@@ -49,6 +49,8 @@ export interface SessionDeps {
   readonly start: (urlOf: (key: string) => string) => Promise<BrowserEngine>
   /** How long Cancel waits for the interrupt before it terminates the worker (ms). */
   readonly cancelGraceMs?: number
+  /** What warmUp runs once the engine is up (WARM_UP_SQL by default; null: nothing, which the bench compares against). */
+  readonly warmUpSql?: string | null
 }
 
 /** How a Cancel ended: nothing was running, the interrupt stopped it, or the engine was restarted to stop it. */
@@ -217,8 +219,9 @@ export class QuerySession implements QueryPort {
     this.engine = warm
     return warm.engine.then(
       async () => {
-        if (this.engine !== warm || this.running || this.jobs.length > 0) return
-        await this.enqueue((e) => e.query(WARM_UP_SQL), undefined, true).promise.catch(() => {})
+        const sql = this.deps.warmUpSql === undefined ? WARM_UP_SQL : this.deps.warmUpSql
+        if (sql === null || this.engine !== warm || this.running || this.jobs.length > 0) return
+        await this.enqueue((e) => e.query(sql), undefined, true).promise.catch(() => {})
       },
       () => {
         // One that failed to start is forgotten: the first views start another (and say why, if it fails again).
