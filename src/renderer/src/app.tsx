@@ -9,12 +9,16 @@ import { ExportDialog } from './common/export-dialog'
 import { refreshProgressText } from './common/refresh-progress'
 import { shortcutCommand } from './common/menu-shortcuts'
 import { wallClock } from './common/time'
+import { whenQuiet } from './common/when-quiet'
 import { ConnectionManager } from './connections/connection-manager'
 import { DeliveriesView } from './deliveries/deliveries-view'
 import { windowTitle } from './follow/desktop-notifications'
 import { SqlPane } from './sql/sql-pane'
 import { appStore, useApp } from './store/use-app-store'
 import { TableBrowser } from './tables/table-browser'
+
+/** How long Deliveries is left alone before the query engine starts (its start would slow the timeline drawn meanwhile). */
+const WARM_ENGINE_QUIET_MS = 2_000
 
 const TABS = [
   ['deliveries', 'Deliveries'],
@@ -52,14 +56,24 @@ export function App(): React.JSX.Element {
     return appStore.getState().followEvents()
   }, [])
 
-  // Once the first overview is shown and the window is idle, the query engine starts: the first query, in Tables or
-  // SQL, does not wait the ~1.4 s DuckDB-WASM takes to compile.
+  // Once the first overview is shown, the query engine starts ahead of the first query, in Tables or SQL, which then
+  // does not wait the ~1.4 s DuckDB-WASM takes to compile: at once on those tabs, and on Deliveries once the user has
+  // left the window alone for WARM_ENGINE_QUIET_MS (when-quiet.ts says why), then when it is idle.
   const shown = overview !== null
   useEffect(() => {
     if (!shown) return
-    const idle = requestIdleCallback(() => appStore.getState().warmQueryEngine(), { timeout: 5_000 })
-    return () => cancelIdleCallback(idle)
-  }, [shown])
+    let idle: number | undefined
+    const warm = (): void => {
+      idle = requestIdleCallback(() => appStore.getState().warmQueryEngine(), { timeout: 5_000 })
+    }
+    let cancelQuiet = (): void => {}
+    if (tab === 'deliveries') cancelQuiet = whenQuiet(window, WARM_ENGINE_QUIET_MS, warm)
+    else warm()
+    return () => {
+      cancelQuiet()
+      if (idle !== undefined) cancelIdleCallback(idle)
+    }
+  }, [shown, tab])
 
   // Menu commands from the Electron shell; in a browser, which has no such menu, its shortcuts.
   useEffect(() => {
