@@ -430,7 +430,8 @@ describe('web host', () => {
     await expect.poll(() => page.locator('[data-testid=overview] [data-severity=error]').textContent()).toBe(`${errors} errors`)
     expect(await page.locator('[data-testid=version]').textContent()).toBe('v2')
     expect(await page.locator('select[aria-label=connection] option:checked').textContent()).toBe('Demo bucket (built in)')
-    // The query engine (DuckDB-WASM's worker) starts once the window is idle, before any query asks for it.
+    // The query engine (DuckDB-WASM's worker) starts once the user has left Deliveries alone for a while (no input
+    // here), before any query asks for it.
     await expect.poll(() => page.workers().some((w) => /duckdb/i.test(w.url()))).toBe(true)
     // Latest ready copy of each table with its age.
     expect(await page.locator('[data-testid=latest-copies] tr[data-latest]').count()).toBe(CATALOG.length)

@@ -34,6 +34,8 @@ describe('whenQuiet', () => {
     const target = new EventTarget()
     const cancelled = vi.fn()
     whenQuiet(target, 2_000, cancelled)()
+    // Input after the cancel arms nothing either (its listeners are gone).
+    target.dispatchEvent(new Event('pointerdown'))
     vi.advanceTimersByTime(10_000)
     expect(cancelled).not.toHaveBeenCalled()
     const fn = vi.fn()

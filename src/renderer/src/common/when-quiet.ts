@@ -1,6 +1,6 @@
-// Work ahead of need that must not take the CPU from what the user is doing (the query engine's start: ~1.4 s of
-// compiling DuckDB-WASM, which drew a year's timeline in 1.10 s instead of 0.77 s when it ran during it on 2 cores):
-// run once the user has left the window alone for a while.
+// Work ahead of need that must not take the CPU from what the user is doing (the query engine's start, ~1.4 s of
+// compiling DuckDB-WASM, slowed the drawing of a year's timeline: docs/benchmarks.md, "year"): run once the user has
+// left the window alone for a while.
 
 /** The events that say the user is doing something in the window. */
 export const INPUT_EVENTS = ['keydown', 'pointerdown', 'pointermove', 'wheel', 'input'] as const

@@ -209,8 +209,8 @@ export class QuerySession implements QueryPort {
    * Starts the engine before a query needs it (the app calls this once it is idle): its start, about 1.4 s of which
    * most is compiling DuckDB-WASM, is then not the first answer's. The first views take it for their connection.
    * Once started, and if no work has asked for it yet, it runs WARM_UP_SQL in the background: the browser first
-   * runs DuckDB-WASM's code unoptimized, and a year's first count took ~0.3 s more than the next one. Resolves when
-   * that is done (or was not needed); never rejects.
+   * runs DuckDB-WASM's code unoptimized, and a year's first count took ~0.3 s more than the next one. The first call
+   * resolves when that is done (or was not needed), later ones at once; never rejects.
    */
   warmUp(): Promise<void> {
     if (this.engine) return Promise.resolve()

@@ -28,8 +28,8 @@ export interface QuerySlice {
   restoreAsOf(connectionId: string | null): void
   openInSql(sql: string): void
   clearEngineNote(): void
-  /** Starts the query engine ahead of the first query (the app calls it once the first overview is shown and the
-   * window is idle): the first answer does not wait for DuckDB-WASM to compile. */
+  /** Starts and warms up the query engine ahead of the first query (the app calls it once the first overview is shown:
+   * at once on Tables and SQL, on Deliveries once the user pauses): the first answer does not wait for DuckDB-WASM. */
   warmQueryEngine(): void
   loadHistory(): Promise<void>
   /** Adds a run to main's history, with the "as of" it read (main adds the connection). */
