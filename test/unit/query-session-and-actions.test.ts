@@ -120,9 +120,14 @@ describe('the query session on DuckDB-WASM', () => {
   it('warms up: the engine started ahead runs WARM_UP_SQL once, unless work asked for the engine while it started, or none is given', async () => {
     // Each engine started, and the statements it ran, in order.
     const ran: string[][] = []
+    // The listings asked for ("as of" or latest).
+    const asked: (string | null)[] = []
     const recording = (warmUpSql?: null): QuerySession =>
       new QuerySession({
-        source: (asOf) => api.call('engineSource', { asOf }),
+        source: (asOf) => {
+          asked.push(asOf)
+          return api.call('engineSource', { asOf })
+        },
         ...(warmUpSql === null ? { warmUpSql } : {}),
         start: async (urlOf) => {
           const e = await startNodeWasmEngine(urlOf)
@@ -140,14 +145,19 @@ describe('the query session on DuckDB-WASM', () => {
     try {
       await idle.warmUp()
       expect(ran).toEqual([[WARM_UP_SQL]])
+      // Then the latest listing's views were prepared (no statement: each table opens when asked for).
+      expect(asked).toEqual([null])
+      expect((await idle.ensureViews(null, [CSAT])).created).toContain(csatName)
       // Started already: a second call starts nothing and runs nothing.
       await idle.warmUp()
       expect(await idle.query('SELECT 42 AS n')).toEqual([{ n: 42 }])
-      expect(ran).toEqual([[WARM_UP_SQL, 'SELECT 42 AS n']])
+      expect(ran[0]?.[0]).toBe(WARM_UP_SQL)
+      expect(ran[0]?.at(-1)).toBe('SELECT 42 AS n')
     } finally {
       await idle.close()
     }
     ran.length = 0
+    asked.length = 0
     const busy = recording()
     try {
       const warmed = busy.warmUp()
@@ -155,6 +165,7 @@ describe('the query session on DuckDB-WASM', () => {
       expect(await busy.query('SELECT 7 AS n')).toEqual([{ n: 7 }])
       await warmed
       expect(ran).toEqual([['SELECT 7 AS n']])
+      expect(asked).toEqual([])
     } finally {
       await busy.close()
     }
