@@ -7,7 +7,7 @@ import type { CancelOutcome, Owner, SessionEvent, ViewsState } from '../engine/s
 export interface QueryPort {
   /** Which engine work runs on now: results materialized on an earlier one are gone. */
   readonly generation: number
-  /** Starts the engine ahead of the first query (once the window is idle), and warms it; nothing when one is started. */
+  /** Starts the engine ahead of the first query (app.tsx says when), and warms it up; nothing when one is started. */
   warmUp(): Promise<void>
   /** The views of the open connection ("as of" an hour, or latest): of the tables given (ahead of the rest), or all. */
   ensureViews(asOf: string | null, tables?: readonly CatalogTable[]): Promise<ViewsState>
