@@ -47,7 +47,7 @@ declare global {
       now: number
       sql: string[]
       wholeFileBudgetBytes?: number
-      /** The engine started and warmed up ahead (QuerySession.warmUp, as the app does once idle) before the views are asked for. */
+      /** The engine started and warmed up ahead (QuerySession.warmUp, as the app does before a query) before the views are asked for. */
       warm?: boolean
       /** What the warm-up runs, when not the session's own (null: nothing). */
       warmUpSql?: string | null
@@ -219,7 +219,7 @@ window.runSessionTimings = async (cfg) => {
       return e
     }
   })
-  // As the app: the engine started and warmed up once the window is idle, before the user asks anything.
+  // As the app: the engine started and warmed up before the user asks anything (app.tsx says when).
   if (cfg.warm) await session.warmUp()
   const t0 = performance.now()
   if (cfg.warm) started = t0
