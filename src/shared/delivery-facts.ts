@@ -12,6 +12,9 @@ import { type Folder, type Inventory, isReady } from './inventory'
 export interface FooterFacts {
   readonly rows: number
   readonly columns: readonly { readonly name: string; readonly type: string }[]
+  /** A tag of what decides the columns and types DuckDB reads from the file (its whole schema): files with the same one
+   * read alike. Absent in answers kept before it was. */
+  readonly schema?: string
 }
 
 const iso = (t: number): string => new Date(t).toISOString()

@@ -21,9 +21,16 @@ const nullable = (v: string | null): string => (v === null ? 'CAST(NULL AS VARCH
  * Native DuckDB: the rows of a segment, with the mirror's columns, in delivery order. Null when it has no file.
  * `columns`: the vendor's columns of its files; each is stored under storedName, apart from the mirror's own. A file
  * with a column named file_row_number refuses that option: the row's position is then its place in the read (a
- * streaming window: files one after the other, each in row order), which orders a file's rows alike.
+ * streaming window: files one after the other, each in row order), which orders a file's rows alike. `oneSchema`: every
+ * file has the same schema (the frame check's tags agree), so DuckDB binds the first one's, not each file's: without
+ * it, a file whose columns or types differ would be cast to the first one's, so it is only for files known alike.
  */
-export function segmentBuildSql(segment: SegmentPlan, locate: (key: string) => string, columns: readonly string[]): string | null {
+export function segmentBuildSql(
+  segment: SegmentPlan,
+  locate: (key: string) => string,
+  columns: readonly string[],
+  opts: { readonly oneSchema?: boolean } = {}
+): string | null {
   const files = segment.folders.flatMap((f) => f.files.map((x) => ({ folder: f, file: x })))
   if (files.length === 0) return null
   const taken = takenNames(columns)
@@ -39,7 +46,7 @@ export function segmentBuildSql(segment: SegmentPlan, locate: (key: string) => s
     })
     .join(', ')
   const vendor = columns.map((c) => `r.${quoteIdent(c)} AS ${quoteIdent(storedName(c))}`).join(', ')
-  const read = `read_parquet([${list}], union_by_name = true, hive_partitioning = false, filename = ${quoteLiteral(filename)}${fileRowNumber ? ', file_row_number = true' : ''})`
+  const read = `read_parquet([${list}], union_by_name = ${opts.oneSchema !== true}, hive_partitioning = false, filename = ${quoteLiteral(filename)}${fileRowNumber ? ', file_row_number = true' : ''})`
   const pos = fileRowNumber ? 'file_row_number' : 'row_number() OVER ()'
   return (
     `SELECT ${vendor}${vendor ? ', ' : ''}f.__ee_order, f.__ee_file_rank, r.${quoteIdent(position)} AS __ee_row, f.__ee_ready_at, f._prefix, f._etl_date, f._etl_hour, f._file ` +

@@ -13,6 +13,7 @@ import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
 import { findUnreadableFiles } from '../../src/main/store/parquet-frame-check'
 import { frameJournalFile, loadStampedAnswers, mergeAnswers } from '../../src/main/store/frame-answers'
 import { buildInventory } from '../../src/shared/inventory'
+import type { FooterFacts } from '../../src/shared/delivery-facts'
 import { openDb } from '../helpers/duckdb'
 import { NOW, writeUnreadableBucket } from '../helpers/unreadable-bucket'
 
@@ -45,6 +46,8 @@ describe('a tampered frame-check cache', () => {
       { rows: 3, columns: 'id BIGINT' },
       { rows: 3, columns: [{ name: 7, type: 'BIGINT' }] },
       { rows: 3, columns: [{ name: 'id', type: { toString: 'x' } }] },
+      // A schema tag that is not a string (the mirror's build reads files of one tag as one schema).
+      { rows: 3, columns: [{ name: 'id', type: 'BIGINT' }], schema: 7 },
       42,
       // The compact form's [rows, column set]: rows out of range, or a set that is not there.
       [-5, 0],
@@ -55,11 +58,12 @@ describe('a tampered frame-check cache', () => {
       [3, 0.5],
       [3]
     ]
-    type Stored = { format: unknown; columnSets?: unknown[]; ids: string[]; values: unknown[] }
-    // An entry's facts: the compact form [rows, column set] names a set by its place, which a rewrite may renumber.
+    type Stored = { format: unknown; columnSets?: unknown[]; schemas?: unknown[]; ids: string[]; values: unknown[] }
+    // An entry's facts: the compact form [rows, column set] names a set (and its schema tag) by its place, which a
+    // rewrite may renumber.
     const factsOf = (c: Stored, id: string): unknown => {
       const v = c.values[c.ids.indexOf(id)]
-      return Array.isArray(v) ? { rows: v[0], columns: c.columnSets?.[v[1] as number] } : v
+      return Array.isArray(v) ? { rows: v[0], columns: c.columnSets?.[v[1] as number], schema: c.schemas?.[v[1] as number] } : v
     }
     // Each forged entry in the file as first written (a journal may hold the real answer a round read again).
     const original = await readFile(cacheFile, 'utf8')
@@ -95,6 +99,16 @@ describe('a tampered frame-check cache', () => {
     const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     expect(again.read).toBe(ofFirstSet)
     expect([...again.facts].sort()).toEqual([...first.facts].sort())
+    // The set's schema tag out of shape: the same.
+    const tagged = JSON.parse(await readFile(cacheFile, 'utf8')) as { schemas: unknown[]; values: unknown[] }
+    const ofTagged = tagged.values.filter((v) => Array.isArray(v) && v[1] === 0).length
+    expect(ofTagged).toBeGreaterThan(0)
+    tagged.schemas[0] = { toString: 'x' }
+    await writeFile(cacheFile, JSON.stringify(tagged))
+    await rm(frameJournalFile(cacheFile), { force: true })
+    const third = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+    expect(third.read).toBe(ofTagged)
+    expect([...third.facts].sort()).toEqual([...first.facts].sort())
   })
 
   it('a journal line out of shape or cut short is left out, and a journal of another generation is not read', async () => {
@@ -154,6 +168,9 @@ describe('a tampered frame-check cache', () => {
     const cacheFile = join(work, 'frames-v2.json')
     const first = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { columnSets: unknown[]; ids: string[]; values: unknown[] }
+    // Earlier versions kept no schema tags: the same facts without them (their files are read as before by the mirror).
+    const untagged = (facts: ReadonlyMap<string, FooterFacts>): [string, FooterFacts][] =>
+      [...facts].map(([k, f]): [string, FooterFacts] => [k, { rows: f.rows, columns: f.columns }]).sort()
     const files = Object.fromEntries(
       cache.ids.map((id, j) => {
         const v = cache.values[j]
@@ -163,7 +180,8 @@ describe('a tampered frame-check cache', () => {
     await writeFile(cacheFile, JSON.stringify({ format: 2, files }))
     const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     expect(again.read).toBe(0)
-    expect([...again.facts].sort()).toEqual([...first.facts].sort())
+    expect(untagged(again.facts)).toEqual(untagged(first.facts))
+    expect([...again.facts.values()].every((f) => f.schema === undefined)).toBe(true)
     expect([...again.unreadable].sort()).toEqual([...first.unreadable].sort())
     // Format 3 (the compact answers keyed by id), written until Dec 7: read too.
     await rm(frameJournalFile(cacheFile), { force: true })
@@ -171,7 +189,14 @@ describe('a tampered frame-check cache', () => {
     await writeFile(cacheFile, JSON.stringify({ format: 3, columnSets: cache.columnSets, files: keyed }))
     const third = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     expect(third.read).toBe(0)
-    expect([...third.facts].sort()).toEqual([...first.facts].sort())
+    expect(untagged(third.facts)).toEqual(untagged(first.facts))
     expect([...third.unreadable].sort()).toEqual([...first.unreadable].sort())
+    // Format 4 (no schema tags), written until Dec 7: read too.
+    await rm(frameJournalFile(cacheFile), { force: true })
+    await writeFile(cacheFile, JSON.stringify({ format: 4, generation: 'g4', columnSets: cache.columnSets, ids: cache.ids, values: cache.values }))
+    const fourth = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+    expect(fourth.read).toBe(0)
+    expect(untagged(fourth.facts)).toEqual(untagged(first.facts))
+    expect([...fourth.facts.values()].every((f) => f.schema === undefined)).toBe(true)
   })
 })

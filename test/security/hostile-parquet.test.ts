@@ -67,7 +67,15 @@ describe('the bounded footer reader', () => {
     expect(await why('nested.parquet')).toMatch(/nests deeper than 32 levels/)
     const good = await readFile(join(root, `${csat03}part-0.parquet`))
     const r = await readParquetFooter(good.length, readerOf(good))
-    expect(r).toEqual({ ok: true, footer: { rows: 3, rowGroups: 1, columns: expect.arrayContaining([{ name: 'csat_id', type: 'VARCHAR' }]) } })
+    expect(r).toEqual({
+      ok: true,
+      footer: {
+        rows: 3,
+        rowGroups: 1,
+        columns: expect.arrayContaining([{ name: 'csat_id', type: 'VARCHAR' }]),
+        schema: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/)
+      }
+    })
   })
 
   it('a large real footer (100 row groups × 30 columns with statistics, written by DuckDB) is within every bound', async () => {

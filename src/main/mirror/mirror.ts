@@ -29,7 +29,7 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql-quote'
 import { NativeEngine } from '../engine/native-engine'
 import { PRIVATE_FILE_MODE, ensurePrivateDir, writePrivateFile } from '../files/private-file'
 import type { FileStore, StoreProgress } from '../store/file-store'
-import { knownFiles, recordUnreadable } from '../store/frame-answers'
+import { type KnownFiles, knownFiles, recordUnreadable } from '../store/frame-answers'
 import { errorMessage } from '../../shared/error-message'
 import { swallowed } from '../log/main-log'
 
@@ -283,7 +283,7 @@ export class Mirror {
               this.opts.unreadableFile,
               todo.flatMap((p) => filesOf(p))
             )
-          : { unreadable: new Map<string, string>(), columns: new Map<string, string[]>() }
+          : { unreadable: new Map<string, string>(), columns: new Map<string, string[]>(), schemas: new Map<string, string>() }
         // Downloads run ahead of the compaction, in segment order: while DuckDB compacts one segment, the files of the
         // next ones arrive (each build's own ensure joins the downloads already under way). Its failures are each
         // build's to report; it is awaited before returning, so nothing is written after the refresh ends. Not when the
@@ -452,7 +452,7 @@ export class Mirror {
     signal: AbortSignal | undefined,
     onProgress: (p: StoreProgress) => void,
     found: { key: string; why: string }[],
-    known: { readonly unreadable: ReadonlyMap<string, string>; readonly columns: ReadonlyMap<string, readonly string[]> }
+    known: KnownFiles
   ): Promise<MirroredSegment> {
     const objects = planned.folders.flatMap((f) => f.files.map((x) => x.object))
     const { paths, failures } = await this.store.ensure(objects, { onProgress, ...(signal ? { signal } : {}) })
@@ -460,7 +460,7 @@ export class Mirror {
     if (failed) throw new Error(failed.error.userMessage)
     const unreadable = new Set([...failures.map((f) => f.key), ...objects.filter((o) => known.unreadable.has(o.key)).map((o) => o.key)])
     try {
-      return await this.compact(engine, planned, paths, unreadable, known.columns)
+      return await this.compact(engine, planned, paths, unreadable, known)
     } catch (e) {
       if (signal?.aborted) throw e
       const damaged: { object: ListedObject; why: string }[] = []
@@ -477,7 +477,7 @@ export class Mirror {
         found.push({ key: d.object.key, why: d.why })
       }
       if (this.opts.unreadableFile) await recordUnreadable(this.opts.unreadableFile, damaged)
-      return await this.compact(engine, planned, paths, unreadable, known.columns)
+      return await this.compact(engine, planned, paths, unreadable, known)
     }
   }
 
@@ -486,8 +486,8 @@ export class Mirror {
     planned: SegmentPlan,
     paths: ReadonlyMap<string, string>,
     unreadable: ReadonlySet<string>,
-    /** Each file's top-level columns by key, where the frame check read its footer already. */
-    knownColumns: ReadonlyMap<string, readonly string[]>
+    /** What the frame check read of the files' footers: their top-level columns, and their schema tags. */
+    known: Pick<KnownFiles, 'columns' | 'schemas'>
   ): Promise<MirroredSegment> {
     // A file that is not Parquet is left out of its folder, as the rules read a parts folder without it, and said.
     const p: SegmentPlan = {
@@ -506,7 +506,7 @@ export class Mirror {
     // The frame check's columns where it has them; the footers of the other files read here.
     const byFile = new Map<string, readonly string[]>()
     for (const x of p.folders.flatMap((f) => f.files)) {
-      const columns = knownColumns.get(x.object.key)
+      const columns = known.columns.get(x.object.key)
       if (columns) byFile.set(paths.get(x.object.key) as string, columns)
     }
     for (const [file, columns] of await topLevelColumns(
@@ -514,7 +514,12 @@ export class Mirror {
       filesInOrder.filter((f) => !byFile.has(f))
     ))
       byFile.set(file, columns)
-    const sql = segmentBuildSql(p, (key) => paths.get(key) as string, [...new Set(filesInOrder.flatMap((f) => byFile.get(f) ?? []))])
+    const sql = segmentBuildSql(p, (key) => paths.get(key) as string, [...new Set(filesInOrder.flatMap((f) => byFile.get(f) ?? []))], {
+      oneSchema: sameSchema(
+        p.folders.flatMap((f) => f.files.map((x) => x.object)),
+        known
+      )
+    })
     for (const f of p.folders) {
       // In file order, each column once where it first appears: the order union_by_name gives the folder.
       const columns = [...new Set(f.files.flatMap((x) => byFile.get(paths.get(x.object.key) as string) ?? []))]
@@ -681,4 +686,16 @@ function supersededPlans(
     out.push({ table, keyColumn: t.keyColumn, mine, plan })
   }
   return out
+}
+
+/** True when the frame check tagged every file a segment reads with one and the same schema: DuckDB then reads them
+ * as one, without binding each file's schema first (a third of a cold build's compaction). */
+function sameSchema(objects: readonly ListedObject[], known: Pick<KnownFiles, 'schemas'>): boolean {
+  let tag: string | undefined
+  for (const o of objects) {
+    const t = known.schemas.get(o.key)
+    if (t === undefined || (tag !== undefined && t !== tag)) return false
+    tag = t
+  }
+  return tag !== undefined
 }

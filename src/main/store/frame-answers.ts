@@ -25,11 +25,12 @@ export const frameJournalFile = (cacheFile: string): string => `${cacheFile}.add
 /** Past this, the next answers added are written with the rest, whole (a line is ~0.4 KB: ~600 answers). */
 const JOURNAL_MAX_BYTES = 256 * 1024
 
-// Format 4 keeps each distinct column list once (a year of one table's files shares a handful), and the answers as two
-// lists, ids and values: a year's ~9,000 ids as an object's keys (format 3) took JSON.parse ~40% longer. Formats 3 and
-// 2 (facts per file) are read as well and written as 4; format 1 (a bare map of booleans, frame only) is read as
-// empty, so every file is checked again with its footer.
-const CACHE_FORMAT = 4
+// Format 5 keeps each distinct column list once with its schema tag (a year of one table's files shares a handful), and
+// the answers as two lists, ids and values: a year's ~9,000 ids as an object's keys (format 3) took JSON.parse ~40%
+// longer. Format 4 (no schema tags), 3 and 2 (facts per file) are read as well and written as 5; format 1 (a bare map
+// of booleans, frame only) is read as empty, so every file is checked again with its footer.
+const CACHE_FORMAT = 5
+const WITHOUT_SCHEMAS = 4
 const KEYED_BY_ID = 3
 const FACTS_PER_FILE = 2
 /** Per key + ETag: its footer's facts when readable (true: readable, checked before the facts were kept), else why not. */
@@ -47,9 +48,12 @@ const isColumns = (v: unknown): v is Columns =>
   )
 const isRowCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
 
-/** A cache entry of the facts' shape, every column a name and a type: anything else is checked again, never trusted. */
+/** A cache entry of the facts' shape, every column a name and a type, its schema tag (if any) a string: anything else is
+ * checked again, never trusted. */
 function isFacts(v: unknown): v is FooterFacts {
-  return typeof v === 'object' && v !== null && isRowCount((v as FooterFacts).rows) && isColumns((v as FooterFacts).columns)
+  if (typeof v !== 'object' || v === null) return false
+  const f = v as FooterFacts
+  return isRowCount(f.rows) && isColumns(f.columns) && (f.schema === undefined || typeof f.schema === 'string')
 }
 
 const isVerdict = (v: unknown): v is Verdict => v === true || typeof v === 'string' || isFacts(v)
@@ -76,6 +80,7 @@ function fromDisk(parsed: {
   ids?: unknown
   values?: unknown
   columnSets?: unknown
+  schemas?: unknown
   generation?: unknown
 }): Omit<LoadedAnswers, 'stamp' | 'journalBytes'> {
   const out: Cache = new Map()
@@ -83,14 +88,23 @@ function fromDisk(parsed: {
     for (const [id, v] of Object.entries(parsed.files)) if (isVerdict(v)) out.set(id, v)
     return { cache: out, generation: null, earlierFormat: true }
   }
-  if ((parsed?.format !== CACHE_FORMAT && parsed?.format !== KEYED_BY_ID) || !Array.isArray(parsed.columnSets)) return { ...empty(), cache: out }
-  const sets = parsed.columnSets.map((c: unknown) => (isColumns(c) ? c : null))
+  const format = parsed?.format
+  if ((format !== CACHE_FORMAT && format !== WITHOUT_SCHEMAS && format !== KEYED_BY_ID) || !Array.isArray(parsed.columnSets)) return { ...empty(), cache: out }
+  // Each set's schema tag (format 5), in a list beside the sets: a set whose tag is out of shape is not trusted.
+  const schemas: readonly unknown[] | null = format === CACHE_FORMAT ? (Array.isArray(parsed.schemas) ? parsed.schemas : []) : null
+  const sets = parsed.columnSets.map((c: unknown, i): FooterFacts | null => {
+    if (!isColumns(c)) return null
+    if (schemas === null) return { rows: 0, columns: c }
+    const schema = schemas[i]
+    if (schema === null) return { rows: 0, columns: c }
+    return typeof schema === 'string' ? { rows: 0, columns: c, schema } : null
+  })
   const add = (id: unknown, v: unknown): void => {
     if (typeof id !== 'string') return
     if (v === true || typeof v === 'string') out.set(id, v)
     else if (Array.isArray(v) && v.length === 2 && isRowCount(v[0]) && Number.isInteger(v[1])) {
-      const columns = sets[v[1] as number]
-      if (columns) out.set(id, { rows: v[0], columns })
+      const set = sets[v[1] as number]
+      if (set) out.set(id, { ...set, rows: v[0] })
     }
   }
   if (parsed.format === KEYED_BY_ID) {
@@ -99,11 +113,15 @@ function fromDisk(parsed: {
   }
   if (!Array.isArray(parsed.ids) || !Array.isArray(parsed.values) || parsed.ids.length !== parsed.values.length) return { ...empty(), cache: out }
   for (let i = 0; i < parsed.ids.length; i++) add(parsed.ids[i], parsed.values[i])
-  return { cache: out, generation: typeof parsed.generation === 'string' ? parsed.generation : null, earlierFormat: false }
+  return { cache: out, generation: typeof parsed.generation === 'string' ? parsed.generation : null, earlierFormat: format !== CACHE_FORMAT }
 }
 
-function toDisk(cache: Cache, generation: string): { format: number; generation: string; columnSets: Columns[]; ids: string[]; values: StoredVerdict[] } {
+function toDisk(
+  cache: Cache,
+  generation: string
+): { format: number; generation: string; columnSets: Columns[]; schemas: (string | null)[]; ids: string[]; values: StoredVerdict[] } {
   const columnSets: Columns[] = []
+  const schemas: (string | null)[] = []
   const setOf = new Map<Columns | string, number>()
   const ids: string[] = []
   const values: StoredVerdict[] = []
@@ -113,20 +131,24 @@ function toDisk(cache: Cache, generation: string): { format: number; generation:
       values.push(v)
       continue
     }
-    // The same list object (read from one set) is found at once; another list with the same columns, by its text.
-    let i = setOf.get(v.columns)
+    // A set is a column list and a schema tag. The same list object (read from one set) is found at once by the tag;
+    // another list with the same columns and tag, by its text.
+    const schema = v.schema ?? null
+    const byObject = setOf.get(v.columns)
+    let i = byObject !== undefined && schemas[byObject] === schema ? byObject : undefined
     if (i === undefined) {
-      const text = JSON.stringify(v.columns)
+      const text = `${schema ?? ''}\u0000${JSON.stringify(v.columns)}`
       i = setOf.get(text)
       if (i === undefined) {
         i = columnSets.push(v.columns) - 1
+        schemas.push(schema)
         setOf.set(text, i)
       }
       setOf.set(v.columns, i)
     }
     values.push([v.rows, i])
   }
-  return { format: CACHE_FORMAT, generation, columnSets, ids, values }
+  return { format: CACHE_FORMAT, generation, columnSets, schemas, ids, values }
 }
 
 /** Appends to an existing journal (never through a link, never creating one: a journal starts with its head, written
@@ -248,23 +270,30 @@ export async function recordUnreadable(cacheFile: string, found: readonly { read
   if (found.length > 0) await mergeAnswers(cacheFile, new Map(found.map((f) => [objectIdentity(f.object), f.why])))
 }
 
-/** What an earlier check or build knows of these objects: which are unreadable, with why, and the top-level column
- * names of those whose footer was read (the mirror's build takes them instead of reading every footer again). */
-export async function knownFiles(
-  cacheFile: string,
-  objects: readonly ListedObject[]
-): Promise<{ readonly unreadable: Map<string, string>; readonly columns: Map<string, string[]> }> {
+/** What an earlier check or build knows of files, by key: which are unreadable, with why; the top-level column names of
+ * those whose footer was read (the mirror's build takes them instead of reading every footer again), and their schema
+ * tags where known (files with the same one are read together without binding each one's schema). */
+export interface KnownFiles {
+  readonly unreadable: ReadonlyMap<string, string>
+  readonly columns: ReadonlyMap<string, readonly string[]>
+  readonly schemas: ReadonlyMap<string, string>
+}
+
+export async function knownFiles(cacheFile: string, objects: readonly ListedObject[]): Promise<KnownFiles> {
   const cache = await currentAnswers(cacheFile)
   const unreadable = new Map<string, string>()
   const columns = new Map<string, string[]>()
+  const schemas = new Map<string, string>()
   for (const o of objects) {
     const v = cache.get(objectIdentity(o))
     if (typeof v === 'string') unreadable.set(o.key, v)
-    else if (typeof v === 'object')
+    else if (typeof v === 'object') {
       columns.set(
         o.key,
         v.columns.map((c) => c.name)
       )
+      if (v.schema !== undefined) schemas.set(o.key, v.schema)
+    }
   }
-  return { unreadable, columns }
+  return { unreadable, columns, schemas }
 }

@@ -1,5 +1,6 @@
 // The worker thread that parses Parquet footers (src/main/store/parquet-footer.ts runs it): untrusted bytes are
 // parsed here, under the worker's own heap limit and the caller's time limit, never on the main thread.
+import { createHash } from 'node:crypto'
 import { parentPort } from 'node:worker_threads'
 // The footer parser alone (its package's entry loads its readers, decoders and compressors too: ~40 ms more of the
 // worker's start, which a new hour's check waits for).
@@ -26,6 +27,7 @@ export type FooterAnswer =
       readonly rows: number
       readonly rowGroups: number
       readonly columns: readonly { readonly name: string; readonly type: string }[]
+      readonly schema: string
     }
   | { readonly ok: false; readonly why: string }
 
@@ -50,10 +52,25 @@ function parse(footer: ArrayBuffer): FooterAnswer {
       if (e) columns.push({ name: e.name, type: parquetTypeName(e) })
       at = skip(at)
     }
-    return { ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns }
+    return { ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns, schema: schemaTag(meta) }
   } catch (e) {
     return { ok: false, why: `its footer cannot be parsed (${errorMessage(e)})` }
   }
+}
+
+/** Metadata keys whose values decide the types DuckDB reads (Arrow's own schema, GeoParquet's): hashed with the schema. */
+const TYPING_METADATA = new Set(['ARROW:schema', 'geo'])
+
+/**
+ * A tag of everything in a footer that decides the columns and types DuckDB reads from the file: the whole schema tree
+ * (names, physical and logical types, repetition, nesting) and the typing metadata. Files with the same tag read alike,
+ * so the mirror's build reads them together without binding each file's schema (mirror-sql.ts).
+ */
+function schemaTag(meta: ReturnType<typeof parquetMetadata>): string {
+  // (Other metadata, a writer's notes, decides no type: files that differ only there still read alike.)
+  const metadata = (meta.key_value_metadata ?? []).filter((kv) => TYPING_METADATA.has(kv.key)).map((kv) => [kv.key, kv.value ?? null])
+  const text = JSON.stringify([meta.schema, metadata], (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22)
 }
 
 parentPort?.on('message', (job: FooterJob) => parentPort?.postMessage({ id: job.id, answers: job.footers.map(parse) } satisfies FooterAnswers))

@@ -14,6 +14,8 @@ export interface ParquetFooter {
   readonly rows: number
   readonly rowGroups: number
   readonly columns: readonly { readonly name: string; readonly type: string }[]
+  /** What decides the columns and types DuckDB reads from the file, as a tag: equal in files that read alike. */
+  readonly schema: string
 }
 
 /** A footer, or why the file is not readable Parquet (words that follow "it is not readable Parquet: "); `transient`
@@ -178,7 +180,9 @@ export class FooterParser {
   private async run(slot: Slot, footers: ArrayBuffer[], transfer: boolean): Promise<FooterResult[]> {
     const job: Omit<FooterJob, 'id'> = { footers }
     const a = await askWorker<FooterAnswers>(slot, job, { timeoutMs: this.timeoutMs, ...(transfer ? { transfer: footers } : {}) })
-    return a.answers.map((r) => (r.ok ? { ok: true, footer: { rows: r.rows, rowGroups: r.rowGroups, columns: r.columns } } : { ok: false, why: r.why }))
+    return a.answers.map((r) =>
+      r.ok ? { ok: true, footer: { rows: r.rows, rowGroups: r.rowGroups, columns: r.columns, schema: r.schema } } : { ok: false, why: r.why }
+    )
   }
 }
 
