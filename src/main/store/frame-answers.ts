@@ -92,19 +92,16 @@ function fromDisk(parsed: {
   if ((format !== CACHE_FORMAT && format !== WITHOUT_SCHEMAS && format !== KEYED_BY_ID) || !Array.isArray(parsed.columnSets)) return { ...empty(), cache: out }
   // Each set's schema tag (format 5), in a list beside the sets: a set whose tag is out of shape is not trusted.
   const schemas: readonly unknown[] | null = format === CACHE_FORMAT ? (Array.isArray(parsed.schemas) ? parsed.schemas : []) : null
-  const sets = parsed.columnSets.map((c: unknown, i): FooterFacts | null => {
-    if (!isColumns(c)) return null
-    if (schemas === null) return { rows: 0, columns: c }
-    const schema = schemas[i]
-    if (schema === null) return { rows: 0, columns: c }
-    return typeof schema === 'string' ? { rows: 0, columns: c, schema } : null
+  const sets = parsed.columnSets.map((c: unknown, i): { readonly columns: Columns; readonly schema: string | null } | null => {
+    const schema = schemas === null ? null : schemas[i]
+    return isColumns(c) && (schema === null || typeof schema === 'string') ? { columns: c, schema } : null
   })
   const add = (id: unknown, v: unknown): void => {
     if (typeof id !== 'string') return
     if (v === true || typeof v === 'string') out.set(id, v)
     else if (Array.isArray(v) && v.length === 2 && isRowCount(v[0]) && Number.isInteger(v[1])) {
       const set = sets[v[1] as number]
-      if (set) out.set(id, { ...set, rows: v[0] })
+      if (set) out.set(id, set.schema === null ? { rows: v[0], columns: set.columns } : { rows: v[0], columns: set.columns, schema: set.schema })
     }
   }
   if (parsed.format === KEYED_BY_ID) {
