@@ -14,8 +14,14 @@ export interface FooterFacts {
   readonly columns: readonly { readonly name: string; readonly type: string }[]
   /** A tag of what decides the columns and types DuckDB reads from the file (its whole schema): files with the same one
    * read alike. Absent in answers kept before it was. */
-  readonly schema?: string
+  readonly schemaTag?: string
 }
+
+/** Characters of a schema tag (base64url of a SHA-256, cut). */
+export const SCHEMA_TAG_LENGTH = 22
+
+/** True for a string of a schema tag's shape (anything else read from disk is not trusted). */
+export const isSchemaTag = (v: unknown): v is string => typeof v === 'string' && v.length === SCHEMA_TAG_LENGTH && /^[A-Za-z0-9_-]+$/.test(v)
 
 const iso = (t: number): string => new Date(t).toISOString()
 

@@ -114,7 +114,7 @@ async function roundByRound(inventory: Inventory, read: RangeReader, opts: { now
       checked.add(o.key)
       try {
         const r = await readParquetFooter(o.size, (start, end) => read(o, start, end))
-        if (r.ok) facts.set(o.key, { rows: r.footer.rows, columns: r.footer.columns, schema: r.footer.schema })
+        if (r.ok) facts.set(o.key, { rows: r.footer.rows, columns: r.footer.columns, schemaTag: r.footer.schemaTag })
         else {
           unreadable.add(o.key)
           reasons.set(o.key, r.why)

@@ -277,11 +277,14 @@ describe('the mirror', () => {
     // Segments whose files the check tagged with one schema were read as one (no file's schema bound), the others file
     // by file (the demo's tokens goes BIGINT -> DOUBLE part-way, and a column comes part-way): both kinds are here,
     // and every segment holds exactly the rows, values and order the build without the check's answers gives.
+    // (The tags of a segment's readable files: an unreadable one is left out of the segment.)
     const tags = (x: MirroredSegment): Set<string | undefined> =>
-      new Set(compacted.filter((o) => x.folders.some((f) => o.key.startsWith(f.prefix))).map((o) => known.schemas.get(o.key)))
+      new Set(
+        compacted.filter((o) => !known.unreadable.has(o.key) && x.folders.some((f) => o.key.startsWith(f.prefix))).map((o) => known.schemaTags.get(o.key))
+      )
     const built = (await withFacts.segments()).filter((x) => x.rows > 0)
     expect(built.filter((x) => tags(x).size === 1 && !tags(x).has(undefined)).length).toBeGreaterThan(5)
-    expect(built.filter((x) => tags(x).size > 1).length).toBeGreaterThan(0)
+    expect(built.filter((x) => tags(x).size > 1 && !tags(x).has(undefined)).length).toBeGreaterThan(0)
     const engine = await NativeEngine.open({
       workDir: join(work, 'engines', 'tags'),
       readableRoots: [join(work, 'mirror-facts'), join(work, 'mirror-no-facts')]

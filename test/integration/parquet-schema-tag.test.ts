@@ -32,7 +32,7 @@ async function tagOf(select: string, options = ''): Promise<string> {
   const bytes = new Uint8Array(await readFile(path))
   const r = await readParquetFooter(bytes.length, async (start, end) => bytes.subarray(start, end + 1), { parser })
   if (!r.ok) throw new Error(r.why)
-  return r.footer.schema
+  return r.footer.schemaTag
 }
 
 describe('the schema tag of a Parquet file', () => {
@@ -56,9 +56,25 @@ describe('the schema tag of a Parquet file', () => {
       await tagOf(`SELECT 1::BIGINT AS id, 'a' AS name, {'x': 1, 'y': 2} AS s`),
       await tagOf(`SELECT 1::BIGINT AS id, 'a' AS name, {'x': 1::DOUBLE} AS s`),
       await tagOf(`SELECT 1::BIGINT AS ID, 'a' AS name, {'x': 1} AS s`),
-      await tagOf(`SELECT 1::BIGINT AS id, 'a' AS name, {'x': 1} AS s`, `, KV_METADATA {'ARROW:schema': 'another'}`)
+      await tagOf(`SELECT 1::BIGINT AS id, 'a' AS name, {'x': 1} AS s`, `, KV_METADATA {'ARROW:schema': 'another'}`),
+      await tagOf(`SELECT 1::BIGINT AS id, 'a' AS name, {'x': 1} AS s`, `, KV_METADATA {'ARROW:schema': 'yet another'}`),
+      await tagOf(`SELECT 1::BIGINT AS id, 'a' AS name, {'x': 1} AS s`, `, KV_METADATA {geo: '{}'}`),
+      await tagOf(`SELECT 1::BIGINT AS id, 'a'::BLOB AS name, {'x': 1} AS s`)
     ]
     expect(others.filter((t) => t === base)).toEqual([])
     expect(new Set(others).size).toBe(others.length)
+    // Types that differ only in a unit, a zone, a scale or an element type.
+    const kinds = [
+      await tagOf(`SELECT TIMESTAMP '2026-01-01 00:00:00' AS t`),
+      await tagOf(`SELECT TIMESTAMPTZ '2026-01-01 00:00:00+00' AS t`),
+      await tagOf(`SELECT TIMESTAMP_MS '2026-01-01 00:00:00' AS t`),
+      await tagOf(`SELECT TIMESTAMP_NS '2026-01-01 00:00:00' AS t`),
+      await tagOf(`SELECT 1.5::DECIMAL(18, 2) AS t`),
+      await tagOf(`SELECT 1.5::DECIMAL(18, 3) AS t`),
+      await tagOf(`SELECT [1::INTEGER] AS t`),
+      await tagOf(`SELECT [1::BIGINT] AS t`),
+      await tagOf(`SELECT ['a'] AS t`)
+    ]
+    expect(new Set(kinds).size).toBe(kinds.length)
   })
 })

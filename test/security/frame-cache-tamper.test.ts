@@ -46,8 +46,6 @@ describe('a tampered frame-check cache', () => {
       { rows: 3, columns: 'id BIGINT' },
       { rows: 3, columns: [{ name: 7, type: 'BIGINT' }] },
       { rows: 3, columns: [{ name: 'id', type: { toString: 'x' } }] },
-      // A schema tag that is not a string (the mirror's build reads files of one tag as one schema).
-      { rows: 3, columns: [{ name: 'id', type: 'BIGINT' }], schema: 7 },
       42,
       // The compact form's [rows, column set]: rows out of range, or a set that is not there.
       [-5, 0],
@@ -58,12 +56,12 @@ describe('a tampered frame-check cache', () => {
       [3, 0.5],
       [3]
     ]
-    type Stored = { format: unknown; columnSets?: unknown[]; schemas?: unknown[]; ids: string[]; values: unknown[] }
+    type Stored = { format: unknown; columnSets?: unknown[]; schemaTags?: unknown[]; ids: string[]; values: unknown[] }
     // An entry's facts: the compact form [rows, column set] names a set (and its schema tag) by its place, which a
     // rewrite may renumber.
     const factsOf = (c: Stored, id: string): unknown => {
       const v = c.values[c.ids.indexOf(id)]
-      return Array.isArray(v) ? { rows: v[0], columns: c.columnSets?.[v[1] as number], schema: c.schemas?.[v[1] as number] } : v
+      return Array.isArray(v) ? { rows: v[0], columns: c.columnSets?.[v[1] as number], schemaTag: c.schemaTags?.[v[1] as number] } : v
     }
     // Each forged entry in the file as first written (a journal may hold the real answer a round read again).
     const original = await readFile(cacheFile, 'utf8')
@@ -99,16 +97,18 @@ describe('a tampered frame-check cache', () => {
     const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     expect(again.read).toBe(ofFirstSet)
     expect([...again.facts].sort()).toEqual([...first.facts].sort())
-    // The set's schema tag out of shape: the same.
-    const tagged = JSON.parse(await readFile(cacheFile, 'utf8')) as { schemas: unknown[]; values: unknown[] }
-    const ofTagged = tagged.values.filter((v) => Array.isArray(v) && v[1] === 0).length
-    expect(ofTagged).toBeGreaterThan(0)
-    tagged.schemas[0] = { toString: 'x' }
-    await writeFile(cacheFile, JSON.stringify(tagged))
-    await rm(frameJournalFile(cacheFile), { force: true })
-    const third = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
-    expect(third.read).toBe(ofTagged)
-    expect([...third.facts].sort()).toEqual([...first.facts].sort())
+    // The set's schema tag out of shape (the mirror's build reads files of one tag as one schema): the same.
+    for (const bad of [{ toString: 'x' }, 7, '', 'not a tag', 'x'.repeat(23)]) {
+      const tagged = JSON.parse(await readFile(cacheFile, 'utf8')) as { schemaTags: unknown[]; values: unknown[] }
+      const ofTagged = tagged.values.filter((v) => Array.isArray(v) && v[1] === 0).length
+      expect(ofTagged).toBeGreaterThan(0)
+      tagged.schemaTags[0] = bad
+      await writeFile(cacheFile, JSON.stringify(tagged))
+      await rm(frameJournalFile(cacheFile), { force: true })
+      const third = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
+      expect([bad, third.read]).toEqual([bad, ofTagged])
+      expect([...third.facts].sort()).toEqual([...first.facts].sort())
+    }
   })
 
   it('a journal line out of shape or cut short is left out, and a journal of another generation is not read', async () => {
@@ -135,7 +135,9 @@ describe('a tampered frame-check cache', () => {
       JSON.stringify([b, 42]),
       JSON.stringify([c, { rows: 3, columns: [{ name: 'x', type: 7 }] }]),
       JSON.stringify([a, 'its footer is a lie']).slice(0, 20),
-      JSON.stringify(['v2/elsewhere/part-0.parquet\u0000e', { rows: 1, columns: [] }])
+      JSON.stringify(['v2/elsewhere/part-0.parquet\u0000e', { rows: 1, columns: [] }]),
+      // Facts of the right shape but a schema tag that is not one.
+      ...[7, '', 'not a tag'].map((schemaTag) => JSON.stringify([a, { rows: 1, columns: [{ name: 'x', type: 'BIGINT' }], schemaTag }]))
     ])
     expect(await check()).toEqual(asFirst)
     // A line of the right shape is an answer (the journal is read: here a file said unreadable)...
@@ -181,7 +183,7 @@ describe('a tampered frame-check cache', () => {
     const again = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     expect(again.read).toBe(0)
     expect(untagged(again.facts)).toEqual(untagged(first.facts))
-    expect([...again.facts.values()].every((f) => f.schema === undefined)).toBe(true)
+    expect([...again.facts.values()].every((f) => f.schemaTag === undefined)).toBe(true)
     expect([...again.unreadable].sort()).toEqual([...first.unreadable].sort())
     // Format 3 (the compact answers keyed by id), written until Dec 7: read too.
     await rm(frameJournalFile(cacheFile), { force: true })
@@ -197,6 +199,6 @@ describe('a tampered frame-check cache', () => {
     const fourth = await findUnreadableFiles(inv, read, { now: NOW, cacheFile })
     expect(fourth.read).toBe(0)
     expect(untagged(fourth.facts)).toEqual(untagged(first.facts))
-    expect([...fourth.facts.values()].every((f) => f.schema === undefined)).toBe(true)
+    expect([...fourth.facts.values()].every((f) => f.schemaTag === undefined)).toBe(true)
   })
 })

@@ -73,7 +73,7 @@ describe('the bounded footer reader', () => {
         rows: 3,
         rowGroups: 1,
         columns: expect.arrayContaining([{ name: 'csat_id', type: 'VARCHAR' }]),
-        schema: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/)
+        schemaTag: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/)
       }
     })
   })

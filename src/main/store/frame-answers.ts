@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { constants } from 'node:fs'
 import { open, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { FooterFacts } from '../../shared/delivery-facts'
+import { type FooterFacts, isSchemaTag } from '../../shared/delivery-facts'
 import { objectIdentity } from '../../shared/identity-tag'
 import type { ListedObject } from '../../shared/listing'
 import { withFileLock } from '../files/file-lock'
@@ -30,7 +30,7 @@ const JOURNAL_MAX_BYTES = 256 * 1024
 // longer. Format 4 (no schema tags), 3 and 2 (facts per file) are read as well and written as 5; format 1 (a bare map
 // of booleans, frame only) is read as empty, so every file is checked again with its footer.
 const CACHE_FORMAT = 5
-const WITHOUT_SCHEMAS = 4
+const WITHOUT_SCHEMA_TAGS = 4
 const KEYED_BY_ID = 3
 const FACTS_PER_FILE = 2
 /** Per key + ETag: its footer's facts when readable (true: readable, checked before the facts were kept), else why not. */
@@ -48,12 +48,12 @@ const isColumns = (v: unknown): v is Columns =>
   )
 const isRowCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
 
-/** A cache entry of the facts' shape, every column a name and a type, its schema tag (if any) a string: anything else is
- * checked again, never trusted. */
+/** A cache entry of the facts' shape, every column a name and a type, its schema tag (if any) of a tag's shape: anything
+ * else is checked again, never trusted. */
 function isFacts(v: unknown): v is FooterFacts {
   if (typeof v !== 'object' || v === null) return false
   const f = v as FooterFacts
-  return isRowCount(f.rows) && isColumns(f.columns) && (f.schema === undefined || typeof f.schema === 'string')
+  return isRowCount(f.rows) && isColumns(f.columns) && (f.schemaTag === undefined || isSchemaTag(f.schemaTag))
 }
 
 const isVerdict = (v: unknown): v is Verdict => v === true || typeof v === 'string' || isFacts(v)
@@ -80,7 +80,7 @@ function fromDisk(parsed: {
   ids?: unknown
   values?: unknown
   columnSets?: unknown
-  schemas?: unknown
+  schemaTags?: unknown
   generation?: unknown
 }): Omit<LoadedAnswers, 'stamp' | 'journalBytes'> {
   const out: Cache = new Map()
@@ -89,19 +89,20 @@ function fromDisk(parsed: {
     return { cache: out, generation: null, earlierFormat: true }
   }
   const format = parsed?.format
-  if ((format !== CACHE_FORMAT && format !== WITHOUT_SCHEMAS && format !== KEYED_BY_ID) || !Array.isArray(parsed.columnSets)) return { ...empty(), cache: out }
+  if ((format !== CACHE_FORMAT && format !== WITHOUT_SCHEMA_TAGS && format !== KEYED_BY_ID) || !Array.isArray(parsed.columnSets))
+    return { ...empty(), cache: out }
   // Each set's schema tag (format 5), in a list beside the sets: a set whose tag is out of shape is not trusted.
-  const schemas: readonly unknown[] | null = format === CACHE_FORMAT ? (Array.isArray(parsed.schemas) ? parsed.schemas : []) : null
-  const sets = parsed.columnSets.map((c: unknown, i): { readonly columns: Columns; readonly schema: string | null } | null => {
-    const schema = schemas === null ? null : schemas[i]
-    return isColumns(c) && (schema === null || typeof schema === 'string') ? { columns: c, schema } : null
+  const tags: readonly unknown[] | null = format === CACHE_FORMAT ? (Array.isArray(parsed.schemaTags) ? parsed.schemaTags : []) : null
+  const sets = parsed.columnSets.map((c: unknown, i): { readonly columns: Columns; readonly schemaTag: string | null } | null => {
+    const schemaTag = tags === null ? null : tags[i]
+    return isColumns(c) && (schemaTag === null || isSchemaTag(schemaTag)) ? { columns: c, schemaTag } : null
   })
   const add = (id: unknown, v: unknown): void => {
     if (typeof id !== 'string') return
     if (v === true || typeof v === 'string') out.set(id, v)
     else if (Array.isArray(v) && v.length === 2 && isRowCount(v[0]) && Number.isInteger(v[1])) {
       const set = sets[v[1] as number]
-      if (set) out.set(id, set.schema === null ? { rows: v[0], columns: set.columns } : { rows: v[0], columns: set.columns, schema: set.schema })
+      if (set) out.set(id, set.schemaTag === null ? { rows: v[0], columns: set.columns } : { rows: v[0], columns: set.columns, schemaTag: set.schemaTag })
     }
   }
   if (parsed.format === KEYED_BY_ID) {
@@ -116,9 +117,9 @@ function fromDisk(parsed: {
 function toDisk(
   cache: Cache,
   generation: string
-): { format: number; generation: string; columnSets: Columns[]; schemas: (string | null)[]; ids: string[]; values: StoredVerdict[] } {
+): { format: number; generation: string; columnSets: Columns[]; schemaTags: (string | null)[]; ids: string[]; values: StoredVerdict[] } {
   const columnSets: Columns[] = []
-  const schemas: (string | null)[] = []
+  const schemaTags: (string | null)[] = []
   const setOf = new Map<Columns | string, number>()
   const ids: string[] = []
   const values: StoredVerdict[] = []
@@ -128,24 +129,24 @@ function toDisk(
       values.push(v)
       continue
     }
-    // A set is a column list and a schema tag. The same list object (read from one set) is found at once by the tag;
-    // another list with the same columns and tag, by its text.
-    const schema = v.schema ?? null
+    // A set is a column list and a schema tag. The same list object (read from one set) is found at once, and taken when
+    // its set has the same tag; another list with the same columns and tag, by their text.
+    const schemaTag = v.schemaTag ?? null
     const byObject = setOf.get(v.columns)
-    let i = byObject !== undefined && schemas[byObject] === schema ? byObject : undefined
+    let i = byObject !== undefined && schemaTags[byObject] === schemaTag ? byObject : undefined
     if (i === undefined) {
-      const text = `${schema ?? ''}\u0000${JSON.stringify(v.columns)}`
+      const text = JSON.stringify([schemaTag, v.columns])
       i = setOf.get(text)
       if (i === undefined) {
         i = columnSets.push(v.columns) - 1
-        schemas.push(schema)
+        schemaTags.push(schemaTag)
         setOf.set(text, i)
       }
       setOf.set(v.columns, i)
     }
     values.push([v.rows, i])
   }
-  return { format: CACHE_FORMAT, generation, columnSets, schemas, ids, values }
+  return { format: CACHE_FORMAT, generation, columnSets, schemaTags, ids, values }
 }
 
 /** Appends to an existing journal (never through a link, never creating one: a journal starts with its head, written
@@ -273,14 +274,17 @@ export async function recordUnreadable(cacheFile: string, found: readonly { read
 export interface KnownFiles {
   readonly unreadable: ReadonlyMap<string, string>
   readonly columns: ReadonlyMap<string, readonly string[]>
-  readonly schemas: ReadonlyMap<string, string>
+  readonly schemaTags: ReadonlyMap<string, string>
 }
+
+/** Nothing known (a mirror without the frame check's answers reads every footer itself). */
+export const noKnownFiles = (): KnownFiles => ({ unreadable: new Map(), columns: new Map(), schemaTags: new Map() })
 
 export async function knownFiles(cacheFile: string, objects: readonly ListedObject[]): Promise<KnownFiles> {
   const cache = await currentAnswers(cacheFile)
   const unreadable = new Map<string, string>()
   const columns = new Map<string, string[]>()
-  const schemas = new Map<string, string>()
+  const schemaTags = new Map<string, string>()
   for (const o of objects) {
     const v = cache.get(objectIdentity(o))
     if (typeof v === 'string') unreadable.set(o.key, v)
@@ -289,8 +293,8 @@ export async function knownFiles(cacheFile: string, objects: readonly ListedObje
         o.key,
         v.columns.map((c) => c.name)
       )
-      if (v.schema !== undefined) schemas.set(o.key, v.schema)
+      if (v.schemaTag !== undefined) schemaTags.set(o.key, v.schemaTag)
     }
   }
-  return { unreadable, columns, schemas }
+  return { unreadable, columns, schemaTags }
 }

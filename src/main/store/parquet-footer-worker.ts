@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads'
 import { parquetMetadata } from 'hyparquet/src/metadata.js'
 import { parquetTypeName } from './parquet-type-name'
 import { checkThriftBounds } from './thrift-compact-bounds'
+import { SCHEMA_TAG_LENGTH } from '../../shared/delivery-facts'
 import { errorMessage } from '../../shared/error-message'
 
 /** Footers to parse, each its Thrift bytes followed by the file's last 8 bytes (length and "PAR1"). */
@@ -27,14 +28,15 @@ export type FooterAnswer =
       readonly rows: number
       readonly rowGroups: number
       readonly columns: readonly { readonly name: string; readonly type: string }[]
-      readonly schema: string
+      readonly schemaTag: string
     }
   | { readonly ok: false; readonly why: string }
 
 function parse(footer: ArrayBuffer): FooterAnswer {
   const bytes = new Uint8Array(footer)
   // Bounds first: hyparquet allocates per declared element (2^24 empty structs cost it gigabytes).
-  const refused = checkThriftBounds(bytes.subarray(0, bytes.length - 8))
+  const fields = new Map<number, readonly [number, number]>()
+  const refused = checkThriftBounds(bytes.subarray(0, bytes.length - 8), undefined, fields)
   if (refused) return { ok: false, why: `its footer is not sound: ${refused}` }
   try {
     const meta = parquetMetadata(bytes, { geoparquet: false })
@@ -52,25 +54,29 @@ function parse(footer: ArrayBuffer): FooterAnswer {
       if (e) columns.push({ name: e.name, type: parquetTypeName(e) })
       at = skip(at)
     }
-    return { ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns, schema: schemaTag(meta) }
+    return { ok: true, rows: Number(meta.num_rows), rowGroups: meta.row_groups.length, columns, schemaTag: schemaTag(bytes, fields.get(SCHEMA_FIELD), meta) }
   } catch (e) {
     return { ok: false, why: `its footer cannot be parsed (${errorMessage(e)})` }
   }
 }
 
+/** FileMetaData's field holding the schema (Parquet's Thrift definition). */
+const SCHEMA_FIELD = 2
 /** Metadata keys whose values decide the types DuckDB reads (Arrow's own schema, GeoParquet's): hashed with the schema. */
 const TYPING_METADATA = new Set(['ARROW:schema', 'geo'])
 
 /**
- * A tag of everything in a footer that decides the columns and types DuckDB reads from the file: the whole schema tree
- * (names, physical and logical types, repetition, nesting) and the typing metadata. Files with the same tag read alike,
- * so the mirror's build reads them together without binding each file's schema (mirror-sql.ts).
+ * A tag of everything in a footer that decides the columns and types DuckDB reads from the file: the schema's own bytes
+ * (names, physical and logical types, repetition, nesting: the same bytes read the same in any reader, which a tag of
+ * one parser's decoding would not promise of a hostile file) and the typing metadata. Files with the same tag read
+ * alike, so the mirror's build reads them together without binding each file's schema (mirror-sql.ts).
  */
-function schemaTag(meta: ReturnType<typeof parquetMetadata>): string {
+function schemaTag(footer: Uint8Array, schema: readonly [number, number] | undefined, meta: ReturnType<typeof parquetMetadata>): string {
+  const hash = createHash('sha256')
+  if (schema) hash.update(footer.subarray(schema[0], schema[1]))
   // (Other metadata, a writer's notes, decides no type: files that differ only there still read alike.)
   const metadata = (meta.key_value_metadata ?? []).filter((kv) => TYPING_METADATA.has(kv.key)).map((kv) => [kv.key, kv.value ?? null])
-  const text = JSON.stringify([meta.schema, metadata], (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
-  return createHash('sha256').update(text).digest('base64url').slice(0, 22)
+  return hash.update(JSON.stringify(metadata)).digest('base64url').slice(0, SCHEMA_TAG_LENGTH)
 }
 
 parentPort?.on('message', (job: FooterJob) => parentPort?.postMessage({ id: job.id, answers: job.footers.map(parse) } satisfies FooterAnswers))

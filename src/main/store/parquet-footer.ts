@@ -15,7 +15,7 @@ export interface ParquetFooter {
   readonly rowGroups: number
   readonly columns: readonly { readonly name: string; readonly type: string }[]
   /** What decides the columns and types DuckDB reads from the file, as a tag: equal in files that read alike. */
-  readonly schema: string
+  readonly schemaTag: string
 }
 
 /** A footer, or why the file is not readable Parquet (words that follow "it is not readable Parquet: "); `transient`
@@ -181,7 +181,7 @@ export class FooterParser {
     const job: Omit<FooterJob, 'id'> = { footers }
     const a = await askWorker<FooterAnswers>(slot, job, { timeoutMs: this.timeoutMs, ...(transfer ? { transfer: footers } : {}) })
     return a.answers.map((r) =>
-      r.ok ? { ok: true, footer: { rows: r.rows, rowGroups: r.rowGroups, columns: r.columns, schema: r.schema } } : { ok: false, why: r.why }
+      r.ok ? { ok: true, footer: { rows: r.rows, rowGroups: r.rowGroups, columns: r.columns, schemaTag: r.schemaTag } } : { ok: false, why: r.why }
     )
   }
 }

@@ -107,7 +107,7 @@ export async function findUnreadableFiles(inventory: Inventory, readRange: Range
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.parser ? { parser: opts.parser } : {})
       })
-      const verdict = r.ok ? { rows: r.footer.rows, columns: r.footer.columns, schema: r.footer.schema } : r.why
+      const verdict = r.ok ? { rows: r.footer.rows, columns: r.footer.columns, schemaTag: r.footer.schemaTag } : r.why
       // A parse out of time is unreadable now, and checked again next time (the machine may have been busy).
       const transient = !r.ok && r.transient === true
       if (!transient) {

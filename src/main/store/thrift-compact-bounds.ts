@@ -31,9 +31,10 @@ class Refused extends Error {}
 
 /**
  * Null when the bytes hold one well-formed Thrift struct within the bounds (a parser then reads it at a known cost),
- * else why not, in words for the user ("a list claims 16777216 elements in 3 bytes").
+ * else why not, in words for the user ("a list claims 16777216 elements in 3 bytes"). `fields`, when given, gets the
+ * byte range [start, end) of each of the struct's own fields by its id (FileMetaData's schema is field 2).
  */
-export function checkThriftBounds(bytes: Uint8Array, bounds: ThriftBounds = FOOTER_BOUNDS): string | null {
+export function checkThriftBounds(bytes: Uint8Array, bounds: ThriftBounds = FOOTER_BOUNDS, fields?: Map<number, readonly [number, number]>): string | null {
   let at = 0
   let values = 0
   const byte = (): number => {
@@ -115,13 +116,20 @@ export function checkThriftBounds(bytes: Uint8Array, bounds: ThriftBounds = FOOT
   }
   const struct = (depth: number): void => {
     if (depth > bounds.maxDepth) throw new Refused(`it nests deeper than ${bounds.maxDepth} levels`)
+    let id = 0
     for (;;) {
       const header = byte()
       const type = header & 0x0f
       if (type === 0) return
-      if (header >> 4 === 0) varint()
+      // A field's id: the last one's plus the header's delta, or a zigzag varint after it.
+      if (header >> 4 === 0) {
+        const z = varint()
+        id = z % 2 === 0 ? z / 2 : -(z + 1) / 2
+      } else id += header >> 4
       count(1)
+      const start = at
       value(type, depth)
+      if (depth === 1) fields?.set(id, [start, at])
     }
   }
   try {
