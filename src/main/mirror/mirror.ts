@@ -503,12 +503,13 @@ export class Mirror {
     const columnSets: string[][] = []
     const setOf = new Map<string, number>()
     const folders = []
-    const filesInOrder = p.folders.flatMap((f) => f.files.map((x) => paths.get(x.object.key) as string))
+    const objects = p.folders.flatMap((f) => f.files.map((x) => x.object))
+    const filesInOrder = objects.map((o) => paths.get(o.key) as string)
     // The frame check's columns where it has them; the footers of the other files read here.
     const byFile = new Map<string, readonly string[]>()
-    for (const x of p.folders.flatMap((f) => f.files)) {
-      const columns = known.columns.get(x.object.key)
-      if (columns) byFile.set(paths.get(x.object.key) as string, columns)
+    for (const o of objects) {
+      const columns = known.columns.get(o.key)
+      if (columns) byFile.set(paths.get(o.key) as string, columns)
     }
     for (const [file, columns] of await topLevelColumns(
       engine,
@@ -516,10 +517,7 @@ export class Mirror {
     ))
       byFile.set(file, columns)
     const sql = segmentBuildSql(p, (key) => paths.get(key) as string, [...new Set(filesInOrder.flatMap((f) => byFile.get(f) ?? []))], {
-      oneSchema: sameSchema(
-        p.folders.flatMap((f) => f.files.map((x) => x.object)),
-        known
-      )
+      oneSchema: sameSchema(objects, known)
     })
     for (const f of p.folders) {
       // In file order, each column once where it first appears: the order union_by_name gives the folder.
