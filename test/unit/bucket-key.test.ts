@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { folderPrefix, manifestKey, parseKey } from '../../src/shared/bucket-key'
+import { folderPrefix, manifestKey, parseKey, parseKeyInFull } from '../../src/shared/bucket-key'
 
 describe('parseKey: the layout', () => {
   it('reads a v2 full-table file with its date and hour as strings', () => {
@@ -142,6 +142,57 @@ describe('parseKey: the layout', () => {
         expect(inSequence).toEqual(alone)
       }),
       { numRuns: 1000 }
+    )
+  })
+
+  it('reads a folder of the same table from its partition alone only where the full parse gives the same', () => {
+    // A key of each kind of folder, then a key near it: the same table's prefix, its partition mostly right, sometimes
+    // broken in a known way or anyhow (so most keys break it in one or two places).
+    const before = fc.constantFrom(
+      'v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=07/a.parquet',
+      'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/snapshot_hour=07/_SUCCESS',
+      'v1/datamart_claudia/claudia_messages/etl_date=2026-11-03/a.parquet',
+      'v1/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/a.parquet',
+      'v2/some_schema/unknown_table/snapshot_date=2026-11-03/snapshot_hour=07/a.parquet',
+      'v1/datamart_claudia/claudia_messages/etl_date=__initial__/a.parquet'
+    )
+    const part = (right: string[], broken: string[]): fc.Arbitrary<string> =>
+      fc.oneof(
+        { weight: 12, arbitrary: fc.constantFrom(...right) },
+        { weight: 3, arbitrary: fc.constantFrom(...broken) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 4 }) }
+      )
+    const near = fc
+      .tuple(
+        before,
+        // Another table whose name is as long (the shortcut must not read it as the last one's).
+        part(['same'], ['other']),
+        part(['etl', 'snapshot'], ['date', 'etl_', 'Etl']),
+        part(['2026-11-04', '2026-12-31'], ['2026-02-30', '2026-1-03', '2026-11-03\u0000', '', '__initial__', '2026-11-033']),
+        part(['/'], ['', 'x/', '_']),
+        fc.option(
+          fc.tuple(
+            part(['etl', 'snapshot'], ['x', '', 'Etl', 'Snapshot']),
+            part(['00', '08', '23'], ['24', '3', '7\n', '', '0a', '071']),
+            part(['/'], ['', 'x/', '-'])
+          ),
+          {
+            freq: 2
+          }
+        ),
+        part(['a.parquet', '_SUCCESS'], ['.crc', 'x.csv', 'sub/a.parquet', 'a\u007f.parquet', '', 'b/'])
+      )
+      .map(([b, same, kind, date, afterDate, hour, file]) => {
+        const own = b.split('/').slice(0, 3).join('/')
+        const table = same === 'same' ? own : own.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x'))
+        return [b, `${table}/${kind}_date=${date}${afterDate}${hour ? `${hour[0]}_hour=${hour[1]}${hour[2]}` : ''}${file}`]
+      })
+    fc.assert(
+      fc.property(near, ([b, k]) => {
+        parseKey(b as string)
+        expect(parseKey(k as string)).toEqual(parseKeyInFull(k as string))
+      }),
+      { numRuns: 5000 }
     )
   })
 
