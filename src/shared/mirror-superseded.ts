@@ -62,19 +62,28 @@ function sharedOf(s: MirroredSegment): { readonly ownPlace: boolean; readonly ty
  * folder's signature being `folder|types|left out…`, hashed as they are walked (no text of a year's ~9,000 built).
  */
 export function rowsDigest(segments: readonly MirroredSegment[], upTo = Infinity): string {
-  const known = digests.find((d) => d.upTo === upTo && d.segments.length === segments.length && d.segments.every((s, i) => s === segments[i]))
-  if (known) return known.digest
+  return digestsOf(segments, upTo).upTo
+}
+
+/** rowsDigest of the segments, whole and up to `upTo`, in one walk: the folders up to it are the first walked. */
+function digestsOf(segments: readonly MirroredSegment[], upTo: number): { readonly whole: string; readonly upTo: string } {
+  const same = (d: (typeof digests)[number]): boolean => d.segments.length === segments.length && d.segments.every((s, i) => s === segments[i])
+  const whole = digests.find((d) => d.upTo === Infinity && same(d))
+  const bounded = upTo === Infinity ? whole : digests.find((d) => d.upTo === upTo && same(d))
+  if (whole && bounded) return { whole: whole.digest, upTo: bounded.digest }
   const folders: { readonly s: MirroredSegment; readonly f: MirroredSegment['folders'][number] }[] = []
   let sorted = true
   for (const s of segments)
     for (const f of s.folders) {
-      if (f.order > upTo) continue
       if (folders.length > 0 && (folders[folders.length - 1]?.f.order as number) > f.order) sorted = false
       folders.push({ s, f })
     }
   if (!sorted) folders.sort((a, b) => a.f.order - b.f.order)
   const h = new IdentityHasher()
+  // Taken before the first folder after the bound (the folders are walked in order).
+  let upToTag: string | null = null
   folders.forEach(({ s, f }, i) => {
+    if (upToTag === null && f.order > upTo) upToTag = h.tag()
     const { ownPlace, types } = sharedOf(s)
     if (i > 0) h.add('\n')
     h.add(String(f.order)).add(':')
@@ -83,10 +92,14 @@ export function rowsDigest(segments: readonly MirroredSegment[], upTo = Infinity
     h.add('|').add(types).add('|')
     f.leftOut.forEach((o, j) => (j === 0 ? h : h.add('|')).add(o.key))
   })
-  const digest = h.tag()
-  digests.unshift({ segments: [...segments], upTo, digest })
-  digests.length = Math.min(digests.length, 4)
-  return digest
+  const out = { whole: h.tag(), upTo: upToTag ?? h.tag() }
+  const remembered: { readonly upTo: number; readonly digest: string }[] = [{ upTo: Infinity, digest: out.whole }]
+  if (upTo !== Infinity) remembered.push({ upTo, digest: out.upTo })
+  for (const { upTo: bound, digest } of remembered) {
+    digests.unshift({ segments: [...segments], upTo: bound, digest })
+    digests.length = Math.min(digests.length, 4)
+  }
+  return out
 }
 
 // The last few digests, by the segments (objects never changed, like signaturesOf's) and the bound: a new hour's build
@@ -126,10 +139,12 @@ export type SupersededPlan =
 export const MAX_LIST_PARTS = 8
 
 export function planSuperseded(segments: readonly MirroredSegment[], existing: SupersededList | null): SupersededPlan {
-  const digest = rowsDigest(segments)
+  // (The digest up to the list's newest folder comes with the whole one, from the same walk.)
+  const walked = digestsOf(segments, existing && existing.newest >= 0 ? existing.newest : Infinity)
+  const digest = walked.whole
   if (existing?.digest === digest) return { kind: 'keep', list: existing }
   const newest = Math.max(-1, ...segments.flatMap((s) => s.folders.map((f) => f.order)))
-  if (existing && existing.newest >= 0 && rowsDigest(segments, existing.newest) === existing.digest)
+  if (existing && existing.newest >= 0 && walked.upTo === existing.digest)
     return { kind: 'append', list: existing, after: existing.newest, newest, digest, fold: existing.parts.length >= MAX_LIST_PARTS }
   return { kind: 'full', newest, digest }
 }

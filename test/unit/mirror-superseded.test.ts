@@ -117,6 +117,26 @@ describe('superseded lists', () => {
     expect(planSuperseded(newestGone, list)).toMatchObject({ kind: 'full', newest: 3 })
   })
 
+  it('names the rows up to a bound as it names those rows alone, whichever it is asked first', () => {
+    // Segments in any grouping and order; each digest asked of fresh objects (nothing remembered) and then of the same
+    // ones in both orders (the whole digest first, or the bounded one).
+    const folders = [1, 2, 3, 5, 8, 13].map((order) => ({ order, identity: `f${order}`, ...(order === 5 ? { leftOut: ['x.parquet'] } : {}) }))
+    const grouped = (): MirroredSegment[] => [segment('late', folders.slice(3)), segment('early', folders.slice(0, 3))]
+    for (const bound of [0, 1, 3, 4, 8, 13, 20]) {
+      const upToBound = folders.filter((f) => f.order <= bound)
+      const alone = rowsDigest([segment('early', upToBound)])
+      const wholeFirst = grouped()
+      const whole = rowsDigest(wholeFirst)
+      expect(rowsDigest(wholeFirst, bound)).toBe(alone)
+      const boundFirst = grouped()
+      expect(rowsDigest(boundFirst, bound)).toBe(alone)
+      expect(rowsDigest(boundFirst)).toBe(whole)
+      // A list of the folders up to 3 is added to when the bound names the same folders (3, or 4: none came between).
+      const list3 = { ...listOf([segment('early', folders.slice(0, 3))]), newest: bound }
+      expect(planSuperseded(grouped(), list3).kind).toBe(bound === 3 || bound === 4 ? 'append' : 'full')
+    }
+  })
+
   it('fits only the exact rows it was made from', () => {
     expect(supersededFor(TABLE, [segment('day', [{ order: 1, identity: 'a' }])], [list])).toBeNull()
     expect(supersededFor('datamart_claudia.claudia_prompt_revision', day, [list])).toBeNull()
