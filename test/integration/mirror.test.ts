@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshBucketIndex } from '../../src/main/bucket/bucket-index'
 import { LocalFolderProvider } from '../../src/main/bucket/local-provider'
@@ -384,6 +384,26 @@ describe('the mirror', () => {
     } finally {
       await raw.engine.close()
       await fromMirror.engine.close()
+    }
+    // A new hour the mirror does not hold yet, read beside its segments, whose file its download finds not to be Parquet
+    // (no frame check told the views before): left out of the new hour as the raw files leave it out, and asked for once.
+    const next = new Date(now() + 130 * 60_000)
+    const hour = join(damaged, `v2/datamart_claudia/claudia_messages/etl_date=${next.toISOString().slice(0, 10)}/etl_hour=${next.toISOString().slice(11, 13)}`)
+    await mkdir(hour, { recursive: true })
+    await writeFile(join(hour, 'part-00000.parquet'), Buffer.alloc(4096, 7))
+    await writeFile(join(hour, '_SUCCESS'), '')
+    for (const f of ['part-00000.parquet', '_SUCCESS']) await utimes(join(hour, f), next, next)
+    const later = now() + 170 * 60_000
+    const raw2 = await engineOn(damaged, later)
+    const beside = await engineOn(damaged, later, { mirror })
+    try {
+      const note = (e: BucketEngine): string | undefined => e.views.notes.find((n) => n.table === 'datamart_claudia.claudia_messages')?.message
+      expect(note(raw2)).toContain(`${relative(damaged, hour)}/part-00000.parquet`)
+      expect(note(beside)).toEqual(note(raw2))
+      expect(await digest(beside.engine, 'claudia_messages')).toEqual(await digest(raw2.engine, 'claudia_messages'))
+    } finally {
+      await raw2.engine.close()
+      await beside.engine.close()
     }
   })
 

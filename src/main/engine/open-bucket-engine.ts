@@ -9,7 +9,6 @@ import { type MirrorRead, mirrorRead } from '../../shared/mirror-plan'
 import { mirrorKey, supersededKey } from '../../shared/mirror-sql'
 import type { Mirror } from '../mirror/mirror'
 import { NativeEngine } from './native-engine'
-import { tablePrefix } from '../../shared/bucket-key'
 
 export interface BucketEngine {
   readonly engine: NativeEngine
@@ -103,19 +102,19 @@ async function viewsOver(
   // (read beside them) are needed.
   const segments = opts.mirror ? await opts.mirror.segments() : []
   const superseded = opts.mirror ? await opts.mirror.superseded() : []
-  const beside = new Set<string>()
+  const beside: ListedObject[] = []
   // Decided here as the views decide it (the same lists, instants and unreadable files), and handed to them.
   const reads = new Map<string, MirrorRead | null>()
   const mirrored = (opts.tables ?? CATALOG).filter((t) => {
     const read = t.mode === 'parts' && segments.length > 0 ? mirrorRead(inventory, t, segments, { ...opts, unreadable }, superseded) : null
     reads.set(qualifiedName(t), read)
-    for (const f of read?.raw ?? []) for (const o of f.dataFiles) beside.add(o.key)
+    for (const f of read?.raw ?? []) beside.push(...f.dataFiles)
     return read !== null
   })
+  // The other tables' files are those their rules read (a year's folders of a mirrored table are not walked again).
+  const others = (opts.tables ?? CATALOG).filter((t) => !mirrored.includes(t))
   // (The set only grows: the same size is the same files.)
   const unreadableBefore = unreadable.size
-  const fromMirror = (key: string): boolean =>
-    !beside.has(key) && mirrored.some((t) => key.startsWith(tablePrefix(t, 'v1')) || key.startsWith(tablePrefix(t, 'v2')))
   const paths = new Map<string, string>()
   const failed = new Map<string, string>()
   // Progress adds up over the rounds (a fallback copy is a second, small round).
@@ -124,8 +123,8 @@ async function viewsOver(
   let last = done
   for (;;) {
     // The raw files the views read (a table the mirror holds: those of the folders beside its segments).
-    const needed = objectsForViews(inventory, { ...opts, unreadable, tables: opts.tables ?? CATALOG }).filter(
-      (o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !paths.has(o.key) && !failed.has(o.key) && !fromMirror(o.key)
+    const needed = [...objectsForViews(inventory, { ...opts, unreadable, tables: others }), ...beside].filter(
+      (o) => o.key.endsWith('.parquet') && !isArchived(o, now) && !unreadable.has(o.key) && !paths.has(o.key) && !failed.has(o.key)
     )
     if (needed.length === 0) break
     const onProgress = (p: StoreProgress): void => {
