@@ -67,7 +67,12 @@ export function parseKey(key: string): KeyRef {
     lastFolder = next
     return fileRef(key, next, key.slice(next.prefix.length))
   }
-  return parseKeyInFull(key)
+  const ref = parseKeyInFull(key)
+  if ('folder' in ref) {
+    lastFolder = ref.folder
+    lastTablePrefix = `${ref.folder.version}/${ref.folder.schema}/${ref.folder.table}/`
+  }
+  return ref
 }
 
 const DATE_NAME = { snapshot: 'snapshot_date=', etl: 'etl_date=' } as const
@@ -103,8 +108,8 @@ function nextFolderOfTable(key: string, last: FolderRef): FolderRef | null {
   return { version: last.version, schema: last.schema, table: last.table, catalog: last.catalog, mode: last.mode, partition, prefix: key.slice(0, at) }
 }
 
-/** parseKey without its shortcuts: the key read segment by segment, and said why when it breaks the layout. Exported for
- * the test that holds the shortcuts to it. */
+/** parseKey without its shortcuts: the key read segment by segment, and said why when it breaks the layout (remembering
+ * nothing for the next key). Exported for the test that holds the shortcuts to it. */
 export function parseKeyInFull(key: string): KeyRef {
   if (key.length === 0) return unrecognized(key, 'empty key')
   if (CONTROL_RE.test(key)) return unrecognized(key, 'the key contains control characters')
@@ -165,8 +170,6 @@ export function parseKeyInFull(key: string): KeyRef {
   if (segs.length !== depth + 1) return unrecognized(key, 'a file must sit directly in its partition folder; this key is nested deeper')
   const file = segs[depth] as string
   const folder: FolderRef = { version, schema, table, catalog, mode, partition, prefix: segs.slice(0, depth).join('/') + '/' }
-  lastFolder = folder
-  lastTablePrefix = `${version}/${schema}/${table}/`
   return fileRef(key, folder, file)
 }
 

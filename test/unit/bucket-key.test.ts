@@ -146,13 +146,15 @@ describe('parseKey: the layout', () => {
   })
 
   it('reads a folder of the same table from its partition alone only where the full parse gives the same', () => {
-    // A key of each kind of folder, then a key near it: the same table's prefix, its partition mostly right, sometimes
-    // broken in a known way or anyhow (so most keys break it in one or two places).
+    // A key of each kind of folder, then keys near it one after the other: the same table's prefix, their partition
+    // mostly right, sometimes broken in a known way or anyhow (so most keys break it in one or two places). Each is
+    // parsed as a listing gives it, after the keys before it, and held to the full parse (which remembers nothing).
     const before = fc.constantFrom(
       'v2/datamart_claudia/claudia_messages/etl_date=2026-11-03/etl_hour=07/a.parquet',
       'v2/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/snapshot_hour=07/_SUCCESS',
       'v1/datamart_claudia/claudia_messages/etl_date=2026-11-03/a.parquet',
       'v1/datamart_claudia/claudia_csat/snapshot_date=2026-11-03/a.parquet',
+      'v2/datamart_claudia/claudia_conversation/snapshot_date=2026-11-03/snapshot_hour=07/a.parquet',
       'v2/some_schema/unknown_table/snapshot_date=2026-11-03/snapshot_hour=07/a.parquet',
       'v1/datamart_claudia/claudia_messages/etl_date=__initial__/a.parquet'
     )
@@ -162,11 +164,11 @@ describe('parseKey: the layout', () => {
         { weight: 3, arbitrary: fc.constantFrom(...broken) },
         { weight: 1, arbitrary: fc.string({ maxLength: 4 }) }
       )
+    // Each a key near the folder given.
     const near = fc
       .tuple(
-        before,
-        // Another table whose name is as long (the shortcut must not read it as the last one's).
-        part(['same'], ['other']),
+        // Another table: a name as long, or one that starts with the last one's (the shortcut must not read either).
+        part(['same'], ['as long', 'longer']),
         part(['etl', 'snapshot'], ['date', 'etl_', 'Etl']),
         part(['2026-11-04', '2026-12-31'], ['2026-02-30', '2026-1-03', '2026-11-03\u0000', '', '__initial__', '2026-11-033']),
         part(['/'], ['', 'x/', '_']),
@@ -182,17 +184,17 @@ describe('parseKey: the layout', () => {
         ),
         part(['a.parquet', '_SUCCESS'], ['.crc', 'x.csv', 'sub/a.parquet', 'a\u007f.parquet', '', 'b/'])
       )
-      .map(([b, same, kind, date, afterDate, hour, file]) => {
+      .map(([same, kind, date, afterDate, hour, file]) => (b: string): string => {
         const own = b.split('/').slice(0, 3).join('/')
-        const table = same === 'same' ? own : own.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x'))
-        return [b, `${table}/${kind}_date=${date}${afterDate}${hour ? `${hour[0]}_hour=${hour[1]}${hour[2]}` : ''}${file}`]
+        const table = same === 'same' ? own : same === 'longer' ? `${own}_feedback` : own.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x'))
+        return `${table}/${kind}_date=${date}${afterDate}${hour ? `${hour[0]}_hour=${hour[1]}${hour[2]}` : ''}${file}`
       })
     fc.assert(
-      fc.property(near, ([b, k]) => {
-        parseKey(b as string)
-        expect(parseKey(k as string)).toEqual(parseKeyInFull(k as string))
+      fc.property(before, fc.array(near, { minLength: 1, maxLength: 6 }), (b, nears) => {
+        parseKey(b)
+        for (const k of nears.map((keyNear) => keyNear(b))) expect(parseKey(k)).toEqual(parseKeyInFull(k))
       }),
-      { numRuns: 5000 }
+      { numRuns: 3000 }
     )
   })
 
