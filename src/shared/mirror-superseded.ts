@@ -62,15 +62,15 @@ function sharedOf(s: MirroredSegment): { readonly ownPlace: boolean; readonly ty
  * folder's signature being `folder|types|left out…`, hashed as they are walked (no text of a year's ~9,000 built).
  */
 export function rowsDigest(segments: readonly MirroredSegment[], upTo = Infinity): string {
-  return digestsOf(segments, upTo).upTo
+  return digestsOf(segments, upTo).bounded
 }
 
 /** rowsDigest of the segments, whole and up to `upTo`, in one walk: the folders up to it are the first walked. */
-function digestsOf(segments: readonly MirroredSegment[], upTo: number): { readonly whole: string; readonly upTo: string } {
+function digestsOf(segments: readonly MirroredSegment[], upTo: number): { readonly whole: string; readonly bounded: string } {
   const same = (d: (typeof digests)[number]): boolean => d.segments.length === segments.length && d.segments.every((s, i) => s === segments[i])
   const whole = digests.find((d) => d.upTo === Infinity && same(d))
   const bounded = upTo === Infinity ? whole : digests.find((d) => d.upTo === upTo && same(d))
-  if (whole && bounded) return { whole: whole.digest, upTo: bounded.digest }
+  if (whole && bounded) return { whole: whole.digest, bounded: bounded.digest }
   const folders: { readonly s: MirroredSegment; readonly f: MirroredSegment['folders'][number] }[] = []
   let sorted = true
   for (const s of segments)
@@ -92,13 +92,10 @@ function digestsOf(segments: readonly MirroredSegment[], upTo: number): { readon
     h.add('|').add(types).add('|')
     f.leftOut.forEach((o, j) => (j === 0 ? h : h.add('|')).add(o.key))
   })
-  const out = { whole: h.tag(), upTo: upToTag ?? h.tag() }
-  const remembered: { readonly upTo: number; readonly digest: string }[] = [{ upTo: Infinity, digest: out.whole }]
-  if (upTo !== Infinity) remembered.push({ upTo, digest: out.upTo })
-  for (const { upTo: bound, digest } of remembered) {
-    digests.unshift({ segments: [...segments], upTo: bound, digest })
-    digests.length = Math.min(digests.length, 4)
-  }
+  const out = { whole: h.tag(), bounded: upToTag ?? h.tag() }
+  // (Each remembered once: one of the two may have been already.)
+  if (!bounded && upTo !== Infinity) remember(segments, upTo, out.bounded)
+  if (!whole) remember(segments, Infinity, out.whole)
   return out
 }
 
@@ -106,6 +103,10 @@ function digestsOf(segments: readonly MirroredSegment[], upTo: number): { readon
 // asks of the same segments as the views that follow it (~10 ms each on a year). Four: a whole table's digest and its
 // digest up to the list's newest folder, for each of the catalog's two keyed parts tables.
 const digests: { readonly segments: readonly MirroredSegment[]; readonly upTo: number; readonly digest: string }[] = []
+function remember(segments: readonly MirroredSegment[], upTo: number, digest: string): void {
+  digests.unshift({ segments: [...segments], upTo, digest })
+  digests.length = Math.min(digests.length, 4)
+}
 
 /** The list made from exactly the rows of these segments of the table, if there is one. */
 export function supersededFor(table: string, segments: readonly MirroredSegment[], lists: readonly SupersededList[]): SupersededList | null {
@@ -144,7 +145,7 @@ export function planSuperseded(segments: readonly MirroredSegment[], existing: S
   const digest = walked.whole
   if (existing?.digest === digest) return { kind: 'keep', list: existing }
   const newest = Math.max(-1, ...segments.flatMap((s) => s.folders.map((f) => f.order)))
-  if (existing && existing.newest >= 0 && walked.upTo === existing.digest)
+  if (existing && existing.newest >= 0 && walked.bounded === existing.digest)
     return { kind: 'append', list: existing, after: existing.newest, newest, digest, fold: existing.parts.length >= MAX_LIST_PARTS }
   return { kind: 'full', newest, digest }
 }
