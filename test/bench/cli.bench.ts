@@ -15,10 +15,10 @@ import { currentBuiltCli } from '../../scripts/cli.mjs'
 const RUNS = 7
 const BIN = resolve('out/main/export-explorer.js')
 
-/** The median wall time of `runs` runs, one after the other. */
 /** The middle of these times (the upper one of the two middles for an even count). */
 export const middle = (times: readonly number[]): number => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] as number
 
+/** The median wall time of `runs` runs, one after the other. */
 export async function median(run: () => Promise<unknown>, runs = RUNS): Promise<number> {
   const times: number[] = []
   for (let i = 0; i < runs; i++) {

@@ -385,8 +385,9 @@ describe('the mirror', () => {
       await raw.engine.close()
       await fromMirror.engine.close()
     }
-    // A new hour the mirror does not hold yet, read beside its segments, whose file its download finds not to be Parquet
-    // (no frame check told the views before): left out of the new hour as the raw files leave it out, and asked for once.
+    // A new hour the mirror does not hold yet, read beside its segments, whose file its download finds not to be
+    // Parquet (no frame check told the views before): left out of the new hour as the raw files leave it out, and not
+    // asked for again.
     const next = new Date(now() + 130 * 60_000)
     const hour = join(damaged, `v2/datamart_claudia/claudia_messages/etl_date=${next.toISOString().slice(0, 10)}/etl_hour=${next.toISOString().slice(11, 13)}`)
     await mkdir(hour, { recursive: true })
