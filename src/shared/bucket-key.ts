@@ -45,9 +45,14 @@ function unrecognized(key: string, reason: string): KeyRef {
   return { kind: 'unrecognized', key, reason }
 }
 
+/** A partition folder's names, up to its value ("etl_date="), by kind. */
+const DATE_NAME = { snapshot: 'snapshot_date=', etl: 'etl_date=' } as const
+const HOUR_NAME = { snapshot: 'snapshot_hour=', etl: 'etl_hour=' } as const
+
+/** The value of a partition folder named `name` ("etl_date="), or undefined for another. */
 function partitionValue(segment: string | undefined, name: string): string | undefined {
-  if (segment === undefined || !segment.startsWith(`${name}=`)) return undefined
-  return segment.slice(name.length + 1)
+  if (segment === undefined || !segment.startsWith(name)) return undefined
+  return segment.slice(name.length)
 }
 
 // The folder of the last key parsed: a listing gives a folder's files one after the other, and each of them has the
@@ -75,8 +80,6 @@ export function parseKey(key: string): KeyRef {
   return ref
 }
 
-const DATE_NAME = { snapshot: 'snapshot_date=', etl: 'etl_date=' } as const
-const HOUR_NAME = { snapshot: 'snapshot_hour=', etl: 'etl_hour=' } as const
 const SLASH = 0x2f
 
 /**
@@ -127,15 +130,15 @@ export function parseKeyInFull(key: string): KeyRef {
 
   let partition: Partition
   let depth: number
-  const snapDate = partitionValue(p1, 'snapshot_date')
-  const etlDate = partitionValue(p1, 'etl_date')
+  const snapDate = partitionValue(p1, DATE_NAME.snapshot)
+  const etlDate = partitionValue(p1, DATE_NAME.etl)
   if (snapDate !== undefined) {
     if (!isValidDate(snapDate)) return unrecognized(key, `snapshot_date "${snapDate}" is not a date (YYYY-MM-DD)`)
     if (version === 'v1') {
       partition = { kind: 'snapshot', date: snapDate, hour: null }
       depth = 4
     } else {
-      const hour = partitionValue(segs[4], 'snapshot_hour')
+      const hour = partitionValue(segs[4], HOUR_NAME.snapshot)
       if (hour === undefined) return unrecognized(key, 'a v2 full-table folder needs snapshot_hour=HH after snapshot_date')
       if (!isValidHour(hour)) return unrecognized(key, `snapshot_hour "${hour}" is not an hour (00 to 23)`)
       partition = { kind: 'snapshot', date: snapDate, hour }
@@ -149,7 +152,7 @@ export function parseKeyInFull(key: string): KeyRef {
       depth = 4
     } else {
       if (initial) return unrecognized(key, `etl_date=${INITIAL} exists only in v1/`)
-      const hour = partitionValue(segs[4], 'etl_hour')
+      const hour = partitionValue(segs[4], HOUR_NAME.etl)
       if (hour === undefined) return unrecognized(key, 'a v2 parts folder needs etl_hour=HH after etl_date')
       if (!isValidHour(hour)) return unrecognized(key, `etl_hour "${hour}" is not an hour (00 to 23)`)
       partition = { kind: 'etl', date: etlDate, hour, initial: false }
@@ -191,13 +194,13 @@ function fileRef(key: string, folder: FolderRef, file: string): KeyRef {
 }
 
 function parseManifestKey(key: string, version: Version, rest: string[]): KeyRef {
-  const date = partitionValue(rest[0], 'snapshot_date')
+  const date = partitionValue(rest[0], DATE_NAME.snapshot)
   if (date === undefined || !isValidDate(date)) return unrecognized(key, 'a manifest folder must be snapshot_date=YYYY-MM-DD')
   if (version === 'v1') {
     if (rest.length !== 2 || rest[1] !== MANIFEST_FILE) return unrecognized(key, 'a v1 manifest is v1/_manifests/snapshot_date=D/manifest.json')
     return { kind: 'manifest', key, version, date, hour: null }
   }
-  const hour = partitionValue(rest[1], 'snapshot_hour')
+  const hour = partitionValue(rest[1], HOUR_NAME.snapshot)
   if (hour === undefined || !isValidHour(hour) || rest.length !== 3 || rest[2] !== MANIFEST_FILE) {
     return unrecognized(key, 'a v2 manifest is v2/_manifests/snapshot_date=D/snapshot_hour=HH/manifest.json')
   }
